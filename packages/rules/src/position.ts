@@ -109,7 +109,7 @@ export class Position {
     const type = typeOf(piece);
     const color = colorOf(piece);
     if (type === KING) this.kingSq[color] = s;
-    else if (type === PAWN) this.pawnsOnColumn[color * 16 + colOf(s)]++;
+    else if (type === PAWN) this.pawnsOnColumn[color * 16 + colOf(s)]!++;
   }
 
   /** Recomputes the Zobrist key from scratch (used at construction and by tests). */
@@ -205,7 +205,7 @@ export class Position {
       this.hands[hi] = n - 1;
       const piece = type | (us << 4);
       board[to] = piece;
-      if (type === PAWN) this.pawnsOnColumn[us * 16 + colOf(to)]++;
+      if (type === PAWN) this.pawnsOnColumn[us * 16 + colOf(to)]!++;
       k1 ^= PIECE_KEYS[0][piece * BOARD_SIZE + to] as number;
       k2 ^= PIECE_KEYS[1][piece * BOARD_SIZE + to] as number;
       this.undoCaptured[ply] = EMPTY;
@@ -217,7 +217,7 @@ export class Position {
       if (captured !== EMPTY) {
         const ctype = captured & 15;
         const them = us ^ 1;
-        if (ctype === PAWN) this.pawnsOnColumn[them * 16 + colOf(to)]--;
+        if (ctype === PAWN) this.pawnsOnColumn[them * 16 + colOf(to)]!--;
         else if (ctype === KING) this.kingSq[them] = -1;
         const hi = us * 8 + unpromote(ctype);
         const n = this.hands[hi] as number;
@@ -235,7 +235,7 @@ export class Position {
       const type = piece & 15;
       if (type === KING) this.kingSq[us] = to;
       // a pawn only moves straight ahead, so only promotion changes its column count
-      else if (type === PAWN && m & PROMOTE_FLAG) this.pawnsOnColumn[us * 16 + colOf(from)]--;
+      else if (type === PAWN && m & PROMOTE_FLAG) this.pawnsOnColumn[us * 16 + colOf(from)]!--;
     }
     this.key1 = k1;
     this.key2 = k2;
@@ -255,9 +255,9 @@ export class Position {
     const to = m & 0xff;
     if (m & DROP_FLAG) {
       const type = (m >> 8) & 0xff;
-      this.hands[us * 8 + type]++;
+      this.hands[us * 8 + type]!++;
       board[to] = EMPTY;
-      if (type === PAWN) this.pawnsOnColumn[us * 16 + colOf(to)]--;
+      if (type === PAWN) this.pawnsOnColumn[us * 16 + colOf(to)]!--;
       return;
     }
     const from = (m >> 8) & 0xff;
@@ -268,13 +268,13 @@ export class Position {
     board[to] = captured;
     const type = piece & 15;
     if (type === KING) this.kingSq[us] = from;
-    else if (type === PAWN && m & PROMOTE_FLAG) this.pawnsOnColumn[us * 16 + colOf(from)]++;
+    else if (type === PAWN && m & PROMOTE_FLAG) this.pawnsOnColumn[us * 16 + colOf(from)]!++;
     if (captured !== EMPTY) {
       const ctype = captured & 15;
       const them = us ^ 1;
-      if (ctype === PAWN) this.pawnsOnColumn[them * 16 + colOf(to)]++;
+      if (ctype === PAWN) this.pawnsOnColumn[them * 16 + colOf(to)]!++;
       else if (ctype === KING) this.kingSq[them] = to;
-      this.hands[us * 8 + unpromote(ctype)]--;
+      this.hands[us * 8 + unpromote(ctype)]!--;
     }
   }
 
@@ -283,9 +283,9 @@ export class Position {
     const counts = new Array<number>(9).fill(0);
     for (const s of SQUARES) {
       const p = this.board[s] as number;
-      if (p !== EMPTY) counts[unpromote(typeOf(p))]++;
+      if (p !== EMPTY) counts[unpromote(typeOf(p))]!++;
     }
-    for (let i = 0; i < 16; i++) counts[i & 7] += this.hands[i] as number;
+    for (let i = 0; i < 16; i++) counts[i & 7]! += this.hands[i] as number;
     return counts;
   }
 }
