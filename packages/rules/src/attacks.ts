@@ -3,19 +3,7 @@
  * (see squares.ts) written from sente's point of view; gote's are the negation.
  */
 import { E, N, NE, NW, S, SE, SW, W } from './squares.js';
-import {
-  BISHOP,
-  DRAGON,
-  GOLD,
-  HORSE,
-  KING,
-  KNIGHT,
-  LANCE,
-  PAWN,
-  PROMOTED,
-  ROOK,
-  SILVER,
-} from './types.js';
+import { BISHOP, DRAGON, GOLD, HORSE, KING, KNIGHT, LANCE, PAWN, PROMOTED, ROOK, SILVER } from './types.js';
 
 const GOLD_STEPS = [N, NE, NW, E, W, S];
 const KING_STEPS = [N, NE, NW, E, W, S, SE, SW];

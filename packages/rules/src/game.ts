@@ -14,17 +14,10 @@ import { assessImpasse, type ImpasseAssessment } from './impasse.js';
 import { moveIllegality } from './legality.js';
 import { hasLegalMove } from './movegen.js';
 import type { Move, Position } from './position.js';
-import { type Color, type IllegalReason, type Ruleset, err, ok, type Result } from './types.js';
+import { type Color, err, type IllegalReason, ok, type Result, type Ruleset } from './types.js';
 import { parseUsi } from './usi.js';
 
-export const GAME_STATUSES = [
-  'ongoing',
-  'checkmate',
-  'stalemate',
-  'sennichite',
-  'perpetual_check',
-  'impasse',
-] as const;
+export const GAME_STATUSES = ['ongoing', 'checkmate', 'stalemate', 'sennichite', 'perpetual_check', 'impasse'] as const;
 export type GameStatus = (typeof GAME_STATUSES)[number];
 
 export type Outcome =
@@ -51,10 +44,12 @@ export class Game {
   private readonly seen = new Map<number, number[]>();
   private current: Outcome = { status: 'ongoing' };
 
-  constructor(
-    readonly position: Position,
-    readonly ruleset: Ruleset = 'default',
-  ) {
+  readonly position: Position;
+  readonly ruleset: Ruleset;
+
+  constructor(position: Position, ruleset: Ruleset = 'default') {
+    this.position = position;
+    this.ruleset = ruleset;
     this.record(position.key(), position.inCheck());
     if (!hasLegalMove(position)) this.current = this.noMovesOutcome();
   }

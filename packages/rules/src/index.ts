@@ -1,29 +1,29 @@
-export * from './types.js';
-export { squareName, parseSquare } from './squares.js';
+export { GAME_STATUSES, Game, type GameStatus, type MoveRejection, type Outcome, winnerOf } from './game.js';
+export { HANDICAP_SFENS, HANDICAPS, type Handicap, isHandicap } from './handicaps.js';
+export { assessImpasse, type ImpasseAssessment } from './impasse.js';
+export { moveIllegality } from './legality.js';
+export { generateLegal, hasLegalMove, legalMoves, MAX_MOVES } from './movegen.js';
+export { perft, perftBulk } from './perft.js';
 export {
-  Position,
-  type Move,
-  type Setup,
   isDrop,
   isPromotion,
+  type Move,
   moveFrom,
   moveTo,
+  Position,
+  type Setup,
 } from './position.js';
-export { generateLegal, legalMoves, hasLegalMove, MAX_MOVES } from './movegen.js';
-export { moveIllegality } from './legality.js';
 export {
   parseSfen,
   parseSfenSetup,
   positionFromSetup,
-  toSfen,
-  startPosition,
-  START_SFEN,
   SFEN_ERRORS,
   type SfenError,
   type SfenErrorCode,
+  START_SFEN,
+  startPosition,
+  toSfen,
 } from './sfen.js';
-export { parseUsi, formatUsi } from './usi.js';
-export { perft, perftBulk } from './perft.js';
-export { assessImpasse, type ImpasseAssessment } from './impasse.js';
-export { HANDICAPS, HANDICAP_SFENS, isHandicap, type Handicap } from './handicaps.js';
-export { Game, GAME_STATUSES, type GameStatus, type Outcome, type MoveRejection, winnerOf } from './game.js';
+export { parseSquare, squareName } from './squares.js';
+export * from './types.js';
+export { formatUsi, parseUsi } from './usi.js';

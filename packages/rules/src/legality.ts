@@ -38,8 +38,7 @@ export function moveIllegality(pos: Position, m: Move): IllegalReason | null {
     if (type === PAWN && pos.pawnsOnColumn[us * 16 + colOf(to)]) return 'nifu';
     if (leavesKingInCheck(pos, m)) return 'leaves_king_in_check';
     // uchifuzume: only a pawn drop straight in front of the enemy king can mate
-    if (type === PAWN && to + (us === 0 ? N : S) === pos.kingSq[us ^ 1] && isPawnDropMate(pos, to))
-      return 'uchifuzume';
+    if (type === PAWN && to + (us === 0 ? N : S) === pos.kingSq[us ^ 1] && isPawnDropMate(pos, to)) return 'uchifuzume';
     return null;
   }
   const from = moveFrom(m);

@@ -76,7 +76,7 @@ export function generateLegal(pos: Position, out: Int32Array, start = 0): number
       let s = ksq + d;
       let p = board[s] as number;
       if (p === WALL) continue;
-      if (p !== EMPTY && (p >> 4) === them) {
+      if (p !== EMPTY && p >> 4 === them) {
         if (STEP_ATTACK[p * DIR_SPAN + di]) {
           checkers++;
           blockStamp[s] = st;

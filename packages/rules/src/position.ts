@@ -9,18 +9,7 @@
  */
 import { DIR_SPAN, dirIndex, KNIGHT_JUMPS, SLIDE_ATTACK, STEP_ATTACK } from './attacks.js';
 import { ALL_DIRECTIONS, BOARD_SIZE, colOf, SQUARES } from './squares.js';
-import {
-  type Color,
-  EMPTY,
-  KING,
-  KNIGHT,
-  PAWN,
-  PROMOTED,
-  WALL,
-  colorOf,
-  typeOf,
-  unpromote,
-} from './types.js';
+import { type Color, colorOf, EMPTY, KING, KNIGHT, PAWN, PROMOTED, typeOf, unpromote, WALL } from './types.js';
 import { foldKey, HAND_KEYS, MAX_HAND, PIECE_KEYS, SIDE_KEYS } from './zobrist.js';
 
 /**

@@ -7,6 +7,8 @@ import { Position, type Setup } from './position.js';
 import { SQUARES, squareName } from './squares.js';
 import {
   type Color,
+  canPromoteType,
+  colorOf,
   EMPTY,
   err,
   HAND_TYPES,
@@ -15,10 +17,8 @@ import {
   PAWN,
   PIECE_TOTALS,
   PROMOTED,
-  type Result,
-  canPromoteType,
-  colorOf,
   pieceOf,
+  type Result,
   typeOf,
   unpromote,
 } from './types.js';
@@ -92,7 +92,8 @@ export function parseSfenSetup(text: string): Result<Setup, SfenError> {
     if (promoted) return fail('bad_promotion', `row ${r + 1} ends with '+'`);
     if (width !== 9) return fail('bad_row_length', `row ${r + 1} has ${width} squares, expected 9`);
   }
-  if (sideText !== 'b' && sideText !== 'w') return fail('bad_side', `side to move must be 'b' or 'w', got '${sideText}'`);
+  if (sideText !== 'b' && sideText !== 'w')
+    return fail('bad_side', `side to move must be 'b' or 'w', got '${sideText}'`);
   const hands: [number[], number[]] = [new Array<number>(8).fill(0), new Array<number>(8).fill(0)];
   if (handText !== '-') {
     const re = /(\d*)([A-Za-z])/y;
@@ -129,7 +130,8 @@ export function positionFromSetup(setup: Setup): Result<Position, SfenError> {
     if (piece === EMPTY) continue;
     const type = typeOf(piece);
     const color = colorOf(piece);
-    if (type === KING && ++kings[color]! > 1) return fail('too_many_kings', `${color ? 'gote' : 'sente'} has two kings`);
+    if (type === KING && ++kings[color]! > 1)
+      return fail('too_many_kings', `${color ? 'gote' : 'sente'} has two kings`);
     const s = SQUARES[i] as number;
     if (isDeadDrop(type, color, s)) return fail('dead_piece', `the piece on ${squareName(s)} could never move`);
     if (type === PAWN) {
@@ -143,7 +145,10 @@ export function positionFromSetup(setup: Setup): Result<Position, SfenError> {
   for (const type of [...HAND_TYPES, KING]) {
     const total = PIECE_TOTALS[type] as number;
     if ((counts[type] as number) > total)
-      return fail('too_many_pieces', `${counts[type]} pieces of type ${LETTERS[unpromote(type)]}, at most ${total} exist`);
+      return fail(
+        'too_many_pieces',
+        `${counts[type]} pieces of type ${LETTERS[unpromote(type)]}, at most ${total} exist`,
+      );
   }
   if (pos.opponentInCheck()) return fail('opponent_in_check', 'the side not to move is in check');
   return ok(pos);

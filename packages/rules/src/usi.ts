@@ -34,4 +34,3 @@ export function formatUsi(m: Move): string {
   if (isDrop(m)) return `${TYPE_LETTERS[moveFrom(m)]}*${squareName(moveTo(m))}`;
   return `${squareName(moveFrom(m))}${squareName(moveTo(m))}${isPromotion(m) ? '+' : ''}`;
 }
-
