@@ -1,0 +1,28 @@
+/** Reads the shared reference data (../shared/fixtures, see its README for sources). */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const FIXTURES = fileURLToPath(new URL('../../../../shared/fixtures/', import.meta.url));
+
+export const fixture = <T>(name: string): T => JSON.parse(readFileSync(`${FIXTURES}${name}`, 'utf8')) as T;
+
+export interface PerftRow {
+  sfen: string;
+  depth: number;
+  nodes: number;
+  source: string;
+}
+export interface RuleCase {
+  id: string;
+  sfen: string;
+  move: string;
+  legal: boolean;
+  reason: string;
+}
+export interface RepetitionCase {
+  id: string;
+  sfen: string;
+  moves: string;
+  expect: { sennichite_at_ply: number | null; perpetual_check_by: 'sente' | 'gote' | null };
+  reason: string;
+}
