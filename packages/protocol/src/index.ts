@@ -1,1 +1,3 @@
-export {};
+export * from './errors.js';
+export * from './http.js';
+export * from './ws.js';

@@ -1,0 +1,80 @@
+/**
+ * The one catalog of error codes shared by the gateway and its clients (HTTP bodies and
+ * WebSocket error frames), after colyseus' Protocol.ts: a code is a stable string a
+ * client can switch on, the status is the HTTP answer, the message is for people.
+ *
+ * The game's rejection codes (packages/game) map onto these in `rejectionError`.
+ */
+
+export const ERRORS = {
+  // 400: the request itself is malformed
+  BAD_REQUEST: { status: 400, message: 'The request does not match the schema of this route' },
+  MALFORMED_JSON: { status: 400, message: 'The body is not valid JSON' },
+  MALFORMED_USI: { status: 400, message: 'The move is not well-formed USI (like 7g7f, 8h2b+ or P*5e)' },
+  INVALID_SFEN: { status: 400, message: 'The initial position is not a valid SFEN' },
+  INVALID_SETUP: { status: 400, message: 'Give either a handicap or an SFEN, not both' },
+  // 401/403: who is asking
+  UNAUTHORIZED: { status: 401, message: 'A valid bearer token is required' },
+  NOT_A_PLAYER: { status: 403, message: 'You do not play in this game' },
+  // 404
+  GAME_NOT_FOUND: { status: 404, message: 'No game has this id' },
+  NOT_FOUND: { status: 404, message: 'No such route' },
+  // 409: the state of the game forbids it now
+  NOT_YOUR_TURN: { status: 409, message: 'It is not your turn' },
+  GAME_OVER: { status: 409, message: 'The game has ended' },
+  STALE_PLY: { status: 409, message: 'The ply is behind the game: a move was already made at this ply' },
+  FUTURE_PLY: { status: 409, message: 'The ply is ahead of the game' },
+  MOVE_PENDING: { status: 409, message: 'A move at this ply is waiting for its verdict' },
+  CONFLICT: { status: 409, message: 'The game changed while the request was handled; try again' },
+  IDEMPOTENCY_KEY_REUSED: { status: 409, message: 'This idempotency key was used for a different request' },
+  // 413/415
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The body is too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send application/json' },
+  // 422: well-formed but refused by the rules
+  ILLEGAL_MOVE: { status: 422, message: 'The move is illegal in this position' },
+  UNKNOWN_PLAYER: { status: 422, message: 'A player id does not exist' },
+  SAME_PLAYER: { status: 422, message: 'Sente and gote must be different players' },
+  // 5xx: ours
+  UNAVAILABLE: { status: 503, message: 'The service is starting, stopping or overloaded; try again' },
+  INTERNAL: { status: 500, message: 'Internal error' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+
+/** The JSON body of every error answer and the payload of a WebSocket error frame. */
+export interface ErrorBody {
+  readonly code: ErrorCode;
+  readonly message: string;
+  /** Extra context: the illegal-move reason, the expected ply, the failing field. */
+  readonly detail?: string;
+}
+
+export const errorBody = (code: ErrorCode, detail?: string): ErrorBody =>
+  detail === undefined ? { code, message: ERRORS[code].message } : { code, message: ERRORS[code].message, detail };
+
+export const statusOf = (code: ErrorCode): number => ERRORS[code].status;
+
+export const isErrorCode = (s: string): s is ErrorCode => Object.hasOwn(ERRORS, s);
+
+/**
+ * WebSocket close codes (4000-4999 is the application range of RFC 6455 §7.4.2).
+ * Standard ones are listed for completeness so clients switch on one table.
+ */
+export const CLOSE_CODES = {
+  NORMAL: 1000,
+  GOING_AWAY: 1001,
+  /** a frame that is not JSON text, or binary */
+  UNSUPPORTED_DATA: 1003,
+  /** a frame above the gateway's maxPayload */
+  MESSAGE_TOO_BIG: 1009,
+  INTERNAL: 1011,
+  UNAUTHORIZED: 4001,
+  NOT_A_PLAYER: 4003,
+  GAME_NOT_FOUND: 4004,
+  /** the client sent too many bad frames in a row */
+  TOO_MANY_ERRORS: 4008,
+  /** the client did not read its messages fast enough */
+  SLOW_CONSUMER: 4009,
+} as const;
+export type CloseCode = (typeof CLOSE_CODES)[keyof typeof CLOSE_CODES];

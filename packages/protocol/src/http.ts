@@ -1,0 +1,126 @@
+/**
+ * TypeBox schemas (JSON Schema at run time, TS types at compile time) of every HTTP
+ * request and response body of the gateway. Objects are closed (additionalProperties
+ * false) so unknown fields are a 400, not silently dropped.
+ */
+import { type Static, Type } from 'typebox';
+import { ERROR_CODES } from './errors.js';
+
+const closed = { additionalProperties: false } as const;
+
+export const Id = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
+export const Usi = Type.String({ minLength: 1, maxLength: 16, description: 'a move in USI: 7g7f, 8h2b+, P*5e' });
+export const Ply = Type.Integer({ minimum: 0, maximum: 100_000, description: 'plies played before this move' });
+export const IdempotencyKey = Type.String({ minLength: 1, maxLength: 100, pattern: '^[\\x21-\\x7e]+$' });
+export const Side = Type.Union([Type.Literal('sente'), Type.Literal('gote')]);
+export type Side = Static<typeof Side>;
+export const RulesetName = Type.Union([Type.Literal('default'), Type.Literal('jsa')]);
+export const HandicapName = Type.Union(
+  [
+    'lance',
+    'right_lance',
+    'bishop',
+    'rook',
+    'rook_lance',
+    'two_piece',
+    'four_piece',
+    'six_piece',
+    'eight_piece',
+    'ten_piece',
+  ].map((h) => Type.Literal(h)),
+);
+
+export const ErrorResponse = Type.Object(
+  {
+    code: Type.Union(ERROR_CODES.map((c) => Type.Literal(c))),
+    message: Type.String(),
+    detail: Type.Optional(Type.String()),
+  },
+  closed,
+);
+
+// --- players
+export const CreatePlayerBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 40 }) }, closed);
+export type CreatePlayerBody = Static<typeof CreatePlayerBody>;
+export const CreatePlayerResponse = Type.Object(
+  { id: Id, name: Type.String(), token: Type.String({ description: 'bearer token; shown once, stored hashed' }) },
+  closed,
+);
+export type CreatePlayerResponse = Static<typeof CreatePlayerResponse>;
+
+// --- games
+export const CreateGameBody = Type.Object(
+  {
+    sente: Id,
+    gote: Id,
+    ruleset: Type.Optional(RulesetName),
+    handicap: Type.Optional(HandicapName),
+    sfen: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  },
+  closed,
+);
+export type CreateGameBody = Static<typeof CreateGameBody>;
+
+export const PlayerRef = Type.Object({ id: Id, name: Type.String() }, closed);
+export const GameResult = Type.Object(
+  { winner: Type.Union([Side, Type.Null()]), reason: Type.String({ description: 'checkmate, resignation, ...' }) },
+  closed,
+);
+export const GameView = Type.Object(
+  {
+    id: Id,
+    ruleset: RulesetName,
+    initialSfen: Type.String(),
+    sfen: Type.String(),
+    moves: Type.Array(Type.String(), { description: 'accepted moves in USI, in order' }),
+    ply: Type.Integer(),
+    sideToMove: Side,
+    status: Type.Union([Type.Literal('ongoing'), Type.Literal('ended')]),
+    result: Type.Union([GameResult, Type.Null()]),
+    lastSeq: Type.Integer(),
+    players: Type.Object({ sente: PlayerRef, gote: PlayerRef }, closed),
+  },
+  closed,
+);
+export type GameView = Static<typeof GameView>;
+
+export const GameParams = Type.Object({ id: Id }, closed);
+export type GameParams = Static<typeof GameParams>;
+
+export const WireEvent = Type.Object(
+  {
+    seq: Type.Integer({ minimum: 1 }),
+    type: Type.String(),
+    payload: Type.Record(Type.String(), Type.Unknown()),
+    recordedAt: Type.String({ description: 'ISO 8601' }),
+  },
+  closed,
+);
+export type WireEvent = Static<typeof WireEvent>;
+
+export const EventsQuery = Type.Object(
+  {
+    after: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', description: 'return events with seq > after' })),
+    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$' })),
+  },
+  closed,
+);
+export type EventsQuery = Static<typeof EventsQuery>;
+export const EventsResponse = Type.Object({ gameId: Id, events: Type.Array(WireEvent) }, closed);
+export type EventsResponse = Static<typeof EventsResponse>;
+
+// --- moves and resignation
+export const SubmitMoveBody = Type.Object({ usi: Usi, ply: Ply, idempotencyKey: Type.Optional(IdempotencyKey) }, closed);
+export type SubmitMoveBody = Static<typeof SubmitMoveBody>;
+export const ResignBody = Type.Object({ idempotencyKey: Type.Optional(IdempotencyKey) }, closed);
+export type ResignBody = Static<typeof ResignBody>;
+export const AcceptedResponse = Type.Object(
+  { seq: Type.Integer({ description: 'seq of the recorded MoveSubmitted (or Resigned) event' }) },
+  closed,
+);
+export type AcceptedResponse = Static<typeof AcceptedResponse>;
+
+export const AuthHeaders = Type.Object({
+  authorization: Type.Optional(Type.String({ maxLength: 200 })),
+  'idempotency-key': Type.Optional(IdempotencyKey),
+});

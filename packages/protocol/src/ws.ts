@@ -1,0 +1,70 @@
+/**
+ * Messages of the player WebSocket `/api/games/:id/ws`. Every frame is one JSON object
+ * with a `type`; unknown types and fields are answered with an `error` frame.
+ */
+import { type Static, Type } from 'typebox';
+import { ErrorResponse, IdempotencyKey, Ply, Side, Usi, WireEvent } from './http.js';
+
+const closed = { additionalProperties: false } as const;
+
+// --- client -> server
+export const ClientMove = Type.Object(
+  { type: Type.Literal('move'), usi: Usi, ply: Ply, idempotencyKey: Type.Optional(IdempotencyKey) },
+  closed,
+);
+export const ClientResign = Type.Object(
+  { type: Type.Literal('resign'), idempotencyKey: Type.Optional(IdempotencyKey) },
+  closed,
+);
+export const ClientMessage = Type.Union([ClientMove, ClientResign]);
+export type ClientMessage = Static<typeof ClientMessage>;
+
+// --- server -> client
+/** First frame: who you are and the seq the catch-up below starts after. */
+export const ServerHello = Type.Object(
+  { type: Type.Literal('hello'), gameId: Type.String(), side: Side, lastSeq: Type.Integer() },
+  closed,
+);
+/** The submission is durable (the WebSocket twin of HTTP 202). */
+export const ServerAck = Type.Object(
+  {
+    type: Type.Literal('ack'),
+    seq: Type.Integer(),
+    ply: Type.Optional(Ply),
+    usi: Type.Optional(Type.String()),
+    idempotencyKey: Type.Optional(Type.String()),
+  },
+  closed,
+);
+/** The worker's verdict on one of your submissions. */
+export const ServerVerdict = Type.Object(
+  {
+    type: Type.Literal('verdict'),
+    submittedSeq: Type.Integer(),
+    seq: Type.Integer(),
+    ply: Type.Integer(),
+    usi: Type.String(),
+    accepted: Type.Boolean(),
+    reason: Type.Optional(Type.String()),
+  },
+  closed,
+);
+/** New events of the game, in seq order, with no gaps after what you have seen. */
+export const ServerEvents = Type.Object({ type: Type.Literal('events'), events: Type.Array(WireEvent) }, closed);
+export const ServerError = Type.Object(
+  {
+    type: Type.Literal('error'),
+    error: ErrorResponse,
+    /** echoes the client's idempotency key or ply when the failing frame had one */
+    ply: Type.Optional(Type.Integer()),
+    idempotencyKey: Type.Optional(Type.String()),
+  },
+  closed,
+);
+export const ServerMessage = Type.Union([ServerHello, ServerAck, ServerVerdict, ServerEvents, ServerError]);
+export type ServerMessage = Static<typeof ServerMessage>;
+export type ServerVerdict = Static<typeof ServerVerdict>;
+export type ServerError = Static<typeof ServerError>;
+
+/** Default limit of one client frame, in bytes; the gateway config may lower it. */
+export const MAX_CLIENT_FRAME = 1024;
