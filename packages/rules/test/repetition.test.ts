@@ -9,7 +9,10 @@ const newGame = (sfen: string, ruleset: Ruleset): Game => {
 };
 
 /** Plays moves until the game ends or a move is refused. */
-function playOut(game: Game, moves: string[]): { ended?: { ply: number; outcome: Outcome }; refused?: { ply: number; reason: string } } {
+function playOut(
+  game: Game,
+  moves: string[],
+): { ended?: { ply: number; outcome: Outcome }; refused?: { ply: number; reason: string } } {
   for (const usi of moves) {
     const r = game.playUsi(usi);
     if (!r.ok) return { refused: { ply: game.ply + 1, reason: r.error } };
