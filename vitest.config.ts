@@ -7,6 +7,9 @@ const ssr = { resolve: { conditions: ['@shogi/source'] } };
 
 export default defineConfig({
   test: {
+    // CI reads the JSON report for its closing "N passed, N failed" line
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-artifacts/vitest.json' },
     projects: [
       {
         resolve,
@@ -22,6 +25,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
+          globalSetup: ['tests/setup/services.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // each file gets its own database and queue prefix; two cores limit useful parallelism

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Starts the local PostgreSQL and Redis this project needs, when they are not already up.
+# Without a Docker engine (the CI machine) they run as local services; with Docker,
+# `docker compose up -d postgres redis` does the same job.
+set -euo pipefail
+
+if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
+  echo "Starting PostgreSQL..."
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | sort -V | tail -n 1)" main start
+fi
+if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
+  echo "Starting Redis..."
+  mkdir -p /var/lib/redis /var/log/redis
+  redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no \
+    --maxmemory-policy noeviction --dir /var/lib/redis --logfile /var/log/redis/ci.log
+fi
+for _ in $(seq 1 30); do
+  if pg_isready -q -h 127.0.0.1 -p 5432 && redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
+    # BullMQ needs noeviction; a server started elsewhere may have another policy
+    redis-cli -h 127.0.0.1 -p 6379 config set maxmemory-policy noeviction >/dev/null
+    echo "PostgreSQL and Redis are up."
+    exit 0
+  fi
+  sleep 1
+done
+echo "PostgreSQL or Redis did not come up on localhost:5432 / localhost:6379." >&2
+exit 1
