@@ -269,7 +269,9 @@ export function legalMoves(pos: Position): Move[] {
   return Array.from(buf.subarray(0, n));
 }
 
+// hasLegalMove never runs inside another generation, so one scratch buffer serves all calls
+const scratch = new Int32Array(MAX_MOVES);
+
 export function hasLegalMove(pos: Position): boolean {
-  const buf = new Int32Array(MAX_MOVES);
-  return generateLegal(pos, buf) > 0;
+  return generateLegal(pos, scratch) > 0;
 }
