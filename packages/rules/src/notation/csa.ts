@@ -1,0 +1,355 @@
+/**
+ * CSA standard game records, V2.2 and V3.0 (computer-shogi.org/protocol/record_v22.html
+ * and record_v3.html): parsing into a GameRecord and exporting one.
+ *
+ * A CSA move names the piece after the move (`+2822UM`), so promotion is only visible
+ * against the piece on the origin square: the parser tracks a board. A move it cannot
+ * interpret (empty origin, unknown or mismatched piece code, wrong sign) is an error with
+ * its line; a move it can interpret but the rules forbid is kept for replay to judge.
+ */
+import { START_SFEN } from '../sfen.js';
+import { type Color, canPromoteType, KING, ok, PROMOTED, type Result } from '../types.js';
+import {
+  applyTrack,
+  boardSfen,
+  boardUsi,
+  dropUsi,
+  ENDINGS,
+  type EndingKind,
+  type GameRecord,
+  type InfoKey,
+  MAX_LINE_CHARS,
+  MAX_RECORD_CHARS,
+  MAX_RECORD_MOVES,
+  newDraft,
+  type RecordDraft,
+  type RecordError,
+  readUsi,
+  recordError,
+  squareIndex,
+  type TrackBoard,
+  trackBoard,
+} from './record.js';
+
+/** CSA piece codes indexed by the engine's piece type (1 pawn .. 8 king, +8 promoted). */
+const CODES = ['', 'FU', 'KY', 'KE', 'GI', 'KA', 'HI', 'KI', 'OU', 'TO', 'NY', 'NK', 'NG', 'UM', 'RY'] as const;
+const codeType = (code: string): number => (CODES as readonly string[]).indexOf(code);
+
+const INFO_TAGS: readonly (readonly [InfoKey, string])[] = [
+  ['event', 'EVENT'],
+  ['site', 'SITE'],
+  ['start_time', 'START_TIME'],
+  ['end_time', 'END_TIME'],
+  ['time_limit', 'TIME_LIMIT'],
+  ['time', 'TIME'],
+  ['opening', 'OPENING'],
+  ['max_moves', 'MAX_MOVES'],
+  ['jishogi', 'JISHOGI'],
+  ['note', 'NOTE'],
+];
+
+const csaEnding = (word: string): EndingKind => {
+  const kind = word.toLowerCase();
+  return kind !== 'other' && (ENDINGS as readonly string[]).includes(kind) ? (kind as EndingKind) : 'other';
+};
+
+/** Hirate (the even start) as CSA board rows, for `PI` and for exporting. */
+const HIRATE_ROWS = [
+  '-KY-KE-GI-KI-OU-KI-GI-KE-KY',
+  ' * -HI *  *  *  *  * -KA * ',
+  '-FU-FU-FU-FU-FU-FU-FU-FU-FU',
+  ' *  *  *  *  *  *  *  *  * ',
+  ' *  *  *  *  *  *  *  *  * ',
+  ' *  *  *  *  *  *  *  *  * ',
+  '+FU+FU+FU+FU+FU+FU+FU+FU+FU',
+  ' * +KA *  *  *  *  * +HI * ',
+  '+KY+KE+GI+KI+OU+KI+GI+KE+KY',
+];
+
+type Fail = { ok: false; error: RecordError };
+
+/** Parser state: the board being set up, then played on. */
+interface State {
+  readonly board: TrackBoard;
+  positioned: boolean;
+  /** Set by the side-to-move line, which ends the setup. */
+  sfen: string | null;
+  readonly record: RecordDraft;
+}
+
+function newState(): State {
+  return {
+    board: { squares: new Array<number>(81).fill(0), hands: [new Array(8).fill(0), new Array(8).fill(0)], side: 0 },
+    positioned: false,
+    sfen: null,
+    record: newDraft(START_SFEN),
+  };
+}
+
+/** `P1`..`P9`: a rank as nine 3-character cells, ` * ` for empty. */
+function rowLine(st: State, text: string, line: number): Fail | null {
+  const rank = text.charCodeAt(1) - 48;
+  const cells = text.slice(2).padEnd(27, ' ');
+  if (cells.slice(27).trim() !== '') return recordError('bad_position', line, 'rank too long');
+  for (let c = 0; c < 9; c++) {
+    const cell = cells.slice(c * 3, c * 3 + 3);
+    let piece = 0;
+    if (cell.trim() !== '*') {
+      const type = codeType(cell.slice(1));
+      if ((cell[0] !== '+' && cell[0] !== '-') || type <= 0)
+        return recordError('bad_position', line, `bad cell '${cell}'`);
+      piece = type | ((cell[0] === '-' ? 1 : 0) << 4);
+    }
+    st.board.squares[(rank - 1) * 9 + c] = piece;
+  }
+  st.positioned = true;
+  return null;
+}
+
+/** Pieces not yet placed on the board or in a hand, per unpromoted type (kings excluded). */
+function remaining(board: TrackBoard): number[] {
+  const left = [0, 18, 4, 4, 4, 2, 2, 4, 0];
+  for (const p of board.squares) if (p !== 0) left[(p & 15) > KING ? (p & 15) - PROMOTED : p & 15]!--;
+  for (const hand of board.hands) for (let t = 1; t < 8; t++) left[t]! -= hand[t] ?? 0;
+  return left;
+}
+
+/** `PI82HI22KA` (hirate minus pieces) and `P+99KY00KI` / `P-00AL` (pieces for one side). */
+function pieceLine(st: State, text: string, line: number): Fail | null {
+  if (text.startsWith('PI')) {
+    for (const [r, row] of HIRATE_ROWS.entries()) {
+      const failed = rowLine(st, `P${r + 1}${row}`, line);
+      if (failed) return failed;
+    }
+  }
+  const color = (text[1] === '-' ? 1 : 0) as Color;
+  const body = text.slice(2).trimEnd();
+  if (body.length % 4 !== 0) return recordError('bad_position', line, 'pieces come in 4-character groups');
+  for (let i = 0; i < body.length; i += 4) {
+    const file = body.charCodeAt(i) - 48;
+    const rank = body.charCodeAt(i + 1) - 48;
+    const code = body.slice(i + 2, i + 4);
+    if (file < 0 || file > 9 || rank < 0 || rank > 9 || (file === 0) !== (rank === 0))
+      return recordError('bad_position', line, `bad square in '${body.slice(i, i + 4)}'`);
+    if (text[1] === 'I') {
+      const at = squareIndex(file, rank);
+      if (file === 0 || CODES[(st.board.squares[at] ?? 0) & 15] !== code)
+        return recordError('bad_position', line, `no ${code} on ${file}${rank} to remove`);
+      st.board.squares[at] = 0;
+    } else if (file === 0 && code === 'AL') {
+      const left = remaining(st.board);
+      for (let t = 1; t < 8; t++) st.board.hands[color][t]! += Math.max(0, left[t] ?? 0);
+    } else {
+      const type = codeType(code);
+      if (type <= 0 || (file === 0 && type >= KING)) return recordError('bad_position', line, `bad piece '${code}'`);
+      if (file === 0) st.board.hands[color][type]!++;
+      else st.board.squares[squareIndex(file, rank)] = type | (color << 4);
+    }
+  }
+  st.positioned = true;
+  return null;
+}
+
+/** A move statement `+7776FU` / `-0055KA`, interpreted against the tracked board. */
+function moveStatement(st: State, text: string, line: number): Fail | null {
+  if (st.sfen === null) return recordError('missing_side', line, 'a move before the side-to-move line');
+  if (st.record.moves.length >= MAX_RECORD_MOVES) return recordError('too_many_moves', line, 'too many moves');
+  const m = /^([+-])(\d)(\d)(\d)(\d)([A-Z]{2})$/.exec(text);
+  if (!m) return recordError('bad_move', line, `cannot read move '${text}'`);
+  const [, sign, f1, r1, f2, r2, code] = m as unknown as [string, string, string, string, string, string, string];
+  const color = sign === '+' ? 0 : 1;
+  if (color !== st.board.side) return recordError('wrong_turn', line, `'${text}' is not the side to move`);
+  const type = codeType(code);
+  if (type <= 0) return recordError('unknown_piece', line, `unknown piece '${code}'`);
+  const [fromFile, fromRank, toFile, toRank] = [+f1, +r1, +f2, +r2];
+  if (toFile === 0 || toRank === 0 || (fromFile === 0) !== (fromRank === 0))
+    return recordError('bad_move', line, `bad square in '${text}'`);
+  const to = squareIndex(toFile, toRank);
+  let usi: string;
+  if (fromFile === 0) {
+    if (type >= KING) return recordError('bad_move', line, `'${code}' cannot be dropped`);
+    usi = dropUsi(type, to);
+  } else {
+    const from = squareIndex(fromFile, fromRank);
+    const origin = (st.board.squares[from] ?? 0) & 15;
+    if (origin === 0) return recordError('no_piece', line, `no piece on ${f1}${r1}`);
+    if (from === to) return recordError('bad_move', line, `'${text}' does not move`);
+    const promote = type !== origin && canPromoteType(origin) && type === origin + PROMOTED;
+    if (type !== origin && !promote)
+      return recordError('piece_mismatch', line, `${CODES[origin]} on ${f1}${r1}, not ${code}`);
+    usi = boardUsi(from, to, promote);
+  }
+  applyTrack(st.board, readUsi(usi) as NonNullable<ReturnType<typeof readUsi>>);
+  st.record.moves.push(usi);
+  st.record.times.push(null);
+  return null;
+}
+
+function timeStatement(st: State, text: string, line: number): Fail | null {
+  if (!/^T\d{1,9}(\.\d{1,3})?$/.test(text)) return recordError('bad_time', line, `cannot read time '${text}'`);
+  const seconds = Number(text.slice(1));
+  const { record } = st;
+  if (record.ending) record.ending = { ...record.ending, seconds };
+  else if (record.moves.length > 0) record.times[record.moves.length - 1] = seconds;
+  else return recordError('bad_time', line, 'a time before any move');
+  return null;
+}
+
+function comment(st: State, text: string): void {
+  if (text.startsWith("'summary:")) st.record.summary = text.slice(9);
+  else if (!/^'CSA encoding=/i.test(text))
+    st.record.comments.push({ ply: st.record.moves.length, text: text.slice(1) });
+}
+
+function headerLine(st: State, text: string, line: number): Fail | null {
+  if (st.sfen !== null) return recordError('bad_line', line, `header after the moves: '${text.slice(0, 40)}'`);
+  if (text.startsWith('V')) return /^V\d(\.\d+)?$/.test(text) ? null : recordError('bad_line', line, 'bad version');
+  if (text.startsWith('N+')) st.record.players = { ...st.record.players, sente: text.slice(2) };
+  else if (text.startsWith('N-')) st.record.players = { ...st.record.players, gote: text.slice(2) };
+  else if (text.startsWith('$')) {
+    const colon = text.indexOf(':');
+    if (colon < 2) return recordError('bad_line', line, `bad info line '${text.slice(0, 40)}'`);
+    const tag = text.slice(1, colon);
+    const value = text.slice(colon + 1);
+    const known = INFO_TAGS.find(([, t]) => t === tag);
+    if (known) st.record.info[known[0]] = value;
+    else st.record.extraInfo.push({ format: 'csa', key: tag, value });
+  } else if (/^P[1-9]/.test(text)) return rowLine(st, text, line);
+  else if (/^P[I+-]/.test(text)) return pieceLine(st, text, line);
+  else return recordError('bad_line', line, `cannot read '${text.slice(0, 40)}'`);
+  return null;
+}
+
+function sideLine(st: State, text: string, line: number): Fail | null {
+  if (st.sfen !== null) return recordError('bad_line', line, 'a second side-to-move line');
+  if (!st.positioned) return recordError('missing_position', line, 'side to move before the position');
+  st.board.side = text === '-' ? 1 : 0;
+  const sfen = boardSfen(st.board, line);
+  if (!sfen.ok) return sfen;
+  st.sfen = sfen.value;
+  return null;
+}
+
+function statement(st: State, text: string, line: number): Fail | null {
+  if (text === '+' || text === '-') return sideLine(st, text, line);
+  if (text.startsWith('%')) {
+    if (st.sfen === null) return recordError('missing_side', line, 'an ending before the side-to-move line');
+    if (st.record.ending) return recordError('bad_line', line, 'a second ending');
+    st.record.ending = { kind: csaEnding(text.slice(1)), raw: text, seconds: null };
+    return null;
+  }
+  if (text.startsWith('T')) return timeStatement(st, text, line);
+  if (text.startsWith('+') || text.startsWith('-')) {
+    if (st.record.ending) return recordError('bad_move', line, 'a move after the ending');
+    return moveStatement(st, text, line);
+  }
+  return headerLine(st, text, line);
+}
+
+export function parseCsa(input: string): Result<GameRecord, RecordError> {
+  if (input.length > MAX_RECORD_CHARS) return recordError('too_large', 0, 'record too large');
+  const st = newState();
+  const lines = input.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
+  for (const [i, raw] of lines.entries()) {
+    const line = i + 1;
+    if (raw.length > MAX_LINE_CHARS) return recordError('too_large', line, 'line too long');
+    if (raw === '/') break; // several records in one file: the first one only
+    if (raw.startsWith("'")) {
+      comment(st, raw);
+      continue;
+    }
+    // move lines may hold several statements: `+7776FU,T12,-3334FU`
+    const parts = /^[+\-T%]/.test(raw) ? raw.split(',') : [raw];
+    for (const part of parts) {
+      // a rank line's last cell may end in a space; elsewhere trailing blanks mean nothing
+      const text = /^P[1-9]/.test(part) ? part : part.trim();
+      if (text === '') continue;
+      const failed = statement(st, text, line);
+      if (failed) return failed;
+    }
+  }
+  if (st.sfen === null)
+    return st.positioned
+      ? recordError('missing_side', 0, 'no side-to-move line')
+      : recordError('missing_position', 0, 'no start position');
+  st.record.sfen = st.sfen;
+  return ok(st.record);
+}
+
+// --- export ---------------------------------------------------------------------------
+
+export interface CsaExportOptions {
+  readonly version: '2.2' | '3.0';
+}
+
+const HIRATE_BOARD: readonly number[] = HIRATE_ROWS.flatMap((row) =>
+  Array.from({ length: 9 }, (_, c) => {
+    const cell = row.slice(c * 3, c * 3 + 3);
+    return cell.trim() === '*' ? 0 : codeType(cell.slice(1)) | ((cell[0] === '-' ? 1 : 0) << 4);
+  }),
+);
+
+/** `PI` plus removed pieces when the start is the even game minus some pieces, else rank lines. */
+function positionLines(board: TrackBoard): string[] {
+  const handsEmpty = board.hands.every((hand) => hand.every((n) => n === 0));
+  const subset = board.squares.every((p, i) => p === 0 || p === HIRATE_BOARD[i]);
+  if (handsEmpty && subset) {
+    let removed = '';
+    for (const [i, p] of HIRATE_BOARD.entries())
+      if (p !== 0 && board.squares[i] === 0) removed += `${9 - (i % 9)}${((i / 9) | 0) + 1}${CODES[p & 15]}`;
+    return [`PI${removed}`];
+  }
+  const lines = Array.from({ length: 9 }, (_, r) => {
+    const cells = board.squares.slice(r * 9, r * 9 + 9);
+    return `P${r + 1}${cells.map((p) => (p === 0 ? ' * ' : `${p >> 4 ? '-' : '+'}${CODES[p & 15]}`)).join('')}`;
+  });
+  for (const color of [0, 1] as const) {
+    let hand = '';
+    for (let t = 7; t >= 1; t--) hand += `00${CODES[t]}`.repeat(board.hands[color][t] ?? 0);
+    if (hand) lines.push(`P${color ? '-' : '+'}${hand}`);
+  }
+  return lines;
+}
+
+const timeText = (seconds: number, version: CsaExportOptions['version']): string =>
+  version === '3.0' ? String(Math.round(seconds * 1000) / 1000) : String(Math.floor(seconds));
+
+function endingText(end: NonNullable<GameRecord['ending']>): string {
+  if (end.raw.startsWith('%') && csaEnding(end.raw.slice(1)) === end.kind) return end.raw;
+  return end.kind === 'other' ? '%ERROR' : `%${end.kind.toUpperCase()}`;
+}
+
+/** The record as CSA text; an invalid start or a move that cannot be written is an error. */
+export function exportCsa(record: GameRecord, options: CsaExportOptions): Result<string, RecordError> {
+  const tracked = trackBoard(record.sfen);
+  if (!tracked.ok) return tracked;
+  const board = tracked.value;
+  const out = options.version === '3.0' ? ["'CSA encoding=UTF-8", 'V3.0'] : ['V2.2'];
+  if (record.players.sente !== null) out.push(`N+${record.players.sente}`);
+  if (record.players.gote !== null) out.push(`N-${record.players.gote}`);
+  for (const [key, tag] of INFO_TAGS) if (record.info[key] !== undefined) out.push(`$${tag}:${record.info[key]}`);
+  for (const extra of record.extraInfo) if (extra.format === 'csa') out.push(`$${extra.key}:${extra.value}`);
+  out.push(...positionLines(board), board.side === 0 ? '+' : '-');
+  const comments = (ply: number): void => {
+    for (const c of record.comments) if (c.ply === ply) for (const text of c.text.split(/\r?\n/)) out.push(`'${text}`);
+  };
+  comments(0);
+  for (const [i, usi] of record.moves.entries()) {
+    const m = readUsi(usi);
+    const piece = m === null ? 0 : m.drop || (board.squares[m.from] ?? 0) & 15;
+    if (m === null || piece === 0) return recordError('bad_move', 0, `move ${i + 1} '${usi}' cannot be written`);
+    const after = m.promote && canPromoteType(piece) ? piece + PROMOTED : piece;
+    const from = m.drop ? '00' : `${9 - (m.from % 9)}${((m.from / 9) | 0) + 1}`;
+    out.push(`${board.side === 0 ? '+' : '-'}${from}${9 - (m.to % 9)}${((m.to / 9) | 0) + 1}${CODES[after]}`);
+    applyTrack(board, m);
+    const time = record.times[i] ?? null;
+    if (time !== null) out.push(`T${timeText(time, options.version)}`);
+    comments(i + 1);
+  }
+  if (record.ending) {
+    out.push(endingText(record.ending));
+    if (record.ending.seconds !== null) out.push(`T${timeText(record.ending.seconds, options.version)}`);
+  }
+  if (record.summary !== null) out.push(`'summary:${record.summary}`);
+  return ok(`${out.join('\n')}\n`);
+}

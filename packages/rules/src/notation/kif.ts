@@ -1,0 +1,426 @@
+/**
+ * KIF game records (the format of Kifu for Windows and most shogi GUIs): parsing the
+ * main line into a GameRecord and exporting one as UTF-8 text. Variations (変化：) are
+ * skipped; a KIF file writes the whole main line first, so parsing stops at the first.
+ *
+ * A move names the destination, the piece before the move and its origin
+ * (`７六歩(77)`, `同　銀(68)`, `２二角成(88)`, `５五角打`); the parser tracks a board to
+ * check the piece name and resolve 同, and leaves legality to replay.
+ */
+import { HANDICAP_SFENS, type Handicap } from '../handicaps.js';
+import { START_SFEN } from '../sfen.js';
+import { type Color, canPromoteType, KING, ok, type Result } from '../types.js';
+import {
+  applyTrack,
+  boardSfen,
+  boardUsi,
+  dropUsi,
+  type EndingKind,
+  type GameRecord,
+  handicapOf,
+  type InfoKey,
+  MAX_LINE_CHARS,
+  MAX_RECORD_CHARS,
+  MAX_RECORD_MOVES,
+  newDraft,
+  type RecordDraft,
+  type RecordError,
+  readUsi,
+  recordError,
+  squareIndex,
+  type TrackBoard,
+  trackBoard,
+} from './record.js';
+
+// --- vocabulary -----------------------------------------------------------------------
+
+/** Piece names by engine type (index); BOD diagrams use the one-character forms. */
+const NAMES = ['', '歩', '香', '桂', '銀', '角', '飛', '金', '玉', 'と', '成香', '成桂', '成銀', '馬', '龍'];
+const BOD_NAMES = ['', '歩', '香', '桂', '銀', '角', '飛', '金', '玉', 'と', '杏', '圭', '全', '馬', '龍'];
+const ALIASES: Readonly<Record<string, number>> = { 王: KING, 竜: 14 };
+function pieceType(name: string): number {
+  const i = NAMES.indexOf(name);
+  if (i > 0) return i;
+  const j = BOD_NAMES.indexOf(name);
+  return j > 0 ? j : (ALIASES[name] ?? 0);
+}
+
+const ZEN = '１２３４５６７８９';
+const KAN = '一二三四五六七八九';
+/** 1..9 from an ASCII, full-width or kanji digit; 0 otherwise. */
+function digit(ch: string | undefined): number {
+  if (ch === undefined) return 0;
+  const n = '123456789'.indexOf(ch) + 1 || ZEN.indexOf(ch) + 1 || KAN.indexOf(ch) + 1;
+  return n;
+}
+/** Kanji counts in hands: 二, 十, 十八. */
+function kanjiCount(text: string): number {
+  if (text === '') return 1;
+  const ten = text.indexOf('十');
+  if (ten < 0) return text.length === 1 ? digit(text) : 0;
+  const tens = ten === 0 ? 1 : digit(text[0]);
+  const ones = text.length === ten + 1 ? 0 : digit(text[ten + 1]);
+  return text.length > ten + 2 ? 0 : tens * 10 + ones;
+}
+const countKanji = (n: number): string => (n <= 1 ? '' : n < 10 ? (KAN[n - 1] as string) : `十${KAN[n - 11] ?? ''}`);
+
+export const KIF_HANDICAPS: Readonly<Record<string, Handicap>> = {
+  香落ち: 'lance',
+  右香落ち: 'right_lance',
+  角落ち: 'bishop',
+  飛車落ち: 'rook',
+  飛香落ち: 'rook_lance',
+  二枚落ち: 'two_piece',
+  四枚落ち: 'four_piece',
+  六枚落ち: 'six_piece',
+  八枚落ち: 'eight_piece',
+  十枚落ち: 'ten_piece',
+};
+const handicapName = (h: Handicap): string => Object.keys(KIF_HANDICAPS).find((k) => KIF_HANDICAPS[k] === h) ?? '';
+
+/**
+ * Ending words. 反則勝ち / 反則負け say the side to move wins / loses by a foul; CSA has
+ * no word for "side to move wins by foul", so it reads as the opponent's illegal action.
+ * 連続王手の千日手, 引き分け, 最大手数, 待った are written for endings KIF has no word for.
+ */
+const ENDING_WORDS: readonly (readonly [string, EndingKind])[] = [
+  ['投了', 'toryo'],
+  ['中断', 'chudan'],
+  ['連続王手の千日手', 'oute_sennichite'],
+  ['千日手', 'sennichite'],
+  ['不詰', 'fuzumi'],
+  ['詰み', 'tsumi'],
+  ['持将棋', 'jishogi'],
+  ['切れ負け', 'time_up'],
+  ['時間切れ', 'time_up'],
+  ['入玉勝ち', 'kachi'],
+  ['反則負け', 'illegal_move'],
+  ['引き分け', 'hikiwake'],
+  ['最大手数', 'max_moves'],
+  ['待った', 'matta'],
+  ['エラー', 'error'],
+];
+
+const HEADER_KEYS: Readonly<Record<string, InfoKey>> = {
+  開始日時: 'start_time',
+  終了日時: 'end_time',
+  棋戦: 'event',
+  場所: 'site',
+  持ち時間: 'time_control',
+  戦型: 'opening',
+  備考: 'note',
+};
+
+// --- parsing --------------------------------------------------------------------------
+
+type Fail = { ok: false; error: RecordError };
+
+interface State {
+  readonly record: RecordDraft;
+  /** Built from 手合割 or a BOD diagram; null until the header ends. */
+  board: TrackBoard | null;
+  handicap: string | null;
+  bod: { rows: number[][]; hands: [number[], number[]]; side: Color; seen: boolean };
+  lastTo: number;
+}
+
+const SPACES = /^[\s\u3000]+|[\s\u3000]+$/g;
+
+function hands(text: string, line: number): Result<number[], RecordError> {
+  const hand = new Array<number>(8).fill(0);
+  const body = text.replace(SPACES, '');
+  if (body === 'なし' || body === '') return ok(hand);
+  for (const item of body.split(/[\s\u3000]+/)) {
+    const type = pieceType(item[0] ?? '');
+    const n = kanjiCount(item.slice(1));
+    if (type <= 0 || type >= KING || n <= 0) return recordError('bad_position', line, `bad hand item '${item}'`);
+    hand[type]! += n;
+  }
+  return ok(hand);
+}
+
+/** A BOD rank `|v香v桂 ・...|一`: nine cells of a mark (' ' or 'v') and a piece. */
+function bodRow(st: State, text: string, line: number): Fail | null {
+  const close = text.indexOf('|', 1);
+  const cells = text.slice(1, close);
+  if (close < 0 || cells.length !== 18 || st.bod.rows.length >= 9)
+    return recordError('bad_position', line, 'bad board row');
+  const row: number[] = [];
+  for (let c = 0; c < 9; c++) {
+    const mark = cells[c * 2];
+    const name = cells[c * 2 + 1] ?? '';
+    if (name === '・') row.push(0);
+    else {
+      const type = pieceType(name);
+      if (type <= 0 || (mark !== ' ' && mark !== 'v'))
+        return recordError('bad_position', line, `bad cell '${mark}${name}'`);
+      row.push(type | ((mark === 'v' ? 1 : 0) << 4));
+    }
+  }
+  st.bod.rows.push(row);
+  st.bod.seen = true;
+  return null;
+}
+
+function header(st: State, text: string, line: number): Fail | null {
+  if (text.startsWith('|')) return bodRow(st, text, line);
+  if (/^\s*[9９]\s*[8８]/.test(text) || text.startsWith('+-') || text.startsWith('手数＝')) return null;
+  const side = /^(先手|後手|上手|下手)番/.exec(text);
+  if (side) {
+    st.bod.side = side[1] === '後手' || side[1] === '上手' ? 1 : 0;
+    return null;
+  }
+  const colon = text.search(/[：:]/);
+  if (colon <= 0) return recordError('bad_line', line, `cannot read '${text.slice(0, 40)}'`);
+  const key = text.slice(0, colon).replace(SPACES, '');
+  const value = text.slice(colon + 1).replace(SPACES, '');
+  const hand = /^(先手|後手|上手|下手)の?持ち?駒$/.exec(key);
+  if (hand) {
+    const parsed = hands(value, line);
+    if (!parsed.ok) return parsed;
+    st.bod.hands[hand[1] === '後手' || hand[1] === '上手' ? 1 : 0] = parsed.value;
+    st.bod.seen = true;
+  } else if (key === '手合割') st.handicap = value;
+  else if (key === '先手' || key === '下手') st.record.players.sente = value;
+  else if (key === '後手' || key === '上手') st.record.players.gote = value;
+  else if (HEADER_KEYS[key]) st.record.info[HEADER_KEYS[key]] = value;
+  else st.record.extraInfo.push({ format: 'kif', key, value });
+  return null;
+}
+
+/** Ends the header: the start position from the BOD diagram, else from 手合割. */
+function startBoard(st: State, line: number): Fail | null {
+  let sfen = START_SFEN;
+  if (st.bod.seen) {
+    if (st.bod.rows.length !== 9) return recordError('bad_position', line, 'the board needs nine ranks');
+    const sfenText = boardSfen({ squares: st.bod.rows.flat(), hands: st.bod.hands, side: st.bod.side }, line);
+    if (!sfenText.ok) return sfenText;
+    sfen = sfenText.value;
+  } else if (st.handicap !== null && st.handicap !== '平手') {
+    const h = KIF_HANDICAPS[st.handicap];
+    if (!h) return recordError('bad_handicap', line, `unknown handicap '${st.handicap}'`);
+    sfen = HANDICAP_SFENS[h];
+  }
+  const board = trackBoard(sfen);
+  if (!board.ok) return board;
+  st.board = board.value;
+  st.record.sfen = sfen;
+  return null;
+}
+
+/** `( 0:01/00:00:01)`: the seconds of this move; the running total is not kept. */
+function seconds(rest: string, line: number): Result<number | null, RecordError> {
+  const t = /^\(\s*(\d{1,6}):(\d{1,2})(?:\/[\d:\s]{0,20})?\)/.exec(rest.trim());
+  if (!t) return /^\+?$/.test(rest.trim()) ? ok(null) : recordError('bad_time', line, `cannot read '${rest.trim()}'`);
+  return ok(Number(t[1]) * 60 + Number(t[2]));
+}
+
+function ending(st: State, text: string, line: number): Fail | null {
+  const word = ENDING_WORDS.find(([w]) => text.startsWith(w));
+  const foul = text.startsWith('反則勝ち');
+  if (!word && !foul) return recordError('bad_move', line, `cannot read move '${text.slice(0, 20)}'`);
+  const raw = word ? word[0] : '反則勝ち';
+  const time = seconds(text.slice(raw.length), line);
+  if (!time.ok) return time;
+  // the side to move wins by the opponent's foul: that is the opponent's illegal action
+  const mover = (st.board as TrackBoard).side;
+  const kind: EndingKind = word ? word[1] : mover === 0 ? '-illegal_action' : '+illegal_action';
+  st.record.ending = { kind, raw, seconds: time.value };
+  return null;
+}
+
+function move(st: State, text: string, line: number): Fail | null {
+  const board = st.board as TrackBoard;
+  if (st.record.moves.length >= MAX_RECORD_MOVES) return recordError('too_many_moves', line, 'too many moves');
+  let at = 0;
+  let to: number;
+  if (text[0] === '同') {
+    if (st.lastTo < 0) return recordError('bad_move', line, '同 without a previous move');
+    to = st.lastTo;
+    at = 1;
+    while (text[at] === ' ' || text[at] === '\u3000') at++;
+  } else {
+    const file = digit(text[0]);
+    const rank = digit(text[1]);
+    if (!file || !rank) return ending(st, text, line);
+    to = squareIndex(file, rank);
+    at = 2;
+  }
+  // 成香 成桂 成銀 are two characters; every other name is one
+  const two = text[at] === '成' ? pieceType(text.slice(at, at + 2)) : 0;
+  const type = two || pieceType(text[at] ?? '');
+  if (type <= 0) return recordError('unknown_piece', line, `unknown piece in '${text.slice(0, 20)}'`);
+  at += two ? 2 : 1;
+  const suffix = /^(不成|成|打|生)?/.exec(text.slice(at))?.[0] ?? '';
+  at += suffix.length;
+  const origin = /^\((\d)(\d)\)/.exec(text.slice(at));
+  let usi: string;
+  if (!origin) {
+    if (type >= KING || suffix === '成')
+      return recordError('bad_move', line, `'${text.slice(0, 20)}' cannot be a drop`);
+    usi = dropUsi(type, to);
+  } else {
+    at += 4;
+    const from = squareIndex(Number(origin[1]), Number(origin[2]));
+    const piece = (board.squares[from] ?? 0) & 15;
+    if (piece === 0) return recordError('no_piece', line, `no piece on ${origin[1]}${origin[2]}`);
+    if (piece !== type) return recordError('piece_mismatch', line, `${NAMES[piece]} on ${origin[1]}${origin[2]}`);
+    if (suffix === '成' && !canPromoteType(piece))
+      return recordError('bad_move', line, `${NAMES[piece]} cannot promote`);
+    if (from === to) return recordError('bad_move', line, 'the move does not move');
+    usi = boardUsi(from, to, suffix === '成');
+  }
+  const time = seconds(text.slice(at), line);
+  if (!time.ok) return time;
+  applyTrack(board, readUsi(usi) as NonNullable<ReturnType<typeof readUsi>>);
+  st.lastTo = to;
+  st.record.moves.push(usi);
+  st.record.times.push(time.value);
+  return null;
+}
+
+const MOVE_LINE = /^\s*\d{1,5}\s+(.*)$/;
+
+export function parseKif(input: string): Result<GameRecord, RecordError> {
+  if (input.length > MAX_RECORD_CHARS) return recordError('too_large', 0, 'record too large');
+  const st: State = {
+    record: newDraft(START_SFEN),
+    board: null,
+    handicap: null,
+    bod: { rows: [], hands: [new Array(8).fill(0), new Array(8).fill(0)], side: 0, seen: false },
+    lastTo: -1,
+  };
+  const lines = input.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
+  for (const [i, raw] of lines.entries()) {
+    const line = i + 1;
+    if (raw.length > MAX_LINE_CHARS) return recordError('too_large', line, 'line too long');
+    const text = raw.replace(/[\s\u3000]+$/, '');
+    if (text.startsWith('変化：') || text.startsWith('変化:')) break;
+    if (text === '' || text.startsWith('#') || text.startsWith('&') || text.startsWith('まで')) continue;
+    if (text.startsWith('*')) {
+      st.record.comments.push({ ply: st.record.moves.length, text: text.slice(1) });
+      continue;
+    }
+    const moveLine = MOVE_LINE.exec(text);
+    const startsMoves = text.startsWith('手数-') || text.startsWith('手数－');
+    if (st.board === null && (moveLine || startsMoves)) {
+      const failed = startBoard(st, line);
+      if (failed) return failed;
+    }
+    if (startsMoves) continue;
+    let failed: Fail | null;
+    if (st.board === null) failed = header(st, text, line);
+    else if (!moveLine) failed = recordError('bad_line', line, `cannot read '${text.slice(0, 40)}'`);
+    else if (st.record.ending) failed = recordError('bad_move', line, 'a move after the ending');
+    else failed = move(st, (moveLine[1] ?? '').replace(/^[▲△☗☖]/, ''), line);
+    if (failed) return failed;
+  }
+  if (st.board === null) {
+    const failed = startBoard(st, lines.length);
+    if (failed) return failed;
+  }
+  return ok(st.record);
+}
+
+// --- export ---------------------------------------------------------------------------
+
+const two = (n: number): string => String(n).padStart(2, '0');
+const clock = (move: number, total: number): string =>
+  `(${String(Math.floor(move / 60)).padStart(2)}:${two(move % 60)}/${two(Math.floor(total / 3600))}:${two(Math.floor(total / 60) % 60)}:${two(total % 60)})`;
+const squareText = (i: number): string => `${ZEN[8 - (i % 9)]}${KAN[(i / 9) | 0]}`;
+
+function handText(hand: readonly number[]): string {
+  const items = [6, 5, 7, 4, 3, 2, 1].filter((t) => (hand[t] ?? 0) > 0);
+  return items.map((t) => `${BOD_NAMES[t]}${countKanji(hand[t] ?? 0)}`).join('　') || 'なし';
+}
+
+/** A BOD diagram, for starts that are neither the even game nor a named handicap. */
+function bod(board: TrackBoard): string[] {
+  const rows = Array.from({ length: 9 }, (_, r) => {
+    const cells = board.squares
+      .slice(r * 9, r * 9 + 9)
+      .map((p) => (p === 0 ? ' ・' : `${p >> 4 ? 'v' : ' '}${BOD_NAMES[p & 15]}`));
+    return `|${cells.join('')}|${KAN[r]}`;
+  });
+  const rule = '+---------------------------+';
+  return [
+    `後手の持駒：${handText(board.hands[1])}`,
+    '  ９ ８ ７ ６ ５ ４ ３ ２ １',
+    rule,
+    ...rows,
+    rule,
+    `先手の持駒：${handText(board.hands[0])}`,
+    board.side === 0 ? '先手番' : '後手番',
+  ];
+}
+
+function endingWord(record: GameRecord, mover: Color): string {
+  const end = record.ending;
+  if (!end) return '';
+  const word = ENDING_WORDS.find(([w, kind]) => w === end.raw && kind === end.kind);
+  if (word) return word[0];
+  if (end.kind === '+illegal_action' || end.kind === '-illegal_action') {
+    const foulBy = end.kind === '+illegal_action' ? 0 : 1;
+    return foulBy === mover ? '反則負け' : '反則勝ち';
+  }
+  return ENDING_WORDS.find(([, kind]) => kind === end.kind)?.[0] ?? '中断';
+}
+
+function moveText(board: TrackBoard, usi: string, lastTo: number): string | null {
+  const m = readUsi(usi);
+  if (!m) return null;
+  const dest = m.to === lastTo ? '同　' : squareText(m.to);
+  if (m.drop > 0) return `${dest}${NAMES[m.drop]}打`;
+  const piece = (board.squares[m.from] ?? 0) & 15;
+  if (piece === 0) return null;
+  return `${dest}${NAMES[piece]}${m.promote ? '成' : ''}(${9 - (m.from % 9)}${((m.from / 9) | 0) + 1})`;
+}
+
+/** The record as KIF text (UTF-8 when encoded); an invalid start or unplayable move is an error. */
+export function exportKif(record: GameRecord): Result<string, RecordError> {
+  const tracked = trackBoard(record.sfen);
+  if (!tracked.ok) return tracked;
+  const board = tracked.value;
+  const handicap = handicapOf(record.sfen);
+  const even = record.sfen.split(' ').slice(0, 3).join(' ') === START_SFEN.split(' ').slice(0, 3).join(' ');
+  const out = ['#KIF version=2.0 encoding=UTF-8'];
+  const info = (key: InfoKey): void => {
+    const value = record.info[key];
+    if (value !== undefined) out.push(`${Object.keys(HEADER_KEYS).find((k) => HEADER_KEYS[k] === key)}：${value}`);
+  };
+  for (const key of ['start_time', 'end_time', 'event', 'site', 'time_control'] as const) info(key);
+  if (even || handicap) out.push(`手合割：${handicap ? handicapName(handicap) : '平手'}`);
+  if (record.players.sente !== null) out.push(`${handicap ? '下手' : '先手'}：${record.players.sente}`);
+  if (record.players.gote !== null) out.push(`${handicap ? '上手' : '後手'}：${record.players.gote}`);
+  for (const key of ['opening', 'note'] as const) info(key);
+  for (const extra of record.extraInfo) if (extra.format === 'kif') out.push(`${extra.key}：${extra.value}`);
+  if (!even && !handicap) out.push(...bod(board));
+  out.push('手数----指手---------消費時間--');
+  const comments = (ply: number): void => {
+    for (const c of record.comments) if (c.ply === ply) for (const text of c.text.split(/\r?\n/)) out.push(`*${text}`);
+  };
+  comments(0);
+  const totals = [0, 0];
+  let lastTo = -1;
+  for (const [i, usi] of record.moves.entries()) {
+    const text = moveText(board, usi, lastTo);
+    if (text === null) return recordError('bad_move', 0, `move ${i + 1} '${usi}' cannot be written`);
+    const time = record.times[i] ?? null;
+    const side = board.side;
+    applyTrack(board, readUsi(usi) as NonNullable<ReturnType<typeof readUsi>>);
+    lastTo = readUsi(usi)?.to ?? -1;
+    totals[side]! += Math.round(time ?? 0);
+    out.push(
+      `${String(i + 1).padStart(4)} ${text}${time === null ? '' : `   ${clock(Math.round(time), totals[side] ?? 0)}`}`,
+    );
+    comments(i + 1);
+  }
+  if (record.ending) {
+    const s = record.ending.seconds;
+    const side = board.side;
+    totals[side]! += Math.round(s ?? 0);
+    const time = s === null ? '' : `   ${clock(Math.round(s), totals[side] ?? 0)}`;
+    out.push(`${String(record.moves.length + 1).padStart(4)} ${endingWord(record, side)}${time}`);
+  }
+  return ok(`${out.join('\n')}\n`);
+}
