@@ -1,0 +1,43 @@
+/** Commands of the game aggregate. Time comes in on the command (`now`), never from a clock. */
+import type { Handicap, Ruleset } from '@shogi/rules';
+import type { PlayerRef } from './events.js';
+
+export interface CreateGame {
+  readonly type: 'CreateGame';
+  readonly gameId: string;
+  readonly sente: PlayerRef;
+  readonly gote: PlayerRef;
+  readonly ruleset: Ruleset;
+  /** A standard handicap; its SFEN wins over `initialSfen`. */
+  readonly handicap?: Handicap | null;
+  /** A custom start position; default the standard start. */
+  readonly initialSfen?: string | null;
+  readonly now: Date;
+}
+
+/** The gateway's command: record a player's move for the worker to validate. */
+export interface SubmitMove {
+  readonly type: 'SubmitMove';
+  readonly playerId: string;
+  readonly usi: string;
+  /** Accepted moves the player saw (the game's current ply). */
+  readonly ply: number;
+  readonly now: Date;
+  /** A retry of the same request with the same key records nothing new. */
+  readonly idempotencyKey?: string;
+}
+
+/** The worker's command: give every submission up to `seq` (inclusive) its verdict. */
+export interface ValidatePending {
+  readonly type: 'ValidatePending';
+  readonly seq: number;
+  readonly now: Date;
+}
+
+export interface Resign {
+  readonly type: 'Resign';
+  readonly playerId: string;
+  readonly now: Date;
+}
+
+export type GameCommand = CreateGame | SubmitMove | ValidatePending | Resign;

@@ -1,0 +1,194 @@
+/**
+ * decide(command, state) -> events or a rejection. Pure but for the rules-game cache of
+ * state.ts (which never changes a verdict). The gateway's SubmitMove checks what it can
+ * know at once (player, turn, ply, USI syntax, single-move legality); the worker's
+ * ValidatePending replays through the rules `Game` (repetition, perpetual check per
+ * ruleset, uchifuzume...) and gives each recorded submission its verdict.
+ */
+import {
+  type ColorName,
+  Game,
+  HANDICAP_SFENS,
+  isHandicap,
+  moveIllegality,
+  type Outcome,
+  parseSfen,
+  parseUsi,
+  START_SFEN,
+  toSfen,
+} from '@shogi/rules';
+import type { CreateGame, GameCommand, Resign, SubmitMove, ValidatePending } from './commands.js';
+import type { GameEnded, GameEvent, MoveAccepted, MoveRejected } from './events.js';
+import { evolve } from './evolve.js';
+import { type Rejection, rejection } from './rejections.js';
+import { colorName, colorOfPlayer, type GameState, gameAt, opponentOf, type PendingMove } from './state.js';
+
+export type Decision =
+  | { readonly ok: true; readonly events: GameEvent[]; readonly duplicateOf?: number }
+  | { readonly ok: false; readonly rejection: Rejection };
+
+const accept = (events: GameEvent[]): Decision => ({ ok: true, events });
+const reject = (r: Rejection): Decision => ({ ok: false, rejection: r });
+
+/** Longest USI move (`7g7f+`); longer text is malformed before parsing. */
+const MAX_USI_LENGTH = 5;
+
+export function decide(command: GameCommand, state: GameState): Decision {
+  switch (command.type) {
+    case 'CreateGame':
+      return createGame(command, state);
+    case 'SubmitMove':
+      return submitMove(command, state);
+    case 'ValidatePending':
+      return validatePending(command, state);
+    case 'Resign':
+      return resign(command, state);
+    default: {
+      const never: never = command;
+      throw new Error(`unknown command ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+function createGame(c: CreateGame, state: GameState): Decision {
+  if (state.status !== 'none') return reject(rejection('game_exists', `game ${c.gameId} already exists`));
+  if (c.sente.id === c.gote.id) return reject(rejection('invalid_setup', 'a player cannot play against themself'));
+  const handicap = c.handicap ?? null;
+  if (handicap !== null && !isHandicap(handicap))
+    return reject(rejection('invalid_setup', `unknown handicap ${handicap}`));
+  const sfen = handicap !== null ? HANDICAP_SFENS[handicap] : (c.initialSfen ?? START_SFEN);
+  const parsed = parseSfen(sfen);
+  if (!parsed.ok) return reject(rejection('invalid_setup', `initial SFEN: ${parsed.error.message}`));
+  const game = new Game(parsed.value, c.ruleset);
+  if (game.outcome.status !== 'ongoing')
+    return reject(rejection('invalid_setup', 'the initial position is already over'));
+  return accept([
+    {
+      type: 'GameCreated',
+      data: {
+        gameId: c.gameId,
+        sente: c.sente,
+        gote: c.gote,
+        ruleset: c.ruleset,
+        handicap,
+        initialSfen: toSfen(parsed.value),
+        rated: false,
+        createdAt: c.now.toISOString(),
+      },
+    },
+  ]);
+}
+
+function submitMove(c: SubmitMove, state: GameState): Decision {
+  if (state.status === 'none') return reject(rejection('unknown_game', 'no such game'));
+  const color = colorOfPlayer(state, c.playerId);
+  if (color === null) return reject(rejection('not_a_player', 'you do not play in this game'));
+  const last = state.lastSubmission;
+  if (c.idempotencyKey !== undefined && last?.idempotencyKey === c.idempotencyKey && last.playerId === c.playerId) {
+    return { ok: true, events: [], duplicateOf: last.seq };
+  }
+  if (state.status === 'ended') return reject(rejection('game_over', 'the game is over'));
+  if (state.sideToMove !== color) return reject(rejection('not_your_turn', `${state.sideToMove} is to move`));
+  if (state.pending.length > 0) return reject(rejection('move_pending', 'your previous move awaits its verdict'));
+  if (c.ply !== state.ply) {
+    return reject(rejection('stale_ply', `the game is at ply ${state.ply}, the move was sent for ply ${c.ply}`));
+  }
+  const move = typeof c.usi === 'string' && c.usi.length <= MAX_USI_LENGTH ? parseUsi(c.usi) : -1;
+  if (move < 0) return reject(rejection('malformed_usi', `not a USI move: ${String(c.usi).slice(0, 16)}`));
+  const illegal = moveIllegality(gameAt(state).game.position, move);
+  if (illegal !== null) return reject(rejection('illegal_move', `illegal move ${c.usi}: ${illegal}`, illegal));
+  return accept([
+    {
+      type: 'MoveSubmitted',
+      data: {
+        playerId: c.playerId,
+        color,
+        usi: c.usi,
+        ply: c.ply,
+        receivedAt: c.now.toISOString(),
+        ...(c.idempotencyKey === undefined ? {} : { idempotencyKey: c.idempotencyKey }),
+      },
+    },
+  ]);
+}
+
+function validatePending(c: ValidatePending, state: GameState): Decision {
+  if (state.status === 'none') return reject(rejection('unknown_game', 'no such game'));
+  if (c.seq > state.seq) return reject(rejection('unknown_submission', `no event ${c.seq} yet (last ${state.seq})`));
+  const events: GameEvent[] = [];
+  let working = state;
+  for (const p of state.pending) {
+    if (p.seq > c.seq) break;
+    for (const e of verdict(p, working, c.now)) {
+      events.push(e);
+      working = evolve(working, e);
+    }
+  }
+  return accept(events);
+}
+
+/** The verdict on one submission in `state`: MoveRejected, or MoveAccepted (+ GameEnded). */
+function verdict(p: PendingMove, state: GameState, now: Date): GameEvent[] {
+  const rejected = (reason: MoveRejected['data']['reason']): MoveRejected => ({
+    type: 'MoveRejected',
+    data: { submittedSeq: p.seq, usi: p.usi, ply: p.ply, reason },
+  });
+  if (state.status === 'ended') return [rejected('game_over')];
+  if (p.ply !== state.ply) return [rejected('stale_ply')];
+  if (p.color !== state.sideToMove) return [rejected('not_your_turn')];
+  const { game, lineage, shared } = gameAt(state);
+  const played = game.playUsi(p.usi);
+  if (!played.ok) return [rejected(played.error)];
+  // the tentative move: evolve of this MoveAccepted finds it in the lineage (state.ts)
+  if (shared) lineage.moves.push(p.usi);
+  const accepted: MoveAccepted = {
+    type: 'MoveAccepted',
+    data: {
+      submittedSeq: p.seq,
+      ply: state.ply + 1,
+      usi: p.usi,
+      sfen: toSfen(game.position),
+      check: game.position.inCheck(),
+    },
+  };
+  const ended = endOf(played.value, now);
+  return ended === null ? [accepted] : [accepted, ended];
+}
+
+function endOf(o: Outcome, now: Date): GameEnded | null {
+  const at = now.toISOString();
+  const ended = (winner: ColorName | null, reason: GameEnded['data']['reason']): GameEnded => ({
+    type: 'GameEnded',
+    data: { winner, reason, at },
+  });
+  switch (o.status) {
+    case 'ongoing':
+      return null;
+    case 'checkmate':
+      return ended(colorName(o.winner), 'checkmate');
+    case 'stalemate':
+      return ended(o.winner === null ? null : colorName(o.winner), 'stalemate');
+    case 'sennichite':
+      return ended(null, 'sennichite');
+    case 'perpetual_check':
+      return ended(colorName(o.winner), 'perpetual_check');
+    case 'impasse':
+      return ended(colorName(o.winner), 'impasse');
+    default: {
+      const never: never = o;
+      throw new Error(`unknown outcome ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+function resign(c: Resign, state: GameState): Decision {
+  if (state.status === 'none') return reject(rejection('unknown_game', 'no such game'));
+  const color = colorOfPlayer(state, c.playerId);
+  if (color === null) return reject(rejection('not_a_player', 'you do not play in this game'));
+  if (state.status === 'ended') return reject(rejection('game_over', 'the game is over'));
+  const at = c.now.toISOString();
+  return accept([
+    { type: 'Resigned', data: { color, at } },
+    { type: 'GameEnded', data: { winner: opponentOf(color), reason: 'resignation', at } },
+  ]);
+}

@@ -1,0 +1,139 @@
+/**
+ * The events of one game's stream. Each is `{ type, data }`; the store adds the stream
+ * position (`seq`, dense from 1) and the record time. Times are ISO-8601 strings taken
+ * from the command that caused the event (never read from a clock here).
+ */
+import type { ColorName, Handicap, IllegalReason, Ruleset } from '@shogi/rules';
+
+export interface PlayerRef {
+  readonly id: string;
+  readonly name: string;
+}
+
+export const END_REASONS = [
+  'checkmate',
+  'resignation',
+  'timeout',
+  'sennichite',
+  'perpetual_check',
+  'stalemate',
+  'impasse',
+  'abort',
+] as const;
+export type EndReason = (typeof END_REASONS)[number];
+
+/**
+ * Why the worker rejected a recorded submission: a rules reason, or a game-level one
+ * (the game ended, the ply moved on, or it was not the submitter's turn any more).
+ */
+export const VERDICT_REJECTIONS = [
+  'malformed_usi',
+  'stale_ply',
+  'not_your_turn',
+  // rules reasons (packages/rules ILLEGAL_REASONS), listed so the vocabulary is closed here
+  'no_piece',
+  'not_own_piece',
+  'illegal_piece_move',
+  'capture_own_piece',
+  'drop_on_occupied',
+  'piece_not_in_hand',
+  'nifu',
+  'dead_drop',
+  'must_promote',
+  'cannot_promote',
+  'leaves_king_in_check',
+  'uchifuzume',
+  'perpetual_check',
+  'game_over',
+] as const satisfies readonly (IllegalReason | 'malformed_usi' | 'stale_ply' | 'not_your_turn')[];
+export type VerdictRejection = (typeof VERDICT_REJECTIONS)[number];
+
+export interface GameCreated {
+  readonly type: 'GameCreated';
+  readonly data: {
+    readonly gameId: string;
+    readonly sente: PlayerRef;
+    readonly gote: PlayerRef;
+    readonly ruleset: Ruleset;
+    readonly handicap: Handicap | null;
+    readonly initialSfen: string;
+    readonly rated: false;
+    readonly createdAt: string;
+  };
+}
+
+export interface MoveSubmitted {
+  readonly type: 'MoveSubmitted';
+  readonly data: {
+    readonly playerId: string;
+    readonly color: ColorName;
+    readonly usi: string;
+    /** The number of accepted moves the submitter saw: the move would be ply `ply + 1`. */
+    readonly ply: number;
+    readonly receivedAt: string;
+    readonly idempotencyKey?: string;
+  };
+}
+
+export interface MoveAccepted {
+  readonly type: 'MoveAccepted';
+  readonly data: {
+    /** seq of the MoveSubmitted this verdict answers. */
+    readonly submittedSeq: number;
+    /** The number of accepted moves after this one (the first move of a game has ply 1). */
+    readonly ply: number;
+    readonly usi: string;
+    /** Position after the move. */
+    readonly sfen: string;
+    /** The move gives check. */
+    readonly check: boolean;
+  };
+}
+
+export interface MoveRejected {
+  readonly type: 'MoveRejected';
+  readonly data: {
+    readonly submittedSeq: number;
+    readonly usi: string;
+    /** The submission's ply (accepted moves it saw). */
+    readonly ply: number;
+    readonly reason: VerdictRejection;
+  };
+}
+
+export interface Resigned {
+  readonly type: 'Resigned';
+  readonly data: { readonly color: ColorName; readonly at: string };
+}
+
+export interface GameEnded {
+  readonly type: 'GameEnded';
+  readonly data: {
+    /** null: a draw. */
+    readonly winner: ColorName | null;
+    readonly reason: EndReason;
+    readonly at: string;
+  };
+}
+
+export type GameEvent = GameCreated | MoveSubmitted | MoveAccepted | MoveRejected | Resigned | GameEnded;
+export type GameEventType = GameEvent['type'];
+
+export const GAME_EVENT_TYPES = [
+  'GameCreated',
+  'MoveSubmitted',
+  'MoveAccepted',
+  'MoveRejected',
+  'Resigned',
+  'GameEnded',
+] as const satisfies readonly GameEventType[];
+
+export const isGameEventType = (t: string): t is GameEventType => (GAME_EVENT_TYPES as readonly string[]).includes(t);
+
+/** An event as stored: its stream position and record time added by the event store. */
+export type RecordedEvent<E extends GameEvent = GameEvent> = E & {
+  readonly gameId: string;
+  readonly seq: number;
+  readonly recordedAt: string;
+  readonly globalPosition: number;
+};

@@ -1,0 +1,32 @@
+/**
+ * The closed catalog of command rejections: expected failures of `decide`, returned as
+ * values. The gateway mirrors these codes into the wire error catalog (packages/protocol).
+ */
+import type { IllegalReason } from '@shogi/rules';
+
+export const REJECTION_CODES = [
+  'unknown_game',
+  'game_exists',
+  'invalid_setup',
+  'not_a_player',
+  'not_your_turn',
+  'game_over',
+  'stale_ply',
+  'malformed_usi',
+  'illegal_move',
+  'move_pending',
+  'unknown_submission',
+] as const;
+export type RejectionCode = (typeof REJECTION_CODES)[number];
+
+export interface Rejection {
+  readonly code: RejectionCode;
+  readonly message: string;
+  /** For `illegal_move`: the rules' reason (nifu, uchifuzume, ...). */
+  readonly reason?: IllegalReason;
+}
+
+export const rejection = (code: RejectionCode, message: string, reason?: IllegalReason): Rejection =>
+  reason === undefined ? { code, message } : { code, message, reason };
+
+export const isRejectionCode = (s: string): s is RejectionCode => (REJECTION_CODES as readonly string[]).includes(s);

@@ -1,0 +1,3 @@
+import { createInMemoryEventStore, eventStoreContract } from '../src/testing/index.js';
+
+eventStoreContract('in-memory', async () => ({ store: createInMemoryEventStore() }));
