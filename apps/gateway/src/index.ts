@@ -1,1 +1,4 @@
-export {};
+export { type AppOptions, app, buildApp, fastifyOptions } from './app.js';
+export { type GatewayConfig, loadConfig } from './config.js';
+export { createLogger, REDACT_PATHS, stripToken } from './logger.js';
+export { type RunningGateway, startGateway } from './server.js';

@@ -78,3 +78,21 @@ export const CLOSE_CODES = {
   SLOW_CONSUMER: 4009,
 } as const;
 export type CloseCode = (typeof CLOSE_CODES)[keyof typeof CLOSE_CODES];
+
+/**
+ * The game aggregate's rejection codes (packages/game REJECTION_CODES) on the wire.
+ * The gateway checks at compile time that every code of the game has an entry.
+ */
+export const REJECTION_ERRORS = {
+  unknown_game: 'GAME_NOT_FOUND',
+  game_exists: 'CONFLICT',
+  invalid_setup: 'INVALID_SFEN',
+  not_a_player: 'NOT_A_PLAYER',
+  not_your_turn: 'NOT_YOUR_TURN',
+  game_over: 'GAME_OVER',
+  stale_ply: 'STALE_PLY',
+  malformed_usi: 'MALFORMED_USI',
+  illegal_move: 'ILLEGAL_MOVE',
+  move_pending: 'MOVE_PENDING',
+  unknown_submission: 'CONFLICT',
+} as const satisfies Record<string, ErrorCode>;

@@ -4,7 +4,7 @@
  * false) so unknown fields are a 400, not silently dropped.
  */
 import { type Static, Type } from 'typebox';
-import { ERROR_CODES } from './errors.js';
+import { ERROR_CODES, type ErrorCode } from './errors.js';
 
 const closed = { additionalProperties: false } as const;
 
@@ -15,24 +15,23 @@ export const IdempotencyKey = Type.String({ minLength: 1, maxLength: 100, patter
 export const Side = Type.Union([Type.Literal('sente'), Type.Literal('gote')]);
 export type Side = Static<typeof Side>;
 export const RulesetName = Type.Union([Type.Literal('default'), Type.Literal('jsa')]);
-export const HandicapName = Type.Union(
-  [
-    'lance',
-    'right_lance',
-    'bishop',
-    'rook',
-    'rook_lance',
-    'two_piece',
-    'four_piece',
-    'six_piece',
-    'eight_piece',
-    'ten_piece',
-  ].map((h) => Type.Literal(h)),
-);
+export const HANDICAP_NAMES = [
+  'lance',
+  'right_lance',
+  'bishop',
+  'rook',
+  'rook_lance',
+  'two_piece',
+  'four_piece',
+  'six_piece',
+  'eight_piece',
+  'ten_piece',
+] as const;
+export const HandicapName = Type.Unsafe<(typeof HANDICAP_NAMES)[number]>(Type.String({ enum: [...HANDICAP_NAMES] }));
 
 export const ErrorResponse = Type.Object(
   {
-    code: Type.Union(ERROR_CODES.map((c) => Type.Literal(c))),
+    code: Type.Unsafe<ErrorCode>(Type.String({ enum: ERROR_CODES })),
     message: Type.String(),
     detail: Type.Optional(Type.String()),
   },

@@ -3,6 +3,7 @@
  * with a `type`; unknown types and fields are answered with an `error` frame.
  */
 import { type Static, Type } from 'typebox';
+import { Compile } from 'typebox/compile';
 import { ErrorResponse, IdempotencyKey, Ply, Side, Usi, WireEvent } from './http.js';
 
 const closed = { additionalProperties: false } as const;
@@ -68,3 +69,28 @@ export type ServerError = Static<typeof ServerError>;
 
 /** Default limit of one client frame, in bytes; the gateway config may lower it. */
 export const MAX_CLIENT_FRAME = 1024;
+
+export const SocketQuery = Type.Object(
+  {
+    token: Type.Optional(Type.String({ maxLength: 200, description: 'bearer token (or send Authorization)' })),
+    after: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', description: 'last seq seen; the rest is replayed' })),
+  },
+  { additionalProperties: false },
+);
+
+const clientMessage = Compile(ClientMessage);
+
+/** Parses and validates one client frame: the value, or a short reason for an error frame. */
+export function parseClientMessage(
+  text: string,
+): { ok: true; value: ClientMessage } | { ok: false; code: 'MALFORMED_JSON' | 'BAD_REQUEST'; detail: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { ok: false, code: 'MALFORMED_JSON', detail: 'the frame is not valid JSON' };
+  }
+  if (clientMessage.Check(parsed)) return { ok: true, value: parsed };
+  const first = [...clientMessage.Errors(parsed)][0];
+  return { ok: false, code: 'BAD_REQUEST', detail: first ? `${first.instancePath || '/'} ${first.message}` : 'invalid' };
+}

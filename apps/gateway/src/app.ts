@@ -1,0 +1,67 @@
+/**
+ * The gateway as a Fastify plugin: shared infrastructure first (fastify-plugin, visible
+ * to every route), then the routes, each in its own encapsulated plugin.
+ * server.ts (or a test) creates the instance with `fastifyOptions` and registers this.
+ */
+import websocket from '@fastify/websocket';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import Fastify from 'fastify';
+import type { Logger } from 'pino';
+import type { GatewayConfig } from './config.js';
+import docs from './plugins/docs.js';
+import auth from './plugins/auth.js';
+import errors from './plugins/errors.js';
+import games from './plugins/games.js';
+import hub from './plugins/hub.js';
+import redis from './plugins/redis.js';
+import gameRoutes from './routes/games.js';
+import health from './routes/health.js';
+import playerSocket from './routes/player-socket.js';
+import players from './routes/players.js';
+
+export interface AppOptions {
+  readonly config: GatewayConfig;
+}
+
+export async function app(fastify: FastifyInstance, { config }: AppOptions): Promise<void> {
+  fastify.decorate('config', config);
+  await fastify.register(errors);
+  await fastify.register(docs);
+  await fastify.register(redis, { config });
+  await fastify.register(games, { config });
+  await fastify.register(hub, { config, channelOf: fastify.games.channelOf });
+  await fastify.register(auth);
+  await fastify.register(websocket, { options: { maxPayload: config.wsMaxPayload } });
+
+  await fastify.register(health);
+  await fastify.register(players);
+  await fastify.register(gameRoutes);
+  await fastify.register(playerSocket);
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: GatewayConfig;
+  }
+}
+
+/** Root options: closed schemas are enforced (no silent stripping, no type coercion). */
+export function fastifyOptions(config: GatewayConfig, logger: Logger): FastifyServerOptions {
+  return {
+    loggerInstance: logger,
+    bodyLimit: config.bodyLimit,
+    disableRequestLogging: true,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false } },
+  };
+}
+
+/** The whole app on a fresh instance, ready to listen or to take `inject()` calls. */
+export async function buildApp(config: GatewayConfig, logger: Logger) {
+  const fastify = Fastify(fastifyOptions(config, logger)).withTypeProvider<TypeBoxTypeProvider>();
+  await fastify.register(app, { config });
+  await fastify.ready();
+  return fastify;
+}

@@ -1,0 +1,50 @@
+/** The only reader of process.env in the gateway: everything else takes a Config. */
+
+export interface GatewayConfig {
+  readonly host: string;
+  readonly port: number;
+  readonly databaseUrl: string;
+  readonly redisUrl: string;
+  /** BullMQ key prefix; a hash tag like `{shogi}` keeps a queue on one Redis Cluster slot. */
+  readonly queuePrefix: string;
+  /** prefix of the pub/sub channels `game:<id>` the workers publish on */
+  readonly channelPrefix: string;
+  readonly logLevel: string;
+  /** largest accepted HTTP body, bytes */
+  readonly bodyLimit: number;
+  /** largest accepted WebSocket frame, bytes */
+  readonly wsMaxPayload: number;
+  /** retries of decide+append after a version conflict */
+  readonly maxAppendRetries: number;
+  /** pg pool size */
+  readonly dbPoolSize: number;
+  /** grace period for in-flight requests on shutdown, ms */
+  readonly closeGraceMs: number;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const int = (env: Env, name: string, fallback: number): number => {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+};
+
+export function loadConfig(env: Env = process.env): GatewayConfig {
+  return {
+    host: env.HOST ?? '0.0.0.0',
+    port: int(env, 'PORT', 3000),
+    databaseUrl: env.DATABASE_URL ?? 'postgres://localhost:5432/shogi',
+    redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    queuePrefix: env.QUEUE_PREFIX ?? 'shogi',
+    channelPrefix: env.CHANNEL_PREFIX ?? '',
+    logLevel: env.LOG_LEVEL ?? 'info',
+    bodyLimit: int(env, 'BODY_LIMIT', 4096),
+    wsMaxPayload: int(env, 'WS_MAX_PAYLOAD', 1024),
+    maxAppendRetries: int(env, 'MAX_APPEND_RETRIES', 5),
+    dbPoolSize: int(env, 'DB_POOL_SIZE', 16),
+    closeGraceMs: int(env, 'CLOSE_GRACE_MS', 10_000),
+  };
+}

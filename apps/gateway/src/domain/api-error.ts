@@ -1,0 +1,53 @@
+/** An expected failure with a catalog code, thrown inside handlers and mapped to a 4xx. */
+import { type ErrorBody, type ErrorCode, errorBody, statusOf } from '@shogi/protocol';
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly detail: string | undefined;
+
+  constructor(code: ErrorCode, detail?: string) {
+    super(detail === undefined ? code : `${code}: ${detail}`);
+    this.name = 'ApiError';
+    this.code = code;
+    this.detail = detail;
+  }
+
+  get statusCode(): number {
+    return statusOf(this.code);
+  }
+
+  toBody(): ErrorBody {
+    return errorBody(this.code, this.detail);
+  }
+}
+
+/** Fastify's own client errors, mapped onto the catalog. */
+const FASTIFY_CODES: Readonly<Record<string, ErrorCode>> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'MALFORMED_JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'MALFORMED_JSON',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_REQUEST',
+  FST_ERR_VALIDATION: 'BAD_REQUEST',
+};
+
+interface FastifyLikeError {
+  code?: string;
+  statusCode?: number;
+  message: string;
+  validation?: unknown;
+}
+
+/** The catalog answer for any error a handler or Fastify raised; 5xx only for our bugs and I/O. */
+export function toErrorBody(error: unknown): { status: number; body: ErrorBody } {
+  if (error instanceof ApiError) return { status: error.statusCode, body: error.toBody() };
+  const e = error as FastifyLikeError;
+  const mapped = e.code === undefined ? undefined : FASTIFY_CODES[e.code];
+  if (mapped) return { status: statusOf(mapped), body: errorBody(mapped, e.message) };
+  if (e.validation !== undefined) return { status: 400, body: errorBody('BAD_REQUEST', e.message) };
+  if (e instanceof SyntaxError) return { status: 400, body: errorBody('MALFORMED_JSON', e.message) };
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return { status: e.statusCode, body: errorBody('BAD_REQUEST', e.message) };
+  }
+  return { status: 500, body: errorBody('INTERNAL') };
+}

@@ -1,0 +1,282 @@
+/**
+ * The game service over the event store: commands are decided on the folded state and
+ * appended at the next seq; a version conflict (someone appended first) re-reads the
+ * tail and decides again, a bounded number of times. States are cached per game and
+ * caught up from their last seq, so a command costs one tail read and one append.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import {
+  type Decision,
+  decide,
+  type EventStore,
+  evolve,
+  type GameEvent,
+  type GameState,
+  initialState,
+  isVersionConflict,
+  movesOf,
+  type RecordedEvent,
+  type RejectionCode,
+} from '@shogi/game';
+import { type CreateGameBody, type ErrorCode, type GameView, REJECTION_ERRORS, type WireEvent } from '@shogi/protocol';
+import { ApiError } from './api-error.js';
+import type { GameService, Player, Submission, Verdict } from './service.js';
+
+// every rejection code of the game has a wire code (compile-time check)
+const rejectionErrors: Readonly<Record<RejectionCode, ErrorCode>> = REJECTION_ERRORS;
+
+export interface PlayerStore {
+  insert(player: { id: string; name: string; tokenHash: string }): Promise<void>;
+  byTokenHash(tokenHash: string): Promise<Player | null>;
+  byId(id: string): Promise<Player | null>;
+}
+
+export interface GameServiceDeps {
+  readonly events: EventStore;
+  readonly players: PlayerStore;
+  /** Enqueues the validation job of the submission at `seq` (job id `${gameId}-${seq}`). */
+  readonly enqueue: (gameId: string, seq: number) => Promise<void>;
+  readonly now?: () => Date;
+  readonly maxRetries: number;
+  /** games whose folded state is kept in memory */
+  readonly cacheSize?: number;
+}
+
+export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+export function createGameService(deps: GameServiceDeps): GameService & { states: StateCache } {
+  const now = deps.now ?? (() => new Date());
+  const states = new StateCache(deps.events, deps.cacheSize ?? 10_000);
+  const tokenCache = new Map<string, Player>();
+
+  /** decide + append with retries; returns the appended events (empty for a duplicate). */
+  async function execute(
+    gameId: string,
+    command: (state: GameState) => Decision,
+    ply?: number,
+  ): Promise<{ state: GameState; decision: Extract<Decision, { ok: true }>; appended: RecordedEvent[] }> {
+    for (let attempt = 0; ; attempt++) {
+      const state = await states.current(gameId);
+      const decision = command(state);
+      if (!decision.ok) throw rejectionError(decision.rejection.code, decision.rejection.message, state, ply);
+      if (decision.events.length === 0) return { state, decision, appended: [] };
+      try {
+        const result = await deps.events.append(gameId, state.seq, decision.events);
+        states.applied(gameId, state, result.events);
+        return { state, decision, appended: result.events };
+      } catch (err) {
+        if (!isVersionConflict(err)) throw err;
+        states.forget(gameId);
+        if (attempt >= deps.maxRetries) throw new ApiError('CONFLICT', `gave up after ${attempt + 1} attempts`);
+      }
+    }
+  }
+
+  const known = async (gameId: string): Promise<GameState> => {
+    const state = await states.current(gameId);
+    if (state.status === 'none') throw new ApiError('GAME_NOT_FOUND');
+    return state;
+  };
+
+  return {
+    states,
+
+    async createPlayer(name) {
+      const token = randomBytes(24).toString('base64url');
+      const player = { id: randomUUID(), name };
+      await deps.players.insert({ ...player, tokenHash: hashToken(token) });
+      return { ...player, token };
+    },
+
+    async authenticate(token) {
+      const hash = hashToken(token);
+      const cached = tokenCache.get(hash);
+      if (cached) return cached;
+      const player = await deps.players.byTokenHash(hash);
+      if (player) {
+        if (tokenCache.size >= 100_000) tokenCache.clear();
+        tokenCache.set(hash, player);
+      }
+      return player;
+    },
+
+    async createGame(body: CreateGameBody) {
+      if (body.handicap !== undefined && body.sfen !== undefined) throw new ApiError('INVALID_SETUP');
+      if (body.sente === body.gote) throw new ApiError('SAME_PLAYER');
+      const [sente, gote] = await Promise.all([deps.players.byId(body.sente), deps.players.byId(body.gote)]);
+      if (!sente || !gote) throw new ApiError('UNKNOWN_PLAYER', !sente ? `sente ${body.sente}` : `gote ${body.gote}`);
+      const gameId = randomUUID();
+      const { appended } = await execute(gameId, (state) =>
+        decide(
+          {
+            type: 'CreateGame',
+            gameId,
+            sente: { id: sente.id, name: sente.name },
+            gote: { id: gote.id, name: gote.name },
+            ruleset: body.ruleset ?? 'default',
+            handicap: body.handicap ?? null,
+            initialSfen: body.sfen ?? null,
+            now: now(),
+          },
+          state,
+        ),
+      );
+      if (appended.length === 0) throw new ApiError('INTERNAL');
+      return viewOf(await known(gameId));
+    },
+
+    async view(gameId) {
+      return viewOf(await known(gameId));
+    },
+
+    async eventsAfter(gameId, afterSeq, limit = 1000) {
+      const events = await deps.events.readStream(gameId, afterSeq);
+      if (events.length === 0 && afterSeq === 0) throw new ApiError('GAME_NOT_FOUND');
+      if (events.length === 0) await known(gameId);
+      return events.slice(0, limit).map(wireOf);
+    },
+
+    async sideOf(gameId, playerId) {
+      const state = await known(gameId);
+      const info = state.info;
+      if (info?.sente.id === playerId) return 'sente';
+      if (info?.gote.id === playerId) return 'gote';
+      throw new ApiError('NOT_A_PLAYER');
+    },
+
+    async submitMove(gameId, player, move: Submission) {
+      const { decision, appended, state } = await execute(gameId, (s) =>
+        decide(
+          {
+            type: 'SubmitMove',
+            playerId: player.id,
+            usi: move.usi,
+            ply: move.ply,
+            now: now(),
+            ...(move.idempotencyKey === undefined ? {} : { idempotencyKey: move.idempotencyKey }),
+          },
+          s,
+        ),
+        move.ply,
+      );
+      if (decision.duplicateOf !== undefined) {
+        const original = state.lastSubmission;
+        if (original && (original.usi !== move.usi || original.ply !== move.ply)) {
+          throw new ApiError('IDEMPOTENCY_KEY_REUSED', `the key was used for ${original.usi} at ply ${original.ply}`);
+        }
+        return { seq: decision.duplicateOf };
+      }
+      const submitted = appended[0] as RecordedEvent;
+      await deps.enqueue(gameId, submitted.seq);
+      return { seq: submitted.seq };
+    },
+
+    async resign(gameId, player) {
+      const { appended } = await execute(gameId, (s) => decide({ type: 'Resign', playerId: player.id, now: now() }, s));
+      return { seq: (appended[0] as RecordedEvent).seq };
+    },
+
+    toWire(published) {
+      const e = published as Partial<RecordedEvent> | null;
+      if (!e || typeof e.seq !== 'number' || typeof e.type !== 'string') return null;
+      return wireOf(e as RecordedEvent);
+    },
+
+    verdictOf(event) {
+      if (event.type !== 'MoveAccepted' && event.type !== 'MoveRejected') return null;
+      const d = event.payload as { submittedSeq: number; ply: number; usi: string; reason?: string };
+      const accepted = event.type === 'MoveAccepted';
+      return {
+        submittedSeq: d.submittedSeq,
+        seq: event.seq,
+        // MoveAccepted.ply counts the move itself; a verdict reports the ply it was sent for
+        ply: accepted ? d.ply - 1 : d.ply,
+        usi: d.usi,
+        accepted,
+        ...(d.reason === undefined ? {} : { reason: d.reason }),
+      } satisfies Verdict;
+    },
+
+    submitterOf(event) {
+      if (event.type !== 'MoveSubmitted') return null;
+      const color = (event.payload as { color?: unknown }).color;
+      return color === 'sente' || color === 'gote' ? color : null;
+    },
+  };
+}
+
+function rejectionError(code: RejectionCode, message: string, state: GameState, ply?: number): ApiError {
+  if (code === 'stale_ply' && ply !== undefined && ply > state.ply) return new ApiError('FUTURE_PLY', message);
+  return new ApiError(rejectionErrors[code], message);
+}
+
+export function wireOf(e: RecordedEvent): WireEvent {
+  return { seq: e.seq, type: e.type, payload: e.data as unknown as Record<string, unknown>, recordedAt: e.recordedAt };
+}
+
+export function viewOf(state: GameState): GameView {
+  const info = state.info;
+  if (info === null) throw new ApiError('GAME_NOT_FOUND');
+  return {
+    id: info.gameId,
+    ruleset: info.ruleset,
+    initialSfen: info.initialSfen,
+    sfen: state.sfen,
+    moves: movesOf(state),
+    ply: state.ply,
+    sideToMove: state.sideToMove,
+    status: state.status === 'ended' ? 'ended' : 'ongoing',
+    result: state.result === null ? null : { winner: state.result.winner, reason: state.result.reason },
+    lastSeq: state.seq,
+    players: { sente: info.sente, gote: info.gote },
+  };
+}
+
+/** Folded states by game, caught up from their seq on each use; LRU by insertion order. */
+export class StateCache {
+  private readonly map = new Map<string, GameState>();
+  private readonly events: EventStore;
+  private readonly limit: number;
+
+  constructor(events: EventStore, limit: number) {
+    this.events = events;
+    this.limit = limit;
+  }
+
+  async current(gameId: string): Promise<GameState> {
+    let state = this.map.get(gameId) ?? initialState();
+    const tail = await this.events.readStream(gameId, state.seq);
+    state = foldOnto(state, tail);
+    if (state.status !== 'none') this.remember(gameId, state);
+    return state;
+  }
+
+  applied(gameId: string, before: GameState, events: readonly RecordedEvent[]): void {
+    const cached = this.map.get(gameId);
+    // only move forward from the state the decision was made on
+    if (cached !== undefined && cached.seq > before.seq) return;
+    this.remember(gameId, foldOnto(before, events));
+  }
+
+  forget(gameId: string): void {
+    this.map.delete(gameId);
+  }
+
+  private remember(gameId: string, state: GameState): void {
+    this.map.delete(gameId);
+    this.map.set(gameId, state);
+    if (this.map.size > this.limit) {
+      const oldest = this.map.keys().next().value;
+      if (oldest !== undefined) this.map.delete(oldest);
+    }
+  }
+}
+
+function foldOnto(state: GameState, events: readonly RecordedEvent[]): GameState {
+  let s = state;
+  for (const e of events) {
+    if (e.seq !== s.seq + 1) throw new Error(`stream gap: expected seq ${s.seq + 1}, got ${e.seq}`);
+    s = evolve(s, e as GameEvent);
+  }
+  return s;
+}

@@ -1,0 +1,82 @@
+/**
+ * The pub/sub hub: ONE Redis subscriber connection per gateway process for all games.
+ * A channel is subscribed while at least one socket watches its game, and each message
+ * (a JSON array of stored events, published by the worker) is routed to that game's
+ * listeners. Delivery is best effort; feeds (feed.ts) fill gaps from PostgreSQL.
+ */
+import type { Redis } from 'ioredis';
+
+/** The little of a logger the hub needs (pino and Fastify's both fit). */
+export interface HubLog {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export type HubListener = (events: readonly unknown[]) => void;
+
+export interface Hub {
+  /** Resolves once the channel is subscribed, so a catch-up read after it misses nothing. */
+  join(gameId: string, listener: HubListener): Promise<() => void>;
+  /** games with at least one listener */
+  readonly size: number;
+  close(): Promise<void>;
+}
+
+export function createHub(subscriber: Redis, channelOf: (gameId: string) => string, logger: HubLog): Hub {
+  const listeners = new Map<string, Set<HubListener>>();
+  const gameOfChannel = new Map<string, string>();
+
+  subscriber.on('message', (channel: string, message: string) => {
+    const gameId = gameOfChannel.get(channel);
+    const set = gameId === undefined ? undefined : listeners.get(gameId);
+    if (!set) return;
+    let events: unknown;
+    try {
+      events = JSON.parse(message);
+    } catch {
+      logger.warn({ channel }, 'hub: dropped a message that is not JSON');
+      return;
+    }
+    const batch = Array.isArray(events) ? events : [events];
+    for (const listener of set) {
+      try {
+        listener(batch);
+      } catch (err) {
+        logger.error({ err, gameId }, 'hub: listener failed');
+      }
+    }
+  });
+
+  const leave = (gameId: string, listener: HubListener) => {
+    const set = listeners.get(gameId);
+    if (!set?.delete(listener) || set.size > 0) return;
+    listeners.delete(gameId);
+    const channel = channelOf(gameId);
+    gameOfChannel.delete(channel);
+    subscriber.unsubscribe(channel).catch((err: unknown) => logger.warn({ err, gameId }, 'hub: unsubscribe failed'));
+  };
+
+  return {
+    async join(gameId, listener) {
+      let set = listeners.get(gameId);
+      if (!set) {
+        set = new Set();
+        listeners.set(gameId, set);
+        gameOfChannel.set(channelOf(gameId), gameId);
+      }
+      set.add(listener);
+      // SUBSCRIBE is idempotent in Redis; awaiting it for every joiner keeps the
+      // "subscribed before catch-up" promise even when two sockets join at once.
+      await subscriber.subscribe(channelOf(gameId));
+      return () => leave(gameId, listener);
+    },
+    get size() {
+      return listeners.size;
+    },
+    async close() {
+      listeners.clear();
+      gameOfChannel.clear();
+      await subscriber.quit().catch(() => subscriber.disconnect());
+    },
+  };
+}

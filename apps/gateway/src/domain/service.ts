@@ -1,0 +1,44 @@
+/** What the routes need from the game domain; implemented over the event store in game-service.ts. */
+import type { CreateGameBody, GameView, Side, WireEvent } from '@shogi/protocol';
+
+export interface Player {
+  readonly id: string;
+  readonly name: string;
+}
+
+export interface Submission {
+  readonly usi: string;
+  readonly ply: number;
+  readonly idempotencyKey?: string | undefined;
+}
+
+export interface GameService {
+  createPlayer(name: string): Promise<Player & { token: string }>;
+  /** The player holding this bearer token, or null. */
+  authenticate(token: string): Promise<Player | null>;
+  createGame(body: CreateGameBody): Promise<GameView>;
+  /** Throws ApiError GAME_NOT_FOUND. */
+  view(gameId: string): Promise<GameView>;
+  /** Throws ApiError GAME_NOT_FOUND. */
+  eventsAfter(gameId: string, afterSeq: number, limit?: number): Promise<WireEvent[]>;
+  /** The player's side in the game; throws GAME_NOT_FOUND or NOT_A_PLAYER. */
+  sideOf(gameId: string, playerId: string): Promise<Side>;
+  /** Durable MoveSubmitted + job enqueued; throws ApiError with a catalog code. */
+  submitMove(gameId: string, player: Player, move: Submission): Promise<{ seq: number }>;
+  resign(gameId: string, player: Player, idempotencyKey?: string): Promise<{ seq: number }>;
+  /** Normalizes an event published by the worker on Redis into the wire shape. */
+  toWire(published: unknown): WireEvent | null;
+  /** The verdict an event carries on a submission, or null when it is no verdict. */
+  verdictOf(event: WireEvent): Verdict | null;
+  /** The side that made the submission an event records, or null when it is no submission. */
+  submitterOf(event: WireEvent): Side | null;
+}
+
+export interface Verdict {
+  readonly submittedSeq: number;
+  readonly seq: number;
+  readonly ply: number;
+  readonly usi: string;
+  readonly accepted: boolean;
+  readonly reason?: string;
+}

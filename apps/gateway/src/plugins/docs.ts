@@ -1,0 +1,27 @@
+/** OpenAPI from the route schemas, served at /docs (UI) and /docs/json. */
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+export default fp(
+  async (app: FastifyInstance) => {
+    await app.register(swagger, {
+      openapi: {
+        info: {
+          title: 'Shogi server',
+          version: '0.1.0',
+          description:
+            'Event-sourced online shogi. Errors are `{code, message, detail?}` with codes from @shogi/protocol. ' +
+            'Moves: POST /api/games/{id}/moves answers 202 once the submission is durable; the verdict arrives on ' +
+            'the player WebSocket /api/games/{id}/ws and in GET /api/games/{id}/events.',
+        },
+        components: {
+          securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+        },
+      },
+    });
+    await app.register(swaggerUi, { routePrefix: '/docs' });
+  },
+  { name: 'docs' },
+);

@@ -1,0 +1,18 @@
+/** Every error answer is a catalog body; client mistakes are 4xx and never logged as errors. */
+import { errorBody } from '@shogi/protocol';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { toErrorBody } from '../domain/api-error.js';
+
+export default fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler((error, request, reply) => {
+      const { status, body } = toErrorBody(error);
+      if (status >= 500) request.log.error({ err: error }, 'request failed');
+      else request.log.debug({ code: body.code, detail: body.detail }, 'client error');
+      return reply.code(status).send(body);
+    });
+    app.setNotFoundHandler((_request, reply) => reply.code(404).send(errorBody('NOT_FOUND')));
+  },
+  { name: 'errors' },
+);

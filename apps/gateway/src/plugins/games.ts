@@ -1,0 +1,46 @@
+/**
+ * The game service and its infrastructure: the PostgreSQL pool and event store
+ * (@shogi/store), the players repository, and the BullMQ producer of `validate` jobs.
+ */
+import { Queue } from 'bullmq';
+import fp from 'fastify-plugin';
+import type { GatewayConfig } from '../config.js';
+import { createGameService, type GameServiceDeps } from '../domain/game-service.js';
+import type { GameService } from '../domain/service.js';
+import { openStore } from './store.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    games: GameService & { channelOf(gameId: string): string };
+  }
+}
+
+export const VALIDATE_QUEUE = 'validate';
+
+export default fp<{ config: GatewayConfig }>(
+  async (app, { config }) => {
+    const store = await openStore(config);
+    const queue = new Queue(VALIDATE_QUEUE, { connection: app.redis, prefix: config.queuePrefix });
+    queue.on('error', (err) => app.log.warn({ err }, 'queue: error'));
+    const deps: GameServiceDeps = {
+      events: store.events,
+      players: store.players,
+      maxRetries: config.maxAppendRetries,
+      enqueue: async (gameId, seq) => {
+        // the job id makes a retried enqueue (or a second gateway) a no-op
+        await queue.add(
+          VALIDATE_QUEUE,
+          { gameId, seq },
+          { jobId: `${gameId}-${seq}`, removeOnComplete: true, removeOnFail: 1000, attempts: 5, backoff: { type: 'exponential', delay: 100 } },
+        );
+      },
+    };
+    const service = createGameService(deps);
+    app.decorate('games', { ...service, channelOf: (gameId: string) => `${config.channelPrefix}game:${gameId}` });
+    app.addHook('onClose', async () => {
+      await queue.close();
+      await store.close();
+    });
+  },
+  { name: 'games', dependencies: ['redis'] },
+);

@@ -1,0 +1,123 @@
+import {
+  AcceptedResponse,
+  AuthHeaders,
+  CreateGameBody,
+  ErrorResponse,
+  EventsQuery,
+  EventsResponse,
+  GameParams,
+  GameView,
+  ResignBody,
+  SubmitMoveBody,
+} from '@shogi/protocol';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ApiError } from '../domain/api-error.js';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 422: ErrorResponse };
+
+/** The idempotency key of a request: the header wins; a body field must agree with it. */
+function keyOf(header: string | undefined, body: string | undefined): string | undefined {
+  if (header !== undefined && body !== undefined && header !== body) {
+    throw new ApiError('BAD_REQUEST', 'the Idempotency-Key header and the idempotencyKey field differ');
+  }
+  return header ?? body;
+}
+
+const games: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/api/games',
+    {
+      schema: {
+        tags: ['games'],
+        summary: 'Create a game between two players (optional ruleset, and a handicap or an initial SFEN)',
+        body: CreateGameBody,
+        response: { 201: GameView, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const game = await app.games.createGame(request.body);
+      request.log.info({ gameId: game.id, sente: game.players.sente.id, gote: game.players.gote.id }, 'game created');
+      return reply.code(201).send(game);
+    },
+  );
+
+  app.get(
+    '/api/games/:id',
+    {
+      schema: {
+        tags: ['games'],
+        summary: 'The state of a game: SFEN, moves in USI, side to move, status, result, last seq',
+        params: GameParams,
+        response: { 200: GameView, ...errors },
+      },
+    },
+    async (request) => app.games.view(request.params.id),
+  );
+
+  app.get(
+    '/api/games/:id/events',
+    {
+      schema: {
+        tags: ['games'],
+        summary: 'The events of a game with seq > after, in order',
+        params: GameParams,
+        querystring: EventsQuery,
+        response: { 200: EventsResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const after = Number(request.query.after ?? 0);
+      const limit = request.query.limit === undefined ? 1000 : Math.min(1000, Number(request.query.limit));
+      const events = await app.games.eventsAfter(request.params.id, after, limit);
+      return { gameId: request.params.id, events };
+    },
+  );
+
+  app.post(
+    '/api/games/:id/moves',
+    {
+      schema: {
+        tags: ['moves'],
+        summary: 'Submit a move as the player on move; 202 once the submission is durable and queued for its verdict',
+        security: [{ bearer: [] }],
+        params: GameParams,
+        headers: AuthHeaders,
+        body: SubmitMoveBody,
+        response: { 202: AcceptedResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const player = await app.authenticate(request);
+      const { usi, ply } = request.body;
+      const idempotencyKey = keyOf(request.headers['idempotency-key'], request.body.idempotencyKey);
+      const log = request.log.child({ gameId: request.params.id, playerId: player.id });
+      const { seq } = await app.games.submitMove(request.params.id, player, { usi, ply, idempotencyKey });
+      log.debug({ seq, usi, ply }, 'move submitted');
+      return reply.code(202).send({ seq });
+    },
+  );
+
+  app.post(
+    '/api/games/:id/resign',
+    {
+      schema: {
+        tags: ['moves'],
+        summary: 'Resign the game',
+        security: [{ bearer: [] }],
+        params: GameParams,
+        headers: AuthHeaders,
+        body: ResignBody,
+        response: { 202: AcceptedResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const player = await app.authenticate(request);
+      const idempotencyKey = keyOf(request.headers['idempotency-key'], request.body?.idempotencyKey);
+      const { seq } = await app.games.resign(request.params.id, player, idempotencyKey);
+      request.log.info({ gameId: request.params.id, playerId: player.id, seq }, 'player resigned');
+      return reply.code(202).send({ seq });
+    },
+  );
+};
+
+export default games;

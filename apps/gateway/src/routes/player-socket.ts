@@ -1,0 +1,164 @@
+/**
+ * The player WebSocket `/api/games/:id/ws?token=...&after=SEQ`: moves and resignation in,
+ * acks, verdicts, the game's events and error frames out. Authentication and the game
+ * membership are checked before the upgrade, so a refused socket is a plain HTTP 4xx.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  CLOSE_CODES,
+  type ClientMessage,
+  type ErrorCode,
+  errorBody,
+  GameParams,
+  parseClientMessage,
+  SocketQuery,
+  type ServerMessage,
+  type Side,
+  type WireEvent,
+} from '@shogi/protocol';
+import type { FastifyRequest } from 'fastify';
+import { toErrorBody } from '../domain/api-error.js';
+import { Feed } from '../domain/feed.js';
+import type { Player } from '../domain/service.js';
+
+/** consecutive bad frames before the gateway gives up on a client */
+const MAX_BAD_FRAMES = 20;
+/** unsent bytes before a client counts as too slow to follow the game */
+const MAX_BUFFERED = 1 << 20;
+
+interface SocketSession {
+  readonly player: Player;
+  readonly side: Side;
+}
+
+const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
+  const sessions = new WeakMap<FastifyRequest, SocketSession>();
+
+  app.get(
+    '/api/games/:id/ws',
+    {
+      websocket: true,
+      schema: {
+        tags: ['moves'],
+        summary: 'Player WebSocket (upgrade): send {type:"move",usi,ply} or {type:"resign"}; receive acks, verdicts, events',
+        params: GameParams,
+        querystring: SocketQuery,
+      },
+      preValidation: async (request) => {
+        const player = await app.authenticate(request);
+        const { id } = request.params as { id: string };
+        const side = await app.games.sideOf(id, player.id);
+        sessions.set(request, { player, side });
+      },
+    },
+    (socket, request) => {
+      const session = sessions.get(request);
+      if (!session) {
+        socket.close(CLOSE_CODES.UNAUTHORIZED, 'UNAUTHORIZED');
+        return;
+      }
+      const { id: gameId } = request.params;
+      const after = Number(request.query.after ?? 0);
+      const log = request.log.child({ gameId, playerId: session.player.id });
+      const send = (message: ServerMessage) => {
+        if (socket.readyState !== socket.OPEN) return;
+        if (socket.bufferedAmount > MAX_BUFFERED) {
+          socket.close(CLOSE_CODES.SLOW_CONSUMER, 'SLOW_CONSUMER');
+          return;
+        }
+        socket.send(JSON.stringify(message));
+      };
+      // seqs of this player's submissions seen in the stream, so their verdicts go to them
+      const mine = new Set<number>();
+      const sendEvents = (events: WireEvent[]) => {
+        send({ type: 'events', events });
+        for (const event of events) {
+          if (app.games.submitterOf(event) === session.side) mine.add(event.seq);
+          const verdict = app.games.verdictOf(event);
+          if (verdict === null || !mine.delete(verdict.submittedSeq)) continue;
+          send({ type: 'verdict', ...verdict });
+        }
+      };
+      const feed = new Feed(after, {
+        readAfter: (seq) => app.games.eventsAfter(gameId, seq),
+        send: sendEvents,
+        onError: (err) => {
+          log.error({ err }, 'ws: catch-up read failed');
+          socket.close(CLOSE_CODES.INTERNAL, 'INTERNAL');
+        },
+      });
+      let leave: (() => void) | null = null;
+      let closed = false;
+      let badFrames = 0;
+      // frames are handled one after another, so acks come back in the order sent
+      let queue: Promise<void> = Promise.resolve();
+
+      const fail = (code: ErrorCode, detail?: string, extra: { ply?: number; idempotencyKey?: string } = {}) => {
+        send({ type: 'error', error: errorBody(code, detail), ...extra });
+        if (++badFrames >= MAX_BAD_FRAMES) socket.close(CLOSE_CODES.TOO_MANY_ERRORS, 'TOO_MANY_ERRORS');
+      };
+
+      const handle = async (message: ClientMessage) => {
+        const extra = {
+          ...(message.type === 'move' ? { ply: message.ply } : {}),
+          ...(message.idempotencyKey !== undefined ? { idempotencyKey: message.idempotencyKey } : {}),
+        };
+        try {
+          if (message.type === 'move') {
+            const { seq } = await app.games.submitMove(gameId, session.player, message);
+            send({ type: 'ack', seq, ply: message.ply, usi: message.usi, ...extra });
+          } else {
+            const { seq } = await app.games.resign(gameId, session.player, message.idempotencyKey);
+            send({ type: 'ack', seq, ...extra });
+          }
+          badFrames = 0;
+        } catch (err) {
+          const { status, body } = toErrorBody(err);
+          if (status >= 500) log.error({ err }, 'ws: command failed');
+          fail(body.code, body.detail, extra);
+        }
+      };
+
+      socket.on('message', (data, isBinary) => {
+        if (isBinary) return fail('BAD_REQUEST', 'send JSON text frames');
+        const parsed = parseClientMessage(String(data));
+        if (!parsed.ok) return fail(parsed.code, parsed.detail);
+        const message = parsed.value;
+        queue = queue.then(() => handle(message));
+      });
+      socket.on('close', () => {
+        closed = true;
+        feed.close();
+        leave?.();
+      });
+      socket.on('error', (err) => log.debug({ err }, 'ws: socket error'));
+
+      send({ type: 'hello', gameId, side: session.side, lastSeq: after });
+      // subscribe first, then read what was missed: nothing falls between the two
+      app.hub
+        .join(gameId, (batch) => feed.push(wireEvents(app.games.toWire, batch)))
+        .then((off) => {
+          if (closed) off();
+          else {
+            leave = off;
+            feed.catchUp();
+          }
+        })
+        .catch((err: unknown) => {
+          log.error({ err }, 'ws: hub join failed');
+          socket.close(CLOSE_CODES.INTERNAL, 'INTERNAL');
+        });
+    },
+  );
+};
+
+function wireEvents(toWire: (e: unknown) => WireEvent | null, batch: readonly unknown[]): WireEvent[] {
+  const out: WireEvent[] = [];
+  for (const e of batch) {
+    const w = toWire(e);
+    if (w) out.push(w);
+  }
+  return out;
+}
+
+export default playerSocket;

@@ -1,0 +1,23 @@
+import { CreatePlayerBody, CreatePlayerResponse, ErrorResponse } from '@shogi/protocol';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+
+const players: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/api/players',
+    {
+      schema: {
+        tags: ['players'],
+        summary: 'Create a player; the bearer token is returned once and stored only as a SHA-256 hash',
+        body: CreatePlayerBody,
+        response: { 201: CreatePlayerResponse, 400: ErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const player = await app.games.createPlayer(request.body.name);
+      request.log.info({ playerId: player.id }, 'player created');
+      return reply.code(201).send(player);
+    },
+  );
+};
+
+export default players;

@@ -1,0 +1,149 @@
+/**
+ * A small client of the public API (HTTP with fetch, the player WebSocket with ws), used
+ * by the demo bots, the integration tests and the e2e bench. It speaks only the wire
+ * types of @shogi/protocol.
+ */
+import type {
+  AcceptedResponse,
+  ClientMessage,
+  CreateGameBody,
+  CreatePlayerResponse,
+  ErrorBody,
+  EventsResponse,
+  GameView,
+  ServerMessage,
+  SubmitMoveBody,
+} from '@shogi/protocol';
+import WebSocket from 'ws';
+
+export type Answer<T> = { ok: true; status: number; body: T } | { ok: false; status: number; body: ErrorBody };
+
+export class ApiClient {
+  readonly baseUrl: string;
+
+  constructor(baseUrl: string) {
+    this.baseUrl = baseUrl.replace(/\/$/, '');
+  }
+
+  async request<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
+    const init: RequestInit = { method, headers: { ...headers } };
+    if (body !== undefined) {
+      init.body = JSON.stringify(body);
+      (init.headers as Record<string, string>)['content-type'] = 'application/json';
+    }
+    const res = await fetch(`${this.baseUrl}${path}`, init);
+    const text = await res.text();
+    const parsed: unknown = text === '' ? {} : JSON.parse(text);
+    return res.ok
+      ? { ok: true, status: res.status, body: parsed as T }
+      : { ok: false, status: res.status, body: parsed as ErrorBody };
+  }
+
+  async createPlayer(name: string): Promise<CreatePlayerResponse> {
+    return must(await this.request<CreatePlayerResponse>('POST', '/api/players', { name }));
+  }
+
+  async createGame(body: CreateGameBody): Promise<GameView> {
+    return must(await this.request<GameView>('POST', '/api/games', body));
+  }
+
+  async game(id: string): Promise<GameView> {
+    return must(await this.request<GameView>('GET', `/api/games/${id}`));
+  }
+
+  async events(id: string, after = 0): Promise<EventsResponse> {
+    return must(await this.request<EventsResponse>('GET', `/api/games/${id}/events?after=${after}`));
+  }
+
+  submitMove(id: string, token: string, body: SubmitMoveBody, idempotencyKey?: string): Promise<Answer<AcceptedResponse>> {
+    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+    return this.request<AcceptedResponse>('POST', `/api/games/${id}/moves`, body, headers);
+  }
+
+  resign(id: string, token: string): Promise<Answer<AcceptedResponse>> {
+    return this.request<AcceptedResponse>('POST', `/api/games/${id}/resign`, {}, { authorization: `Bearer ${token}` });
+  }
+
+  /** Opens the player WebSocket; resolves once it is open. */
+  playerSocket(id: string, token: string, after?: number): Promise<PlayerSocket> {
+    const url = new URL(`${this.baseUrl.replace(/^http/, 'ws')}/api/games/${id}/ws`);
+    url.searchParams.set('token', token);
+    if (after !== undefined) url.searchParams.set('after', String(after));
+    return PlayerSocket.open(url.toString());
+  }
+}
+
+function must<T>(answer: Answer<T>): T {
+  if (!answer.ok) throw new Error(`HTTP ${answer.status} ${answer.body.code}: ${answer.body.message}`);
+  return answer.body;
+}
+
+export type MessageHandler = (message: ServerMessage) => void;
+
+export class PlayerSocket {
+  readonly ws: WebSocket;
+  private readonly handlers = new Set<MessageHandler>();
+  /** every message received, in order (tests read it) */
+  readonly received: ServerMessage[] = [];
+  closeCode: number | null = null;
+
+  private constructor(ws: WebSocket) {
+    this.ws = ws;
+    ws.on('message', (data) => {
+      const message = JSON.parse(String(data)) as ServerMessage;
+      this.received.push(message);
+      for (const h of this.handlers) h(message);
+    });
+    ws.on('close', (code) => {
+      this.closeCode = code;
+    });
+  }
+
+  static open(url: string): Promise<PlayerSocket> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(url);
+      const socket = new PlayerSocket(ws);
+      ws.once('open', () => resolve(socket));
+      ws.once('error', reject);
+      ws.once('unexpected-response', (_req, res) => reject(new Error(`WebSocket upgrade refused: HTTP ${res.statusCode}`)));
+    });
+  }
+
+  onMessage(handler: MessageHandler): () => void {
+    this.handlers.add(handler);
+    return () => this.handlers.delete(handler);
+  }
+
+  send(message: ClientMessage): void {
+    this.ws.send(JSON.stringify(message));
+  }
+
+  /** Resolves with the first message (already received or future) that matches. */
+  waitFor<M extends ServerMessage>(match: (m: ServerMessage) => m is M, timeoutMs?: number): Promise<M>;
+  waitFor(match: (m: ServerMessage) => boolean, timeoutMs?: number): Promise<ServerMessage>;
+  waitFor(match: (m: ServerMessage) => boolean, timeoutMs = 10_000): Promise<ServerMessage> {
+    const seen = this.received.find(match);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        off();
+        reject(new Error('timed out waiting for a WebSocket message'));
+      }, timeoutMs);
+      const off = this.onMessage((m) => {
+        if (!match(m)) return;
+        clearTimeout(timer);
+        off();
+        resolve(m);
+      });
+    });
+  }
+
+  close(): Promise<void> {
+    if (this.ws.readyState === WebSocket.CLOSED) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.ws.once('close', () => resolve());
+      this.ws.close(1000);
+    });
+  }
+}
