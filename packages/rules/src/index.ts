@@ -3,6 +3,30 @@ export { HANDICAP_SFENS, HANDICAPS, type Handicap, isHandicap } from './handicap
 export { assessImpasse, type ImpasseAssessment } from './impasse.js';
 export { moveIllegality } from './legality.js';
 export { generateLegal, hasLegalMove, legalMoves, MAX_MOVES } from './movegen.js';
+export { type CsaExportOptions, exportCsa, parseCsa } from './notation/csa.js';
+export {
+  type DecodedRecord,
+  decodeRecord,
+  decodeText,
+  detectFormat,
+  RECORD_FORMATS,
+  type RecordFormat,
+} from './notation/decode.js';
+export { exportKif, KIF_HANDICAPS, parseKif } from './notation/kif.js';
+export {
+  ENDINGS,
+  type Ending,
+  type EndingKind,
+  type ExtraInfo,
+  type GameRecord,
+  handicapOf,
+  INFO_KEYS,
+  type InfoKey,
+  RECORD_ERRORS,
+  type RecordComment,
+  type RecordError,
+  type RecordErrorCode,
+} from './notation/record.js';
 export { perft, perftBulk } from './perft.js';
 export {
   isDrop,
@@ -13,6 +37,14 @@ export {
   Position,
   type Setup,
 } from './position.js';
+export {
+  REPLAY_STATUSES,
+  type ReplayRejection,
+  type ReplayResult,
+  type ReplayStatus,
+  replayMoves,
+  replayRecord,
+} from './replay.js';
 export {
   parseSfen,
   parseSfenSetup,
