@@ -187,13 +187,18 @@ function movesSection(): void {
 }
 
 const load0 = loadavg();
+const cpu0 = process.cpuUsage();
+const wall0 = process.hrtime.bigint();
 console.log('# Shogi perft / move-validation benchmark');
 console.log(`node ${process.version}  ${new Date().toISOString()}  ${cpus().length}× ${cpus()[0]?.model ?? '?'}`);
 console.log(`mode: ${quick ? 'quick' : 'full'}; libraries: ${libraries.map((l) => l.name).join(', ')}${skipped.size ? ` (skipped: ${[...skipped].join(', ')})` : ''}`);
 console.log(`load average at start: ${load0.map((x) => fmt(x)).join(' ')}\n`);
 perftSection();
 movesSection();
-console.log(`load average at end: ${loadavg().map((x) => fmt(x)).join(' ')} (above ~0.5 on 2 cores, other work was competing)`);
+const cpu = process.cpuUsage(cpu0);
+const share = (cpu.user + cpu.system) / 1e3 / ms(wall0, process.hrtime.bigint());
+console.log(`load average at end: ${loadavg().map((x) => fmt(x)).join(' ')} (includes this benchmark's own ~1.0; 2+ means competing work)`);
+console.log(`this process's CPU time / wall time: ${fmt(share)} (well below 1 means it was kept waiting for a core)`);
 if (failures) {
   console.log(`\n!!! ${failures} MISMATCH(ES) — see above`);
   console.error(`!!! ${failures} MISMATCH(ES) in the benchmark — see its output`);
