@@ -1,1 +1,36 @@
-export {};
+export { VersionConflictError } from '@shogi/game';
+export { type CreateDbOptions, createDb } from './db.js';
+export {
+  appendEvents,
+  createPgEventStore,
+  READ_ALL_LOCK_KEY,
+  readAll,
+  readAllHorizon,
+  readStream,
+  toRecorded,
+} from './event-store.js';
+export {
+  compareGamesWithLog,
+  type GameRowDifference,
+  gamesFromLog,
+  getGame,
+  type ListGamesOptions,
+  listGames,
+  rebuildGamesTable,
+} from './games.js';
+export { applyToGameRow, type GameRowPatch, type GameRowValues } from './games-projection.js';
+export { createMigrator, migrateToLatest } from './migrate.js';
+export { createPlayer, findPlayerByTokenHash, getPlayer, getPlayers } from './players.js';
+export {
+  type Database,
+  type Db,
+  GAME_ROW_STATUSES,
+  type GameEventsTable,
+  type GameRow,
+  type GameRowStatus,
+  type GamesTable,
+  type NewGameRow,
+  type NewPlayerRow,
+  type PlayerRow,
+  type PlayersTable,
+} from './schema.js';

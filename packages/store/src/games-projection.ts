@@ -1,0 +1,82 @@
+/**
+ * The `games` projection as a pure reducer over recorded events. The event store applies
+ * it in the same statement as the append (so the row never lags the log), and
+ * `compareGamesWithLog` applies it to the whole log to check the live table.
+ */
+import type { GameEvent } from '@shogi/game';
+import type { GameRow } from './schema.js';
+
+/** Columns of a games row that events set; a patch is a subset of them. */
+export type GameRowValues = Omit<GameRow, 'created_at' | 'updated_at'> & { created_at: Date };
+export type GameRowPatch = Partial<GameRowValues>;
+
+const sideOfSfen = (sfen: string): 'sente' | 'gote' => (sfen.split(' ')[1] === 'w' ? 'gote' : 'sente');
+
+/** Applies one event (with its seq) to a patch; starting from {} gives the columns a batch changes. */
+export function applyToGameRow(patch: GameRowPatch, seq: number, event: GameEvent): GameRowPatch {
+  const next: GameRowPatch = { ...patch, last_seq: seq };
+  switch (event.type) {
+    case 'GameCreated': {
+      const d = event.data;
+      return {
+        ...next,
+        id: d.gameId,
+        sente_id: d.sente.id,
+        sente_name: d.sente.name,
+        gote_id: d.gote.id,
+        gote_name: d.gote.name,
+        ruleset: d.ruleset,
+        handicap: d.handicap,
+        status: 'ongoing',
+        side_to_move: sideOfSfen(d.initialSfen),
+        ply: 0,
+        result: null,
+        winner: null,
+        end_reason: null,
+        sfen: d.initialSfen,
+        created_at: new Date(d.createdAt),
+      };
+    }
+    case 'MoveAccepted':
+      return { ...next, ply: event.data.ply, sfen: event.data.sfen, side_to_move: sideOfSfen(event.data.sfen) };
+    case 'GameEnded': {
+      const w = event.data.winner;
+      return { ...next, status: 'ended', winner: w, result: w ?? 'draw', end_reason: event.data.reason };
+    }
+    case 'MoveSubmitted':
+    case 'MoveRejected':
+    case 'Resigned':
+      return next;
+    default: {
+      const never: never = event;
+      throw new Error(`unknown event ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+const ROW_KEYS = [
+  'id',
+  'sente_id',
+  'sente_name',
+  'gote_id',
+  'gote_name',
+  'ruleset',
+  'handicap',
+  'status',
+  'side_to_move',
+  'ply',
+  'last_seq',
+  'result',
+  'winner',
+  'end_reason',
+  'sfen',
+  'created_at',
+] as const satisfies readonly (keyof GameRowValues)[];
+
+/** A patch that sets every column (a batch starting with GameCreated) as a full row. */
+export function asFullRow(patch: GameRowPatch): GameRowValues | null {
+  for (const k of ROW_KEYS) if (!(k in patch)) return null;
+  return patch as GameRowValues;
+}
+
+export const GAME_ROW_KEYS: readonly (keyof GameRow)[] = [...ROW_KEYS, 'updated_at'];

@@ -1,0 +1,24 @@
+/**
+ * Migrations with kysely's Migrator. The provider lists the migration modules statically,
+ * so the same code runs from src (tsx, vitest) and from dist (node) without a file scan.
+ */
+import { type Kysely, type Migration, type MigrationResultSet, Migrator } from 'kysely';
+import * as m0001 from './migrations/0001_initial.js';
+
+const MIGRATIONS: Record<string, Migration> = {
+  '0001_initial': m0001,
+};
+
+export function createMigrator(db: Kysely<any>): Migrator {
+  return new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+}
+
+/** Runs every pending migration; throws when one fails (the result set names it). */
+export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultSet> {
+  const result = await createMigrator(db).migrateToLatest();
+  if (result.error !== undefined) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`migration ${failed} failed: ${String(result.error)}`, { cause: result.error });
+  }
+  return result;
+}

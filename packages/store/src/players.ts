@@ -1,0 +1,26 @@
+/** Players: a name and the hash of their bearer token (the token itself is never stored). */
+import type { Db, PlayerRow } from './schema.js';
+
+export async function createPlayer(
+  db: Db,
+  player: { readonly id: string; readonly name: string; readonly tokenHash: string },
+): Promise<PlayerRow> {
+  return db
+    .insertInto('players')
+    .values({ id: player.id, name: player.name, token_hash: player.tokenHash })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function findPlayerByTokenHash(db: Db, tokenHash: string): Promise<PlayerRow | undefined> {
+  return db.selectFrom('players').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+export async function getPlayer(db: Db, id: string): Promise<PlayerRow | undefined> {
+  return db.selectFrom('players').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function getPlayers(db: Db, ids: readonly string[]): Promise<PlayerRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('players').selectAll().where('id', 'in', ids).execute();
+}

@@ -1,0 +1,55 @@
+/** Table types (kysely): `*Table` interfaces, row types from Selectable/Insertable. */
+import type { ColumnType, Generated, Insertable, Kysely, Selectable } from 'kysely';
+
+export interface GameEventsTable {
+  game_id: string;
+  seq: number;
+  type: string;
+  payload: unknown;
+  recorded_at: ColumnType<Date, Date | string | undefined, never>;
+  /** bigserial: pg returns int8 as a string. */
+  global_position: ColumnType<string, never, never>;
+}
+
+export const GAME_ROW_STATUSES = ['ongoing', 'ended'] as const;
+export type GameRowStatus = (typeof GAME_ROW_STATUSES)[number];
+
+export interface GamesTable {
+  id: string;
+  sente_id: string;
+  sente_name: string;
+  gote_id: string;
+  gote_name: string;
+  ruleset: string;
+  handicap: string | null;
+  status: GameRowStatus;
+  side_to_move: 'sente' | 'gote';
+  ply: number;
+  last_seq: number;
+  /** 'sente' | 'gote' | 'draw' once ended. */
+  result: string | null;
+  winner: 'sente' | 'gote' | null;
+  end_reason: string | null;
+  sfen: string;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+export interface PlayersTable {
+  id: string;
+  name: string;
+  token_hash: string;
+  created_at: Generated<Date>;
+}
+
+export interface Database {
+  game_events: GameEventsTable;
+  games: GamesTable;
+  players: PlayersTable;
+}
+
+export type Db = Kysely<Database>;
+export type GameRow = Selectable<GamesTable>;
+export type NewGameRow = Insertable<GamesTable>;
+export type PlayerRow = Selectable<PlayersTable>;
+export type NewPlayerRow = Insertable<PlayersTable>;

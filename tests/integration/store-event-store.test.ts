@@ -1,0 +1,163 @@
+import { decide, fold, type GameEvent, initialState, isVersionConflict } from '@shogi/game';
+import { eventStoreContract, GOTE, gameCreated, moveSubmitted, SENTE, T0 } from '@shogi/game/testing';
+import {
+  appendEvents,
+  compareGamesWithLog,
+  createPgEventStore,
+  createPlayer,
+  findPlayerByTokenHash,
+  getGame,
+  readAll,
+  readStream,
+  rebuildGamesTable,
+} from '@shogi/store';
+import { createTestDatabase, type TestDatabase } from '@shogi/store/testing';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+let t: TestDatabase;
+beforeAll(async () => {
+  t = await createTestDatabase({ max: 20 });
+});
+afterAll(async () => {
+  await t?.drop();
+});
+
+eventStoreContract('postgres', async () => ({ store: createPgEventStore(t.db) }));
+
+/** Plays moves through decide/evolve against the store, as gateway and worker would. */
+async function playMoves(gameId: string, moves: readonly string[]): Promise<void> {
+  let state = fold(
+    (await readStream(t.db, gameId)).map(({ type, data }) => ({ type, data }) as GameEvent),
+    initialState(),
+  );
+  for (const usi of moves) {
+    const player = state.sideToMove === 'sente' ? SENTE : GOTE;
+    const sub = decide({ type: 'SubmitMove', playerId: player.id, usi, ply: state.ply, now: T0 }, state);
+    if (!sub.ok) throw new Error(sub.rejection.message);
+    await appendEvents(t.db, gameId, state.seq, sub.events);
+    state = fold(sub.events, state);
+    const v = decide({ type: 'ValidatePending', seq: state.seq, now: T0 }, state);
+    if (!v.ok) throw new Error(v.rejection.message);
+    await appendEvents(t.db, gameId, state.seq, v.events);
+    state = fold(v.events, state);
+  }
+}
+
+describe('postgres event store', () => {
+  it('keeps the games row in step with the events, in the same statement', async () => {
+    await appendEvents(t.db, 'row1', 0, [gameCreated('row1')]);
+    expect(await getGame(t.db, 'row1')).toMatchObject({
+      status: 'ongoing',
+      ply: 0,
+      last_seq: 1,
+      side_to_move: 'sente',
+    });
+    await playMoves('row1', ['7g7f', '3c3d']);
+    expect(await getGame(t.db, 'row1')).toMatchObject({
+      ply: 2,
+      last_seq: 5,
+      side_to_move: 'sente',
+      sfen: 'lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3',
+    });
+    const resign = decide({ type: 'Resign', playerId: SENTE.id, now: T0 }, fold([gameCreated('row1')], initialState()));
+    if (!resign.ok) throw new Error('resign');
+    await appendEvents(t.db, 'row1', 5, resign.events);
+    expect(await getGame(t.db, 'row1')).toMatchObject({
+      status: 'ended',
+      winner: 'gote',
+      result: 'gote',
+      end_reason: 'resignation',
+      last_seq: 7,
+    });
+  });
+
+  it('writes neither events nor the row on a conflict', async () => {
+    await appendEvents(t.db, 'c1', 0, [gameCreated('c1')]);
+    const e = await appendEvents(t.db, 'c1', 0, [gameCreated('c1')]).catch((x: unknown) => x);
+    expect(isVersionConflict(e)).toBe(true);
+    const ahead = await appendEvents(t.db, 'c1', 3, [moveSubmitted('7g7f', 0)]).catch((x: unknown) => x);
+    expect(isVersionConflict(ahead)).toBe(true);
+    expect((await readStream(t.db, 'c1')).length).toBe(1);
+    expect(await getGame(t.db, 'c1')).toMatchObject({ last_seq: 1 });
+  });
+
+  it('readAll never skips an event whose transaction commits after a later position', async () => {
+    const { rows } = await sql<{ m: string | null }>`select max(global_position) as m from game_events`.execute(t.db);
+    const start = Number(rows[0]?.m ?? 0);
+    await appendEvents(t.db, 'late', 0, [gameCreated('late')]);
+    await appendEvents(t.db, 'early', 0, [gameCreated('early')]);
+    const afterCreates = (await readAll(t.db, start, 100)).at(-1)?.globalPosition ?? 0;
+    let release!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    let drawn!: () => void;
+    const positionDrawn = new Promise<void>((r) => {
+      drawn = r;
+    });
+    // 1. a transaction draws a position for 'late' and stays open
+    const slow = t.db.transaction().execute(async (trx) => {
+      await appendEvents(trx, 'late', 1, [moveSubmitted('7g7f', 0)]);
+      drawn();
+      await released;
+    });
+    await positionDrawn;
+    // 2. another append draws a higher position and commits first
+    await appendEvents(t.db, 'early', 1, [moveSubmitted('7g7f', 0)]);
+    // 3. a reader now must not return the higher position without the lower one: it waits
+    let read: Awaited<ReturnType<typeof readAll>> | null = null;
+    const reading = readAll(t.db, afterCreates, 100).then((r) => {
+      read = r;
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(read).toBeNull();
+    // 4. once the slow transaction commits, the reader gets both, in position order
+    release();
+    await slow;
+    await reading;
+    const got = (read ?? []) as Awaited<ReturnType<typeof readAll>>;
+    expect(got.map((e) => `${e.gameId}${e.seq}`)).toEqual(['late2', 'early2']);
+    expect(got[0]?.globalPosition).toBeLessThan(got[1]?.globalPosition ?? 0);
+  });
+
+  it('rebuilds the games table from the log to equal the live one', async () => {
+    await appendEvents(t.db, 'rb1', 0, [gameCreated('rb1', { ruleset: 'jsa' })]);
+    await playMoves('rb1', ['7g7f', '3c3d', '8h2b+']);
+    await appendEvents(t.db, 'rb2', 0, [gameCreated('rb2')]);
+    await playMoves('rb2', [
+      '5i4h',
+      '5a4b',
+      '4h5i',
+      '4b5a',
+      '5i4h',
+      '5a4b',
+      '4h5i',
+      '4b5a',
+      '5i4h',
+      '5a4b',
+      '4h5i',
+      '4b5a',
+    ]);
+    expect(await getGame(t.db, 'rb2')).toMatchObject({
+      status: 'ended',
+      end_reason: 'sennichite',
+      result: 'draw',
+      winner: null,
+    });
+    const cmp = await compareGamesWithLog(t.db);
+    expect(cmp.differences).toEqual([]);
+    expect(cmp.rebuilt).toBe(cmp.live);
+    // corrupt the live table, see the difference, rebuild, equal again
+    await t.db.updateTable('games').set({ ply: 99 }).where('id', '=', 'rb1').execute();
+    expect((await compareGamesWithLog(t.db)).differences.map((d) => [d.id, d.columns])).toEqual([['rb1', ['ply']]]);
+    await rebuildGamesTable(t.db);
+    expect((await compareGamesWithLog(t.db)).differences).toEqual([]);
+  });
+
+  it('stores players by token hash', async () => {
+    await createPlayer(t.db, { id: 'pl1', name: 'Alice', tokenHash: 'h1' });
+    expect(await findPlayerByTokenHash(t.db, 'h1')).toMatchObject({ id: 'pl1', name: 'Alice' });
+    expect(await findPlayerByTokenHash(t.db, 'nope')).toBeUndefined();
+  });
+});
