@@ -9,6 +9,8 @@ export interface Library {
 
 export interface Replay {
   name: string;
+  /** What one move costs, in the library's calls. */
+  calls: string;
   /**
    * Returns a fresh replayer for the game starting at `sfen`: calling it replays `moves`
    * and returns how many were accepted (all of them, for a game from real play).

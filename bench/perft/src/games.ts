@@ -11,7 +11,9 @@ export interface GameMoves {
 
 export function loadCsaGames(dir: string): GameMoves[] {
   const games: GameMoves[] = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.csa')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.csa'))
+    .sort()) {
     const text = readFileSync(join(dir, file), 'utf8').replace(/^\uFEFF/, '');
     const record = importCSA(text);
     if (record instanceof Error) throw new Error(`${file}: ${record.message}`);

@@ -101,7 +101,9 @@ function expectedNodes(sfen: string, depth: number): number | undefined {
 }
 
 function perftSection(): void {
-  console.log(`## Perft (leaves counted by playing them). Median time of >= ${runs} runs and >= ${MIN_MS / 1000} s of runs,`);
+  console.log(
+    `## Perft (leaves counted by playing them). Median time of >= ${runs} runs and >= ${MIN_MS / 1000} s of runs,`,
+  );
   console.log(`## but no new run after ${BUDGET_MS / 1000} s: the slowest get one or two runs.\n`);
   const rows: string[][] = [];
   const bulkRows: string[][] = [];
@@ -120,7 +122,9 @@ function perftSection(): void {
     if (listed === undefined) unlisted = true;
     const check = (who: string, nodes: number): string => {
       if (nodes === expected) return listed === undefined ? 'agree*' : 'ok';
-      fail(`${who} ${c.name} depth ${c.depth}: ${nodes} nodes, expected ${expected}${listed === undefined ? ' (ours)' : ''}`);
+      fail(
+        `${who} ${c.name} depth ${c.depth}: ${nodes} nodes, expected ${expected}${listed === undefined ? ' (ours)' : ''}`,
+      );
       return 'MISMATCH';
     };
     const oursSpeed = mnps((results[0] as { nodes: number; ms: number }).nodes, (results[0] as { ms: number }).ms);
@@ -137,9 +141,20 @@ function perftSection(): void {
         fmt(oursSpeed / speed, 2),
       ]);
     }
-    bulkRows.push([c.name, String(c.depth), String(b.nodes), check('ours bulk', b.nodes), `${fmtMs(b.ms)} (${b.runs})`, fmt(mnps(b.nodes, b.ms), 3)]);
+    bulkRows.push([
+      c.name,
+      String(c.depth),
+      String(b.nodes),
+      check('ours bulk', b.nodes),
+      `${fmtMs(b.ms)} (${b.runs})`,
+      fmt(mnps(b.nodes, b.ms), 3),
+    ]);
   }
-  table(['position', 'depth', 'library', 'nodes', 'check', 'ms (runs)', 'Mnodes/s', 'ours faster ×'], rows, [1, 3, 5, 6, 7]);
+  table(
+    ['position', 'depth', 'library', 'nodes', 'check', 'ms (runs)', 'Mnodes/s', 'ours faster ×'],
+    rows,
+    [1, 3, 5, 6, 7],
+  );
   if (unlisted) console.log('* depth not in perft.json: checked only by all libraries agreeing with ours.\n');
   console.log('Ours, bulk-counted (last ply counted, not played; not comparable with the table above):\n');
   table(['position', 'depth', 'nodes', 'check', 'ms (runs)', 'Mnodes/s'], bulkRows, [1, 2, 4, 5]);
@@ -150,7 +165,9 @@ function movesSection(): void {
   const games = loadCsaGames(dir);
   const plies = games.reduce((n, g) => n + g.moves.length, 0);
   console.log(`## Validate + apply one USI move (${games.length} games, ${plies} plies from ${dir})`);
-  console.log(`Each game replayed ${rounds} times per library, timed whole and divided by its plies; median of the per-move figures.\n`);
+  console.log(
+    `Each game replayed ${rounds} times per library, timed whole and divided by its plies; median of the per-move figures.\n`,
+  );
   const replays = libraries.flatMap((l) => l.replays);
   const perMove = new Map<string, number[]>(replays.map((r) => [r.name, []]));
   const reported = new Set<string>();
@@ -181,9 +198,8 @@ function movesSection(): void {
     }),
     [1, 2, 3, 4],
   );
-  console.log('"ours" = parseUsi + moveIllegality + makeMove; "ours Game.playUsi" also records history');
-  console.log('(repetition) and tests for mate/stalemate after every move. tsshogi: createMoveByUSI + doMove');
-  console.log('(which runs isValidMove). shogiops: parseUsi + isLegal + play.\n');
+  for (const r of replays) console.log(`${r.name}: ${r.calls}`);
+  console.log();
 }
 
 const load0 = loadavg();
@@ -191,13 +207,19 @@ const cpu0 = process.cpuUsage();
 const wall0 = process.hrtime.bigint();
 console.log('# Shogi perft / move-validation benchmark');
 console.log(`node ${process.version}  ${new Date().toISOString()}  ${cpus().length}× ${cpus()[0]?.model ?? '?'}`);
-console.log(`mode: ${quick ? 'quick' : 'full'}; libraries: ${libraries.map((l) => l.name).join(', ')}${skipped.size ? ` (skipped: ${[...skipped].join(', ')})` : ''}`);
+console.log(
+  `mode: ${quick ? 'quick' : 'full'}; libraries: ${libraries.map((l) => l.name).join(', ')}${skipped.size ? ` (skipped: ${[...skipped].join(', ')})` : ''}`,
+);
 console.log(`load average at start: ${load0.map((x) => fmt(x)).join(' ')}\n`);
 perftSection();
 movesSection();
 const cpu = process.cpuUsage(cpu0);
 const share = (cpu.user + cpu.system) / 1e3 / ms(wall0, process.hrtime.bigint());
-console.log(`load average at end: ${loadavg().map((x) => fmt(x)).join(' ')} (includes this benchmark's own ~1.0; 2+ means competing work)`);
+console.log(
+  `load average at end: ${loadavg()
+    .map((x) => fmt(x))
+    .join(' ')} (includes this benchmark's own ~1.0; 2+ means competing work)`,
+);
 console.log(`this process's CPU time / wall time: ${fmt(share)} (well below 1 means it was kept waiting for a core)`);
 if (failures) {
   console.log(`\n!!! ${failures} MISMATCH(ES) — see above`);

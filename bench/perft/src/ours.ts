@@ -1,5 +1,5 @@
 /** Our engine, @shogi/rules, through its public API. */
-import { Game, moveIllegality, parseSfen, parseUsi, perft, perftBulk, type Position } from '@shogi/rules';
+import { Game, moveIllegality, type Position, parseSfen, parseUsi, perft, perftBulk } from '@shogi/rules';
 import type { Library } from './adapter.js';
 
 export function load(sfen: string): Position {
@@ -23,6 +23,7 @@ export const ours: Library = {
   replays: [
     {
       name: 'ours',
+      calls: 'parseUsi + moveIllegality + makeMove',
       prepare(sfen, moves) {
         const pos = load(sfen);
         return () => {
@@ -40,6 +41,7 @@ export const ours: Library = {
     {
       // The server's real path: also records history (repetition) and detects mate/stalemate.
       name: 'ours Game.playUsi',
+      calls: 'ours + history (repetition) + mate/stalemate test after each move',
       prepare(sfen, moves) {
         const game = new Game(load(sfen), 'default');
         return () => {

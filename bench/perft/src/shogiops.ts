@@ -48,6 +48,7 @@ export const shogiops: Library = {
   replays: [
     {
       name: 'shogiops',
+      calls: 'parseUsi + isLegal + play',
       prepare(sfen, moves) {
         const pos = load(sfen);
         return () => {

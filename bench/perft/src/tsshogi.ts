@@ -75,6 +75,7 @@ export const tsshogi: Library = {
   replays: [
     {
       name: 'tsshogi',
+      calls: 'createMoveByUSI + doMove (which runs isValidMove)',
       prepare(sfen, moves) {
         const pos = load(sfen);
         return () => {
