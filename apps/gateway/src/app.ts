@@ -6,7 +6,7 @@
 import websocket from '@fastify/websocket';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config.js';
 import docs from './plugins/docs.js';
@@ -51,7 +51,9 @@ export function fastifyOptions(config: GatewayConfig, logger: Logger): FastifySe
   return {
     loggerInstance: logger,
     bodyLimit: config.bodyLimit,
-    disableRequestLogging: true,
+    // per-request lines would cost more than the requests at thousands per second;
+    // routes log what matters with child loggers instead
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'trace' }),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false } },

@@ -36,7 +36,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
   return {
     host: env.HOST ?? '0.0.0.0',
     port: int(env, 'PORT', 3000),
-    databaseUrl: env.DATABASE_URL ?? 'postgres://localhost:5432/shogi',
+    databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@localhost:5432/shogi',
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     queuePrefix: env.QUEUE_PREFIX ?? 'shogi',
     channelPrefix: env.CHANNEL_PREFIX ?? '',

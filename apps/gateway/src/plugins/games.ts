@@ -19,7 +19,7 @@ export const VALIDATE_QUEUE = 'validate';
 
 export default fp<{ config: GatewayConfig }>(
   async (app, { config }) => {
-    const store = await openStore(config);
+    const store = openStore(config);
     const queue = new Queue(VALIDATE_QUEUE, { connection: app.redis, prefix: config.queuePrefix });
     queue.on('error', (err) => app.log.warn({ err }, 'queue: error'));
     const deps: GameServiceDeps = {

@@ -1,0 +1,163 @@
+/**
+ * The integration harness: a fresh PostgreSQL database and fresh Redis prefixes per test
+ * file, the gateway app (inject, or listening on an ephemeral port for WebSockets), and
+ * a real worker in-process through @shogi/worker's startWorker.
+ */
+import { randomBytes } from 'node:crypto';
+import { buildApp, type GatewayConfig, loadConfig } from '@shogi/gateway';
+import { createDb, type Db, migrateToLatest } from '@shogi/store';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { pino } from 'pino';
+import { ApiClient } from '../../apps/server/src/client.js';
+
+export const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@localhost:5432/postgres';
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export interface TestDatabase {
+  readonly url: string;
+  readonly name: string;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `shogi_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    name,
+    async drop() {
+      const c = new pg.Client({ connectionString: ADMIN_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface Stack {
+  readonly app: FastifyInstance;
+  readonly config: GatewayConfig;
+  readonly db: Db;
+  /** the base URL when listening (WebSocket tests), else '' */
+  readonly baseUrl: string;
+  readonly api: ApiClient;
+  close(): Promise<void>;
+}
+
+export interface StackOptions {
+  readonly listen?: boolean;
+  readonly worker?: boolean;
+  readonly config?: Partial<GatewayConfig>;
+}
+
+export const silentLogger = () => pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const database = await createTestDatabase();
+  const prefix = `t${randomBytes(4).toString('hex')}`;
+  const config: GatewayConfig = {
+    ...loadConfig({}),
+    host: '127.0.0.1',
+    port: 0,
+    databaseUrl: database.url,
+    redisUrl: REDIS_URL,
+    queuePrefix: prefix,
+    channelPrefix: `${prefix}:`,
+    dbPoolSize: 8,
+    closeGraceMs: 2000,
+    ...options.config,
+  };
+  const db = createDb(database.url, { max: 4 });
+  await migrateToLatest(db);
+  const logger = silentLogger();
+  const app = await buildApp(config, logger);
+  let baseUrl = '';
+  if (options.listen) baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+  const worker = options.worker === false ? null : await startTestWorker(database.url, prefix);
+  return {
+    app,
+    config,
+    db,
+    baseUrl,
+    api: new ApiClient(baseUrl),
+    async close() {
+      await worker?.close();
+      await app.close();
+      await db.destroy();
+      await database.drop();
+    },
+  };
+}
+
+/** An HTTP answer through app.inject(). */
+export async function call(
+  app: FastifyInstance,
+  method: 'GET' | 'POST',
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
+  const res = await app.inject({
+    method,
+    url,
+    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  return { status: res.statusCode, body: res.body === '' ? null : JSON.parse(res.body) };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+export interface Players {
+  sente: { id: string; name: string; token: string };
+  gote: { id: string; name: string; token: string };
+}
+
+export async function newGame(app: FastifyInstance, extra: Record<string, unknown> = {}) {
+  const sente = (await call(app, 'POST', '/api/players', { name: 'alice' })).body;
+  const gote = (await call(app, 'POST', '/api/players', { name: 'bob' })).body;
+  const created = await call(app, 'POST', '/api/games', { sente: sente.id, gote: gote.id, ...extra });
+  if (created.status !== 201) throw new Error(`create game: ${created.status} ${JSON.stringify(created.body)}`);
+  return { game: created.body, players: { sente, gote } as Players };
+}
+
+/** Polls the game's events until one matches (the verdict of a submission, the end...). */
+export async function waitForEvent(
+  app: FastifyInstance,
+  gameId: string,
+  match: (e: { seq: number; type: string; payload: any }) => boolean,
+  timeoutMs = 10_000,
+): Promise<{ seq: number; type: string; payload: any }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { body } = await call(app, 'GET', `/api/games/${gameId}/events?after=0`);
+    const found = (body.events as { seq: number; type: string; payload: any }[]).find(match);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for an event in game ${gameId}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Submits a move over HTTP and waits for its verdict. */
+export async function playMove(app: FastifyInstance, gameId: string, token: string, usi: string, ply: number) {
+  const res = await call(app, 'POST', `/api/games/${gameId}/moves`, { usi, ply }, bearer(token));
+  if (res.status !== 202) throw new Error(`move ${usi} at ply ${ply}: ${res.status} ${JSON.stringify(res.body)}`);
+  const verdict = await waitForEvent(
+    app,
+    gameId,
+    (e) => (e.type === 'MoveAccepted' || e.type === 'MoveRejected') && e.payload.submittedSeq === res.body.seq,
+  );
+  return { seq: res.body.seq as number, verdict };
+}
+
+/** A real worker in this process (the store helper's startWorker). */
+export async function startTestWorker(databaseUrl: string, prefix: string): Promise<{ close(): Promise<void> }> {
+  const { startWorker } = await import('@shogi/worker');
+  return startWorker({ databaseUrl, redisUrl: REDIS_URL, logger: silentLogger(), concurrency: 4, prefix });
+}
