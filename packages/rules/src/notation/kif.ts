@@ -294,13 +294,14 @@ export function parseKif(input: string): Result<GameRecord, RecordError> {
   for (const [i, raw] of lines.entries()) {
     const line = i + 1;
     if (raw.length > MAX_LINE_CHARS) return recordError('too_large', line, 'line too long');
+    if (raw.startsWith('*')) {
+      // a comment keeps its blanks: it round-trips from CSA comments such as `'** 0 `
+      st.record.comments.push({ ply: st.record.moves.length, text: raw.slice(1) });
+      continue;
+    }
     const text = raw.replace(/[\s\u3000]+$/, '');
     if (text.startsWith('変化：') || text.startsWith('変化:')) break;
     if (text === '' || text.startsWith('#') || text.startsWith('&') || text.startsWith('まで')) continue;
-    if (text.startsWith('*')) {
-      st.record.comments.push({ ply: st.record.moves.length, text: text.slice(1) });
-      continue;
-    }
     const moveLine = MOVE_LINE.exec(text);
     const startsMoves = text.startsWith('手数-') || text.startsWith('手数－');
     if (st.board === null && (moveLine || startsMoves)) {
