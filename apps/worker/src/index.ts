@@ -1,1 +1,18 @@
-export {};
+export { GameCache } from './processors/game-cache.js';
+export {
+  createValidateProcessor,
+  toEnvelope,
+  type ValidateDeps,
+  type ValidateResult,
+} from './processors/validate.js';
+export {
+  type EventEnvelope,
+  enqueueValidate,
+  gameChannel,
+  isValidateJobData,
+  VALIDATE_JOB_OPTIONS,
+  VALIDATE_QUEUE,
+  type ValidateJobData,
+  validateJobId,
+} from './queues.js';
+export { type RunningWorker, startWorker, type WorkerOptions } from './worker.js';

@@ -1,0 +1,103 @@
+/**
+ * The validation processor: a small idempotent function of (gameId, seq).
+ *
+ * 1. Fold the game's events: the cached state plus the tail it has not seen.
+ * 2. decide ValidatePending: verdicts for every submission up to seq still without one.
+ *    None left (a redelivered job, or another worker was first): done.
+ * 3. Append them at the expected seq; on VersionConflictError someone appended first:
+ *    re-read and decide again (usually finding the verdict there).
+ * 4. Publish the appended events on the game's channel. The log is the truth: a lost
+ *    publish costs a client a catch-up read by seq, never a verdict.
+ * Permanent failures (bad job data, unknown game) throw UnrecoverableError.
+ */
+import {
+  decide,
+  type EventStore,
+  evolve,
+  type GameEvent,
+  type GameState,
+  initialState,
+  isVersionConflict,
+  type RecordedEvent,
+} from '@shogi/game';
+import { UnrecoverableError } from 'bullmq';
+import type { Logger } from 'pino';
+import { type EventEnvelope, isValidateJobData } from '../queues.js';
+import { GameCache } from './game-cache.js';
+
+export interface ValidateDeps {
+  readonly events: Pick<EventStore, 'append' | 'readStream'>;
+  /** Publishes the new events of a game (JSON array of envelopes on its channel). */
+  readonly publish: (gameId: string, events: readonly EventEnvelope[]) => Promise<void>;
+  readonly now?: () => Date;
+  readonly logger?: Logger;
+  readonly cache?: GameCache;
+  /** Re-read-and-decide rounds after version conflicts before giving up (the job is retried). */
+  readonly maxConflicts?: number;
+}
+
+export interface ValidateResult {
+  /** Events this call appended (0: the verdict was already there). */
+  readonly appended: number;
+  readonly conflicts: number;
+}
+
+export const toEnvelope = (e: RecordedEvent): EventEnvelope => ({
+  gameId: e.gameId,
+  seq: e.seq,
+  type: e.type,
+  data: e.data,
+  recordedAt: e.recordedAt,
+});
+
+const eventOf = (e: RecordedEvent): GameEvent => ({ type: e.type, data: e.data }) as GameEvent;
+
+export function createValidateProcessor(deps: ValidateDeps): (data: unknown) => Promise<ValidateResult> {
+  const cache = deps.cache ?? new GameCache();
+  const now = deps.now ?? (() => new Date());
+  const maxConflicts = deps.maxConflicts ?? 20;
+
+  async function catchUp(gameId: string, from: GameState | undefined): Promise<GameState> {
+    let state = from ?? initialState();
+    for (const e of await deps.events.readStream(gameId, state.seq)) {
+      if (e.seq !== state.seq + 1) throw new Error(`game ${gameId}: event seq ${e.seq} after ${state.seq}`);
+      state = evolve(state, eventOf(e));
+    }
+    cache.set(gameId, state);
+    return state;
+  }
+
+  async function validate(gameId: string, seq: number): Promise<ValidateResult> {
+    let state = await catchUp(gameId, cache.get(gameId));
+    for (let conflicts = 0; conflicts <= maxConflicts; conflicts++) {
+      const decision = decide({ type: 'ValidatePending', seq, now: now() }, state);
+      if (!decision.ok) {
+        const { code, message } = decision.rejection;
+        // a submission not visible yet is worth a retry; anything else will never change
+        if (code === 'unknown_submission') throw new Error(`game ${gameId}: ${message}`);
+        throw new UnrecoverableError(`game ${gameId} seq ${seq}: ${code}: ${message}`);
+      }
+      if (decision.events.length === 0) return { appended: 0, conflicts };
+      try {
+        const appended = await deps.events.append(gameId, state.seq, decision.events);
+        let next = state;
+        for (const e of decision.events) next = evolve(next, e);
+        cache.set(gameId, next);
+        await deps.publish(gameId, appended.events.map(toEnvelope)).catch((err: unknown) => {
+          deps.logger?.warn({ err, gameId }, 'publish failed; clients catch up from the log');
+        });
+        return { appended: appended.events.length, conflicts };
+      } catch (e) {
+        if (!isVersionConflict(e)) throw e;
+        deps.logger?.debug({ gameId, seq }, 'version conflict: re-reading');
+        state = await catchUp(gameId, state);
+      }
+    }
+    throw new Error(`game ${gameId} seq ${seq}: still conflicting after ${maxConflicts} re-reads`);
+  }
+
+  return async (data: unknown): Promise<ValidateResult> => {
+    if (!isValidateJobData(data)) throw new UnrecoverableError(`bad validate job data: ${JSON.stringify(data)}`);
+    return cache.serialize(data.gameId, () => validate(data.gameId, data.seq));
+  };
+}

@@ -1,0 +1,50 @@
+/** The validate queue: its name, job data, job ids and the channel verdicts are published on. */
+import type { JobsOptions, Queue } from 'bullmq';
+
+export const VALIDATE_QUEUE = 'validate';
+
+/** Validate the submission recorded at `seq` of game `gameId` (and any earlier one still pending). */
+export interface ValidateJobData {
+  readonly gameId: string;
+  readonly seq: number;
+}
+
+/** The job id is the idempotency key: one job per submission (BullMQ forbids ':' in custom ids). */
+export const validateJobId = (gameId: string, seq: number): string => `${gameId}-${seq}`;
+
+export const VALIDATE_JOB_OPTIONS: JobsOptions = {
+  attempts: 8,
+  backoff: { type: 'exponential', delay: 50 },
+  removeOnComplete: { age: 600, count: 10_000 },
+  removeOnFail: { age: 24 * 3600 },
+};
+
+export async function enqueueValidate(
+  queue: Queue<ValidateJobData>,
+  data: ValidateJobData,
+  options: JobsOptions = {},
+): Promise<void> {
+  await queue.add(VALIDATE_QUEUE, data, {
+    ...VALIDATE_JOB_OPTIONS,
+    ...options,
+    jobId: validateJobId(data.gameId, data.seq),
+  });
+}
+
+export function isValidateJobData(x: unknown): x is ValidateJobData {
+  if (typeof x !== 'object' || x === null) return false;
+  const { gameId, seq } = x as Record<string, unknown>;
+  return typeof gameId === 'string' && gameId.length > 0 && Number.isInteger(seq) && (seq as number) > 0;
+}
+
+/** The Redis channel of a game's new events; `channelPrefix` isolates deployments and tests. */
+export const gameChannel = (gameId: string, channelPrefix = ''): string => `${channelPrefix}game:${gameId}`;
+
+/** What is published on a game's channel: a JSON array of these. */
+export interface EventEnvelope {
+  readonly gameId: string;
+  readonly seq: number;
+  readonly type: string;
+  readonly data: unknown;
+  readonly recordedAt: string;
+}

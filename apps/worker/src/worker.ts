@@ -1,0 +1,81 @@
+/** startWorker: a BullMQ worker on the validate queue, with its pool, Redis connections and cache. */
+import { createDb, createPgEventStore, type Db } from '@shogi/store';
+import { Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { GameCache } from './processors/game-cache.js';
+import { createValidateProcessor } from './processors/validate.js';
+import { gameChannel, VALIDATE_QUEUE, type ValidateJobData } from './queues.js';
+
+export interface WorkerOptions {
+  readonly databaseUrl: string;
+  readonly redisUrl: string;
+  readonly logger: Logger;
+  /** Jobs processed at once by this process (default 16). */
+  readonly concurrency?: number;
+  /** BullMQ key prefix (default 'bull'). */
+  readonly prefix?: string;
+  /** Prepended to `game:<id>` channels (default ''). */
+  readonly channelPrefix?: string;
+  /** How long a job's lock lasts without renewal; a killed worker's jobs come back after it (default 30 s). */
+  readonly lockDuration?: number;
+  /** How often stalled jobs are looked for (default 30 s). */
+  readonly stalledInterval?: number;
+  /** PostgreSQL pool size (default concurrency + 2). */
+  readonly poolSize?: number;
+}
+
+export interface RunningWorker {
+  readonly worker: Worker<ValidateJobData>;
+  readonly db: Db;
+  /** Finishes the jobs in flight, then closes the connections. */
+  close(): Promise<void>;
+}
+
+export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
+  const concurrency = options.concurrency ?? 16;
+  const logger = options.logger;
+  const db = createDb(options.databaseUrl, {
+    max: options.poolSize ?? concurrency + 2,
+    applicationName: 'shogi-worker',
+  });
+  const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  const publisher = new Redis(options.redisUrl, { maxRetriesPerRequest: 3 });
+  const channelPrefix = options.channelPrefix ?? '';
+  const processJob = createValidateProcessor({
+    events: createPgEventStore(db),
+    cache: new GameCache(),
+    logger,
+    publish: async (gameId, events) => {
+      await publisher.publish(gameChannel(gameId, channelPrefix), JSON.stringify(events));
+    },
+  });
+  const worker = new Worker<ValidateJobData>(VALIDATE_QUEUE, (job) => processJob(job.data), {
+    connection,
+    concurrency,
+    ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
+    ...(options.lockDuration === undefined ? {} : { lockDuration: options.lockDuration }),
+    ...(options.stalledInterval === undefined ? {} : { stalledInterval: options.stalledInterval }),
+  });
+  worker.on('failed', (job, err) =>
+    logger.warn(
+      { err, gameId: job?.data.gameId, seq: job?.data.seq, attempts: job?.attemptsMade },
+      'validate job failed',
+    ),
+  );
+  worker.on('error', (err) => logger.error({ err }, 'worker error'));
+  await worker.waitUntilReady();
+  let closing: Promise<void> | null = null;
+  return {
+    worker,
+    db,
+    close() {
+      closing ??= (async () => {
+        await worker.close();
+        await Promise.allSettled([publisher.quit(), connection.quit()]);
+        await db.destroy();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import { decide, fold, type GameEvent, initialState, type RecordedEvent } from '@shogi/game';
+import { createInMemoryEventStore, GOTE, gameCreated, SENTE, T0 } from '@shogi/game/testing';
+import { UnrecoverableError } from 'bullmq';
+import { describe, expect, it } from 'vitest';
+import { createValidateProcessor, type EventEnvelope } from '../src/index.js';
+
+function setup() {
+  const store = createInMemoryEventStore({ now: () => T0 });
+  const published: EventEnvelope[] = [];
+  const make = () =>
+    createValidateProcessor({
+      events: store,
+      now: () => T0,
+      publish: async (_gameId, events) => {
+        published.push(...events);
+      },
+    });
+  return { store, published, make };
+}
+
+/** The gateway's half: decide SubmitMove on the stored events and append; returns the seq. */
+async function submit(
+  store: ReturnType<typeof createInMemoryEventStore>,
+  gameId: string,
+  usi: string,
+): Promise<number> {
+  const events = await store.readStream(gameId);
+  const state = fold(
+    events.map((e) => ({ type: e.type, data: e.data }) as GameEvent),
+    initialState(),
+  );
+  const player = state.sideToMove === 'sente' ? SENTE : GOTE;
+  const d = decide({ type: 'SubmitMove', playerId: player.id, usi, ply: state.ply, now: T0 }, state);
+  if (!d.ok) throw new Error(d.rejection.message);
+  return (await store.append(gameId, state.seq, d.events)).lastSeq;
+}
+
+const verdictsOf = (events: RecordedEvent[]) =>
+  events
+    .filter((e) => e.type === 'MoveAccepted' || e.type === 'MoveRejected')
+    .map((e) => (e.data as { submittedSeq: number }).submittedSeq);
+
+describe('validate processor (in-memory store)', () => {
+  it('plays a game to checkmate, publishing each verdict once', async () => {
+    const { store, published, make } = setup();
+    const validate = make();
+    await store.append('g1', 0, [gameCreated('g1', { initialSfen: '4k4/9/4G4/9/9/9/9/9/4K4 b G 1' })]);
+    const seq = await submit(store, 'g1', 'G*5b');
+    expect(await validate({ gameId: 'g1', seq })).toEqual({ appended: 2, conflicts: 0 });
+    expect(published.map((e) => e.type)).toEqual(['MoveAccepted', 'GameEnded']);
+    expect(published[1]).toMatchObject({ gameId: 'g1', seq: 4, data: { winner: 'sente', reason: 'checkmate' } });
+  });
+
+  it('does nothing for the same job delivered twice', async () => {
+    const { store, published, make } = setup();
+    const validate = make();
+    await store.append('g1', 0, [gameCreated('g1')]);
+    const seq = await submit(store, 'g1', '7g7f');
+    await validate({ gameId: 'g1', seq });
+    expect(await validate({ gameId: 'g1', seq })).toEqual({ appended: 0, conflicts: 0 });
+    expect(await make()({ gameId: 'g1', seq })).toEqual({ appended: 0, conflicts: 0 });
+    expect(verdictsOf(await store.readStream('g1'))).toEqual([seq]);
+    expect(published.length).toBe(1);
+  });
+
+  it('gives each move exactly one verdict with two processors racing on every job', async () => {
+    const { store, make } = setup();
+    const a = make();
+    const b = make();
+    await store.append('g1', 0, [gameCreated('g1')]);
+    const seqs: number[] = [];
+    for (const usi of ['7g7f', '3c3d', '8h2b+', '3a2b', '2g2f', '4c4d']) {
+      const seq = await submit(store, 'g1', usi);
+      seqs.push(seq);
+      const results = await Promise.all([a({ gameId: 'g1', seq }), b({ gameId: 'g1', seq })]);
+      expect(results.map((r) => r.appended).sort()).toEqual([0, 1]);
+    }
+    expect(verdictsOf(await store.readStream('g1'))).toEqual(seqs);
+  });
+
+  it('fails permanently on bad job data and unknown games, and retries a seq not visible yet', async () => {
+    const { store, make } = setup();
+    const validate = make();
+    await expect(validate({ gameId: 'g1' })).rejects.toBeInstanceOf(UnrecoverableError);
+    await expect(validate({ gameId: 'nope', seq: 2 })).rejects.toBeInstanceOf(UnrecoverableError);
+    await store.append('g1', 0, [gameCreated('g1')]);
+    const e = await validate({ gameId: 'g1', seq: 9 }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(Error);
+    expect(e).not.toBeInstanceOf(UnrecoverableError);
+  });
+});
