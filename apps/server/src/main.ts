@@ -1,1 +1,74 @@
-export {};
+/**
+ * `npm start`: checks PostgreSQL and Redis, runs the migrations, then starts the gateway
+ * and a worker in this process (or one of them: --role gateway|worker), and the demo
+ * bots unless --no-demo / DEMO=0. SIGTERM and SIGINT close everything with grace.
+ */
+import { createLogger, type RunningGateway, startGateway } from '@shogi/gateway';
+import { runDemo } from './demo/demo.js';
+import { parseLaunchOptions, USAGE } from './options.js';
+import { HOW_TO_START, preflight } from './preflight.js';
+import { migrate, type RunningWorker, startValidationWorker } from './services.js';
+
+async function main(): Promise<number> {
+  const options = parseLaunchOptions();
+  if ('error' in options) {
+    if (options.error !== '') console.error(options.error);
+    console.error(USAGE);
+    return options.error === '' ? 0 : 2;
+  }
+  const { gateway: config, role } = options;
+  const logger = createLogger({ level: config.logLevel, name: 'shogi' });
+
+  const problems = await preflight(config.databaseUrl, config.redisUrl, { postgres: true, redis: true });
+  if (problems.length > 0) {
+    for (const p of problems) console.error(`Cannot reach ${p.service} at ${p.url}: ${p.error}`);
+    console.error(HOW_TO_START);
+    return 1;
+  }
+
+  await migrate(config.databaseUrl, logger);
+  let gateway: RunningGateway | null = null;
+  let worker: RunningWorker | null = null;
+  if (role !== 'gateway') {
+    worker = await startValidationWorker(config, options.workerConcurrency, logger.child({ role: 'worker' }));
+    logger.info(`Worker started: validating moves with concurrency ${options.workerConcurrency}`);
+  }
+  if (role !== 'worker') {
+    gateway = await startGateway(config, logger.child({ role: 'gateway' }));
+    logger.info(`Gateway listening on ${options.publicUrl} (API docs: ${options.publicUrl}/docs)`);
+  }
+
+  const demo = new AbortController();
+  if (options.demo && gateway) {
+    runDemo({ baseUrl: gateway.url, publicUrl: options.publicUrl, logger, signal: demo.signal }).catch((err: unknown) => {
+      if (!demo.signal.aborted) logger.error({ err }, 'Demo: stopped after an error');
+    });
+  }
+
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      logger.info(`Shutting down (${signal}): finishing requests and jobs in flight`);
+      resolve();
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+  demo.abort();
+  const force = setTimeout(() => {
+    logger.error('Shutdown took too long; exiting');
+    process.exit(1);
+  }, config.closeGraceMs + 5000);
+  force.unref();
+  await gateway?.close();
+  await worker?.close();
+  logger.info('Stopped.');
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -36,6 +36,12 @@ export interface GameServiceDeps {
   readonly players: PlayerStore;
   /** Enqueues the validation job of the submission at `seq` (job id `${gameId}-${seq}`). */
   readonly enqueue: (gameId: string, seq: number) => Promise<void>;
+  /**
+   * Publishes events this gateway appended on the game's channel (the worker publishes
+   * its verdicts), so every gateway's sockets see submissions and resignations at once.
+   * Best effort: a lost message is repaired by the subscriber's catch-up read.
+   */
+  readonly publish: (gameId: string, events: readonly RecordedEvent[]) => Promise<void>;
   readonly now?: () => Date;
   readonly maxRetries: number;
   /** games whose folded state is kept in memory */
@@ -71,6 +77,11 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
       }
     }
   }
+
+  const publishQuietly = (gameId: string, events: readonly RecordedEvent[]) =>
+    deps.publish(gameId, events).catch(() => {
+      // the log has the events; subscribers catch up by seq
+    });
 
   const known = async (gameId: string): Promise<GameState> => {
     const state = await states.current(gameId);
@@ -167,12 +178,13 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
         return { seq: decision.duplicateOf };
       }
       const submitted = appended[0] as RecordedEvent;
-      await deps.enqueue(gameId, submitted.seq);
+      await Promise.all([deps.enqueue(gameId, submitted.seq), publishQuietly(gameId, appended)]);
       return { seq: submitted.seq };
     },
 
     async resign(gameId, player) {
       const { appended } = await execute(gameId, (s) => decide({ type: 'Resign', playerId: player.id, now: now() }, s));
+      await publishQuietly(gameId, appended);
       return { seq: (appended[0] as RecordedEvent).seq };
     },
 

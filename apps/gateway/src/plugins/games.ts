@@ -22,7 +22,12 @@ export default fp<{ config: GatewayConfig }>(
     const store = openStore(config);
     const queue = new Queue(VALIDATE_QUEUE, { connection: app.redis, prefix: config.queuePrefix });
     queue.on('error', (err) => app.log.warn({ err }, 'queue: error'));
+    const channelOf = (gameId: string) => `${config.channelPrefix}game:${gameId}`;
     const deps: GameServiceDeps = {
+      publish: async (gameId, events) => {
+        const envelopes = events.map((e) => ({ gameId, seq: e.seq, type: e.type, data: e.data, recordedAt: e.recordedAt }));
+        await app.redis.publish(channelOf(gameId), JSON.stringify(envelopes));
+      },
       events: store.events,
       players: store.players,
       maxRetries: config.maxAppendRetries,
@@ -36,7 +41,7 @@ export default fp<{ config: GatewayConfig }>(
       },
     };
     const service = createGameService(deps);
-    app.decorate('games', { ...service, channelOf: (gameId: string) => `${config.channelPrefix}game:${gameId}` });
+    app.decorate('games', { ...service, channelOf });
     app.addHook('onClose', async () => {
       await queue.close();
       await store.close();

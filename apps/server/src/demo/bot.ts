@@ -1,0 +1,126 @@
+/**
+ * A scripted player that plays one game through the public API: it follows the game on
+ * its player WebSocket and, on its turn, sends a move chosen by brain.ts, over HTTP
+ * (`via: 'http'`) or over the WebSocket (`via: 'ws'`).
+ */
+import type { GameView, ServerMessage, Side } from '@shogi/protocol';
+import { Game, parseSfen, type Ruleset } from '@shogi/rules';
+import type { ApiClient, PlayerSocket } from '../client.js';
+import { chooseMove, type Random } from './brain.js';
+
+export interface BotPlayer {
+  readonly name: string;
+  readonly id: string;
+  readonly token: string;
+}
+
+export interface GameEnd {
+  readonly winner: Side | null;
+  readonly reason: string;
+  readonly moves: number;
+}
+
+export interface BotOptions {
+  readonly api: ApiClient;
+  readonly player: BotPlayer;
+  readonly via: 'http' | 'ws';
+  readonly random: Random;
+  /** pause before each move, so a person can follow the game */
+  readonly moveDelayMs: number;
+  /** resign when the game reaches this many moves */
+  readonly maxMoves: number;
+  readonly onError?: (message: string) => void;
+}
+
+export function replay(initialSfen: string, ruleset: Ruleset, moves: readonly string[]): Game {
+  const parsed = parseSfen(initialSfen);
+  if (!parsed.ok) throw new Error(`bad SFEN ${initialSfen}`);
+  const game = new Game(parsed.value, ruleset);
+  for (const usi of moves) game.playUsi(usi);
+  return game;
+}
+
+/** Plays the game to its end; resolves with how it ended. */
+export async function playAsBot(view: GameView, options: BotOptions): Promise<GameEnd> {
+  const { api, player } = options;
+  const socket: PlayerSocket = await api.playerSocket(view.id, player.token);
+  const moves: string[] = [];
+  let side: Side | null = null;
+  let waiting = false;
+  let rejections = 0;
+  let timer: NodeJS.Timeout | undefined;
+
+  return new Promise<GameEnd>((resolve, reject) => {
+    const finish = (end: GameEnd) => {
+      clearTimeout(timer);
+      off();
+      socket.close().then(() => resolve(end), reject);
+    };
+    const sideToMove = (): Side => {
+      const first: Side = view.initialSfen.split(' ')[1] === 'w' ? 'gote' : 'sente';
+      return moves.length % 2 === 0 ? first : first === 'sente' ? 'gote' : 'sente';
+    };
+    const maybeMove = () => {
+      if (waiting || side === null || sideToMove() !== side) return;
+      waiting = true;
+      timer = setTimeout(() => {
+        move().catch((err: unknown) => {
+          waiting = false;
+          options.onError?.(String(err));
+        });
+      }, options.moveDelayMs);
+    };
+    const move = async () => {
+      const ply = moves.length;
+      if (ply >= options.maxMoves || rejections > 20) {
+        await api.resign(view.id, player.token);
+        return;
+      }
+      const usi = chooseMove(replay(view.initialSfen, view.ruleset, moves), options.random);
+      if (usi === null) return; // the game is over; GameEnded is on its way
+      if (options.via === 'ws') {
+        socket.send({ type: 'move', usi, ply });
+        return;
+      }
+      const answer = await api.submitMove(view.id, player.token, { usi, ply });
+      if (!answer.ok) {
+        waiting = false;
+        rejections++;
+        options.onError?.(`${usi} at ply ${ply}: ${answer.body.code}`);
+      }
+    };
+    const off = socket.onMessage((m: ServerMessage) => {
+      switch (m.type) {
+        case 'hello':
+          side = m.side;
+          break;
+        case 'events':
+          for (const e of m.events) {
+            if (e.type === 'MoveAccepted') {
+              moves.push(String(e.payload.usi));
+            } else if (e.type === 'GameEnded') {
+              const p = e.payload as { winner: Side | null; reason: string };
+              finish({ winner: p.winner, reason: p.reason, moves: moves.length });
+              return;
+            }
+          }
+          break;
+        case 'verdict':
+          waiting = false;
+          if (!m.accepted) {
+            rejections++;
+            options.onError?.(`${m.usi} rejected: ${m.reason ?? '?'}`);
+          }
+          break;
+        case 'error':
+          waiting = false;
+          rejections++;
+          options.onError?.(`${m.error.code}: ${m.error.detail ?? m.error.message}`);
+          break;
+        case 'ack':
+          break;
+      }
+      maybeMove();
+    });
+  });
+}

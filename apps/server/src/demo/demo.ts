@@ -1,0 +1,64 @@
+/**
+ * The demo: two bots play whole games through the public HTTP API and WebSocket, one
+ * after another, and the log says in plain words what happens.
+ */
+import type { Logger } from 'pino';
+import { ApiClient } from '../client.js';
+import { type BotPlayer, playAsBot } from './bot.js';
+import { seeded } from './brain.js';
+
+export interface DemoOptions {
+  readonly baseUrl: string;
+  /** the address to print for people (the bind address may be 0.0.0.0) */
+  readonly publicUrl: string;
+  readonly logger: Logger;
+  readonly signal: AbortSignal;
+  readonly moveDelayMs?: number;
+  readonly pauseBetweenGamesMs?: number;
+  readonly maxGames?: number;
+  readonly seed?: number;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+export async function runDemo(options: DemoOptions): Promise<void> {
+  const { logger, signal } = options;
+  const api = new ApiClient(options.baseUrl);
+  const random = seeded(options.seed ?? Date.now());
+  const a = await api.createPlayer('bot-a');
+  const b = await api.createPlayer('bot-b');
+  const bots: Record<string, BotPlayer> = { [a.id]: { ...a }, [b.id]: { ...b } };
+  logger.info(`Demo: two bots, bot-a and bot-b, will play games through the public API (pass --no-demo to skip)`);
+
+  for (let n = 1; !signal.aborted && n <= (options.maxGames ?? Number.POSITIVE_INFINITY); n++) {
+    // colors alternate; every third game is played under the JSA ruleset
+    const [sente, gote] = n % 2 === 1 ? [a, b] : [b, a];
+    const ruleset = n % 3 === 0 ? 'jsa' : 'default';
+    const view = await api.createGame({ sente: sente.id, gote: gote.id, ruleset });
+    logger.info(`Demo: game ${n} started, sente=${sente.name} gote=${gote.name}, ruleset ${ruleset}`);
+    logger.info(`Watch it: GET ${options.publicUrl}/api/games/${view.id}`);
+    const common = {
+      api,
+      random,
+      moveDelayMs: options.moveDelayMs ?? 150,
+      maxMoves: 400,
+      onError: (message: string) => logger.debug(`Demo: game ${n}: ${message}`),
+    };
+    const [end] = await Promise.all([
+      playAsBot(view, { ...common, player: bots[sente.id] as BotPlayer, via: 'http' }),
+      playAsBot(view, { ...common, player: bots[gote.id] as BotPlayer, via: 'ws' }),
+    ]);
+    const winner =
+      end.winner === null ? 'a draw' : `winner ${end.winner} (${end.winner === 'sente' ? sente.name : gote.name})`;
+    const reason = end.reason.replace('_', ' ');
+    logger.info(`Demo: game ${n} ended by ${reason} after ${end.moves} moves, ${winner}`);
+    await sleep(options.pauseBetweenGamesMs ?? 3000, signal);
+  }
+}

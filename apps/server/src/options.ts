@@ -1,0 +1,50 @@
+/** Command line and environment of the launcher (its only reader of process.env and argv). */
+import { type GatewayConfig, loadConfig } from '@shogi/gateway';
+
+export const ROLES = ['all', 'gateway', 'worker'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface LaunchOptions {
+  readonly role: Role;
+  readonly demo: boolean;
+  readonly gateway: GatewayConfig;
+  readonly workerConcurrency: number;
+  /** the address people are told to open */
+  readonly publicUrl: string;
+}
+
+export const USAGE = `usage: npm start -- [--role all|gateway|worker] [--no-demo]
+  --role     all (default): gateway + worker in one process; gateway or worker alone to scale them apart
+  --no-demo  do not start the two demo bots (also DEMO=0)
+environment: DATABASE_URL, REDIS_URL, PORT (3000), HOST, LOG_LEVEL, WORKER_CONCURRENCY (16), QUEUE_PREFIX`;
+
+export function parseLaunchOptions(
+  argv: readonly string[] = process.argv.slice(2),
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): LaunchOptions | { error: string } {
+  let role: Role = (env.ROLE as Role | undefined) ?? 'all';
+  let demo = env.DEMO !== '0' && env.DEMO !== 'false';
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--no-demo') demo = false;
+    else if (arg === '--demo') demo = true;
+    else if (arg === '--role' || arg.startsWith('--role=')) {
+      const value = arg === '--role' ? argv[++i] : arg.slice('--role='.length);
+      if (!ROLES.includes(value as Role)) return { error: `unknown role "${value ?? ''}"` };
+      role = value as Role;
+    } else if (arg === '--help' || arg === '-h') return { error: '' };
+    else return { error: `unknown argument "${arg}"` };
+  }
+  if (!ROLES.includes(role)) return { error: `unknown ROLE "${role}"` };
+  const gateway = loadConfig(env);
+  const concurrency = Number(env.WORKER_CONCURRENCY ?? 16);
+  const host = gateway.host === '0.0.0.0' || gateway.host === '::' ? 'localhost' : gateway.host;
+  return {
+    role,
+    // the demo plays through this process' gateway
+    demo: demo && role !== 'worker',
+    gateway,
+    workerConcurrency: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : 16,
+    publicUrl: `http://${host}:${gateway.port}`,
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Before anything starts: PostgreSQL and Redis must answer. When they do not, say
+ * exactly how to start them, instead of a stack trace.
+ */
+import { Redis } from 'ioredis';
+import pg from 'pg';
+
+export const HOW_TO_START = [
+  'Start them on this machine with:',
+  '  pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start',
+  '  redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no',
+  'or with Docker:',
+  '  docker compose up -d postgres redis',
+  'and point DATABASE_URL / REDIS_URL at them (defaults: postgres://postgres@localhost:5432/shogi, redis://127.0.0.1:6379).',
+].join('\n');
+
+export interface PreflightProblem {
+  readonly service: 'PostgreSQL' | 'Redis';
+  readonly url: string;
+  readonly error: string;
+}
+
+const redactUrl = (url: string): string => url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+
+/** Connects to the database; creates it when the server answers but the database is missing. */
+async function checkPostgres(url: string): Promise<string | null> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return null;
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === '3D000') return createDatabase(url);
+    return (err as Error).message || String(err);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function createDatabase(url: string): Promise<string | null> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  target.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: target.toString(), connectionTimeoutMillis: 3000 });
+  try {
+    await admin.connect();
+    await admin.query(`create database "${name.replace(/"/g, '""')}"`);
+    return null;
+  } catch (err) {
+    return `database "${name}" does not exist and could not be created: ${(err as Error).message}`;
+  } finally {
+    await admin.end().catch(() => {});
+  }
+}
+
+async function checkRedis(url: string): Promise<string | null> {
+  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    const policy = await redis.config('GET', 'maxmemory-policy').catch(() => null);
+    const value = Array.isArray(policy) ? policy[1] : null;
+    if (value !== null && value !== undefined && value !== 'noeviction') {
+      return `maxmemory-policy is ${String(value)}; BullMQ needs noeviction (redis-cli config set maxmemory-policy noeviction)`;
+    }
+    return null;
+  } catch (err) {
+    return (err as Error).message || String(err);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+export async function preflight(databaseUrl: string, redisUrl: string, needs: { postgres: boolean; redis: boolean }) {
+  const problems: PreflightProblem[] = [];
+  const [pgError, redisError] = await Promise.all([
+    needs.postgres ? checkPostgres(databaseUrl) : null,
+    needs.redis ? checkRedis(redisUrl) : null,
+  ]);
+  if (pgError !== null) problems.push({ service: 'PostgreSQL', url: redactUrl(databaseUrl), error: pgError });
+  if (redisError !== null) problems.push({ service: 'Redis', url: redisUrl, error: redisError });
+  return problems;
+}

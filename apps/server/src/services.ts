@@ -1,0 +1,31 @@
+/** The store's migrations and the worker, as the launcher uses them. */
+import type { GatewayConfig } from '@shogi/gateway';
+import { createDb, migrateToLatest } from '@shogi/store';
+import { startWorker } from '@shogi/worker';
+import type { Logger } from 'pino';
+
+export interface RunningWorker {
+  close(): Promise<void>;
+}
+
+export async function migrate(databaseUrl: string, logger: Logger): Promise<void> {
+  const db = createDb(databaseUrl, { max: 1, applicationName: 'shogi-migrate' });
+  try {
+    const result = await migrateToLatest(db);
+    const applied = result.results?.filter((r) => r.status === 'Success').map((r) => r.migrationName) ?? [];
+    logger.info(applied.length > 0 ? `Database migrated: ${applied.join(', ')}` : 'Database schema is up to date');
+  } finally {
+    await db.destroy();
+  }
+}
+
+export function startValidationWorker(config: GatewayConfig, concurrency: number, logger: Logger): Promise<RunningWorker> {
+  return startWorker({
+    databaseUrl: config.databaseUrl,
+    redisUrl: config.redisUrl,
+    logger,
+    concurrency,
+    prefix: config.queuePrefix,
+    channelPrefix: config.channelPrefix,
+  });
+}
