@@ -117,6 +117,11 @@ describe('reading KIF', () => {
     expect(replayRecord(record)).toMatchObject({ plies: 6, status: 'ongoing' });
   });
 
+  test('a header line after the moves is still a header', () => {
+    const record = parsed('手数----\n   1 ７六歩(77)\n   2 投了\n終了日時：2024/01/02 11:00:00\n');
+    expect(record.info).toEqual({ end_time: '2024/01/02 11:00:00' });
+  });
+
   test.each([
     ['香落ち', 'lance'],
     ['右香落ち', 'right_lance'],

@@ -311,7 +311,11 @@ export function parseKif(input: string): Result<GameRecord, RecordError> {
     if (startsMoves) continue;
     let failed: Fail | null;
     if (st.board === null) failed = header(st, text, line);
-    else if (!moveLine) failed = recordError('bad_line', line, `cannot read '${text.slice(0, 40)}'`);
+    // some programs write header lines (終了日時) after the moves
+    else if (!moveLine)
+      failed = /^[^\s：]+：/.test(text)
+        ? header(st, text, line)
+        : recordError('bad_line', line, `cannot read '${text.slice(0, 40)}'`);
     else if (st.record.ending) failed = recordError('bad_move', line, 'a move after the ending');
     else failed = move(st, (moveLine[1] ?? '').replace(/^[▲△☗☖]/, ''), line);
     if (failed) return failed;
