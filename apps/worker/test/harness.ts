@@ -1,0 +1,159 @@
+/**
+ * Integration harness for the worker: a fresh database, a unique BullMQ prefix and
+ * channel prefix, a subscriber collecting published verdicts, and the gateway's half
+ * of a move (decide SubmitMove, append, enqueue) done directly against the store.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  decide,
+  evolve,
+  type GameEvent,
+  type GameState,
+  initialState,
+  isVersionConflict,
+  type RecordedEvent,
+} from '@shogi/game';
+import { GOTE, SENTE, T0 } from '@shogi/game/testing';
+import type { Ruleset } from '@shogi/rules';
+import { appendEvents, readStream } from '@shogi/store';
+import { createTestDatabase, type TestDatabase } from '@shogi/store/testing';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { type EventEnvelope, enqueueValidate, VALIDATE_QUEUE, type ValidateJobData } from '../src/index.js';
+
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export interface Harness {
+  readonly t: TestDatabase;
+  readonly prefix: string;
+  readonly channelPrefix: string;
+  readonly queue: Queue<ValidateJobData>;
+  /** Every envelope published on this harness's channels, in arrival order. */
+  readonly published: EventEnvelope[];
+  createGame(gameId: string, options?: { ruleset?: Ruleset; initialSfen?: string }): Promise<void>;
+  /** Records a move by the side to move (or `playerId`) and enqueues its job; returns its seq. */
+  submit(gameId: string, usi: string, options?: { playerId?: string; enqueue?: boolean }): Promise<number>;
+  /** Resolves with the published verdict events for submission `seq` (waits up to timeoutMs). */
+  verdict(gameId: string, seq: number, timeoutMs?: number): Promise<EventEnvelope[]>;
+  events(gameId: string): Promise<RecordedEvent[]>;
+  close(): Promise<void>;
+}
+
+const eventOf = (e: RecordedEvent): GameEvent => ({ type: e.type, data: e.data }) as GameEvent;
+
+export async function createHarness(): Promise<Harness> {
+  const t = await createTestDatabase({ max: 10 });
+  const prefix = `wt${randomBytes(4).toString('hex')}`;
+  const channelPrefix = `${prefix}:`;
+  const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const subscriber = new Redis(REDIS_URL);
+  const queue = new Queue<ValidateJobData>(VALIDATE_QUEUE, { connection, prefix });
+  const published: EventEnvelope[] = [];
+  const waiters = new Set<() => void>();
+  await subscriber.psubscribe(`${channelPrefix}game:*`);
+  subscriber.on('pmessage', (_pattern, _channel, message) => {
+    published.push(...(JSON.parse(message) as EventEnvelope[]));
+    for (const w of waiters) w();
+  });
+
+  async function state(gameId: string): Promise<GameState> {
+    let s = initialState();
+    for (const e of await readStream(t.db, gameId)) s = evolve(s, eventOf(e));
+    return s;
+  }
+
+  const verdictOf = (gameId: string, seq: number): EventEnvelope[] => {
+    const i = published.findIndex(
+      (e) =>
+        e.gameId === gameId &&
+        (e.type === 'MoveAccepted' || e.type === 'MoveRejected') &&
+        (e.data as { submittedSeq: number }).submittedSeq === seq,
+    );
+    if (i < 0) return [];
+    const first = published[i] as EventEnvelope;
+    const next = published[i + 1];
+    return next?.gameId === gameId && next.type === 'GameEnded' && next.seq === first.seq + 1 ? [first, next] : [first];
+  };
+
+  return {
+    t,
+    prefix,
+    channelPrefix,
+    queue,
+    published,
+    async createGame(gameId, options = {}) {
+      const d = decide(
+        {
+          type: 'CreateGame',
+          gameId,
+          sente: SENTE,
+          gote: GOTE,
+          ruleset: options.ruleset ?? 'default',
+          now: T0,
+          ...(options.initialSfen === undefined ? {} : { initialSfen: options.initialSfen }),
+        },
+        initialState(),
+      );
+      if (!d.ok) throw new Error(d.rejection.message);
+      await appendEvents(t.db, gameId, 0, d.events);
+    },
+    async submit(gameId, usi, options = {}) {
+      for (;;) {
+        const s = await state(gameId);
+        const playerId = options.playerId ?? (s.sideToMove === 'sente' ? SENTE.id : GOTE.id);
+        const d = decide({ type: 'SubmitMove', playerId, usi, ply: s.ply, now: new Date() }, s);
+        if (!d.ok) throw new Error(`${usi}: ${d.rejection.code} ${d.rejection.message}`);
+        try {
+          const r = await appendEvents(t.db, gameId, s.seq, d.events);
+          if (options.enqueue !== false) await enqueueValidate(queue, { gameId, seq: r.lastSeq });
+          return r.lastSeq;
+        } catch (e) {
+          if (!isVersionConflict(e)) throw e;
+        }
+      }
+    },
+    verdict(gameId, seq, timeoutMs = 20_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const v = verdictOf(gameId, seq);
+          if (v.length === 0) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          // a GameEnded arrives in the same message as its MoveAccepted
+          resolve(v);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`no verdict for ${gameId} seq ${seq} within ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+    events: (gameId) => readStream(t.db, gameId),
+    async close() {
+      await queue.obliterate({ force: true }).catch(() => undefined);
+      await queue.close();
+      await Promise.allSettled([subscriber.quit(), connection.quit()]);
+      await t.drop();
+    },
+  };
+}
+
+/** Submission seqs and the submissions each verdict answers, from the stored log. */
+export function verdictCounts(events: readonly RecordedEvent[]): {
+  submitted: number[];
+  verdicts: Map<number, number>;
+} {
+  const submitted = events.filter((e) => e.type === 'MoveSubmitted').map((e) => e.seq);
+  const verdicts = new Map<number, number>();
+  for (const e of events) {
+    if (e.type === 'MoveAccepted' || e.type === 'MoveRejected') {
+      const s = e.data.submittedSeq;
+      verdicts.set(s, (verdicts.get(s) ?? 0) + 1);
+    }
+  }
+  return { submitted, verdicts };
+}
+
+export { GOTE, SENTE };
