@@ -1,6 +1,7 @@
 export { GameCache } from './processors/game-cache.js';
 export {
   createValidateProcessor,
+  type JobDelivery,
   toEnvelope,
   type ValidateDeps,
   type ValidateResult,

@@ -50,13 +50,17 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       await publisher.publish(gameChannel(gameId, channelPrefix), JSON.stringify(events));
     },
   });
-  const worker = new Worker<ValidateJobData>(VALIDATE_QUEUE, (job) => processJob(job.data), {
-    connection,
-    concurrency,
-    ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
-    ...(options.lockDuration === undefined ? {} : { lockDuration: options.lockDuration }),
-    ...(options.stalledInterval === undefined ? {} : { stalledInterval: options.stalledInterval }),
-  });
+  const worker = new Worker<ValidateJobData>(
+    VALIDATE_QUEUE,
+    (job) => processJob(job.data, { redelivered: job.attemptsMade > 0 || (job.attemptsStarted ?? 0) > 1 }),
+    {
+      connection,
+      concurrency,
+      ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
+      ...(options.lockDuration === undefined ? {} : { lockDuration: options.lockDuration }),
+      ...(options.stalledInterval === undefined ? {} : { stalledInterval: options.stalledInterval }),
+    },
+  );
   worker.on('failed', (job, err) =>
     logger.warn(
       { err, gameId: job?.data.gameId, seq: job?.data.seq, attempts: job?.attemptsMade },

@@ -8,6 +8,9 @@
  *    re-read and decide again (usually finding the verdict there).
  * 4. Publish the appended events on the game's channel. The log is the truth: a lost
  *    publish costs a client a catch-up read by seq, never a verdict.
+ *    A redelivered job (retry, or a worker died holding it) that finds the verdict on
+ *    record publishes it again, in case the death came between append and publish;
+ *    subscribers dedupe by seq.
  * Permanent failures (bad job data, unknown game) throw UnrecoverableError.
  */
 import {
@@ -52,7 +55,14 @@ export const toEnvelope = (e: RecordedEvent): EventEnvelope => ({
 
 const eventOf = (e: RecordedEvent): GameEvent => ({ type: e.type, data: e.data }) as GameEvent;
 
-export function createValidateProcessor(deps: ValidateDeps): (data: unknown) => Promise<ValidateResult> {
+/** How the job came: `redelivered` when an earlier attempt started (a retry or a stalled job). */
+export interface JobDelivery {
+  readonly redelivered?: boolean;
+}
+
+export function createValidateProcessor(
+  deps: ValidateDeps,
+): (data: unknown, delivery?: JobDelivery) => Promise<ValidateResult> {
   const cache = deps.cache ?? new GameCache();
   const now = deps.now ?? (() => new Date());
   const maxConflicts = deps.maxConflicts ?? 20;
@@ -67,7 +77,22 @@ export function createValidateProcessor(deps: ValidateDeps): (data: unknown) => 
     return state;
   }
 
-  async function validate(gameId: string, seq: number): Promise<ValidateResult> {
+  /** A redelivered job may have died between append and publish: publish the verdict on record again. */
+  async function republish(gameId: string, seq: number): Promise<void> {
+    const tail = await deps.events.readStream(gameId, seq);
+    const i = tail.findIndex(
+      (e) => (e.type === 'MoveAccepted' || e.type === 'MoveRejected') && e.data.submittedSeq === seq,
+    );
+    const verdict = tail[i];
+    if (verdict === undefined) return;
+    const next = tail[i + 1];
+    const events = next?.type === 'GameEnded' && next.seq === verdict.seq + 1 ? [verdict, next] : [verdict];
+    await deps.publish(gameId, events.map(toEnvelope)).catch((err: unknown) => {
+      deps.logger?.warn({ err, gameId }, 'republish failed; clients catch up from the log');
+    });
+  }
+
+  async function validate(gameId: string, seq: number, redelivered: boolean): Promise<ValidateResult> {
     let state = await catchUp(gameId, cache.get(gameId));
     for (let conflicts = 0; conflicts <= maxConflicts; conflicts++) {
       const decision = decide({ type: 'ValidatePending', seq, now: now() }, state);
@@ -77,7 +102,10 @@ export function createValidateProcessor(deps: ValidateDeps): (data: unknown) => 
         if (code === 'unknown_submission') throw new Error(`game ${gameId}: ${message}`);
         throw new UnrecoverableError(`game ${gameId} seq ${seq}: ${code}: ${message}`);
       }
-      if (decision.events.length === 0) return { appended: 0, conflicts };
+      if (decision.events.length === 0) {
+        if (redelivered) await republish(gameId, seq);
+        return { appended: 0, conflicts };
+      }
       try {
         const appended = await deps.events.append(gameId, state.seq, decision.events);
         let next = state;
@@ -96,8 +124,9 @@ export function createValidateProcessor(deps: ValidateDeps): (data: unknown) => 
     throw new Error(`game ${gameId} seq ${seq}: still conflicting after ${maxConflicts} re-reads`);
   }
 
-  return async (data: unknown): Promise<ValidateResult> => {
+  return async (data: unknown, delivery: JobDelivery = {}): Promise<ValidateResult> => {
     if (!isValidateJobData(data)) throw new UnrecoverableError(`bad validate job data: ${JSON.stringify(data)}`);
-    return cache.serialize(data.gameId, () => validate(data.gameId, data.seq));
+    const redelivered = delivery.redelivered === true;
+    return cache.serialize(data.gameId, () => validate(data.gameId, data.seq, redelivered));
   };
 }
