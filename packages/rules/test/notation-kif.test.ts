@@ -144,6 +144,47 @@ describe('reading KIF', () => {
     expect(replayRecord(record)).toMatchObject({ plies: 7, status: 'ongoing' });
   });
 
+  /** A BOD start with one sente piece on 5e (kings on 8a and 5i), then that piece to 5d. */
+  const movePiece = (bodName: string, moveName: string): GameRecord => {
+    const row = (cells: string): string => `|${cells}|`;
+    const empty = ' ・'.repeat(9);
+    const rows = [
+      ' ・v玉 ・ ・ ・ ・ ・ ・ ・',
+      empty,
+      empty,
+      empty,
+      ` ・ ・ ・ ・ ${bodName} ・ ・ ・ ・`,
+      empty,
+      empty,
+      empty,
+    ];
+    const bod = [...rows, ' ・ ・ ・ ・ 玉 ・ ・ ・ ・'].map(row).join('\n');
+    return parsed(`${bod}\n先手番\n手数----\n   1 ５四${moveName}(55)\n`);
+  };
+  test.each([
+    ['と', 'と'],
+    ['杏', '成香'],
+    ['杏', '杏'],
+    ['圭', '成桂'],
+    ['圭', '圭'],
+    ['全', '成銀'],
+    ['全', '全'],
+    ['馬', '馬'],
+    ['龍', '龍'],
+    ['竜', '竜'],
+    ['金', '金'],
+    ['銀', '銀'],
+    ['飛', '飛'],
+  ])('the piece %s on the board moves as %s', (bodName, moveName) => {
+    const record = movePiece(bodName, moveName);
+    expect(record.moves).toEqual(['5e5d']);
+    expect(replayRecord(record).status).not.toBe('illegal');
+  });
+
+  test('a piece name that is not the piece on the origin is refused', () => {
+    expect(() => movePiece('全', '銀')).toThrow(/piece_mismatch/);
+  });
+
   const one = (word: string, moves = ''): GameRecord => parsed(`手合割：平手\n手数----\n${moves}   1 ${word}\n`);
   test.each([
     ['投了', 'toryo'],
