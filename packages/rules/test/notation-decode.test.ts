@@ -229,6 +229,10 @@ describe('hostile input never throws', () => {
     expect(parseKif(`手数----\n   1 ${'７'.repeat(15_000)}`)).toMatchObject({ ok: false });
     expect(parseCsa(`V2.2\nPI\n+\n${"'comment\n".repeat(300_000)}`)).toMatchObject({ ok: true });
     expect(parseKif(`${'*comment\n'.repeat(300_000)}`)).toMatchObject({ ok: true });
+    // long runs of blanks inside lines: a trailing-blank regex would take seconds per line
+    const blanks = `棋戦：${' '.repeat(19_000)}x${' '.repeat(900)}\n`.repeat(150);
+    expect(parseKif(blanks)).toMatchObject({ ok: true });
+    expect(parseCsa(`V2.2\n${`$EVENT:${' '.repeat(19_000)}x\n`.repeat(150)}PI\n+\n`)).toMatchObject({ ok: true });
     expect(performance.now() - started).toBeLessThan(5000);
   });
 

@@ -124,11 +124,9 @@ interface State {
   lastTo: number;
 }
 
-const SPACES = /^[\s\u3000]+|[\s\u3000]+$/g;
-
 function hands(text: string, line: number): Result<number[], RecordError> {
   const hand = new Array<number>(8).fill(0);
-  const body = text.replace(SPACES, '');
+  const body = text.trim();
   if (body === 'なし' || body === '') return ok(hand);
   for (const item of body.split(/[\s\u3000]+/)) {
     const type = pieceType(item[0] ?? '');
@@ -172,8 +170,8 @@ function header(st: State, text: string, line: number): Fail | null {
   }
   const colon = text.search(/[：:]/);
   if (colon <= 0) return recordError('bad_line', line, `cannot read '${text.slice(0, 40)}'`);
-  const key = text.slice(0, colon).replace(SPACES, '');
-  const value = text.slice(colon + 1).replace(SPACES, '');
+  const key = text.slice(0, colon).trim();
+  const value = text.slice(colon + 1).trim();
   const hand = /^(先手|後手|上手|下手)の?持ち?駒$/.exec(key);
   if (hand) {
     const parsed = hands(value, line);
@@ -299,7 +297,8 @@ export function parseKif(input: string): Result<GameRecord, RecordError> {
       st.record.comments.push({ ply: st.record.moves.length, text: raw.slice(1) });
       continue;
     }
-    const text = raw.replace(/[\s\u3000]+$/, '');
+    // native trimming (it covers the ideographic space): a trailing-blank regex is quadratic
+    const text = raw.trimEnd();
     if (text.startsWith('変化：') || text.startsWith('変化:')) break;
     if (text === '' || text.startsWith('#') || text.startsWith('&') || text.startsWith('まで')) continue;
     const moveLine = MOVE_LINE.exec(text);
