@@ -110,7 +110,13 @@ export class PlayerSocket {
     });
   }
 
-  onMessage(handler: MessageHandler): () => void {
+  /**
+   * Calls `handler` for every future message; with `replay`, first for those already
+   * received (frames that came in the same packet as the upgrade arrive before any
+   * caller could listen).
+   */
+  onMessage(handler: MessageHandler, options: { replay?: boolean } = {}): () => void {
+    if (options.replay) for (const m of this.received) handler(m);
     this.handlers.add(handler);
     return () => this.handlers.delete(handler);
   }

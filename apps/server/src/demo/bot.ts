@@ -121,6 +121,6 @@ export async function playAsBot(view: GameView, options: BotOptions): Promise<Ga
           break;
       }
       maybeMove();
-    });
+    }, { replay: true });
   });
 }
