@@ -42,6 +42,9 @@ const CASES = [
 ];
 
 const libraries: Library[] = [ours, tsshogi, shogiops].filter((l) => l.name === 'ours' || !skipped.has(l.name));
+for (const name of skipped) {
+  if (name !== 'tsshogi' && name !== 'shogiops') console.log(`warning: --skip ${name}: only tsshogi and shogiops can be skipped`);
+}
 let failures = 0;
 
 function fail(message: string): void {
