@@ -43,7 +43,8 @@ const CASES = [
 
 const libraries: Library[] = [ours, tsshogi, shogiops].filter((l) => l.name === 'ours' || !skipped.has(l.name));
 for (const name of skipped) {
-  if (name !== 'tsshogi' && name !== 'shogiops') console.log(`warning: --skip ${name}: only tsshogi and shogiops can be skipped`);
+  if (name !== 'tsshogi' && name !== 'shogiops')
+    console.log(`warning: --skip ${name}: only tsshogi and shogiops can be skipped`);
 }
 let failures = 0;
 
@@ -211,7 +212,7 @@ const wall0 = process.hrtime.bigint();
 console.log('# Shogi perft / move-validation benchmark');
 console.log(`node ${process.version}  ${new Date().toISOString()}  ${cpus().length}× ${cpus()[0]?.model ?? '?'}`);
 console.log(
-  `mode: ${quick ? 'quick' : 'full'}; libraries: ${libraries.map((l) => l.name).join(', ')}${skipped.size ? ` (skipped: ${[...skipped].join(', ')})` : ''}`,
+  `mode: ${quick ? 'quick' : 'full'}; libraries: ${libraries.map((l) => l.name).join(', ')}${libraries.length < 3 ? ' (others skipped)' : ''}`,
 );
 console.log(`load average at start: ${load0.map((x) => fmt(x)).join(' ')}\n`);
 perftSection();
