@@ -4,7 +4,9 @@ import { existsSync } from 'node:fs';
 
 const cli = new URL('../dist/cli.js', import.meta.url);
 if (!existsSync(cli)) {
-  process.stderr.write('shogi: the rules package is not built yet; run `npm install` (or `npm run build`) at the repository root.\n');
+  process.stderr.write(
+    'shogi: the rules package is not built yet; run `npm install` (or `npm run build`) at the repository root.\n',
+  );
   process.exit(2);
 }
 const { main } = await import(cli.href);

@@ -37,7 +37,8 @@ export interface Setup {
   readonly moveNumber: number;
 }
 
-const MAX_PLY = 4096;
+/** Initial depth of the undo stack; it doubles when a game grows past it. */
+const INITIAL_UNDO_DEPTH = 1024;
 
 export class Position {
   readonly board = new Uint8Array(BOARD_SIZE).fill(WALL);
@@ -53,9 +54,9 @@ export class Position {
   key2 = 0;
   // undo stack
   private ply = 0;
-  private readonly undoCaptured = new Uint8Array(MAX_PLY);
-  private readonly undoKey1 = new Int32Array(MAX_PLY);
-  private readonly undoKey2 = new Int32Array(MAX_PLY);
+  private undoCaptured = new Uint8Array(INITIAL_UNDO_DEPTH);
+  private undoKey1 = new Int32Array(INITIAL_UNDO_DEPTH);
+  private undoKey2 = new Int32Array(INITIAL_UNDO_DEPTH);
 
   private constructor() {
     for (const s of SQUARES) this.board[s] = EMPTY;
@@ -181,6 +182,7 @@ export class Position {
     const us = this.side;
     const to = m & 0xff;
     const ply = this.ply++;
+    if (ply === this.undoKey1.length) this.growUndo();
     this.undoKey1[ply] = this.key1;
     this.undoKey2[ply] = this.key2;
     let k1 = this.key1 ^ SIDE_KEYS[0];
@@ -230,6 +232,17 @@ export class Position {
     this.key2 = k2;
     this.side = (us ^ 1) as Color;
     this.moveNumber++;
+  }
+
+  private growUndo(): void {
+    const grow = <T extends Uint8Array | Int32Array>(a: T, make: (n: number) => T): T => {
+      const bigger = make(a.length * 2);
+      bigger.set(a);
+      return bigger;
+    };
+    this.undoCaptured = grow(this.undoCaptured, (n) => new Uint8Array(n));
+    this.undoKey1 = grow(this.undoKey1, (n) => new Int32Array(n));
+    this.undoKey2 = grow(this.undoKey2, (n) => new Int32Array(n));
   }
 
   /** Takes back `m`, which must be the last move made. */

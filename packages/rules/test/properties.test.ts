@@ -118,3 +118,19 @@ describe('properties over random games', () => {
     expect(load(START_SFEN)).toBeDefined();
   });
 });
+
+test('a game longer than the initial undo stack keeps exact keys', () => {
+  // kings shuffle back and forth: 10,000 plies, far past the stack's first size
+  const pos = load('4k4/9/9/9/9/9/9/9/4K4 b - 1');
+  const cycle = ['5i5h', '5a5b', '5h5i', '5b5a'].map(parseUsi);
+  const played: number[] = [];
+  for (let i = 0; i < 10_000; i++) {
+    const m = cycle[i % 4] as number;
+    pos.makeMove(m);
+    played.push(m);
+  }
+  expect([pos.key1, pos.key2]).toEqual(pos.computeKey());
+  while (played.length > 0) pos.unmakeMove(played.pop() as number);
+  expect(toSfen(pos)).toBe('4k4/9/9/9/9/9/9/9/4K4 b - 1');
+  expect([pos.key1, pos.key2]).toEqual(pos.computeKey());
+});
