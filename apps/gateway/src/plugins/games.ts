@@ -36,7 +36,14 @@ export default fp<{ config: GatewayConfig }>(
         await queue.add(
           VALIDATE_QUEUE,
           { gameId, seq },
-          { jobId: `${gameId}-${seq}`, removeOnComplete: true, removeOnFail: 1000, attempts: 5, backoff: { type: 'exponential', delay: 100 } },
+          {
+            jobId: `${gameId}-${seq}`,
+            // completed jobs stay a while (bounded) so their timings can be sampled
+            removeOnComplete: { age: 600, count: 10_000 },
+            removeOnFail: { age: 24 * 3600 },
+            attempts: 8,
+            backoff: { type: 'exponential', delay: 50 },
+          },
         );
       },
     };

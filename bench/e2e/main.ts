@@ -1,0 +1,202 @@
+/**
+ * End-to-end bench: G concurrent games played by scripted clients through the public API
+ * (moves over the player WebSocket or HTTP, verdicts over the WebSocket) against a running
+ * server, for a fixed time. Prints accepted moves/s, submit→verdict latency percentiles,
+ * and where the time goes.
+ *
+ *   npm start -- --no-demo            # or: --role gateway / --role worker in two processes
+ *   npx tsx --conditions=@shogi/source bench/e2e/main.ts --games 200 --seconds 20
+ *   npx tsx --conditions=@shogi/source bench/e2e/main.ts --games 100 --rate 1000 --seconds 20
+ *
+ * Options: --url (http://127.0.0.1:3000) --games G (100) --seconds S (20) --warmup S (3)
+ *          --rate R moves/s for all games together (0: as fast as the server answers)
+ *          --via ws|http|mixed (ws) --redis URL and --prefix P to sample BullMQ job timings
+ * Bounded: it stops by itself after warmup + seconds, and only talks to --url (loopback).
+ */
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import type { ServerMessage, WireEvent } from '@shogi/protocol';
+import { Game, startPosition } from '@shogi/rules';
+import { ApiClient, type PlayerSocket } from '../../apps/server/src/client.js';
+import { chooseMove, seeded } from '../../apps/server/src/demo/brain.js';
+import { type Breakdown, printReport, type Sample } from './report.js';
+
+const { values: args } = parseArgs({
+  options: {
+    url: { type: 'string', default: 'http://127.0.0.1:3000' },
+    games: { type: 'string', default: '100' },
+    seconds: { type: 'string', default: '20' },
+    warmup: { type: 'string', default: '3' },
+    rate: { type: 'string', default: '0' },
+    via: { type: 'string', default: 'ws' },
+    redis: { type: 'string', default: 'redis://127.0.0.1:6379' },
+    prefix: { type: 'string', default: 'shogi' },
+  },
+});
+const G = Number(args.games);
+const SECONDS = Number(args.seconds);
+const WARMUP = Number(args.warmup);
+const RATE = Number(args.rate);
+const VIA = args.via as 'ws' | 'http' | 'mixed';
+const url = new URL(args.url);
+if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) throw new Error('the bench only targets loopback');
+
+/** Scripts: whole games played by the demo brain, replayed move by move by the clients. */
+function scripts(count: number): string[][] {
+  const out: string[][] = [];
+  for (let seed = 1; out.length < count; seed++) {
+    const random = seeded(seed);
+    const game = new Game(startPosition());
+    const moves: string[] = [];
+    while (moves.length < 400) {
+      const usi = chooseMove(game, random);
+      if (usi === null) break;
+      moves.push(usi);
+    }
+    if (moves.length >= 40) out.push(moves);
+  }
+  return out;
+}
+
+const api = new ApiClient(args.url);
+const samples: Sample[] = [];
+const breakdowns: Breakdown[] = [];
+let accepted = 0;
+let rejected = 0;
+let errors = 0;
+let gamesPlayed = 0;
+
+interface Waiter {
+  resolve(m: ServerMessage): void;
+}
+
+/** Resolves on this socket's next verdict or error frame. */
+function verdictWaiter(socket: PlayerSocket): { next(): Promise<ServerMessage> } {
+  let waiter: Waiter | null = null;
+  socket.onMessage((m) => {
+    if ((m.type === 'verdict' || m.type === 'error') && waiter) {
+      const w = waiter;
+      waiter = null;
+      w.resolve(m);
+    }
+  });
+  return { next: () => new Promise((resolve) => (waiter = { resolve })) };
+}
+
+/** Keeps the last events seen on a socket by seq, for the time breakdown. */
+function eventMemory(socket: PlayerSocket): Map<number, WireEvent & { at: number }> {
+  const seen = new Map<number, WireEvent & { at: number }>();
+  socket.onMessage((m) => {
+    if (m.type !== 'events') return;
+    const at = Date.now();
+    for (const e of m.events) seen.set(e.seq, { ...e, at });
+    if (seen.size > 64) for (const k of [...seen.keys()].slice(0, 32)) seen.delete(k);
+  });
+  return seen;
+}
+
+async function playGames(index: number, script: string[], start: number, stopAt: number, measureFrom: number) {
+  const sente = await api.createPlayer(`bench-${index}-s`);
+  const gote = await api.createPlayer(`bench-${index}-g`);
+  // each game paces itself to RATE / G moves per second, with its own phase
+  const interval = RATE > 0 ? (1000 * G) / RATE : 0;
+  let due = start + (interval * index) / G;
+  while (performance.now() < stopAt) {
+    const game = await api.createGame({ sente: sente.id, gote: gote.id });
+    gamesPlayed++;
+    const players = [sente, gote];
+    const sockets = await Promise.all(players.map((p) => api.playerSocket(game.id, p.token)));
+    const waiters = sockets.map(verdictWaiter);
+    const memories = sockets.map(eventMemory);
+    for (let ply = 0; ply < script.length && performance.now() < stopAt; ply++) {
+      if (interval > 0) {
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        due += interval;
+      }
+      const side = ply % 2;
+      const usi = script[ply] as string;
+      const socket = sockets[side] as PlayerSocket;
+      const verdict = (waiters[side] as { next(): Promise<ServerMessage> }).next();
+      const t0 = performance.now();
+      const wall0 = Date.now();
+      const http = VIA === 'http' || (VIA === 'mixed' && side === 0);
+      let ackAt = 0;
+      if (http) {
+        const res = await api.submitMove(game.id, (players[side] as { token: string }).token, { usi, ply });
+        ackAt = performance.now();
+        if (!res.ok) {
+          errors++;
+          break;
+        }
+      } else {
+        socket.send({ type: 'move', usi, ply });
+      }
+      const m = await verdict;
+      const t1 = performance.now();
+      if (m.type !== 'verdict') {
+        errors++;
+        break;
+      }
+      if (!m.accepted) {
+        rejected++;
+        break;
+      }
+      if (t0 >= measureFrom) {
+        accepted++;
+        samples.push({ at: t0, ms: t1 - t0 });
+        const memory = memories[side] as Map<number, WireEvent & { at: number }>;
+        const submitted = memory.get(m.submittedSeq);
+        const verdictEvent = memory.get(m.seq);
+        if (submitted && verdictEvent) {
+          breakdowns.push({
+            total: t1 - t0,
+            ack: ackAt > 0 ? ackAt - t0 : null,
+            intake: Date.parse(String(submitted.payload.receivedAt)) - wall0,
+            appendSubmitted: Date.parse(submitted.recordedAt) - Date.parse(String(submitted.payload.receivedAt)),
+            toVerdictAppend: Date.parse(verdictEvent.recordedAt) - Date.parse(submitted.recordedAt),
+            verdictToClient: verdictEvent.at - Date.parse(verdictEvent.recordedAt),
+          });
+        }
+      }
+    }
+    await Promise.all(sockets.map((s) => s.close()));
+  }
+}
+
+async function main() {
+  const pool = scripts(16);
+  console.log(`e2e bench: ${G} games, ${SECONDS}s after ${WARMUP}s warmup, rate ${RATE > 0 ? `${RATE} moves/s` : 'unbounded'}, moves via ${VIA}, against ${args.url}`);
+  const start = performance.now();
+  const measureFrom = start + WARMUP * 1000;
+  const stopAt = measureFrom + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: G }, (_, i) => playGames(i, pool[i % pool.length] as string[], start, stopAt, measureFrom)),
+  );
+  const elapsed = (Math.min(performance.now(), stopAt) - measureFrom) / 1000;
+  const jobs = await sampleJobs(args.redis, args.prefix).catch((err: unknown) => {
+    console.log(`(BullMQ job timings unavailable: ${String(err)})`);
+    return null;
+  });
+  printReport({ samples, breakdowns, accepted, rejected, errors, games: gamesPlayed, seconds: elapsed, jobs });
+  process.exit(0);
+}
+
+/** Queue wait and processing time of recently completed validate jobs (BullMQ's own stamps). */
+async function sampleJobs(redisUrl: string, prefix: string) {
+  const { Queue } = await import('bullmq');
+  const queue = new Queue('validate', { connection: { url: redisUrl }, prefix });
+  try {
+    const jobs = await queue.getCompleted(0, 4999);
+    return jobs
+      .filter((j) => j.processedOn !== undefined && j.finishedOn !== undefined)
+      .map((j) => ({ wait: (j.processedOn as number) - j.timestamp, run: (j.finishedOn as number) - (j.processedOn as number) }));
+  } finally {
+    await queue.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
