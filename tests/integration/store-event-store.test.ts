@@ -23,7 +23,10 @@ afterAll(async () => {
   await t?.drop();
 });
 
-eventStoreContract('postgres', async () => ({ store: createPgEventStore(t.db) }));
+// createDb's Kysely uses named prepared statements on its pool; another Kysely instance (or a
+// transaction) the plain kysely statements: the contract holds for both paths
+eventStoreContract('postgres (prepared statements)', async () => ({ store: createPgEventStore(t.db) }));
+eventStoreContract('postgres (kysely statements)', async () => ({ store: createPgEventStore(t.db.withoutPlugins()) }));
 
 /** Plays moves through decide/evolve against the store, as gateway and worker would. */
 async function playMoves(gameId: string, moves: readonly string[]): Promise<void> {

@@ -6,7 +6,18 @@ export interface CreateDbOptions {
   /** Pool size (default 10). */
   readonly max?: number;
   readonly applicationName?: string;
+  /** Errors of idle pooled connections (a server restart, a terminated backend); default: ignored, the pool reconnects. */
+  readonly onIdleError?: (err: Error) => void;
 }
+
+const pools = new WeakMap<object, pg.Pool>();
+
+/**
+ * The pg pool under a Kysely made by createDb (undefined for a transaction or another
+ * Kysely): the hot paths of the event store use it for named prepared statements,
+ * which kysely does not offer (planning cost more than executing them).
+ */
+export const poolOf = (db: object): pg.Pool | undefined => pools.get(db);
 
 /** A kysely instance over a `pg` pool; close it with `db.destroy()`. */
 export function createDb(url: string, options: CreateDbOptions = {}): Db {
@@ -15,5 +26,9 @@ export function createDb(url: string, options: CreateDbOptions = {}): Db {
     max: options.max ?? 10,
     ...(options.applicationName === undefined ? {} : { application_name: options.applicationName }),
   });
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // without a listener, an idle connection's error (e.g. the server restarting) would crash the process
+  pool.on('error', options.onIdleError ?? (() => undefined));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
+  return db;
 }

@@ -29,6 +29,8 @@ import {
   VersionConflictError,
 } from '@shogi/game';
 import { type Kysely, sql } from 'kysely';
+import type pg from 'pg';
+import { poolOf } from './db.js';
 import { applyToGameRow, asFullRow, type GameRowPatch } from './games-projection.js';
 import type { Database } from './schema.js';
 
@@ -72,6 +74,90 @@ export async function appendEvents(
   events.forEach((e, i) => {
     patch = applyToGameRow(patch, expectedSeq + i + 1, e);
   });
+  const pool = poolOf(db);
+  let rows: { seq: number; recorded_at: Date; global_position: string }[];
+  try {
+    rows =
+      pool !== undefined && asFullRow(patch) === null
+        ? await appendPrepared(pool, gameId, expectedSeq, events, patch)
+        : await appendKysely(db, gameId, expectedSeq, events, patch);
+  } catch (e) {
+    if ((e as { code?: string }).code === UNIQUE_VIOLATION)
+      throw new VersionConflictError(gameId, expectedSeq, { cause: e });
+    throw e;
+  }
+  if (rows.length !== events.length) throw new VersionConflictError(gameId, expectedSeq);
+  const recorded = rows.map((r, i) =>
+    toRecorded({ ...r, game_id: gameId, type: (events[i] as GameEvent).type, payload: (events[i] as GameEvent).data }),
+  );
+  return { lastSeq: expectedSeq + events.length, events: recorded };
+}
+
+/**
+ * The same statement with a constant text (events as arrays, every projected column as
+ * a parameter, null meaning unchanged), run as a named prepared statement.
+ */
+const APPEND_PREPARED = `
+  with horizon_lock as materialized (select pg_advisory_xact_lock_shared($1::bigint) as locked),
+  ins as (
+    insert into game_events (game_id, seq, type, payload)
+    select $2::text, $3::integer + e.i::integer, e.type, e.payload
+    from horizon_lock, unnest($4::text[], $5::jsonb[]) with ordinality as e(type, payload, i)
+    where $3::integer = 0 or exists (select 1 from game_events where game_id = $2::text and seq = $3::integer)
+    returning seq, recorded_at, global_position
+  ),
+  proj as (
+    update games set
+      last_seq = $6::integer,
+      updated_at = now(),
+      ply = coalesce($7::integer, ply),
+      sfen = coalesce($8::text, sfen),
+      side_to_move = coalesce($9::text, side_to_move),
+      status = coalesce($10::text, status),
+      winner = case when $10::text is null then winner else $11::text end,
+      result = case when $10::text is null then result else $12::text end,
+      end_reason = case when $10::text is null then end_reason else $13::text end
+    where id = $2::text and exists (select 1 from ins)
+  )
+  select seq, recorded_at, global_position from ins order by seq`;
+
+async function appendPrepared(
+  pool: pg.Pool,
+  gameId: string,
+  expectedSeq: number,
+  events: readonly GameEvent[],
+  patch: GameRowPatch,
+) {
+  const ended = patch.status === 'ended';
+  const r = await pool.query<{ seq: number; recorded_at: Date; global_position: string }>({
+    name: 'shogi_append_events_v1',
+    text: APPEND_PREPARED,
+    values: [
+      READ_ALL_LOCK_KEY,
+      gameId,
+      expectedSeq,
+      events.map((e) => e.type),
+      events.map((e) => JSON.stringify(e.data)),
+      expectedSeq + events.length,
+      patch.ply ?? null,
+      patch.sfen ?? null,
+      patch.side_to_move ?? null,
+      ended ? 'ended' : null,
+      ended ? (patch.winner ?? null) : null,
+      ended ? (patch.result ?? null) : null,
+      ended ? (patch.end_reason ?? null) : null,
+    ],
+  });
+  return r.rows;
+}
+
+async function appendKysely(
+  db: Executor,
+  gameId: string,
+  expectedSeq: number,
+  events: readonly GameEvent[],
+  patch: GameRowPatch,
+) {
   const values = sql.join(
     events.map((e, i) => sql`(${expectedSeq + i + 1}::integer, ${e.type}::text, ${JSON.stringify(e.data)}::jsonb)`),
   );
@@ -90,19 +176,7 @@ export async function appendEvents(
     ),
     proj as (${projection})
     select seq, recorded_at, global_position from ins order by seq`;
-  let rows: { seq: number; recorded_at: Date; global_position: string }[];
-  try {
-    rows = (await query.execute(db)).rows;
-  } catch (e) {
-    if ((e as { code?: string }).code === UNIQUE_VIOLATION)
-      throw new VersionConflictError(gameId, expectedSeq, { cause: e });
-    throw e;
-  }
-  if (rows.length !== events.length) throw new VersionConflictError(gameId, expectedSeq);
-  const recorded = rows.map((r, i) =>
-    toRecorded({ ...r, game_id: gameId, type: (events[i] as GameEvent).type, payload: (events[i] as GameEvent).data }),
-  );
-  return { lastSeq: expectedSeq + events.length, events: recorded };
+  return (await query.execute(db)).rows;
 }
 
 /** The games-row statement for a batch: an insert when it creates the game, else an update of what changed. */
@@ -125,8 +199,20 @@ function projectionStatement(gameId: string, patch: GameRowPatch) {
   return sql`update games set ${sql.join(sets)} where id = ${gameId} and exists (select 1 from ins)`;
 }
 
+const READ_STREAM_PREPARED = `select game_id, seq, type, payload, recorded_at, global_position
+  from game_events where game_id = $1::text and seq > $2::integer order by seq`;
+
 /** The stream's events after `afterSeq`, in order. */
 export async function readStream(db: Executor, gameId: string, afterSeq = 0): Promise<RecordedEvent[]> {
+  const pool = poolOf(db);
+  if (pool !== undefined) {
+    const r = await pool.query<EventRow>({
+      name: 'shogi_read_stream_v1',
+      text: READ_STREAM_PREPARED,
+      values: [gameId, afterSeq],
+    });
+    return r.rows.map(toRecorded);
+  }
   const rows = await db
     .selectFrom('game_events')
     .select(['game_id', 'seq', 'type', 'payload', 'recorded_at', 'global_position'])
