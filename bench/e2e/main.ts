@@ -80,7 +80,14 @@ function verdictWaiter(socket: PlayerSocket): { next(): Promise<ServerMessage> }
       w.resolve(m);
     }
   });
-  return { next: () => new Promise((resolve) => (waiter = { resolve })) };
+  return {
+    // a verdict that never comes (a stopped worker) ends this game's loop instead of the bench
+    next: () =>
+      new Promise((resolve) => {
+        const timer = setTimeout(() => resolve({ type: 'error', error: { code: 'UNAVAILABLE', message: 'no verdict in 10 s' } }), 10_000);
+        waiter = { resolve: (m) => (clearTimeout(timer), resolve(m)) };
+      }),
+  };
 }
 
 /** Keeps the last events seen on a socket by seq, for the time breakdown. */

@@ -62,8 +62,16 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
     ply?: number,
   ): Promise<{ state: GameState; decision: Extract<Decision, { ok: true }>; appended: RecordedEvent[] }> {
     for (let attempt = 0; ; attempt++) {
-      const state = await states.current(gameId);
-      const decision = command(state);
+      // Fast path: a state kept current by the hub may decide without a read. Only an
+      // acceptance is trusted (a stale state makes its append conflict); a rejection
+      // is confirmed on the state read from the log.
+      const cached = attempt === 0 ? states.peek(gameId) : undefined;
+      let state = cached ?? (await states.current(gameId));
+      let decision = command(state);
+      if (!decision.ok && cached !== undefined) {
+        state = await states.current(gameId);
+        decision = command(state);
+      }
       if (!decision.ok) throw rejectionError(decision.rejection.code, decision.rejection.message, state, ply);
       if (decision.events.length === 0) return { state, decision, appended: [] };
       try {
@@ -188,6 +196,10 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
       return { seq: (appended[0] as RecordedEvent).seq };
     },
 
+    observe(gameId, published) {
+      states.observe(gameId, published as readonly RecordedEvent[]);
+    },
+
     toWire(published) {
       const e = published as Partial<RecordedEvent> | null;
       if (!e || typeof e.seq !== 'number' || typeof e.type !== 'string') return null;
@@ -268,6 +280,24 @@ export class StateCache {
     // only move forward from the state the decision was made on
     if (cached !== undefined && cached.seq > before.seq) return;
     this.remember(gameId, foldOnto(before, events));
+  }
+
+  /** The cached state without reading the log (possibly behind it). */
+  peek(gameId: string): GameState | undefined {
+    return this.map.get(gameId);
+  }
+
+  /** Folds published events onto the cached state when they follow it exactly. */
+  observe(gameId: string, events: readonly RecordedEvent[]): void {
+    const cached = this.map.get(gameId);
+    if (cached === undefined) return;
+    let s = cached;
+    for (const e of events) {
+      if (e.seq <= s.seq) continue;
+      if (e.seq !== s.seq + 1 || typeof e.type !== 'string') return;
+      s = evolve(s, e as GameEvent);
+    }
+    if (s !== cached) this.map.set(gameId, s);
   }
 
   forget(gameId: string): void {

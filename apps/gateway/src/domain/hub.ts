@@ -22,7 +22,13 @@ export interface Hub {
   close(): Promise<void>;
 }
 
-export function createHub(subscriber: Redis, channelOf: (gameId: string) => string, logger: HubLog): Hub {
+export function createHub(
+  subscriber: Redis,
+  channelOf: (gameId: string) => string,
+  logger: HubLog,
+  /** sees every batch before the sockets do (the game service keeps its states current) */
+  tap?: (gameId: string, events: readonly unknown[]) => void,
+): Hub {
   const listeners = new Map<string, Set<HubListener>>();
   const gameOfChannel = new Map<string, string>();
 
@@ -38,6 +44,11 @@ export function createHub(subscriber: Redis, channelOf: (gameId: string) => stri
       return;
     }
     const batch = Array.isArray(events) ? events : [events];
+    try {
+      tap?.(gameId as string, batch);
+    } catch (err) {
+      logger.error({ err, gameId }, 'hub: tap failed');
+    }
     for (const listener of set) {
       try {
         listener(batch);

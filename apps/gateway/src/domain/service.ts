@@ -26,6 +26,8 @@ export interface GameService {
   /** Durable MoveSubmitted + job enqueued; throws ApiError with a catalog code. */
   submitMove(gameId: string, player: Player, move: Submission): Promise<{ seq: number }>;
   resign(gameId: string, player: Player, idempotencyKey?: string): Promise<{ seq: number }>;
+  /** Events seen on the hub: keeps the cached state of a watched game current. */
+  observe(gameId: string, published: readonly unknown[]): void;
   /** Normalizes an event published by the worker on Redis into the wire shape. */
   toWire(published: unknown): WireEvent | null;
   /** The verdict an event carries on a submission, or null when it is no verdict. */

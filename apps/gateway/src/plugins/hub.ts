@@ -15,9 +15,11 @@ export default fp<{ config: GatewayConfig; channelOf: (gameId: string) => string
     const subscriber = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null });
     subscriber.on('error', (err) => app.log.warn({ err }, 'hub: subscriber connection error'));
     await subscriber.connect();
-    const hub = createHub(subscriber, channelOf, app.log.child({ component: 'hub' }));
+    const hub = createHub(subscriber, channelOf, app.log.child({ component: 'hub' }), (gameId, batch) =>
+      app.games.observe(gameId, batch),
+    );
     app.decorate('hub', hub);
     app.addHook('onClose', async () => hub.close());
   },
-  { name: 'hub' },
+  { name: 'hub', dependencies: ['games'] },
 );

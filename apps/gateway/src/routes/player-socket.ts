@@ -16,6 +16,7 @@ import {
   type Side,
   type WireEvent,
 } from '@shogi/protocol';
+import type { Socket } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import { toErrorBody } from '../domain/api-error.js';
 import { Feed } from '../domain/feed.js';
@@ -60,11 +61,24 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
       const { id: gameId } = request.params;
       const after = Number(request.query.after ?? 0);
       const log = request.log.child({ gameId, playerId: session.player.id });
+      // frames sent in one tick (events, then a verdict) leave in one write: the TCP
+      // socket is corked until the next tick
+      const tcp = (socket as unknown as { _socket?: Socket })._socket;
+      let corked = false;
+      const uncork = () => {
+        corked = false;
+        tcp?.uncork();
+      };
       const send = (message: ServerMessage) => {
         if (socket.readyState !== socket.OPEN) return;
         if (socket.bufferedAmount > MAX_BUFFERED) {
           socket.close(CLOSE_CODES.SLOW_CONSUMER, 'SLOW_CONSUMER');
           return;
+        }
+        if (tcp && !corked) {
+          corked = true;
+          tcp.cork();
+          process.nextTick(uncork);
         }
         socket.send(JSON.stringify(message));
       };
