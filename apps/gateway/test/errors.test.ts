@@ -1,0 +1,49 @@
+import { ERRORS, REJECTION_ERRORS, statusOf } from '@shogi/protocol';
+import { REJECTION_CODES } from '@shogi/game';
+import { describe, expect, test } from 'vitest';
+import { ApiError, toErrorBody } from '../src/domain/api-error.js';
+import { loadConfig } from '../src/config.js';
+import { stripToken } from '../src/logger.js';
+
+describe('the error catalog', () => {
+  test('every rejection code of the game maps to a wire code', () => {
+    for (const code of REJECTION_CODES) expect(ERRORS[REJECTION_ERRORS[code]]).toBeDefined();
+  });
+
+  test('client errors are 4xx, and only INTERNAL and UNAVAILABLE are 5xx', () => {
+    for (const [code, { status }] of Object.entries(ERRORS)) {
+      if (code === 'INTERNAL' || code === 'UNAVAILABLE') expect(status).toBeGreaterThanOrEqual(500);
+      else expect(status).toBeLessThan(500);
+    }
+  });
+
+  test.each([
+    [new ApiError('NOT_YOUR_TURN', 'gote is to move'), 409, 'NOT_YOUR_TURN'],
+    [Object.assign(new Error('too big'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 }), 413, 'PAYLOAD_TOO_LARGE'],
+    [Object.assign(new Error('bad json'), { code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 }), 400, 'MALFORMED_JSON'],
+    [Object.assign(new Error('body/ply must be integer'), { validation: [], statusCode: 400 }), 400, 'BAD_REQUEST'],
+    [new Error('connection refused'), 500, 'INTERNAL'],
+  ])('%s → %i %s', (error, status, code) => {
+    const mapped = toErrorBody(error);
+    expect(mapped.status).toBe(status);
+    expect(mapped.body.code).toBe(code);
+    expect(statusOf(mapped.body.code)).toBe(status);
+  });
+
+  test('an internal error says nothing of its cause', () => {
+    expect(toErrorBody(new Error('password=hunter2')).body).toEqual({ code: 'INTERNAL', message: 'Internal error' });
+  });
+});
+
+describe('config and logging', () => {
+  test('defaults, and environment overrides', () => {
+    expect(loadConfig({})).toMatchObject({ port: 3000, redisUrl: 'redis://127.0.0.1:6379', bodyLimit: 4096 });
+    expect(loadConfig({ PORT: '8080', WS_MAX_PAYLOAD: '512' })).toMatchObject({ port: 8080, wsMaxPayload: 512 });
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+  });
+
+  test('tokens in URLs are redacted', () => {
+    expect(stripToken('/api/games/g1/ws?token=secret&after=3')).toBe('/api/games/g1/ws?token=[Redacted]&after=3');
+    expect(stripToken('/api/games/g1/ws?after=3&token=secret')).toBe('/api/games/g1/ws?after=3&token=[Redacted]');
+  });
+});
