@@ -56,7 +56,10 @@ async function createDatabase(url: string): Promise<string | null> {
 
 async function checkRedis(url: string): Promise<string | null> {
   const redis = new Redis(url, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  redis.on('error', () => {});
+  let first: string | null = null;
+  redis.on('error', (err: Error) => {
+    first ??= err.message;
+  });
   try {
     await redis.connect();
     const policy = await redis.config('GET', 'maxmemory-policy').catch(() => null);
@@ -66,7 +69,7 @@ async function checkRedis(url: string): Promise<string | null> {
     }
     return null;
   } catch (err) {
-    return (err as Error).message || String(err);
+    return first ?? ((err as Error).message || String(err));
   } finally {
     redis.disconnect();
   }
