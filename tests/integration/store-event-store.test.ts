@@ -2,6 +2,7 @@ import { decide, fold, type GameEvent, initialState, isVersionConflict } from '@
 import { eventStoreContract, GOTE, gameCreated, moveSubmitted, SENTE, T0 } from '@shogi/game/testing';
 import {
   appendEvents,
+  appendMany,
   compareGamesWithLog,
   createPgEventStore,
   createPlayer,
@@ -26,6 +27,9 @@ afterAll(async () => {
 // createDb's Kysely uses named prepared statements on its pool; another Kysely instance (or a
 // transaction) the plain kysely statements: the contract holds for both paths
 eventStoreContract('postgres (prepared statements)', async () => ({ store: createPgEventStore(t.db) }));
+eventStoreContract('postgres (prepared, unbatched)', async () => ({
+  store: createPgEventStore(t.db, { batch: false }),
+}));
 eventStoreContract('postgres (kysely statements)', async () => ({ store: createPgEventStore(t.db.withoutPlugins()) }));
 
 /** Plays moves through decide/evolve against the store, as gateway and worker would. */
@@ -155,6 +159,42 @@ describe('postgres event store', () => {
     await t.db.updateTable('games').set({ ply: 99 }).where('id', '=', 'rb1').execute();
     expect((await compareGamesWithLog(t.db)).differences.map((d) => [d.id, d.columns])).toEqual([['rb1', ['ply']]]);
     await rebuildGamesTable(t.db);
+    expect((await compareGamesWithLog(t.db)).differences).toEqual([]);
+  });
+
+  it('appends to several games in one statement, each game all-or-nothing', async () => {
+    for (const g of ['mA', 'mB', 'mC']) await appendEvents(t.db, g, 0, [gameCreated(g)]);
+    await appendEvents(t.db, 'mC', 1, [moveSubmitted('7g7f', 0)]);
+    const results = await appendMany(t.db, [
+      { gameId: 'mA', expectedSeq: 1, events: [moveSubmitted('7g7f', 0)] },
+      { gameId: 'mB', expectedSeq: 4, events: [moveSubmitted('7g7f', 0)] }, // ahead of the stream
+      { gameId: 'mA', expectedSeq: 1, events: [moveSubmitted('2g2f', 0)] }, // same game twice
+    ]);
+    expect(results.map((r) => (isVersionConflict(r) ? 'conflict' : r.lastSeq))).toEqual([2, 'conflict', 'conflict']);
+    expect((await readStream(t.db, 'mA')).map((e) => e.seq)).toEqual([1, 2]);
+    expect(await getGame(t.db, 'mA')).toMatchObject({ last_seq: 2 });
+    expect(await getGame(t.db, 'mB')).toMatchObject({ last_seq: 1 });
+    // a stale expected seq makes the statement hit the unique key: the batch is settled game by game
+    const raced = await appendMany(t.db, [
+      { gameId: 'mC', expectedSeq: 1, events: [moveSubmitted('2g2f', 0)] },
+      { gameId: 'mB', expectedSeq: 1, events: [moveSubmitted('2g2f', 0)] },
+    ]);
+    expect(raced.map((r) => (isVersionConflict(r) ? 'conflict' : r.lastSeq))).toEqual(['conflict', 2]);
+    expect((await compareGamesWithLog(t.db)).differences).toEqual([]);
+  });
+
+  it('batches concurrent appends of many games through the event store', async () => {
+    const store = createPgEventStore(t.db, { maxInFlight: 2 });
+    const ids = Array.from({ length: 40 }, (_, i) => `bt${i}`);
+    await Promise.all(ids.map((id) => store.append(id, 0, [gameCreated(id)])));
+    const results = await Promise.allSettled([
+      ...ids.map((id) => store.append(id, 1, [moveSubmitted('7g7f', 0)])),
+      ...ids.map((id) => store.append(id, 1, [moveSubmitted('2g2f', 0)])),
+    ]);
+    expect(results.filter((r) => r.status === 'fulfilled').length).toBe(ids.length);
+    for (const r of results) if (r.status === 'rejected') expect(isVersionConflict(r.reason)).toBe(true);
+    const tails = await Promise.all(ids.map((id) => store.readStream(id, 1)));
+    expect(tails.every((tail) => tail.length === 1)).toBe(true);
     expect((await compareGamesWithLog(t.db)).differences).toEqual([]);
   });
 

@@ -10,11 +10,12 @@
  * Uses DATABASE_URL / REDIS_URL (a fresh database is created and dropped).
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { GameEvent } from '@shogi/game';
 import { GOTE, gameCreated, randomPlayout, SENTE } from '@shogi/game/testing';
-import { appendEvents } from '@shogi/store';
+import { appendEvents, poolOf } from '@shogi/store';
 import { createTestDatabase } from '@shogi/store/testing';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -157,9 +158,52 @@ function fail(e: unknown): void {
   process.exitCode = 1;
 }
 
+/** CPU seconds (user+system) of a process, from /proc (Linux); 0 when unreadable. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+function pidsNamed(name: string): number[] {
+  try {
+    return readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .filter((d) => {
+        try {
+          return readFileSync(`/proc/${d}/comm`, 'utf8').trim() === name;
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+async function cpuByRole(): Promise<Record<string, number>> {
+  const pool = poolOf(t.db);
+  const { rows } = pool
+    ? await pool.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [t.name])
+    : { rows: [] };
+  const sum = (pids: number[]) => pids.reduce((a, p) => a + cpuSeconds(p), 0);
+  return {
+    'driver (gateway role)': cpuSeconds(process.pid),
+    worker: sum(children.map((c) => c.pid ?? 0)),
+    'postgres (this db)': sum(rows.map((r) => r.pid)),
+    'redis (all)': sum(pidsNamed('redis-server')),
+  };
+}
+
 const warmup = 2000;
+let cpuStart: Record<string, number> = {};
 setTimeout(() => {
   measuring = true;
+  void cpuByRole().then((c) => {
+    cpuStart = c;
+  });
 }, warmup);
 const started = performance.now();
 if (RATE === 0) {
@@ -181,6 +225,7 @@ if (RATE === 0) {
 await new Promise((r) => setTimeout(r, warmup + SECONDS * 1000));
 measuring = false;
 const elapsed = (performance.now() - started - warmup) / 1000;
+const cpuEnd = await cpuByRole();
 
 latencies.sort((a, b) => a - b);
 const q = (p: number) => (latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0).toFixed(1);
@@ -189,6 +234,11 @@ console.log(
     `${(verdicts / elapsed).toFixed(0)} validated moves/s over ${elapsed.toFixed(1)} s; ` +
     `submit→verdict p50 ${q(0.5)} ms, p90 ${q(0.9)} ms, p99 ${q(0.99)} ms, max ${q(1)} ms`,
 );
+const perMove = Object.entries(cpuEnd).map(
+  ([role, end]) => `${role} ${(((end - (cpuStart[role] ?? 0)) / Math.max(1, verdicts)) * 1e6).toFixed(0)} µs`,
+);
+const busy = Object.entries(cpuEnd).reduce((a, [role, end]) => a + end - (cpuStart[role] ?? 0), 0) / elapsed;
+console.log(`CPU per validated move: ${perMove.join(', ')}; these use ${(busy * 100).toFixed(0)}% of one core`);
 
 await new Promise((r) => setTimeout(r, 500));
 for (const c of children) c.kill('SIGTERM');

@@ -23,6 +23,8 @@ export interface WorkerOptions {
   readonly stalledInterval?: number;
   /** PostgreSQL pool size (default concurrency + 2). */
   readonly poolSize?: number;
+  /** Batch the event store's statements across games (default true; see @shogi/store). */
+  readonly batch?: boolean;
 }
 
 export interface RunningWorker {
@@ -43,7 +45,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const publisher = new Redis(options.redisUrl, { maxRetriesPerRequest: 3 });
   const channelPrefix = options.channelPrefix ?? '';
   const processJob = createValidateProcessor({
-    events: createPgEventStore(db),
+    events: createPgEventStore(db, { batch: options.batch !== false }),
     cache: new GameCache(),
     logger,
     publish: async (gameId, events) => {

@@ -30,6 +30,7 @@ import {
 } from '@shogi/game';
 import { type Kysely, sql } from 'kysely';
 import type pg from 'pg';
+import { createBatcher } from './batching.js';
 import { poolOf } from './db.js';
 import { applyToGameRow, asFullRow, type GameRowPatch } from './games-projection.js';
 import type { Database } from './schema.js';
@@ -70,85 +71,212 @@ export async function appendEvents(
   events: readonly GameEvent[],
 ): Promise<AppendResult> {
   if (events.length === 0) return { lastSeq: expectedSeq, events: [] };
-  let patch: GameRowPatch = {};
-  events.forEach((e, i) => {
-    patch = applyToGameRow(patch, expectedSeq + i + 1, e);
-  });
   const pool = poolOf(db);
+  const patch = patchOf(expectedSeq, events);
+  if (pool !== undefined && asFullRow(patch) === null) {
+    const [result] = await appendManyPrepared(pool, [{ gameId, expectedSeq, events }]);
+    if (result instanceof Error) throw result;
+    if (result === undefined) throw new Error('append returned no result');
+    return result;
+  }
   let rows: { seq: number; recorded_at: Date; global_position: string }[];
   try {
-    rows =
-      pool !== undefined && asFullRow(patch) === null
-        ? await appendPrepared(pool, gameId, expectedSeq, events, patch)
-        : await appendKysely(db, gameId, expectedSeq, events, patch);
+    rows = await appendKysely(db, gameId, expectedSeq, events, patch);
   } catch (e) {
     if ((e as { code?: string }).code === UNIQUE_VIOLATION)
       throw new VersionConflictError(gameId, expectedSeq, { cause: e });
     throw e;
   }
   if (rows.length !== events.length) throw new VersionConflictError(gameId, expectedSeq);
+  return recordedResult(gameId, expectedSeq, events, rows);
+}
+
+function patchOf(expectedSeq: number, events: readonly GameEvent[]): GameRowPatch {
+  let patch: GameRowPatch = {};
+  events.forEach((e, i) => {
+    patch = applyToGameRow(patch, expectedSeq + i + 1, e);
+  });
+  return patch;
+}
+
+function recordedResult(
+  gameId: string,
+  expectedSeq: number,
+  events: readonly GameEvent[],
+  rows: readonly { seq: number; recorded_at: Date; global_position: string }[],
+): AppendResult {
   const recorded = rows.map((r, i) =>
     toRecorded({ ...r, game_id: gameId, type: (events[i] as GameEvent).type, payload: (events[i] as GameEvent).data }),
   );
   return { lastSeq: expectedSeq + events.length, events: recorded };
 }
 
+export interface AppendRequest {
+  readonly gameId: string;
+  readonly expectedSeq: number;
+  readonly events: readonly GameEvent[];
+}
+
 /**
- * The same statement with a constant text (events as arrays, every projected column as
- * a parameter, null meaning unchanged), run as a named prepared statement.
+ * Appends to several games in ONE statement (one round trip, one commit), each game
+ * all-or-nothing: a game whose expected seq is not its last gets a VersionConflictError
+ * in its slot while the others are written. A unique violation (another writer won a
+ * race) aborts the statement; then each game is appended on its own, so only the loser
+ * gets the conflict. A game may appear once per call; GameCreated batches and Kysely
+ * instances without a pool (transactions) are appended one by one.
  */
-const APPEND_PREPARED = `
+export async function appendMany(
+  db: Executor,
+  requests: readonly AppendRequest[],
+): Promise<(AppendResult | VersionConflictError)[]> {
+  const pool = poolOf(db);
+  const one = (r: AppendRequest) =>
+    appendEvents(db, r.gameId, r.expectedSeq, r.events).catch((e: unknown) => {
+      if (e instanceof VersionConflictError) return e;
+      throw e;
+    });
+  if (pool === undefined) return Promise.all(requests.map(one));
+  const out: (AppendResult | VersionConflictError)[] = new Array(requests.length);
+  const batch: number[] = [];
+  const seen = new Set<string>();
+  const singles: number[] = [];
+  requests.forEach((r, i) => {
+    if (r.events.length === 0) out[i] = { lastSeq: r.expectedSeq, events: [] };
+    else if (seen.has(r.gameId) || asFullRow(patchOf(r.expectedSeq, r.events)) !== null) singles.push(i);
+    else {
+      seen.add(r.gameId);
+      batch.push(i);
+    }
+  });
+  if (batch.length > 0) {
+    const results = await appendManyPrepared(
+      pool,
+      batch.map((i) => requests[i] as AppendRequest),
+    );
+    batch.forEach((i, k) => {
+      out[i] = results[k] as AppendResult | VersionConflictError;
+    });
+  }
+  for (const i of singles) out[i] = await one(requests[i] as AppendRequest);
+  return out;
+}
+
+/**
+ * The append statement with a constant text, run as a named prepared statement (planning
+ * it cost more than running it): games, events and the projected columns go in as arrays,
+ * a null column meaning unchanged.
+ */
+const APPEND_MANY_PREPARED = `
   with horizon_lock as materialized (select pg_advisory_xact_lock_shared($1::bigint) as locked),
+  ok as (
+    select g.game_id from unnest($2::text[], $3::integer[]) as g(game_id, expected)
+    where g.expected = 0 or exists (select 1 from game_events e where e.game_id = g.game_id and e.seq = g.expected)
+  ),
   ins as (
     insert into game_events (game_id, seq, type, payload)
-    select $2::text, $3::integer + e.i::integer, e.type, e.payload
-    from horizon_lock, unnest($4::text[], $5::jsonb[]) with ordinality as e(type, payload, i)
-    where $3::integer = 0 or exists (select 1 from game_events where game_id = $2::text and seq = $3::integer)
-    returning seq, recorded_at, global_position
+    select v.game_id, v.seq, v.type, v.payload
+    from horizon_lock, unnest($4::text[], $5::integer[], $6::text[], $7::jsonb[]) as v(game_id, seq, type, payload)
+    where v.game_id in (select game_id from ok)
+    returning game_id, seq, recorded_at, global_position
   ),
   proj as (
     update games set
-      last_seq = $6::integer,
+      last_seq = p.last_seq,
       updated_at = now(),
-      ply = coalesce($7::integer, ply),
-      sfen = coalesce($8::text, sfen),
-      side_to_move = coalesce($9::text, side_to_move),
-      status = coalesce($10::text, status),
-      winner = case when $10::text is null then winner else $11::text end,
-      result = case when $10::text is null then result else $12::text end,
-      end_reason = case when $10::text is null then end_reason else $13::text end
-    where id = $2::text and exists (select 1 from ins)
+      ply = coalesce(p.ply, games.ply),
+      sfen = coalesce(p.sfen, games.sfen),
+      side_to_move = coalesce(p.side_to_move, games.side_to_move),
+      status = coalesce(p.status, games.status),
+      winner = case when p.status is null then games.winner else p.winner end,
+      result = case when p.status is null then games.result else p.result end,
+      end_reason = case when p.status is null then games.end_reason else p.end_reason end
+    from unnest($2::text[], $8::integer[], $9::integer[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])
+      as p(id, last_seq, ply, sfen, side_to_move, status, winner, result, end_reason)
+    where games.id = p.id and p.id in (select game_id from ok)
   )
-  select seq, recorded_at, global_position from ins order by seq`;
+  select game_id, seq, recorded_at, global_position from ins`;
 
-async function appendPrepared(
+type InsertedRow = { game_id: string; seq: number; recorded_at: Date; global_position: string };
+
+async function appendManyPrepared(
   pool: pg.Pool,
-  gameId: string,
-  expectedSeq: number,
-  events: readonly GameEvent[],
-  patch: GameRowPatch,
-) {
-  const ended = patch.status === 'ended';
-  const r = await pool.query<{ seq: number; recorded_at: Date; global_position: string }>({
-    name: 'shogi_append_events_v1',
-    text: APPEND_PREPARED,
-    values: [
-      READ_ALL_LOCK_KEY,
-      gameId,
-      expectedSeq,
-      events.map((e) => e.type),
-      events.map((e) => JSON.stringify(e.data)),
-      expectedSeq + events.length,
-      patch.ply ?? null,
-      patch.sfen ?? null,
-      patch.side_to_move ?? null,
-      ended ? 'ended' : null,
-      ended ? (patch.winner ?? null) : null,
-      ended ? (patch.result ?? null) : null,
-      ended ? (patch.end_reason ?? null) : null,
-    ],
+  requests: readonly AppendRequest[],
+): Promise<(AppendResult | VersionConflictError)[]> {
+  const events = { gameIds: [] as string[], seqs: [] as number[], types: [] as string[], payloads: [] as string[] };
+  const cols = {
+    lastSeq: [] as number[],
+    ply: [] as (number | null)[],
+    sfen: [] as (string | null)[],
+    side: [] as (string | null)[],
+    status: [] as (string | null)[],
+    winner: [] as (string | null)[],
+    result: [] as (string | null)[],
+    reason: [] as (string | null)[],
+  };
+  for (const r of requests) {
+    r.events.forEach((e, i) => {
+      events.gameIds.push(r.gameId);
+      events.seqs.push(r.expectedSeq + i + 1);
+      events.types.push(e.type);
+      events.payloads.push(JSON.stringify(e.data));
+    });
+    const patch = patchOf(r.expectedSeq, r.events);
+    const ended = patch.status === 'ended';
+    cols.lastSeq.push(r.expectedSeq + r.events.length);
+    cols.ply.push(patch.ply ?? null);
+    cols.sfen.push(patch.sfen ?? null);
+    cols.side.push(patch.side_to_move ?? null);
+    cols.status.push(ended ? 'ended' : null);
+    cols.winner.push(ended ? (patch.winner ?? null) : null);
+    cols.result.push(ended ? (patch.result ?? null) : null);
+    cols.reason.push(ended ? (patch.end_reason ?? null) : null);
+  }
+  let rows: InsertedRow[];
+  try {
+    const r = await pool.query<InsertedRow>({
+      name: 'shogi_append_many_v1',
+      text: APPEND_MANY_PREPARED,
+      values: [
+        READ_ALL_LOCK_KEY,
+        requests.map((r) => r.gameId),
+        requests.map((r) => r.expectedSeq),
+        events.gameIds,
+        events.seqs,
+        events.types,
+        events.payloads,
+        cols.lastSeq,
+        cols.ply,
+        cols.sfen,
+        cols.side,
+        cols.status,
+        cols.winner,
+        cols.result,
+        cols.reason,
+      ],
+    });
+    rows = r.rows;
+  } catch (e) {
+    if ((e as { code?: string }).code !== UNIQUE_VIOLATION) throw e;
+    // someone else won a race in one of the games: settle each game on its own
+    if (requests.length === 1) {
+      const r = requests[0] as AppendRequest;
+      return [new VersionConflictError(r.gameId, r.expectedSeq, { cause: e })];
+    }
+    const out: (AppendResult | VersionConflictError)[] = [];
+    for (const r of requests) out.push(...(await appendManyPrepared(pool, [r])));
+    return out;
+  }
+  const byGame = new Map<string, InsertedRow[]>();
+  for (const row of rows) {
+    const list = byGame.get(row.game_id);
+    if (list) list.push(row);
+    else byGame.set(row.game_id, [row]);
+  }
+  return requests.map((r) => {
+    const inserted = (byGame.get(r.gameId) ?? []).sort((a, b) => a.seq - b.seq);
+    if (inserted.length !== r.events.length) return new VersionConflictError(r.gameId, r.expectedSeq);
+    return recordedResult(r.gameId, r.expectedSeq, r.events, inserted);
   });
-  return r.rows;
 }
 
 async function appendKysely(
@@ -223,6 +351,31 @@ export async function readStream(db: Executor, gameId: string, afterSeq = 0): Pr
   return rows.map(toRecorded);
 }
 
+const READ_STREAMS_PREPARED = `select e.game_id, e.seq, e.type, e.payload, e.recorded_at, e.global_position
+  from unnest($1::text[], $2::integer[]) as q(game_id, after)
+  join game_events e on e.game_id = q.game_id and e.seq > q.after
+  order by e.game_id, e.seq`;
+
+/** The tails of several streams in one query: game id -> events after its seq, in order. */
+export async function readStreams(
+  db: Executor,
+  requests: readonly { readonly gameId: string; readonly afterSeq: number }[],
+): Promise<Map<string, RecordedEvent[]>> {
+  const out = new Map<string, RecordedEvent[]>(requests.map((r) => [r.gameId, []]));
+  const pool = poolOf(db);
+  if (pool === undefined || requests.length === 1) {
+    for (const r of requests) out.set(r.gameId, await readStream(db, r.gameId, r.afterSeq));
+    return out;
+  }
+  const r = await pool.query<EventRow>({
+    name: 'shogi_read_streams_v1',
+    text: READ_STREAMS_PREPARED,
+    values: [requests.map((q) => q.gameId), requests.map((q) => q.afterSeq)],
+  });
+  for (const row of r.rows) out.get(row.game_id)?.push(toRecorded(row));
+  return out;
+}
+
 /**
  * The highest global position below which every position is final (see the header).
  * Takes the exclusive read-all lock for one index probe.
@@ -254,12 +407,48 @@ export async function readAll(
   return rows.map(toRecorded);
 }
 
+export interface PgEventStoreOptions {
+  /**
+   * Batch concurrent appends (and stream reads) of different games into one statement
+   * (default true; needs a Kysely from createDb). Each append keeps its own atomicity
+   * and conflict; only the round trips and commits are shared.
+   */
+  readonly batch?: boolean;
+  readonly maxBatch?: number;
+  /** Batches in flight at once (default 4): the rest wait and join the next one. */
+  readonly maxInFlight?: number;
+}
+
 /** The EventStore port over PostgreSQL; readAll reuses its last horizon while it is still ahead. */
-export function createPgEventStore(db: Executor): EventStore {
+export function createPgEventStore(db: Executor, options: PgEventStoreOptions = {}): EventStore {
   let horizon = 0;
+  const batching = options.batch !== false && poolOf(db) !== undefined;
+  const batcherOptions = {
+    ...(options.maxBatch === undefined ? {} : { maxBatch: options.maxBatch }),
+    ...(options.maxInFlight === undefined ? {} : { maxInFlight: options.maxInFlight }),
+  };
+  const append = createBatcher<AppendRequest, AppendResult | VersionConflictError>((batch) => appendMany(db, batch), {
+    ...batcherOptions,
+    key: (r) => r.gameId,
+  });
+  const read = createBatcher<{ gameId: string; afterSeq: number }, RecordedEvent[]>(async (batch) => {
+    // one query per distinct game from its lowest seq; each request keeps its own tail
+    const from = new Map<string, number>();
+    for (const r of batch) from.set(r.gameId, Math.min(r.afterSeq, from.get(r.gameId) ?? r.afterSeq));
+    const tails = await readStreams(
+      db,
+      [...from].map(([gameId, afterSeq]) => ({ gameId, afterSeq })),
+    );
+    return batch.map((r) => (tails.get(r.gameId) ?? []).filter((e) => e.seq > r.afterSeq));
+  }, batcherOptions);
   return {
-    append: (gameId, expectedSeq, events) => appendEvents(db, gameId, expectedSeq, events),
-    readStream: (gameId, afterSeq) => readStream(db, gameId, afterSeq),
+    async append(gameId, expectedSeq, events) {
+      if (!batching) return appendEvents(db, gameId, expectedSeq, events);
+      const result = await append({ gameId, expectedSeq, events });
+      if (result instanceof VersionConflictError) throw result;
+      return result;
+    },
+    readStream: (gameId, afterSeq = 0) => (batching ? read({ gameId, afterSeq }) : readStream(db, gameId, afterSeq)),
     async readAll(after, limit) {
       if (horizon <= after) horizon = await readAllHorizon(db);
       return readAll(db, after, limit, horizon);

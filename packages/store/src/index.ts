@@ -1,12 +1,17 @@
 export { VersionConflictError } from '@shogi/game';
-export { type CreateDbOptions, createDb } from './db.js';
+export { type BatcherOptions, createBatcher } from './batching.js';
+export { type CreateDbOptions, createDb, poolOf } from './db.js';
 export {
+  type AppendRequest,
   appendEvents,
+  appendMany,
   createPgEventStore,
+  type PgEventStoreOptions,
   READ_ALL_LOCK_KEY,
   readAll,
   readAllHorizon,
   readStream,
+  readStreams,
   toRecorded,
 } from './event-store.js';
 export {

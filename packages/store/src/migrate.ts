@@ -4,9 +4,11 @@
  */
 import { type Kysely, type Migration, type MigrationResultSet, Migrator } from 'kysely';
 import * as m0001 from './migrations/0001_initial.js';
+import * as m0002 from './migrations/0002_games_hot_updates.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
+  '0002_games_hot_updates': m0002,
 };
 
 export function createMigrator(db: Kysely<any>): Migrator {
