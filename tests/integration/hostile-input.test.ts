@@ -58,6 +58,7 @@ const cases: Case[] = [
   { name: 'bad game id', url: () => moves('not a valid id!'), body: { usi: '7g7f', ply: 0 }, headers: sente, status: 400, code: 'BAD_REQUEST' },
   { name: 'GET unknown game', method: 'GET', url: () => '/api/games/nope', body: undefined, status: 404, code: 'GAME_NOT_FOUND' },
   { name: 'events after=abc', method: 'GET', url: (id) => `/api/games/${id}/events?after=abc`, body: undefined, status: 400, code: 'BAD_REQUEST' },
+  { name: 'text/plain body', body: '7g7f', headers: (p) => ({ ...sente(p), 'content-type': 'text/plain' }), status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
   { name: 'unknown route', method: 'GET', url: () => '/api/nothing', body: undefined, status: 404, code: 'NOT_FOUND' },
   { name: 'player name too long', url: () => '/api/players', body: { name: 'x'.repeat(41) }, status: 400, code: 'BAD_REQUEST' },
   { name: 'player unknown field', url: () => '/api/players', body: { name: 'x', admin: true }, status: 400, code: 'BAD_REQUEST' },
@@ -109,7 +110,8 @@ describe('hostile input on POST /api/games/:id/moves and friends', () => {
 
   test('moves after the end are 409 GAME_OVER; resigning twice too', async () => {
     const { game, players: p } = await newGame(stack.app);
-    const resigned = await call(stack.app, 'POST', `/api/games/${game.id}/resign`, {}, bearer(p.gote.token));
+    // a bodiless POST resigns too
+    const resigned = await call(stack.app, 'POST', `/api/games/${game.id}/resign`, undefined, bearer(p.gote.token));
     expect(resigned.status).toBe(202);
     const view = (await call(stack.app, 'GET', `/api/games/${game.id}`)).body;
     expect(view.status).toBe('ended');

@@ -26,6 +26,8 @@ export interface AppOptions {
 
 export async function app(fastify: FastifyInstance, { config }: AppOptions): Promise<void> {
   fastify.decorate('config', config);
+  // JSON only: any other body is 415 UNSUPPORTED_MEDIA_TYPE
+  fastify.removeContentTypeParser('text/plain');
   await fastify.register(errors);
   await fastify.register(docs);
   await fastify.register(redis, { config });

@@ -109,10 +109,14 @@ const games: FastifyPluginAsyncTypebox = async (app) => {
         body: ResignBody,
         response: { 202: AcceptedResponse, ...errors },
       },
+      // a bodiless POST is the common way to resign: treat it as {}
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      },
     },
     async (request, reply) => {
       const player = await app.authenticate(request);
-      const idempotencyKey = keyOf(request.headers['idempotency-key'], request.body?.idempotencyKey);
+      const idempotencyKey = keyOf(request.headers['idempotency-key'], request.body.idempotencyKey);
       const { seq } = await app.games.resign(request.params.id, player, idempotencyKey);
       request.log.info({ gameId: request.params.id, playerId: player.id, seq }, 'player resigned');
       return reply.code(202).send({ seq });
