@@ -272,6 +272,28 @@ export function legalMoves(pos: Position): Move[] {
 // hasLegalMove never runs inside another generation, so one scratch buffer serves all calls
 const scratch = new Int32Array(MAX_MOVES);
 
+/**
+ * Does the side to move have any legal move? Asked after every move of a game (mate and
+ * stalemate), so it first tries the few king steps, which settle most positions, and only
+ * then generates everything.
+ */
 export function hasLegalMove(pos: Position): boolean {
+  const us = pos.side;
+  const ksq = pos.kingSq[us] as number;
+  if (ksq >= 0) {
+    const board = pos.board;
+    const king = board[ksq] as number;
+    const steps = STEPS[king] as Int8Array;
+    board[ksq] = EMPTY;
+    let found = false;
+    for (let k = 0; k < steps.length && !found; k++) {
+      const t = ksq + (steps[k] as number);
+      const q = board[t] as number;
+      if (q === WALL || (q !== EMPTY && q >> 4 === us)) continue;
+      found = !pos.attackedBy(t, (us ^ 1) as Color);
+    }
+    board[ksq] = king;
+    if (found) return true;
+  }
   return generateLegal(pos, scratch) > 0;
 }
