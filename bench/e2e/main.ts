@@ -84,8 +84,16 @@ function verdictWaiter(socket: PlayerSocket): { next(): Promise<ServerMessage> }
     // a verdict that never comes (a stopped worker) ends this game's loop instead of the bench
     next: () =>
       new Promise((resolve) => {
-        const timer = setTimeout(() => resolve({ type: 'error', error: { code: 'UNAVAILABLE', message: 'no verdict in 10 s' } }), 10_000);
-        waiter = { resolve: (m) => (clearTimeout(timer), resolve(m)) };
+        const timer = setTimeout(
+          () => resolve({ type: 'error', error: { code: 'UNAVAILABLE', message: 'no verdict in 10 s' } }),
+          10_000,
+        );
+        waiter = {
+          resolve: (m) => {
+            clearTimeout(timer);
+            resolve(m);
+          },
+        };
       }),
   };
 }
@@ -173,7 +181,9 @@ async function playGames(index: number, script: string[], start: number, stopAt:
 
 async function main() {
   const pool = scripts(16);
-  console.log(`e2e bench: ${G} games, ${SECONDS}s after ${WARMUP}s warmup, rate ${RATE > 0 ? `${RATE} moves/s` : 'unbounded'}, moves via ${VIA}, against ${args.url}`);
+  console.log(
+    `e2e bench: ${G} games, ${SECONDS}s after ${WARMUP}s warmup, rate ${RATE > 0 ? `${RATE} moves/s` : 'unbounded'}, moves via ${VIA}, against ${args.url}`,
+  );
   const start = performance.now();
   const measureFrom = start + WARMUP * 1000;
   const stopAt = measureFrom + SECONDS * 1000;
@@ -197,7 +207,10 @@ async function sampleJobs(redisUrl: string, prefix: string) {
     const jobs = await queue.getCompleted(0, 4999);
     return jobs
       .filter((j) => j.processedOn !== undefined && j.finishedOn !== undefined)
-      .map((j) => ({ wait: (j.processedOn as number) - j.timestamp, run: (j.finishedOn as number) - (j.processedOn as number) }));
+      .map((j) => ({
+        wait: (j.processedOn as number) - j.timestamp,
+        run: (j.finishedOn as number) - (j.processedOn as number),
+      }));
   } finally {
     await queue.close();
   }

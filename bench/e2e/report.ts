@@ -32,7 +32,9 @@ export interface Report {
 }
 
 const percentile = (sorted: readonly number[], p: number): number =>
-  sorted.length === 0 ? Number.NaN : (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number);
+  sorted.length === 0
+    ? Number.NaN
+    : (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number);
 
 const fmt = (n: number) => (Number.isNaN(n) ? '-' : n.toFixed(1).padStart(7));
 
@@ -46,7 +48,9 @@ export function printReport(r: Report): void {
   const latencies = r.samples.map((s) => s.ms);
   const sorted = [...latencies].sort((a, b) => a - b);
   console.log('');
-  console.log(`accepted moves: ${r.accepted} in ${r.seconds.toFixed(1)} s = ${(r.accepted / r.seconds).toFixed(0)} moves/s`);
+  console.log(
+    `accepted moves: ${r.accepted} in ${r.seconds.toFixed(1)} s = ${(r.accepted / r.seconds).toFixed(0)} moves/s`,
+  );
   console.log(`rejected: ${r.rejected}, errors: ${r.errors}, games started: ${r.games}`);
   console.log(
     `submit → verdict at the mover: p50 ${percentile(sorted, 50).toFixed(1)} ms, p90 ${percentile(sorted, 90).toFixed(1)} ms, ` +
@@ -54,17 +58,52 @@ export function printReport(r: Report): void {
   );
   if (r.breakdowns.length > 0) {
     console.log(`where the time goes (${r.breakdowns.length} moves; server stamps have 1 ms resolution):`);
-    console.log(line('total submit → verdict', r.breakdowns.map((b) => b.total)));
+    console.log(
+      line(
+        'total submit → verdict',
+        r.breakdowns.map((b) => b.total),
+      ),
+    );
     const acks = r.breakdowns.flatMap((b) => (b.ack === null ? [] : [b.ack]));
     if (acks.length > 0) console.log(line('HTTP submit → 202', acks));
-    console.log(line('client → gateway receivedAt', r.breakdowns.map((b) => b.intake)));
-    console.log(line('gateway decide + append MoveSubmitted', r.breakdowns.map((b) => b.appendSubmitted)));
-    console.log(line('submitted → verdict appended (queue+worker)', r.breakdowns.map((b) => b.toVerdictAppend)));
-    console.log(line('verdict appended → mover socket (publish)', r.breakdowns.map((b) => b.verdictToClient)));
+    console.log(
+      line(
+        'client → gateway receivedAt',
+        r.breakdowns.map((b) => b.intake),
+      ),
+    );
+    console.log(
+      line(
+        'gateway decide + append MoveSubmitted',
+        r.breakdowns.map((b) => b.appendSubmitted),
+      ),
+    );
+    console.log(
+      line(
+        'submitted → verdict appended (queue+worker)',
+        r.breakdowns.map((b) => b.toVerdictAppend),
+      ),
+    );
+    console.log(
+      line(
+        'verdict appended → mover socket (publish)',
+        r.breakdowns.map((b) => b.verdictToClient),
+      ),
+    );
   }
   if (r.jobs && r.jobs.length > 0) {
     console.log(`BullMQ stamps of the last ${r.jobs.length} completed validate jobs:`);
-    console.log(line('queue wait (added → processing)', r.jobs.map((j) => j.wait)));
-    console.log(line('worker read + validate + append + publish', r.jobs.map((j) => j.run)));
+    console.log(
+      line(
+        'queue wait (added → processing)',
+        r.jobs.map((j) => j.wait),
+      ),
+    );
+    console.log(
+      line(
+        'worker read + validate + append + publish',
+        r.jobs.map((j) => j.run),
+      ),
+    );
   }
 }

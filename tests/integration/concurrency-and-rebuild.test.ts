@@ -40,7 +40,11 @@ describe('simultaneous submissions', () => {
       expect(['MOVE_PENDING', 'NOT_YOUR_TURN', 'STALE_PLY']).toContain(refused.body.code);
       // 3. the log has one submission and, once the worker ran, one verdict
       const winner = a.status === 202 ? a : b;
-      await waitForEvent(stack.app, game.id, (e) => e.type === 'MoveAccepted' && e.payload.submittedSeq === winner.body.seq);
+      await waitForEvent(
+        stack.app,
+        game.id,
+        (e) => e.type === 'MoveAccepted' && e.payload.submittedSeq === winner.body.seq,
+      );
       const { events } = (await call(stack.app, 'GET', `/api/games/${game.id}/events`)).body;
       expect(events.map((e: { type: string }) => e.type)).toEqual(['GameCreated', 'MoveSubmitted', 'MoveAccepted']);
     }
@@ -90,7 +94,13 @@ describe('the games projection', () => {
     for (const { game } of [mated, drawn, resigned, ongoing]) {
       const view = (await call(stack.app, 'GET', `/api/games/${game.id}`)).body;
       const row = after.find((r) => r.id === game.id);
-      expect(row).toMatchObject({ status: view.status, ply: view.ply, last_seq: view.lastSeq, sfen: view.sfen, side_to_move: view.sideToMove });
+      expect(row).toMatchObject({
+        status: view.status,
+        ply: view.ply,
+        last_seq: view.lastSeq,
+        sfen: view.sfen,
+        side_to_move: view.sideToMove,
+      });
     }
   });
 });

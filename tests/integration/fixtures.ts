@@ -6,15 +6,49 @@
  * shortest checkmate among seeds 1-400, checked by packages/rules.
  */
 export const MATE_GAME = [
-  '1g1f', '4a3b', '5i6h', '8c8d', '6h5h', '5c5d', '2h4h', '6a7b', '4i3h', '5a6a', '6i5i', '3c3d',
-  '9g9f', '2b7g', '8i7g', '6a5a', 'B*6b', '5a5b', '6b7a', '9a9b', '7a5c+', '5b6a', 'S*5b',
+  '1g1f',
+  '4a3b',
+  '5i6h',
+  '8c8d',
+  '6h5h',
+  '5c5d',
+  '2h4h',
+  '6a7b',
+  '4i3h',
+  '5a6a',
+  '6i5i',
+  '3c3d',
+  '9g9f',
+  '2b7g',
+  '8i7g',
+  '6a5a',
+  'B*6b',
+  '5a5b',
+  '6b7a',
+  '9a9b',
+  '7a5c+',
+  '5b6a',
+  'S*5b',
 ] as const;
 
 /**
  * Sennichite: both rooks step aside and back three times; the start position occurs a
  * fourth time after ply 12 with no checks, so the game is drawn (RULES.md, sennichite).
  */
-export const SENNICHITE = ['2h3h', '8b7b', '3h2h', '7b8b', '2h3h', '8b7b', '3h2h', '7b8b', '2h3h', '8b7b', '3h2h', '7b8b'] as const;
+export const SENNICHITE = [
+  '2h3h',
+  '8b7b',
+  '3h2h',
+  '7b8b',
+  '2h3h',
+  '8b7b',
+  '3h2h',
+  '7b8b',
+  '2h3h',
+  '8b7b',
+  '3h2h',
+  '7b8b',
+] as const;
 
 /**
  * Perpetual check: gote's king in the corner, sente's rook checks from 1c and 2c in turn.

@@ -36,7 +36,11 @@ describe('a whole game over HTTP', () => {
     expect(verdicts.map((v) => v.type)).toEqual(MATE_GAME.map(() => 'MoveAccepted'));
     // 3. the game ended by checkmate, sente won
     const view = (await call(stack.app, 'GET', `/api/games/${game.id}`)).body;
-    expect(view).toMatchObject({ status: 'ended', result: { winner: 'sente', reason: 'checkmate' }, ply: MATE_GAME.length });
+    expect(view).toMatchObject({
+      status: 'ended',
+      result: { winner: 'sente', reason: 'checkmate' },
+      ply: MATE_GAME.length,
+    });
     expect(view.moves).toEqual([...MATE_GAME]);
     // 4. the log holds one verdict per submission, and the end
     const { events } = (await call(stack.app, 'GET', `/api/games/${game.id}/events?after=0`)).body;
@@ -46,7 +50,13 @@ describe('a whole game over HTTP', () => {
     expect(types.at(-1)).toBe('GameEnded');
     expect(view.lastSeq).toBe(events.length);
     // 5. after the end, moves are refused
-    const late = await call(stack.app, 'POST', `/api/games/${game.id}/moves`, { usi: '5a4b', ply: MATE_GAME.length }, bearer(players.gote.token));
+    const late = await call(
+      stack.app,
+      'POST',
+      `/api/games/${game.id}/moves`,
+      { usi: '5a4b', ply: MATE_GAME.length },
+      bearer(players.gote.token),
+    );
     expect(late.status).toBe(409);
     expect(late.body.code).toBe('GAME_OVER');
   });

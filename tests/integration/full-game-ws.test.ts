@@ -4,8 +4,8 @@
  * reconnect, and bad frames answered with error frames.
  */
 import { CLOSE_CODES, type ServerMessage } from '@shogi/protocol';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import WebSocket from 'ws';
 import type { PlayerSocket } from '../../apps/server/src/client.js';
 import { MATE_GAME } from './fixtures.js';
 import { type Stack, startStack } from './harness.js';
@@ -16,7 +16,8 @@ beforeAll(async () => {
 });
 afterAll(async () => stack?.close());
 
-const isVerdict = (submittedSeq: number) => (m: ServerMessage) => m.type === 'verdict' && m.submittedSeq === submittedSeq;
+const isVerdict = (submittedSeq: number) => (m: ServerMessage) =>
+  m.type === 'verdict' && m.submittedSeq === submittedSeq;
 const accepted = (socket: PlayerSocket) =>
   socket.received.flatMap((m) => (m.type === 'events' ? m.events : [])).filter((e) => e.type === 'MoveAccepted');
 
@@ -30,7 +31,10 @@ async function setup() {
 describe('the player WebSocket', () => {
   test('a whole game to checkmate, with verdicts and the opponent’s moves pushed', async () => {
     const { sente, gote, game } = await setup();
-    const sockets = { sente: await stack.api.playerSocket(game.id, sente.token), gote: await stack.api.playerSocket(game.id, gote.token) };
+    const sockets = {
+      sente: await stack.api.playerSocket(game.id, sente.token),
+      gote: await stack.api.playerSocket(game.id, gote.token),
+    };
     expect(await sockets.sente.waitFor((m) => m.type === 'hello')).toMatchObject({ side: 'sente', gameId: game.id });
     for (const [ply, usi] of MATE_GAME.entries()) {
       const side = ply % 2 === 0 ? 'sente' : 'gote';

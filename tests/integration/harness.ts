@@ -159,5 +159,12 @@ export async function playMove(app: FastifyInstance, gameId: string, token: stri
 /** A real worker in this process (the store helper's startWorker). */
 export async function startTestWorker(databaseUrl: string, prefix: string): Promise<{ close(): Promise<void> }> {
   const { startWorker } = await import('@shogi/worker');
-  return startWorker({ databaseUrl, redisUrl: REDIS_URL, logger: silentLogger(), concurrency: 4, prefix, channelPrefix: `${prefix}:` });
+  return startWorker({
+    databaseUrl,
+    redisUrl: REDIS_URL,
+    logger: silentLogger(),
+    concurrency: 4,
+    prefix,
+    channelPrefix: `${prefix}:`,
+  });
 }

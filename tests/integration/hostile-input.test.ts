@@ -43,27 +43,115 @@ const cases: Case[] = [
   { name: 'negative ply', body: { usi: '7g7f', ply: -1 }, headers: sente, status: 400, code: 'BAD_REQUEST' },
   { name: 'fractional ply', body: { usi: '7g7f', ply: 0.5 }, headers: sente, status: 400, code: 'BAD_REQUEST' },
   { name: 'missing ply', body: { usi: '7g7f' }, headers: sente, status: 400, code: 'BAD_REQUEST' },
-  { name: 'unknown field', body: { usi: '7g7f', ply: 0, promote: true }, headers: sente, status: 400, code: 'BAD_REQUEST' },
+  {
+    name: 'unknown field',
+    body: { usi: '7g7f', ply: 0, promote: true },
+    headers: sente,
+    status: 400,
+    code: 'BAD_REQUEST',
+  },
   { name: 'array body', body: [{ usi: '7g7f', ply: 0 }], headers: sente, status: 400, code: 'BAD_REQUEST' },
-  { name: 'huge body', body: { usi: 'x'.repeat(100_000), ply: 0 }, headers: sente, status: 413, code: 'PAYLOAD_TOO_LARGE' },
+  {
+    name: 'huge body',
+    body: { usi: 'x'.repeat(100_000), ply: 0 },
+    headers: sente,
+    status: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+  },
   { name: 'bad USI', body: { usi: '7g7z', ply: 0 }, headers: sente, status: 400, code: 'MALFORMED_USI' },
   { name: 'USI too long', body: { usi: '7g7f++', ply: 0 }, headers: sente, status: 400, code: 'MALFORMED_USI' },
   { name: 'illegal move', body: { usi: '7g7e', ply: 0 }, headers: sente, status: 422, code: 'ILLEGAL_MOVE' },
   { name: 'no token', body: { usi: '7g7f', ply: 0 }, status: 401, code: 'UNAUTHORIZED' },
-  { name: 'wrong token', body: { usi: '7g7f', ply: 0 }, headers: () => bearer('nope'), status: 401, code: 'UNAUTHORIZED' },
-  { name: 'malformed Authorization', body: { usi: '7g7f', ply: 0 }, headers: (p) => ({ authorization: p.sente.token }), status: 401, code: 'UNAUTHORIZED' },
-  { name: 'not your turn', body: { usi: '3c3d', ply: 0 }, headers: (p) => bearer(p.gote.token), status: 409, code: 'NOT_YOUR_TURN' },
+  {
+    name: 'wrong token',
+    body: { usi: '7g7f', ply: 0 },
+    headers: () => bearer('nope'),
+    status: 401,
+    code: 'UNAUTHORIZED',
+  },
+  {
+    name: 'malformed Authorization',
+    body: { usi: '7g7f', ply: 0 },
+    headers: (p) => ({ authorization: p.sente.token }),
+    status: 401,
+    code: 'UNAUTHORIZED',
+  },
+  {
+    name: 'not your turn',
+    body: { usi: '3c3d', ply: 0 },
+    headers: (p) => bearer(p.gote.token),
+    status: 409,
+    code: 'NOT_YOUR_TURN',
+  },
   { name: 'future ply', body: { usi: '7g7f', ply: 5 }, headers: sente, status: 409, code: 'FUTURE_PLY' },
-  { name: 'unknown game', url: () => moves('00000000-0000-0000-0000-000000000000'), body: { usi: '7g7f', ply: 0 }, headers: sente, status: 404, code: 'GAME_NOT_FOUND' },
-  { name: 'bad game id', url: () => moves('not a valid id!'), body: { usi: '7g7f', ply: 0 }, headers: sente, status: 400, code: 'BAD_REQUEST' },
-  { name: 'GET unknown game', method: 'GET', url: () => '/api/games/nope', body: undefined, status: 404, code: 'GAME_NOT_FOUND' },
-  { name: 'events after=abc', method: 'GET', url: (id) => `/api/games/${id}/events?after=abc`, body: undefined, status: 400, code: 'BAD_REQUEST' },
-  { name: 'text/plain body', body: '7g7f', headers: (p) => ({ ...sente(p), 'content-type': 'text/plain' }), status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
+  {
+    name: 'unknown game',
+    url: () => moves('00000000-0000-0000-0000-000000000000'),
+    body: { usi: '7g7f', ply: 0 },
+    headers: sente,
+    status: 404,
+    code: 'GAME_NOT_FOUND',
+  },
+  {
+    name: 'bad game id',
+    url: () => moves('not a valid id!'),
+    body: { usi: '7g7f', ply: 0 },
+    headers: sente,
+    status: 400,
+    code: 'BAD_REQUEST',
+  },
+  {
+    name: 'GET unknown game',
+    method: 'GET',
+    url: () => '/api/games/nope',
+    body: undefined,
+    status: 404,
+    code: 'GAME_NOT_FOUND',
+  },
+  {
+    name: 'events after=abc',
+    method: 'GET',
+    url: (id) => `/api/games/${id}/events?after=abc`,
+    body: undefined,
+    status: 400,
+    code: 'BAD_REQUEST',
+  },
+  {
+    name: 'text/plain body',
+    body: '7g7f',
+    headers: (p) => ({ ...sente(p), 'content-type': 'text/plain' }),
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+  },
   { name: 'unknown route', method: 'GET', url: () => '/api/nothing', body: undefined, status: 404, code: 'NOT_FOUND' },
-  { name: 'player name too long', url: () => '/api/players', body: { name: 'x'.repeat(41) }, status: 400, code: 'BAD_REQUEST' },
-  { name: 'player unknown field', url: () => '/api/players', body: { name: 'x', admin: true }, status: 400, code: 'BAD_REQUEST' },
-  { name: 'game with unknown players', url: () => '/api/games', body: { sente: 'a', gote: 'b' }, status: 422, code: 'UNKNOWN_PLAYER' },
-  { name: 'game with bad handicap', url: () => '/api/games', body: { sente: 'a', gote: 'b', handicap: 'queen' }, status: 400, code: 'BAD_REQUEST' },
+  {
+    name: 'player name too long',
+    url: () => '/api/players',
+    body: { name: 'x'.repeat(41) },
+    status: 400,
+    code: 'BAD_REQUEST',
+  },
+  {
+    name: 'player unknown field',
+    url: () => '/api/players',
+    body: { name: 'x', admin: true },
+    status: 400,
+    code: 'BAD_REQUEST',
+  },
+  {
+    name: 'game with unknown players',
+    url: () => '/api/games',
+    body: { sente: 'a', gote: 'b' },
+    status: 422,
+    code: 'UNKNOWN_PLAYER',
+  },
+  {
+    name: 'game with bad handicap',
+    url: () => '/api/games',
+    body: { sente: 'a', gote: 'b', handicap: 'queen' },
+    status: 400,
+    code: 'BAD_REQUEST',
+  },
 ];
 
 describe('hostile input on POST /api/games/:id/moves and friends', () => {
@@ -95,7 +183,13 @@ describe('hostile input on POST /api/games/:id/moves and friends', () => {
     expect(other.status).toBe(409);
     expect(other.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
     // the key may also come in the body
-    const inBody = await call(stack.app, 'POST', moves(game.id), { usi: '7g7f', ply: 0, idempotencyKey: 'move-1' }, bearer(p.sente.token));
+    const inBody = await call(
+      stack.app,
+      'POST',
+      moves(game.id),
+      { usi: '7g7f', ply: 0, idempotencyKey: 'move-1' },
+      bearer(p.sente.token),
+    );
     expect(inBody).toEqual(first);
     expect(await lastSeq(game.id)).toBe(seq);
   });
@@ -130,7 +224,14 @@ describe('hostile input on POST /api/games/:id/moves and friends', () => {
     expect(res.statusCode).toBe(200);
     const paths = Object.keys(JSON.parse(res.body).paths);
     expect(paths).toEqual(
-      expect.arrayContaining(['/api/players', '/api/games', '/api/games/{id}', '/api/games/{id}/events', '/api/games/{id}/moves', '/api/games/{id}/resign']),
+      expect.arrayContaining([
+        '/api/players',
+        '/api/games',
+        '/api/games/{id}',
+        '/api/games/{id}/events',
+        '/api/games/{id}/moves',
+        '/api/games/{id}/resign',
+      ]),
     );
   });
 });

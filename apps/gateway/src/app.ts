@@ -3,14 +3,15 @@
  * to every route), then the routes, each in its own encapsulated plugin.
  * server.ts (or a test) creates the instance with `fastifyOptions` and registers this.
  */
-import websocket from '@fastify/websocket';
+
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import Fastify, { LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config.js';
-import docs from './plugins/docs.js';
 import auth from './plugins/auth.js';
+import docs from './plugins/docs.js';
 import errors from './plugins/errors.js';
 import games from './plugins/games.js';
 import hub from './plugins/hub.js';

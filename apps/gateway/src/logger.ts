@@ -29,6 +29,8 @@ export function createLogger(options: { level: string; pretty?: boolean; name?: 
       req: (req: LoggedRequest) => ({ id: req.id, method: req.method, url: stripToken(req.url ?? ''), ip: req.ip }),
       err: stdSerializers.err,
     },
-    ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } } : {}),
+    ...(pretty
+      ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } }
+      : {}),
   });
 }

@@ -1,8 +1,8 @@
-import { ERRORS, REJECTION_ERRORS, statusOf } from '@shogi/protocol';
 import { REJECTION_CODES } from '@shogi/game';
+import { ERRORS, REJECTION_ERRORS, statusOf } from '@shogi/protocol';
 import { describe, expect, test } from 'vitest';
-import { ApiError, toErrorBody } from '../src/domain/api-error.js';
 import { loadConfig } from '../src/config.js';
+import { ApiError, toErrorBody } from '../src/domain/api-error.js';
 import { stripToken } from '../src/logger.js';
 
 describe('the error catalog', () => {
@@ -19,8 +19,16 @@ describe('the error catalog', () => {
 
   test.each([
     [new ApiError('NOT_YOUR_TURN', 'gote is to move'), 409, 'NOT_YOUR_TURN'],
-    [Object.assign(new Error('too big'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 }), 413, 'PAYLOAD_TOO_LARGE'],
-    [Object.assign(new Error('bad json'), { code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 }), 400, 'MALFORMED_JSON'],
+    [
+      Object.assign(new Error('too big'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    ],
+    [
+      Object.assign(new Error('bad json'), { code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 }),
+      400,
+      'MALFORMED_JSON',
+    ],
     [Object.assign(new Error('body/ply must be integer'), { validation: [], statusCode: 400 }), 400, 'BAD_REQUEST'],
     [new Error('connection refused'), 500, 'INTERNAL'],
   ])('%s → %i %s', (error, status, code) => {

@@ -25,7 +25,12 @@ export class ApiClient {
     this.baseUrl = baseUrl.replace(/\/$/, '');
   }
 
-  async request<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
+  async request<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer<T>> {
     const init: RequestInit = { method, headers: { ...headers } };
     if (body !== undefined) {
       init.body = JSON.stringify(body);
@@ -55,7 +60,12 @@ export class ApiClient {
     return must(await this.request<EventsResponse>('GET', `/api/games/${id}/events?after=${after}`));
   }
 
-  submitMove(id: string, token: string, body: SubmitMoveBody, idempotencyKey?: string): Promise<Answer<AcceptedResponse>> {
+  submitMove(
+    id: string,
+    token: string,
+    body: SubmitMoveBody,
+    idempotencyKey?: string,
+  ): Promise<Answer<AcceptedResponse>> {
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     return this.request<AcceptedResponse>('POST', `/api/games/${id}/moves`, body, headers);
@@ -106,7 +116,9 @@ export class PlayerSocket {
       const socket = new PlayerSocket(ws);
       ws.once('open', () => resolve(socket));
       ws.once('error', reject);
-      ws.once('unexpected-response', (_req, res) => reject(new Error(`WebSocket upgrade refused: HTTP ${res.statusCode}`)));
+      ws.once('unexpected-response', (_req, res) =>
+        reject(new Error(`WebSocket upgrade refused: HTTP ${res.statusCode}`)),
+      );
     });
   }
 

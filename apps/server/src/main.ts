@@ -40,9 +40,11 @@ async function main(): Promise<number> {
 
   const demo = new AbortController();
   if (options.demo && gateway) {
-    runDemo({ baseUrl: gateway.url, publicUrl: options.publicUrl, logger, signal: demo.signal }).catch((err: unknown) => {
-      if (!demo.signal.aborted) logger.error({ err }, 'Demo: stopped after an error');
-    });
+    runDemo({ baseUrl: gateway.url, publicUrl: options.publicUrl, logger, signal: demo.signal }).catch(
+      (err: unknown) => {
+        if (!demo.signal.aborted) logger.error({ err }, 'Demo: stopped after an error');
+      },
+    );
   }
 
   await new Promise<void>((resolve) => {

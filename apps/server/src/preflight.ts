@@ -55,7 +55,12 @@ async function createDatabase(url: string): Promise<string | null> {
 }
 
 async function checkRedis(url: string): Promise<string | null> {
-  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 3000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   let first: string | null = null;
   redis.on('error', (err: Error) => {
     first ??= err.message;

@@ -19,7 +19,11 @@ export async function migrate(databaseUrl: string, logger: Logger): Promise<void
   }
 }
 
-export function startValidationWorker(config: GatewayConfig, concurrency: number, logger: Logger): Promise<RunningWorker> {
+export function startValidationWorker(
+  config: GatewayConfig,
+  concurrency: number,
+  logger: Logger,
+): Promise<RunningWorker> {
   return startWorker({
     databaseUrl: config.databaseUrl,
     redisUrl: config.redisUrl,

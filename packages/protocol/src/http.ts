@@ -109,7 +109,10 @@ export const EventsResponse = Type.Object({ gameId: Id, events: Type.Array(WireE
 export type EventsResponse = Static<typeof EventsResponse>;
 
 // --- moves and resignation
-export const SubmitMoveBody = Type.Object({ usi: Usi, ply: Ply, idempotencyKey: Type.Optional(IdempotencyKey) }, closed);
+export const SubmitMoveBody = Type.Object(
+  { usi: Usi, ply: Ply, idempotencyKey: Type.Optional(IdempotencyKey) },
+  closed,
+);
 export type SubmitMoveBody = Static<typeof SubmitMoveBody>;
 export const ResignBody = Type.Object({ idempotencyKey: Type.Optional(IdempotencyKey) }, closed);
 export type ResignBody = Static<typeof ResignBody>;

@@ -92,5 +92,9 @@ export function parseClientMessage(
   }
   if (clientMessage.Check(parsed)) return { ok: true, value: parsed };
   const first = [...clientMessage.Errors(parsed)][0];
-  return { ok: false, code: 'BAD_REQUEST', detail: first ? `${first.instancePath || '/'} ${first.message}` : 'invalid' };
+  return {
+    ok: false,
+    code: 'BAD_REQUEST',
+    detail: first ? `${first.instancePath || '/'} ${first.message}` : 'invalid',
+  };
 }

@@ -164,18 +164,20 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
     },
 
     async submitMove(gameId, player, move: Submission) {
-      const { decision, appended, state } = await execute(gameId, (s) =>
-        decide(
-          {
-            type: 'SubmitMove',
-            playerId: player.id,
-            usi: move.usi,
-            ply: move.ply,
-            now: now(),
-            ...(move.idempotencyKey === undefined ? {} : { idempotencyKey: move.idempotencyKey }),
-          },
-          s,
-        ),
+      const { decision, appended, state } = await execute(
+        gameId,
+        (s) =>
+          decide(
+            {
+              type: 'SubmitMove',
+              playerId: player.id,
+              usi: move.usi,
+              ply: move.ply,
+              now: now(),
+              ...(move.idempotencyKey === undefined ? {} : { idempotencyKey: move.idempotencyKey }),
+            },
+            s,
+          ),
         move.ply,
       );
       if (decision.duplicateOf !== undefined) {

@@ -25,7 +25,13 @@ export default fp<{ config: GatewayConfig }>(
     const channelOf = (gameId: string) => `${config.channelPrefix}game:${gameId}`;
     const deps: GameServiceDeps = {
       publish: async (gameId, events) => {
-        const envelopes = events.map((e) => ({ gameId, seq: e.seq, type: e.type, data: e.data, recordedAt: e.recordedAt }));
+        const envelopes = events.map((e) => ({
+          gameId,
+          seq: e.seq,
+          type: e.type,
+          data: e.data,
+          recordedAt: e.recordedAt,
+        }));
         await app.redis.publish(channelOf(gameId), JSON.stringify(envelopes));
       },
       events: store.events,

@@ -1,3 +1,4 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   AcceptedResponse,
   AuthHeaders,
@@ -10,10 +11,16 @@ import {
   ResignBody,
   SubmitMoveBody,
 } from '@shogi/protocol';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError } from '../domain/api-error.js';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 422: ErrorResponse };
+const errors = {
+  400: ErrorResponse,
+  401: ErrorResponse,
+  403: ErrorResponse,
+  404: ErrorResponse,
+  409: ErrorResponse,
+  422: ErrorResponse,
+};
 
 /** The idempotency key of a request: the header wins; a body field must agree with it. */
 function keyOf(header: string | undefined, body: string | undefined): string | undefined {

@@ -3,6 +3,8 @@
  * acks, verdicts, the game's events and error frames out. Authentication and the game
  * membership are checked before the upgrade, so a refused socket is a plain HTTP 4xx.
  */
+
+import type { Socket } from 'node:net';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   CLOSE_CODES,
@@ -11,12 +13,11 @@ import {
   errorBody,
   GameParams,
   parseClientMessage,
-  SocketQuery,
   type ServerMessage,
   type Side,
+  SocketQuery,
   type WireEvent,
 } from '@shogi/protocol';
-import type { Socket } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import { toErrorBody } from '../domain/api-error.js';
 import { Feed } from '../domain/feed.js';
@@ -41,7 +42,8 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
       websocket: true,
       schema: {
         tags: ['moves'],
-        summary: 'Player WebSocket (upgrade): send {type:"move",usi,ply} or {type:"resign"}; receive acks, verdicts, events',
+        summary:
+          'Player WebSocket (upgrade): send {type:"move",usi,ply} or {type:"resign"}; receive acks, verdicts, events',
         params: GameParams,
         querystring: SocketQuery,
       },

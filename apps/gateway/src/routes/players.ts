@@ -1,5 +1,5 @@
-import { CreatePlayerBody, CreatePlayerResponse, ErrorResponse } from '@shogi/protocol';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { CreatePlayerBody, CreatePlayerResponse, ErrorResponse } from '@shogi/protocol';
 
 const players: FastifyPluginAsyncTypebox = async (app) => {
   app.post(

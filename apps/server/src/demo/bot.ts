@@ -89,38 +89,41 @@ export async function playAsBot(view: GameView, options: BotOptions): Promise<Ga
         options.onError?.(`${usi} at ply ${ply}: ${answer.body.code}`);
       }
     };
-    const off = socket.onMessage((m: ServerMessage) => {
-      switch (m.type) {
-        case 'hello':
-          side = m.side;
-          break;
-        case 'events':
-          for (const e of m.events) {
-            if (e.type === 'MoveAccepted') {
-              moves.push(String(e.payload.usi));
-            } else if (e.type === 'GameEnded') {
-              const p = e.payload as { winner: Side | null; reason: string };
-              finish({ winner: p.winner, reason: p.reason, moves: moves.length });
-              return;
+    const off = socket.onMessage(
+      (m: ServerMessage) => {
+        switch (m.type) {
+          case 'hello':
+            side = m.side;
+            break;
+          case 'events':
+            for (const e of m.events) {
+              if (e.type === 'MoveAccepted') {
+                moves.push(String(e.payload.usi));
+              } else if (e.type === 'GameEnded') {
+                const p = e.payload as { winner: Side | null; reason: string };
+                finish({ winner: p.winner, reason: p.reason, moves: moves.length });
+                return;
+              }
             }
-          }
-          break;
-        case 'verdict':
-          waiting = false;
-          if (!m.accepted) {
+            break;
+          case 'verdict':
+            waiting = false;
+            if (!m.accepted) {
+              rejections++;
+              options.onError?.(`${m.usi} rejected: ${m.reason ?? '?'}`);
+            }
+            break;
+          case 'error':
+            waiting = false;
             rejections++;
-            options.onError?.(`${m.usi} rejected: ${m.reason ?? '?'}`);
-          }
-          break;
-        case 'error':
-          waiting = false;
-          rejections++;
-          options.onError?.(`${m.error.code}: ${m.error.detail ?? m.error.message}`);
-          break;
-        case 'ack':
-          break;
-      }
-      maybeMove();
-    }, { replay: true });
+            options.onError?.(`${m.error.code}: ${m.error.detail ?? m.error.message}`);
+            break;
+          case 'ack':
+            break;
+        }
+        maybeMove();
+      },
+      { replay: true },
+    );
   });
 }
