@@ -129,8 +129,9 @@ describe('the player WebSocket', () => {
     expect(code).toBe(status);
   });
 
-  test('the upgrade is refused for another game’s player (403) and an unknown game (404)', async () => {
-    const { game } = await setup();
+  test('the upgrade is refused for another game’s player (403), an unknown game (404), a future seq (400)', async () => {
+    const { game, sente } = await setup();
+    await expect(stack.api.playerSocket(game.id, sente.token, 99)).rejects.toThrow(/400/);
     const eve = await stack.api.createPlayer('eve');
     await expect(stack.api.playerSocket(game.id, eve.token)).rejects.toThrow(/403/);
     await expect(stack.api.playerSocket('00000000-0000-0000-0000-000000000000', eve.token)).rejects.toThrow(/404/);

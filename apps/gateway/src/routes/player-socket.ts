@@ -19,7 +19,7 @@ import {
   type WireEvent,
 } from '@shogi/protocol';
 import type { FastifyRequest } from 'fastify';
-import { toErrorBody } from '../domain/api-error.js';
+import { ApiError, toErrorBody } from '../domain/api-error.js';
 import { Feed } from '../domain/feed.js';
 import type { Player } from '../domain/service.js';
 
@@ -51,6 +51,10 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
         const player = await app.authenticate(request);
         const { id } = request.params as { id: string };
         const side = await app.games.sideOf(id, player.id);
+        const after = Number((request.query as { after?: string }).after ?? 0);
+        const { lastSeq } = await app.games.view(id);
+        if (after > lastSeq)
+          throw new ApiError('BAD_REQUEST', `after=${after} is ahead of the game (last seq ${lastSeq})`);
         sessions.set(request, { player, side });
       },
     },
