@@ -19,8 +19,18 @@ interface LoggedRequest {
   id?: string;
 }
 
+/** pino-pretty is a development dependency: production images log JSON lines. */
+function prettyAvailable(): boolean {
+  try {
+    import.meta.resolve('pino-pretty');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function createLogger(options: { level: string; pretty?: boolean; name?: string }): Logger {
-  const pretty = options.pretty ?? process.stdout.isTTY === true;
+  const pretty = (options.pretty ?? process.stdout.isTTY === true) && prettyAvailable();
   return pino({
     level: options.level,
     name: options.name ?? 'shogi',

@@ -43,7 +43,7 @@ const games: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const game = await app.games.createGame(request.body);
-      request.log.info({ gameId: game.id, sente: game.players.sente.id, gote: game.players.gote.id }, 'game created');
+      request.log.debug({ gameId: game.id, sente: game.players.sente.id, gote: game.players.gote.id }, 'game created');
       return reply.code(201).send(game);
     },
   );

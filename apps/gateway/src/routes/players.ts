@@ -14,7 +14,7 @@ const players: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const player = await app.games.createPlayer(request.body.name);
-      request.log.info({ playerId: player.id }, 'player created');
+      request.log.debug({ playerId: player.id }, 'player created');
       return reply.code(201).send(player);
     },
   );
