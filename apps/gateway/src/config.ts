@@ -18,6 +18,8 @@ export interface GatewayConfig {
   readonly maxAppendRetries: number;
   /** pg pool size */
   readonly dbPoolSize: number;
+  /** games whose folded state (with its rules position, ~40 KB) the gateway keeps in memory */
+  readonly stateCacheSize: number;
   /** grace period for in-flight requests on shutdown, ms */
   readonly closeGraceMs: number;
 }
@@ -45,6 +47,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     wsMaxPayload: int(env, 'WS_MAX_PAYLOAD', 1024),
     maxAppendRetries: int(env, 'MAX_APPEND_RETRIES', 5),
     dbPoolSize: int(env, 'DB_POOL_SIZE', 16),
+    stateCacheSize: int(env, 'STATE_CACHE_SIZE', 5000),
     closeGraceMs: int(env, 'CLOSE_GRACE_MS', 10_000),
   };
 }

@@ -299,7 +299,9 @@ export class StateCache {
       if (e.seq !== s.seq + 1 || typeof e.type !== 'string') return;
       s = evolve(s, e as GameEvent);
     }
-    if (s !== cached) this.map.set(gameId, s);
+    if (s === cached) return;
+    if (s.status === 'ended') this.map.delete(gameId);
+    else this.map.set(gameId, s);
   }
 
   forget(gameId: string): void {
@@ -308,6 +310,8 @@ export class StateCache {
 
   private remember(gameId: string, state: GameState): void {
     this.map.delete(gameId);
+    // ended games take no more moves: they are read from the log when asked for
+    if (state.status === 'ended') return;
     this.map.set(gameId, state);
     if (this.map.size > this.limit) {
       const oldest = this.map.keys().next().value;

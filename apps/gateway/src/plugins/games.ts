@@ -37,6 +37,7 @@ export default fp<{ config: GatewayConfig }>(
       events: store.events,
       players: store.players,
       maxRetries: config.maxAppendRetries,
+      cacheSize: config.stateCacheSize,
       enqueue: async (gameId, seq) => {
         // the job id makes a retried enqueue (or a second gateway) a no-op
         await queue.add(
