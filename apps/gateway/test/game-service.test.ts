@@ -1,0 +1,146 @@
+/**
+ * The game service over the in-memory event store (no database): optimistic concurrency,
+ * the hub-fed fast path, and how rejections map onto the wire catalog.
+ */
+import { decide, type EventStore, evolve, initialState } from '@shogi/game';
+import { createInMemoryEventStore } from '@shogi/game/testing';
+import { beforeEach, describe, expect, test } from 'vitest';
+import { ApiError } from '../src/domain/api-error.js';
+import { createGameService, type PlayerStore } from '../src/domain/game-service.js';
+import type { Player } from '../src/domain/service.js';
+
+const alice: Player = { id: 'alice', name: 'Alice' };
+const bob: Player = { id: 'bob', name: 'Bob' };
+
+function players(): PlayerStore {
+  const byId = new Map([alice, bob].map((p) => [p.id, p]));
+  return {
+    insert: async () => {},
+    byTokenHash: async () => null,
+    byId: async (id) => byId.get(id) ?? null,
+  };
+}
+
+let events: EventStore;
+let enqueued: string[];
+let service: ReturnType<typeof createGameService>;
+
+beforeEach(() => {
+  events = createInMemoryEventStore();
+  enqueued = [];
+  service = createGameService({
+    events,
+    players: players(),
+    enqueue: async (gameId, seq) => {
+      enqueued.push(`${gameId}-${seq}`);
+    },
+    publish: async () => {},
+    maxRetries: 3,
+  });
+});
+
+const code = async (p: Promise<unknown>) => {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof ApiError) return e.code;
+    throw e;
+  }
+  return 'OK';
+};
+
+/** Plays the worker's part: verdicts for everything pending. */
+async function validate(gameId: string) {
+  let state = initialState();
+  for (const e of await events.readStream(gameId)) state = evolve(state, e);
+  const d = decide({ type: 'ValidatePending', seq: state.seq, now: new Date() }, state);
+  if (!d.ok) throw new Error(d.rejection.message);
+  const { events: appended } = await events.append(gameId, state.seq, d.events);
+  return appended;
+}
+
+describe('the game service', () => {
+  test('a submission is appended, then enqueued with the job id of its seq', async () => {
+    const game = await service.createGame({ sente: 'alice', gote: 'bob' });
+    expect(await service.submitMove(game.id, alice, { usi: '7g7f', ply: 0 })).toEqual({ seq: 2 });
+    expect(enqueued).toEqual([`${game.id}-2`]);
+  });
+
+  test.each([
+    ['bob moves first', bob, '3c3d', 0, 'NOT_YOUR_TURN'],
+    ['a stale ply', alice, '7g7f', -1, 'STALE_PLY'],
+    ['a future ply', alice, '7g7f', 4, 'FUTURE_PLY'],
+    ['bad USI', alice, '7g7z', 0, 'MALFORMED_USI'],
+    ['an illegal move', alice, '7g7e', 0, 'ILLEGAL_MOVE'],
+    ['a stranger', { id: 'eve', name: 'Eve' }, '7g7f', 0, 'NOT_A_PLAYER'],
+  ])('%s → %s', async (_name, player, usi, ply, expected) => {
+    const game = await service.createGame({ sente: 'alice', gote: 'bob' });
+    expect(await code(service.submitMove(game.id, player, { usi, ply }))).toBe(expected);
+    expect((await events.readStream(game.id)).length).toBe(1);
+  });
+
+  test('an unknown game is GAME_NOT_FOUND everywhere', async () => {
+    expect(await code(service.view('nope'))).toBe('GAME_NOT_FOUND');
+    expect(await code(service.eventsAfter('nope', 0))).toBe('GAME_NOT_FOUND');
+    expect(await code(service.submitMove('nope', alice, { usi: '7g7f', ply: 0 }))).toBe('GAME_NOT_FOUND');
+  });
+
+  test('a stale cached state never wrongly rejects: the rejection is confirmed on the log', async () => {
+    const game = await service.createGame({ sente: 'alice', gote: 'bob' });
+    await service.submitMove(game.id, alice, { usi: '7g7f', ply: 0 });
+    // the worker's verdict is appended but never published to this gateway
+    await validate(game.id);
+    // the cache still says alice's move is pending; bob's move must be accepted anyway
+    expect(await service.submitMove(game.id, bob, { usi: '3c3d', ply: 1 })).toEqual({ seq: 4 });
+  });
+
+  test('a stale cached state never wrongly accepts: the append conflicts and the log decides', async () => {
+    const game = await service.createGame({ sente: 'alice', gote: 'bob' });
+    // another gateway records alice's move behind this one's back
+    await events.append(game.id, 1, [
+      {
+        type: 'MoveSubmitted',
+        data: { playerId: 'alice', color: 'sente', usi: '2g2f', ply: 0, receivedAt: '2026-01-01T00:00:00Z' },
+      },
+    ]);
+    expect(await code(service.submitMove(game.id, alice, { usi: '7g7f', ply: 0 }))).toBe('MOVE_PENDING');
+    expect((await events.readStream(game.id)).length).toBe(2);
+  });
+
+  test('published events keep the cache current (the fast path)', async () => {
+    const game = await service.createGame({ sente: 'alice', gote: 'bob' });
+    await service.submitMove(game.id, alice, { usi: '7g7f', ply: 0 });
+    const verdict = await validate(game.id);
+    service.observe(game.id, verdict);
+    expect(service.states.peek(game.id)?.ply).toBe(1);
+  });
+
+  test('idempotency keys: a replay answers the original seq, another move under the key is refused', async () => {
+    const game = await service.createGame({ sente: 'alice', gote: 'bob' });
+    const first = await service.submitMove(game.id, alice, { usi: '7g7f', ply: 0, idempotencyKey: 'k' });
+    expect(await service.submitMove(game.id, alice, { usi: '7g7f', ply: 0, idempotencyKey: 'k' })).toEqual(first);
+    expect(await code(service.submitMove(game.id, alice, { usi: '2g2f', ply: 0, idempotencyKey: 'k' }))).toBe(
+      'IDEMPOTENCY_KEY_REUSED',
+    );
+    expect(enqueued).toHaveLength(1);
+  });
+
+  test('resignation ends the game at once', async () => {
+    const game = await service.createGame({ sente: 'alice', gote: 'bob' });
+    await service.resign(game.id, bob);
+    expect(await service.view(game.id)).toMatchObject({
+      status: 'ended',
+      result: { winner: 'sente', reason: 'resignation' },
+    });
+    expect(await code(service.resign(game.id, alice))).toBe('GAME_OVER');
+  });
+
+  test('game setup errors', async () => {
+    expect(await code(service.createGame({ sente: 'alice', gote: 'alice' }))).toBe('SAME_PLAYER');
+    expect(await code(service.createGame({ sente: 'alice', gote: 'zed' }))).toBe('UNKNOWN_PLAYER');
+    expect(await code(service.createGame({ sente: 'alice', gote: 'bob', sfen: 'nonsense' }))).toBe('INVALID_SFEN');
+    expect(await code(service.createGame({ sente: 'alice', gote: 'bob', sfen: 'x', handicap: 'rook' }))).toBe(
+      'INVALID_SETUP',
+    );
+  });
+});
