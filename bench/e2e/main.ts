@@ -13,12 +13,14 @@
  *          --via ws|http|mixed (ws) --redis URL and --prefix P to sample BullMQ job timings
  * Bounded: it stops by itself after warmup + seconds, and only talks to --url (loopback).
  */
+import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { ServerMessage, WireEvent } from '@shogi/protocol';
 import { Game, startPosition } from '@shogi/rules';
 import { ApiClient, type PlayerSocket } from '../../apps/server/src/client.js';
 import { chooseMove, seeded } from '../../apps/server/src/demo/brain.js';
+import { cpuByGroup, cpuReport } from './cpu.js';
 import { type Breakdown, printReport, type Sample } from './report.js';
 
 const { values: args } = parseArgs({
@@ -187,15 +189,24 @@ async function main() {
   const start = performance.now();
   const measureFrom = start + WARMUP * 1000;
   const stopAt = measureFrom + SECONDS * 1000;
+  let cpuBefore = new Map<string, number>();
+  let cpuAfter = new Map<string, number>();
+  setTimeout(() => (cpuBefore = cpuByGroup()), WARMUP * 1000).unref();
+  setTimeout(() => (cpuAfter = cpuByGroup()), (WARMUP + SECONDS) * 1000).unref();
   await Promise.all(
     Array.from({ length: G }, (_, i) => playGames(i, pool[i % pool.length] as string[], start, stopAt, measureFrom)),
   );
   const elapsed = (Math.min(performance.now(), stopAt) - measureFrom) / 1000;
+  if (cpuAfter.size === 0) cpuAfter = cpuByGroup();
   const jobs = await sampleJobs(args.redis, args.prefix).catch((err: unknown) => {
     console.log(`(BullMQ job timings unavailable: ${String(err)})`);
     return null;
   });
   printReport({ samples, breakdowns, accepted, rejected, errors, games: gamesPlayed, seconds: elapsed, jobs });
+  if (cpuBefore.size > 0) {
+    console.log('CPU over the measured window (from /proc):');
+    for (const l of cpuReport(cpuBefore, cpuAfter, accepted, elapsed, availableParallelism())) console.log(l);
+  }
   process.exit(0);
 }
 
