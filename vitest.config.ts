@@ -16,6 +16,7 @@ export default defineConfig({
         ssr,
         test: {
           name: 'unit',
+          sequence: { groupOrder: 0 },
           include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts'],
         },
       },
@@ -24,6 +25,7 @@ export default defineConfig({
         ssr,
         test: {
           name: 'integration',
+          sequence: { groupOrder: 1 },
           include: ['tests/integration/**/*.test.ts'],
           globalSetup: ['tests/setup/services.ts'],
           testTimeout: 60_000,
@@ -37,6 +39,7 @@ export default defineConfig({
         ssr,
         test: {
           name: 'slow',
+          sequence: { groupOrder: 2 },
           include: ['packages/*/test/**/*.slow.ts'],
           testTimeout: 600_000,
         },
