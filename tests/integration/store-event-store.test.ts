@@ -7,6 +7,7 @@ import {
   createPgEventStore,
   createPlayer,
   findPlayerByTokenHash,
+  findStalledSubmissions,
   getGame,
   readAll,
   readStream,
@@ -195,6 +196,31 @@ describe('postgres event store', () => {
     for (const r of results) if (r.status === 'rejected') expect(isVersionConflict(r.reason)).toBe(true);
     const tails = await Promise.all(ids.map((id) => store.readStream(id, 1)));
     expect(tails.every((tail) => tail.length === 1)).toBe(true);
+    expect((await compareGamesWithLog(t.db)).differences).toEqual([]);
+  });
+
+  it('tracks the submission awaiting a verdict, for the sweeper', async () => {
+    await appendEvents(t.db, 'pend', 0, [gameCreated('pend')]);
+    await appendEvents(t.db, 'pend', 1, [moveSubmitted('7g7f', 0)]);
+    expect(await getGame(t.db, 'pend')).toMatchObject({ pending_seq: 2 });
+    expect(await findStalledSubmissions(t.db, 0)).toContainEqual({ gameId: 'pend', seq: 2 });
+    expect(await findStalledSubmissions(t.db, 60_000)).not.toContainEqual({ gameId: 'pend', seq: 2 });
+    const verdict = {
+      type: 'MoveAccepted',
+      data: { submittedSeq: 2, ply: 1, usi: '7g7f', sfen: 'x b - 2', check: false },
+    } as const;
+    await appendEvents(t.db, 'pend', 2, [verdict]);
+    expect(await getGame(t.db, 'pend')).toMatchObject({ pending_seq: null, ply: 1 });
+    // two submissions, a verdict for the first: the second still waits (kysely path too)
+    await appendEvents(t.db, 'pend', 3, [moveSubmitted('3c3d', 1), moveSubmitted('3c3e', 1)]);
+    await appendEvents(t.db.withoutPlugins(), 'pend', 5, [
+      { type: 'MoveRejected', data: { submittedSeq: 4, usi: '3c3d', ply: 1, reason: 'stale_ply' } },
+    ]);
+    expect(await getGame(t.db, 'pend')).toMatchObject({ pending_seq: 5 });
+    await appendEvents(t.db, 'pend', 6, [
+      { type: 'MoveRejected', data: { submittedSeq: 5, usi: '3c3e', ply: 1, reason: 'stale_ply' } },
+    ]);
+    expect(await getGame(t.db, 'pend')).toMatchObject({ pending_seq: null });
     expect((await compareGamesWithLog(t.db)).differences).toEqual([]);
   });
 

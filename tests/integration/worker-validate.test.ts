@@ -1,15 +1,16 @@
 import { findPlayout } from '@shogi/game/testing';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningWorker, startWorker } from '../../apps/worker/src/index.js';
+import { type RunningWorker, startWorker, type WorkerOptions } from '../../apps/worker/src/index.js';
 import { createHarness, GOTE, type Harness, REDIS_URL, SENTE, verdictCounts } from '../../apps/worker/test/harness.js';
 
 const logger = pino({ level: 'silent' });
 let h: Harness;
 const workers: RunningWorker[] = [];
 
-const start = (concurrency = 8) =>
+const start = (concurrency = 8, extra: Partial<WorkerOptions> = {}) =>
   startWorker({
+    ...extra,
     databaseUrl: h.t.url,
     redisUrl: REDIS_URL,
     logger,
@@ -132,5 +133,15 @@ describe('validation worker (PostgreSQL + BullMQ + Redis)', () => {
     expect(v2[0]).toMatchObject({ type: 'MoveRejected', data: { reason: 'stale_ply' } });
     expect((await h.verdict('slip', first))[0]?.type).toBe('MoveAccepted');
     expect(SENTE.id).not.toBe(GOTE.id);
+  });
+
+  it('8. a submission whose job was never enqueued is found by the sweeper and validated', async () => {
+    await start(2, { sweepIntervalMs: 200, sweepAfterMs: 300 });
+    await h.createGame('lost');
+    const seq = await h.submit('lost', '7g7f', { enqueue: false });
+    const [verdict] = await h.verdict('lost', seq, 10_000);
+    expect(verdict).toMatchObject({ type: 'MoveAccepted', data: { submittedSeq: seq } });
+    const { verdicts } = verdictCounts(await h.events('lost'));
+    expect(verdicts.get(seq)).toBe(1);
   });
 });

@@ -16,4 +16,5 @@ export {
   type ValidateJobData,
   validateJobId,
 } from './queues.js';
+export { startSweeper, sweepStalled } from './sweeper.js';
 export { type RunningWorker, startWorker, type WorkerOptions } from './worker.js';

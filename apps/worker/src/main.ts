@@ -26,6 +26,8 @@ const running = await startWorker({
   ...opt('channelPrefix', env.CHANNEL_PREFIX),
   ...opt('lockDuration', int('WORKER_LOCK_DURATION_MS')),
   ...opt('stalledInterval', int('WORKER_STALLED_INTERVAL_MS')),
+  ...opt('sweepIntervalMs', int('WORKER_SWEEP_INTERVAL_MS')),
+  ...opt('sweepAfterMs', int('WORKER_SWEEP_AFTER_MS')),
   ...opt('batch', env.EVENT_STORE_BATCH === undefined ? undefined : env.EVENT_STORE_BATCH !== '0'),
 });
 logger.info('worker: validating moves');

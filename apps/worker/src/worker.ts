@@ -1,11 +1,12 @@
 /** startWorker: a BullMQ worker on the validate queue, with its pool, Redis connections and cache. */
 import { createDb, createPgEventStore, type Db } from '@shogi/store';
-import { Worker } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { GameCache } from './processors/game-cache.js';
 import { createValidateProcessor } from './processors/validate.js';
 import { gameChannel, VALIDATE_QUEUE, type ValidateJobData } from './queues.js';
+import { startSweeper } from './sweeper.js';
 
 export interface WorkerOptions {
   readonly databaseUrl: string;
@@ -25,6 +26,10 @@ export interface WorkerOptions {
   readonly poolSize?: number;
   /** Batch the event store's statements across games (default true; see @shogi/store). */
   readonly batch?: boolean;
+  /** How often to look for submissions left without a job (default 10 s; 0: never). */
+  readonly sweepIntervalMs?: number;
+  /** A submission without a verdict for this long is enqueued again (default 5 s). */
+  readonly sweepAfterMs?: number;
 }
 
 export interface RunningWorker {
@@ -63,6 +68,15 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       ...(options.stalledInterval === undefined ? {} : { stalledInterval: options.stalledInterval }),
     },
   );
+  const queue = new Queue<ValidateJobData>(VALIDATE_QUEUE, {
+    connection: publisher,
+    ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
+  });
+  const sweepInterval = options.sweepIntervalMs ?? 10_000;
+  const sweeper =
+    sweepInterval > 0
+      ? startSweeper(db, queue, { intervalMs: sweepInterval, afterMs: options.sweepAfterMs ?? 5_000, logger })
+      : null;
   worker.on('failed', (job, err) =>
     logger.warn(
       { err, gameId: job?.data.gameId, seq: job?.data.seq, attempts: job?.attemptsMade },
@@ -77,7 +91,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     db,
     close() {
       closing ??= (async () => {
+        await sweeper?.stop();
         await worker.close();
+        await queue.close();
         await Promise.allSettled([publisher.quit(), connection.quit()]);
         await db.destroy();
       })();

@@ -189,9 +189,15 @@ const APPEND_MANY_PREPARED = `
       status = coalesce(p.status, games.status),
       winner = case when p.status is null then games.winner else p.winner end,
       result = case when p.status is null then games.result else p.result end,
-      end_reason = case when p.status is null then games.end_reason else p.end_reason end
-    from unnest($2::text[], $8::integer[], $9::integer[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])
-      as p(id, last_seq, ply, sfen, side_to_move, status, winner, result, end_reason)
+      end_reason = case when p.status is null then games.end_reason else p.end_reason end,
+      pending_seq = case p.pending_op
+        when 1 then p.pending_value
+        when 2 then null
+        when 3 then case when games.pending_seq = p.pending_value then null else games.pending_seq end
+        else games.pending_seq end
+    from unnest($2::text[], $8::integer[], $9::integer[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
+        $16::integer[], $17::integer[])
+      as p(id, last_seq, ply, sfen, side_to_move, status, winner, result, end_reason, pending_op, pending_value)
     where games.id = p.id and p.id in (select game_id from ok)
   )
   select game_id, seq, recorded_at, global_position from ins`;
@@ -212,6 +218,9 @@ async function appendManyPrepared(
     winner: [] as (string | null)[],
     result: [] as (string | null)[],
     reason: [] as (string | null)[],
+    /** 0 unchanged, 1 set to value, 2 set null, 3 set null if it equals value */
+    pendingOp: [] as number[],
+    pendingValue: [] as (number | null)[],
   };
   for (const r of requests) {
     r.events.forEach((e, i) => {
@@ -230,11 +239,21 @@ async function appendManyPrepared(
     cols.winner.push(ended ? (patch.winner ?? null) : null);
     cols.result.push(ended ? (patch.result ?? null) : null);
     cols.reason.push(ended ? (patch.end_reason ?? null) : null);
+    if ('pending_seq' in patch) {
+      cols.pendingOp.push(patch.pending_seq === null ? 2 : 1);
+      cols.pendingValue.push(patch.pending_seq ?? null);
+    } else if (patch.pending_clear_if !== undefined) {
+      cols.pendingOp.push(3);
+      cols.pendingValue.push(patch.pending_clear_if);
+    } else {
+      cols.pendingOp.push(0);
+      cols.pendingValue.push(null);
+    }
   }
   let rows: InsertedRow[];
   try {
     const r = await pool.query<InsertedRow>({
-      name: 'shogi_append_many_v1',
+      name: 'shogi_append_many_v2',
       text: APPEND_MANY_PREPARED,
       values: [
         READ_ALL_LOCK_KEY,
@@ -252,6 +271,8 @@ async function appendManyPrepared(
         cols.winner,
         cols.result,
         cols.reason,
+        cols.pendingOp,
+        cols.pendingValue,
       ],
     });
     rows = r.rows;
@@ -312,17 +333,18 @@ function projectionStatement(gameId: string, patch: GameRowPatch) {
   const full = asFullRow(patch);
   if (full !== null) {
     return sql`insert into games (id, sente_id, sente_name, gote_id, gote_name, ruleset, handicap, status,
-        side_to_move, ply, last_seq, result, winner, end_reason, sfen, created_at, updated_at)
+        side_to_move, ply, last_seq, result, winner, end_reason, sfen, pending_seq, created_at, updated_at)
       select ${full.id}, ${full.sente_id}, ${full.sente_name}, ${full.gote_id}, ${full.gote_name}, ${full.ruleset},
         ${full.handicap}, ${full.status}, ${full.side_to_move}, ${full.ply}, ${full.last_seq}, ${full.result},
-        ${full.winner}, ${full.end_reason}, ${full.sfen}, ${full.created_at.toISOString()}::timestamptz, now()
+        ${full.winner}, ${full.end_reason}, ${full.sfen}, ${full.pending_seq}::integer, ${full.created_at.toISOString()}::timestamptz, now()
       where exists (select 1 from ins)`;
   }
-  const sets = Object.entries(patch).map(([column, value]) =>
-    column === 'created_at'
-      ? sql`created_at = ${(value as Date).toISOString()}::timestamptz`
-      : sql`${sql.ref(column)} = ${value}`,
-  );
+  const sets = Object.entries(patch).map(([column, value]) => {
+    if (column === 'created_at') return sql`created_at = ${(value as Date).toISOString()}::timestamptz`;
+    if (column === 'pending_clear_if')
+      return sql`pending_seq = case when pending_seq = ${value}::integer then null else pending_seq end`;
+    return sql`${sql.ref(column)} = ${value}`;
+  });
   sets.push(sql`updated_at = now()`);
   return sql`update games set ${sql.join(sets)} where id = ${gameId} and exists (select 1 from ins)`;
 }

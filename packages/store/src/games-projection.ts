@@ -8,13 +8,27 @@ import type { GameRow } from './schema.js';
 
 /** Columns of a games row that events set; a patch is a subset of them. */
 export type GameRowValues = Omit<GameRow, 'created_at' | 'updated_at'> & { created_at: Date };
-export type GameRowPatch = Partial<GameRowValues>;
+export type GameRowPatch = Partial<GameRowValues> & {
+  /** A verdict for this submission seq clears pending_seq if the row's value is this seq. */
+  pending_clear_if?: number;
+};
 
 const sideOfSfen = (sfen: string): 'sente' | 'gote' => (sfen.split(' ')[1] === 'w' ? 'gote' : 'sente');
 
 /** Applies one event (with its seq) to a patch; starting from {} gives the columns a batch changes. */
 export function applyToGameRow(patch: GameRowPatch, seq: number, event: GameEvent): GameRowPatch {
   const next: GameRowPatch = { ...patch, last_seq: seq };
+  if (event.type === 'MoveSubmitted') {
+    delete next.pending_clear_if;
+    next.pending_seq = seq;
+  }
+  if (event.type === 'MoveAccepted' || event.type === 'MoveRejected') {
+    const answered = event.data.submittedSeq;
+    // a later submission still waits when the latest one is not the one answered
+    if ('pending_seq' in next) {
+      if (next.pending_seq === answered) next.pending_seq = null;
+    } else next.pending_clear_if = answered;
+  }
   switch (event.type) {
     case 'GameCreated': {
       const d = event.data;
@@ -34,6 +48,7 @@ export function applyToGameRow(patch: GameRowPatch, seq: number, event: GameEven
         winner: null,
         end_reason: null,
         sfen: d.initialSfen,
+        pending_seq: null,
         created_at: new Date(d.createdAt),
       };
     }
@@ -70,13 +85,15 @@ const ROW_KEYS = [
   'winner',
   'end_reason',
   'sfen',
+  'pending_seq',
   'created_at',
 ] as const satisfies readonly (keyof GameRowValues)[];
 
 /** A patch that sets every column (a batch starting with GameCreated) as a full row. */
 export function asFullRow(patch: GameRowPatch): GameRowValues | null {
   for (const k of ROW_KEYS) if (!(k in patch)) return null;
-  return patch as GameRowValues;
+  const { pending_clear_if: _, ...row } = patch;
+  return row as GameRowValues;
 }
 
 export const GAME_ROW_KEYS: readonly (keyof GameRow)[] = [...ROW_KEYS, 'updated_at'];

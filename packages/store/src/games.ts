@@ -117,3 +117,23 @@ export async function rebuildGamesTable(db: Db): Promise<number> {
     return rows.length;
   });
 }
+
+/**
+ * Games whose latest submission has waited for a verdict longer than `olderThanMs` (its
+ * validation job was lost or failed for good): the sweeper enqueues them again.
+ */
+export async function findStalledSubmissions(
+  db: Db,
+  olderThanMs: number,
+  limit = 500,
+): Promise<{ gameId: string; seq: number }[]> {
+  const rows = await db
+    .selectFrom('games')
+    .select(['id', 'pending_seq'])
+    .where('status', '=', 'ongoing')
+    .where('pending_seq', 'is not', null)
+    .where(sql<boolean>`updated_at < now() - ${olderThanMs} * interval '1 millisecond'`)
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ gameId: r.id, seq: r.pending_seq as number }));
+}

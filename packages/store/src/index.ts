@@ -16,6 +16,7 @@ export {
 } from './event-store.js';
 export {
   compareGamesWithLog,
+  findStalledSubmissions,
   type GameRowDifference,
   gamesFromLog,
   getGame,

@@ -5,10 +5,12 @@
 import { type Kysely, type Migration, type MigrationResultSet, Migrator } from 'kysely';
 import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_games_hot_updates.js';
+import * as m0003 from './migrations/0003_games_pending_seq.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_games_hot_updates': m0002,
+  '0003_games_pending_seq': m0003,
 };
 
 export function createMigrator(db: Kysely<any>): Migrator {

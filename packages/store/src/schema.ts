@@ -31,6 +31,8 @@ export interface GamesTable {
   winner: 'sente' | 'gote' | null;
   end_reason: string | null;
   sfen: string;
+  /** The latest submission without a verdict yet (migration 0003). */
+  pending_seq: number | null;
   created_at: ColumnType<Date, Date | string, Date | string>;
   updated_at: ColumnType<Date, Date | string, Date | string>;
 }
