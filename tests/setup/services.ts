@@ -13,14 +13,14 @@ and point DATABASE_URL / REDIS_URL at them if they are not on localhost.`;
 
 function reachable(url: string, defaultPort: number): Promise<boolean> {
   const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = new Socket();
+  const socket = new Socket();
+  return new Promise<boolean>((resolve) => {
     socket.setTimeout(2000);
     socket.once('connect', () => resolve(true));
     socket.once('timeout', () => resolve(false));
     socket.once('error', () => resolve(false));
     socket.connect(Number(port || defaultPort), hostname || '127.0.0.1');
-  }).finally(() => {});
+  }).finally(() => socket.destroy());
 }
 
 export default async function setup(): Promise<void> {
