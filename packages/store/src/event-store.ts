@@ -373,9 +373,14 @@ export async function readStream(db: Executor, gameId: string, afterSeq = 0): Pr
   return rows.map(toRecorded);
 }
 
+// LATERAL keeps the primary-key index in the generic plan (a plain join of unnest with
+// `seq > after` planned a parallel seq scan of the whole log: found by the e2e bench)
 const READ_STREAMS_PREPARED = `select e.game_id, e.seq, e.type, e.payload, e.recorded_at, e.global_position
   from unnest($1::text[], $2::integer[]) as q(game_id, after)
-  join game_events e on e.game_id = q.game_id and e.seq > q.after
+  cross join lateral (
+    select g.game_id, g.seq, g.type, g.payload, g.recorded_at, g.global_position from game_events g
+    where g.game_id = q.game_id and g.seq > q.after order by g.seq
+  ) e
   order by e.game_id, e.seq`;
 
 /** The tails of several streams in one query: game id -> events after its seq, in order. */
@@ -390,7 +395,7 @@ export async function readStreams(
     return out;
   }
   const r = await pool.query<EventRow>({
-    name: 'shogi_read_streams_v1',
+    name: 'shogi_read_streams_v2',
     text: READ_STREAMS_PREPARED,
     values: [requests.map((q) => q.gameId), requests.map((q) => q.afterSeq)],
   });
