@@ -1,1 +1,26 @@
-export {};
+export {
+  CATEGORY_BOUNDS,
+  categoryOf,
+  ESTIMATED_MOVES,
+  estimatedSeconds,
+  isRatingCategory,
+  RATING_CATEGORIES,
+  type RatingCategory,
+  type TimeControlShape,
+} from './categories.js';
+export {
+  DEFAULT_CONFIG,
+  expectedScore,
+  type Glicko2Config,
+  idlePeriod,
+  isProvisional,
+  NEW_PLAYER,
+  type PeriodGame,
+  PROVISIONAL_DEVIATION,
+  type RatedGame,
+  type Rating,
+  rateGame,
+  ratePeriod,
+  SCORES,
+  type Score,
+} from './glicko2.js';
