@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { GameEvent } from '@shogi/game';
 import { GOTE, gameCreated, randomPlayout, SENTE } from '@shogi/game/testing';
-import { appendEvents, poolOf } from '@shogi/store';
+import { appendEvents, createPgEventStore, poolOf } from '@shogi/store';
 import { createTestDatabase } from '@shogi/store/testing';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -27,7 +27,7 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '10' },
     rate: { type: 'string', default: '0' },
     workers: { type: 'string', default: '1' },
-    concurrency: { type: 'string', default: '16' },
+    concurrency: { type: 'string', default: '32' },
   },
 });
 const GAMES = Number(args.games);
@@ -38,6 +38,8 @@ const CONCURRENCY = Number(args.concurrency);
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const t = await createTestDatabase({ max: 16 });
+// the driver appends like the gateway does: through the batching event store
+const store = createPgEventStore(t.db);
 const prefix = `bench${Date.now().toString(36)}`;
 const channelPrefix = `${prefix}:`;
 const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
@@ -124,7 +126,7 @@ async function submit(slot: number): Promise<void> {
     },
   };
   const at = performance.now();
-  const r = await appendEvents(t.db, g.id, g.seq, [event]);
+  const r = await store.append(g.id, g.seq, [event]);
   g.seq = r.lastSeq;
   g.inFlight = { seq: r.lastSeq, at };
   await enqueueValidate(queue, { gameId: g.id, seq: r.lastSeq }, { removeOnComplete: true });
@@ -188,12 +190,16 @@ async function cpuByRole(): Promise<Record<string, number>> {
   const { rows } = pool
     ? await pool.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [t.name])
     : { rows: [] };
+  const stats = pool
+    ? await pool.query<{ xact_commit: string }>('select xact_commit from pg_stat_database where datname = $1', [t.name])
+    : { rows: [] };
   const sum = (pids: number[]) => pids.reduce((a, p) => a + cpuSeconds(p), 0);
   return {
     'driver (gateway role)': cpuSeconds(process.pid),
     worker: sum(children.map((c) => c.pid ?? 0)),
     'postgres (this db)': sum(rows.map((r) => r.pid)),
     'redis (all)': sum(pidsNamed('redis-server')),
+    transactions: Number(stats.rows[0]?.xact_commit ?? 0),
   };
 }
 
@@ -233,6 +239,11 @@ console.log(
   `games=${GAMES} rate=${RATE || 'closed-loop'} workers=${WORKERS}x${CONCURRENCY}: ` +
     `${(verdicts / elapsed).toFixed(0)} validated moves/s over ${elapsed.toFixed(1)} s; ` +
     `submit→verdict p50 ${q(0.5)} ms, p90 ${q(0.9)} ms, p99 ${q(0.99)} ms, max ${q(1)} ms`,
+);
+const transactions = (cpuEnd.transactions ?? 0) - (cpuStart.transactions ?? 0);
+delete cpuEnd.transactions;
+console.log(
+  `PostgreSQL transactions per validated move: ${(transactions / Math.max(1, verdicts)).toFixed(2)} (the driver's append is 1)`,
 );
 const perMove = Object.entries(cpuEnd).map(
   ([role, end]) => `${role} ${(((end - (cpuStart[role] ?? 0)) / Math.max(1, verdicts)) * 1e6).toFixed(0)} µs`,

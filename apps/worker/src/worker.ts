@@ -12,7 +12,7 @@ export interface WorkerOptions {
   readonly databaseUrl: string;
   readonly redisUrl: string;
   readonly logger: Logger;
-  /** Jobs processed at once by this process (default 16). */
+  /** Jobs processed at once by this process (default 32; their statements are batched). */
   readonly concurrency?: number;
   /** BullMQ key prefix (default 'bull'). */
   readonly prefix?: string;
@@ -22,10 +22,12 @@ export interface WorkerOptions {
   readonly lockDuration?: number;
   /** How often stalled jobs are looked for (default 30 s). */
   readonly stalledInterval?: number;
-  /** PostgreSQL pool size (default concurrency + 2). */
+  /** PostgreSQL pool size (default 8: batched statements need few connections). */
   readonly poolSize?: number;
   /** Batch the event store's statements across games (default true; see @shogi/store). */
   readonly batch?: boolean;
+  /** Event-store batches in flight at once, per kind (default 1): fewer means larger batches. */
+  readonly maxInFlight?: number;
   /** How often to look for submissions left without a job (default 10 s; 0: never). */
   readonly sweepIntervalMs?: number;
   /** A submission without a verdict for this long is enqueued again (default 5 s). */
@@ -40,17 +42,18 @@ export interface RunningWorker {
 }
 
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
-  const concurrency = options.concurrency ?? 16;
+  const concurrency = options.concurrency ?? 32;
   const logger = options.logger;
   const db = createDb(options.databaseUrl, {
-    max: options.poolSize ?? concurrency + 2,
+    max: options.poolSize ?? 8,
     applicationName: 'shogi-worker',
   });
   const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
-  const publisher = new Redis(options.redisUrl, { maxRetriesPerRequest: 3 });
+  // concurrent jobs' publishes in one tick go out in one write
+  const publisher = new Redis(options.redisUrl, { maxRetriesPerRequest: 3, enableAutoPipelining: true });
   const channelPrefix = options.channelPrefix ?? '';
   const processJob = createValidateProcessor({
-    events: createPgEventStore(db, { batch: options.batch !== false }),
+    events: createPgEventStore(db, { batch: options.batch !== false, maxInFlight: options.maxInFlight ?? 1 }),
     cache: new GameCache(),
     logger,
     publish: async (gameId, events) => {
