@@ -28,6 +28,7 @@ const running = await startWorker({
   ...opt('stalledInterval', int('WORKER_STALLED_INTERVAL_MS')),
   ...opt('sweepIntervalMs', int('WORKER_SWEEP_INTERVAL_MS')),
   ...opt('sweepAfterMs', int('WORKER_SWEEP_AFTER_MS')),
+  ...opt('cacheSize', int('WORKER_CACHE_SIZE')),
   ...opt('maxInFlight', int('EVENT_STORE_MAX_IN_FLIGHT')),
   ...opt('batch', env.EVENT_STORE_BATCH === undefined ? undefined : env.EVENT_STORE_BATCH !== '0'),
 });

@@ -28,6 +28,11 @@ export interface WorkerOptions {
   readonly batch?: boolean;
   /** Event-store batches in flight at once, per kind (default 1): fewer means larger batches. */
   readonly maxInFlight?: number;
+  /**
+   * Game states kept in memory (default 2,000). Each holds a rules Game whose position keeps
+   * make/unmake stacks of about 36 KB, so this bounds the cache near 80 MB.
+   */
+  readonly cacheSize?: number;
   /** How often to look for submissions left without a job (default 10 s; 0: never). */
   readonly sweepIntervalMs?: number;
   /** A submission without a verdict for this long is enqueued again (default 5 s). */
@@ -54,7 +59,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const channelPrefix = options.channelPrefix ?? '';
   const processJob = createValidateProcessor({
     events: createPgEventStore(db, { batch: options.batch !== false, maxInFlight: options.maxInFlight ?? 1 }),
-    cache: new GameCache(),
+    cache: new GameCache(options.cacheSize ?? 2_000),
     logger,
     publish: async (gameId, events) => {
       await publisher.publish(gameChannel(gameId, channelPrefix), JSON.stringify(events));

@@ -10,7 +10,7 @@ export class GameCache {
   private readonly chains = new Map<string, Promise<unknown>>();
   private readonly capacity: number;
 
-  constructor(capacity = 10_000) {
+  constructor(capacity = 2_000) {
     this.capacity = capacity;
   }
 
