@@ -129,7 +129,7 @@ export function ratePeriod(
   const mu = toMu(player.rating);
   const phi = toPhi(player.deviation);
   const sigma = player.volatility;
-  if (games.length === 0) return fromScale(mu, Math.sqrt(phi * phi + sigma * sigma), sigma, config);
+  if (games.length === 0) return idlePeriod(player, 1, config);
 
   // steps 3 and 4: v, and the sum that makes Δ = v · sum
   let inverseV = 0;
@@ -142,6 +142,9 @@ export function ratePeriod(
     inverseV += gJ * gJ * eJ * (1 - eJ);
     sum += gJ * (score - eJ);
   }
+  // Games whose result was certain (E rounds to 0 or 1 for absurd rating gaps) carry no
+  // information: the period counts as one without games rather than dividing by zero.
+  if (inverseV === 0) return idlePeriod(player, 1, config);
   const v = 1 / inverseV;
   const delta = v * sum;
 
@@ -156,9 +159,15 @@ export function ratePeriod(
   return fromScale(muPrime, phiPrime, sigmaPrime, config);
 }
 
-/** A period without games: the deviation grows with the volatility (see `ratePeriod`). */
-export const idlePeriod = (player: Rating, config: Glicko2Config = DEFAULT_CONFIG): Rating =>
-  ratePeriod(player, [], config);
+/**
+ * `periods` rating periods without games (a fraction is allowed, for servers that measure
+ * absence in days): the deviation grows as φ' = √(φ² + n·σ²), capped at `maxDeviation`.
+ */
+export function idlePeriod(player: Rating, periods = 1, config: Glicko2Config = DEFAULT_CONFIG): Rating {
+  const phi = toPhi(player.deviation);
+  const sigma = player.volatility;
+  return fromScale(toMu(player.rating), Math.sqrt(phi * phi + Math.max(0, periods) * sigma * sigma), sigma, config);
+}
 
 export interface RatedGame {
   readonly a: Rating;

@@ -64,6 +64,18 @@ describe('players and periods', () => {
     expect(idle.deviation).toBeCloseTo(173.7178 * Math.sqrt(phi * phi + 0.06 * 0.06), 9);
     expect(idle.deviation).toBeGreaterThan(50);
   });
+  it('grows the deviation over n idle periods as √(φ² + n·σ²), the same as n single periods', () => {
+    const p: Rating = { rating: 1700, deviation: 50, volatility: 0.06 };
+    let stepwise = p;
+    for (let i = 0; i < 4; i += 1) stepwise = idlePeriod(stepwise);
+    expect(idlePeriod(p, 4).deviation).toBeCloseTo(stepwise.deviation, 9);
+    expect(idlePeriod(p, 0)).toEqual(p);
+  });
+  it('treats a game whose result was certain as no game (no division by zero)', () => {
+    const giant: Rating = { rating: 100_000, deviation: 30, volatility: 0.06 };
+    const after = rateGame(giant, NEW_PLAYER, 1).a;
+    expect(after).toEqual(idlePeriod(giant));
+  });
   it('never lets an idle deviation grow past a newcomer’s 350', () => {
     let p: Rating = { rating: 1700, deviation: 340, volatility: 0.06 };
     for (let i = 0; i < 100; i += 1) p = idlePeriod(p);
