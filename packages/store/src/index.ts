@@ -1,19 +1,9 @@
 export { VersionConflictError } from '@shogi/game';
+export { type AppendRequest, appendEvents, appendMany } from './append.js';
 export { type BatcherOptions, createBatcher } from './batching.js';
 export { type CreateDbOptions, createDb, poolOf } from './db.js';
-export {
-  type AppendRequest,
-  appendEvents,
-  appendMany,
-  createPgEventStore,
-  type PgEventStoreOptions,
-  READ_ALL_LOCK_KEY,
-  readAll,
-  readAllHorizon,
-  readStream,
-  readStreams,
-  toRecorded,
-} from './event-store.js';
+export { READ_ALL_LOCK_KEY, toRecorded } from './event-rows.js';
+export { createPgEventStore, type PgEventStoreOptions } from './event-store.js';
 export {
   compareGamesWithLog,
   findStalledSubmissions,
@@ -27,6 +17,7 @@ export {
 export { applyToGameRow, type GameRowPatch, type GameRowValues } from './games-projection.js';
 export { createMigrator, migrateToLatest } from './migrate.js';
 export { createPlayer, findPlayerByTokenHash, getPlayer, getPlayers } from './players.js';
+export { readAll, readAllHorizon, readStream, readStreams } from './read.js';
 export {
   type Database,
   type Db,

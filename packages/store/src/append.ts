@@ -1,0 +1,296 @@
+/**
+ * Append: one statement per call (see event-store.ts for the design), as a named prepared
+ * statement on createDb pools, with kysely SQL for transactions and GameCreated batches.
+ */
+import { type AppendResult, type GameEvent, VersionConflictError } from '@shogi/game';
+import { sql } from 'kysely';
+import type pg from 'pg';
+import { poolOf } from './db.js';
+import { type Executor, READ_ALL_LOCK_KEY, toRecorded, UNIQUE_VIOLATION } from './event-rows.js';
+import { applyToGameRow, asFullRow, type GameRowPatch } from './games-projection.js';
+
+/** Appends events at expectedSeq+1.. and updates the games row, atomically. */
+export async function appendEvents(
+  db: Executor,
+  gameId: string,
+  expectedSeq: number,
+  events: readonly GameEvent[],
+): Promise<AppendResult> {
+  if (events.length === 0) return { lastSeq: expectedSeq, events: [] };
+  const pool = poolOf(db);
+  const patch = patchOf(expectedSeq, events);
+  if (pool !== undefined && asFullRow(patch) === null) {
+    const [result] = await appendManyPrepared(pool, [{ gameId, expectedSeq, events }]);
+    if (result instanceof Error) throw result;
+    if (result === undefined) throw new Error('append returned no result');
+    return result;
+  }
+  let rows: { seq: number; recorded_at: Date; global_position: string }[];
+  try {
+    rows = await appendKysely(db, gameId, expectedSeq, events, patch);
+  } catch (e) {
+    if ((e as { code?: string }).code === UNIQUE_VIOLATION)
+      throw new VersionConflictError(gameId, expectedSeq, { cause: e });
+    throw e;
+  }
+  if (rows.length !== events.length) throw new VersionConflictError(gameId, expectedSeq);
+  return recordedResult(gameId, expectedSeq, events, rows);
+}
+
+function patchOf(expectedSeq: number, events: readonly GameEvent[]): GameRowPatch {
+  let patch: GameRowPatch = {};
+  events.forEach((e, i) => {
+    patch = applyToGameRow(patch, expectedSeq + i + 1, e);
+  });
+  return patch;
+}
+
+function recordedResult(
+  gameId: string,
+  expectedSeq: number,
+  events: readonly GameEvent[],
+  rows: readonly { seq: number; recorded_at: Date; global_position: string }[],
+): AppendResult {
+  const recorded = rows.map((r, i) =>
+    toRecorded({ ...r, game_id: gameId, type: (events[i] as GameEvent).type, payload: (events[i] as GameEvent).data }),
+  );
+  return { lastSeq: expectedSeq + events.length, events: recorded };
+}
+
+export interface AppendRequest {
+  readonly gameId: string;
+  readonly expectedSeq: number;
+  readonly events: readonly GameEvent[];
+}
+
+/**
+ * Appends to several games in ONE statement (one round trip, one commit), each game
+ * all-or-nothing: a game whose expected seq is not its last gets a VersionConflictError
+ * in its slot while the others are written. A unique violation (another writer won a
+ * race) aborts the statement; then each game is appended on its own, so only the loser
+ * gets the conflict. A game may appear once per call; GameCreated batches and Kysely
+ * instances without a pool (transactions) are appended one by one.
+ */
+export async function appendMany(
+  db: Executor,
+  requests: readonly AppendRequest[],
+): Promise<(AppendResult | VersionConflictError)[]> {
+  const pool = poolOf(db);
+  const one = (r: AppendRequest) =>
+    appendEvents(db, r.gameId, r.expectedSeq, r.events).catch((e: unknown) => {
+      if (e instanceof VersionConflictError) return e;
+      throw e;
+    });
+  if (pool === undefined) return Promise.all(requests.map(one));
+  const out: (AppendResult | VersionConflictError)[] = new Array(requests.length);
+  const batch: number[] = [];
+  const seen = new Set<string>();
+  const singles: number[] = [];
+  requests.forEach((r, i) => {
+    if (r.events.length === 0) out[i] = { lastSeq: r.expectedSeq, events: [] };
+    else if (seen.has(r.gameId) || asFullRow(patchOf(r.expectedSeq, r.events)) !== null) singles.push(i);
+    else {
+      seen.add(r.gameId);
+      batch.push(i);
+    }
+  });
+  if (batch.length > 0) {
+    const results = await appendManyPrepared(
+      pool,
+      batch.map((i) => requests[i] as AppendRequest),
+    );
+    batch.forEach((i, k) => {
+      out[i] = results[k] as AppendResult | VersionConflictError;
+    });
+  }
+  for (const i of singles) out[i] = await one(requests[i] as AppendRequest);
+  return out;
+}
+
+/**
+ * The append statement with a constant text, run as a named prepared statement (planning
+ * it cost more than running it): games, events and the projected columns go in as arrays,
+ * a null column meaning unchanged.
+ */
+const APPEND_MANY_PREPARED = `
+  with horizon_lock as materialized (select pg_advisory_xact_lock_shared($1::bigint) as locked),
+  ok as (
+    select g.game_id from unnest($2::text[], $3::integer[]) as g(game_id, expected)
+    where g.expected = 0 or exists (select 1 from game_events e where e.game_id = g.game_id and e.seq = g.expected)
+  ),
+  ins as (
+    insert into game_events (game_id, seq, type, payload)
+    select v.game_id, v.seq, v.type, v.payload
+    from horizon_lock, unnest($4::text[], $5::integer[], $6::text[], $7::jsonb[]) as v(game_id, seq, type, payload)
+    where v.game_id in (select game_id from ok)
+    returning game_id, seq, recorded_at, global_position
+  ),
+  proj as (
+    update games set
+      last_seq = p.last_seq,
+      updated_at = now(),
+      ply = coalesce(p.ply, games.ply),
+      sfen = coalesce(p.sfen, games.sfen),
+      side_to_move = coalesce(p.side_to_move, games.side_to_move),
+      status = coalesce(p.status, games.status),
+      winner = case when p.status is null then games.winner else p.winner end,
+      result = case when p.status is null then games.result else p.result end,
+      end_reason = case when p.status is null then games.end_reason else p.end_reason end,
+      pending_seq = case p.pending_op
+        when 1 then p.pending_value
+        when 2 then null
+        when 3 then case when games.pending_seq = p.pending_value then null else games.pending_seq end
+        else games.pending_seq end
+    from unnest($2::text[], $8::integer[], $9::integer[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
+        $16::integer[], $17::integer[])
+      as p(id, last_seq, ply, sfen, side_to_move, status, winner, result, end_reason, pending_op, pending_value)
+    where games.id = p.id and p.id in (select game_id from ok)
+  )
+  select game_id, seq, recorded_at, global_position from ins`;
+
+type InsertedRow = { game_id: string; seq: number; recorded_at: Date; global_position: string };
+
+async function appendManyPrepared(
+  pool: pg.Pool,
+  requests: readonly AppendRequest[],
+): Promise<(AppendResult | VersionConflictError)[]> {
+  const events = { gameIds: [] as string[], seqs: [] as number[], types: [] as string[], payloads: [] as string[] };
+  const cols = {
+    lastSeq: [] as number[],
+    ply: [] as (number | null)[],
+    sfen: [] as (string | null)[],
+    side: [] as (string | null)[],
+    status: [] as (string | null)[],
+    winner: [] as (string | null)[],
+    result: [] as (string | null)[],
+    reason: [] as (string | null)[],
+    /** 0 unchanged, 1 set to value, 2 set null, 3 set null if it equals value */
+    pendingOp: [] as number[],
+    pendingValue: [] as (number | null)[],
+  };
+  for (const r of requests) {
+    r.events.forEach((e, i) => {
+      events.gameIds.push(r.gameId);
+      events.seqs.push(r.expectedSeq + i + 1);
+      events.types.push(e.type);
+      events.payloads.push(JSON.stringify(e.data));
+    });
+    const patch = patchOf(r.expectedSeq, r.events);
+    const ended = patch.status === 'ended';
+    cols.lastSeq.push(r.expectedSeq + r.events.length);
+    cols.ply.push(patch.ply ?? null);
+    cols.sfen.push(patch.sfen ?? null);
+    cols.side.push(patch.side_to_move ?? null);
+    cols.status.push(ended ? 'ended' : null);
+    cols.winner.push(ended ? (patch.winner ?? null) : null);
+    cols.result.push(ended ? (patch.result ?? null) : null);
+    cols.reason.push(ended ? (patch.end_reason ?? null) : null);
+    if ('pending_seq' in patch) {
+      cols.pendingOp.push(patch.pending_seq === null ? 2 : 1);
+      cols.pendingValue.push(patch.pending_seq ?? null);
+    } else if (patch.pending_clear_if !== undefined) {
+      cols.pendingOp.push(3);
+      cols.pendingValue.push(patch.pending_clear_if);
+    } else {
+      cols.pendingOp.push(0);
+      cols.pendingValue.push(null);
+    }
+  }
+  let rows: InsertedRow[];
+  try {
+    const r = await pool.query<InsertedRow>({
+      name: 'shogi_append_many_v2',
+      text: APPEND_MANY_PREPARED,
+      values: [
+        READ_ALL_LOCK_KEY,
+        requests.map((r) => r.gameId),
+        requests.map((r) => r.expectedSeq),
+        events.gameIds,
+        events.seqs,
+        events.types,
+        events.payloads,
+        cols.lastSeq,
+        cols.ply,
+        cols.sfen,
+        cols.side,
+        cols.status,
+        cols.winner,
+        cols.result,
+        cols.reason,
+        cols.pendingOp,
+        cols.pendingValue,
+      ],
+    });
+    rows = r.rows;
+  } catch (e) {
+    if ((e as { code?: string }).code !== UNIQUE_VIOLATION) throw e;
+    // someone else won a race in one of the games: settle each game on its own
+    if (requests.length === 1) {
+      const r = requests[0] as AppendRequest;
+      return [new VersionConflictError(r.gameId, r.expectedSeq, { cause: e })];
+    }
+    const out: (AppendResult | VersionConflictError)[] = [];
+    for (const r of requests) out.push(...(await appendManyPrepared(pool, [r])));
+    return out;
+  }
+  const byGame = new Map<string, InsertedRow[]>();
+  for (const row of rows) {
+    const list = byGame.get(row.game_id);
+    if (list) list.push(row);
+    else byGame.set(row.game_id, [row]);
+  }
+  return requests.map((r) => {
+    const inserted = (byGame.get(r.gameId) ?? []).sort((a, b) => a.seq - b.seq);
+    if (inserted.length !== r.events.length) return new VersionConflictError(r.gameId, r.expectedSeq);
+    return recordedResult(r.gameId, r.expectedSeq, r.events, inserted);
+  });
+}
+
+async function appendKysely(
+  db: Executor,
+  gameId: string,
+  expectedSeq: number,
+  events: readonly GameEvent[],
+  patch: GameRowPatch,
+) {
+  const values = sql.join(
+    events.map((e, i) => sql`(${expectedSeq + i + 1}::integer, ${e.type}::text, ${JSON.stringify(e.data)}::jsonb)`),
+  );
+  const guard =
+    expectedSeq === 0
+      ? sql`true`
+      : sql`exists (select 1 from game_events where game_id = ${gameId} and seq = ${expectedSeq})`;
+  const projection = projectionStatement(gameId, patch);
+  const query = sql<{ seq: number; recorded_at: Date; global_position: string }>`
+    with horizon_lock as materialized (select pg_advisory_xact_lock_shared(${READ_ALL_LOCK_KEY}::bigint) as locked),
+    ins as (
+      insert into game_events (game_id, seq, type, payload)
+      select ${gameId}, v.seq, v.type, v.payload from horizon_lock, (values ${values}) as v(seq, type, payload)
+      where ${guard}
+      returning seq, recorded_at, global_position
+    ),
+    proj as (${projection})
+    select seq, recorded_at, global_position from ins order by seq`;
+  return (await query.execute(db)).rows;
+}
+
+/** The games-row statement for a batch: an insert when it creates the game, else an update of what changed. */
+function projectionStatement(gameId: string, patch: GameRowPatch) {
+  const full = asFullRow(patch);
+  if (full !== null) {
+    return sql`insert into games (id, sente_id, sente_name, gote_id, gote_name, ruleset, handicap, status,
+        side_to_move, ply, last_seq, result, winner, end_reason, sfen, pending_seq, created_at, updated_at)
+      select ${full.id}, ${full.sente_id}, ${full.sente_name}, ${full.gote_id}, ${full.gote_name}, ${full.ruleset},
+        ${full.handicap}, ${full.status}, ${full.side_to_move}, ${full.ply}, ${full.last_seq}, ${full.result},
+        ${full.winner}, ${full.end_reason}, ${full.sfen}, ${full.pending_seq}::integer, ${full.created_at.toISOString()}::timestamptz, now()
+      where exists (select 1 from ins)`;
+  }
+  const sets = Object.entries(patch).map(([column, value]) => {
+    if (column === 'created_at') return sql`created_at = ${(value as Date).toISOString()}::timestamptz`;
+    if (column === 'pending_clear_if')
+      return sql`pending_seq = case when pending_seq = ${value}::integer then null else pending_seq end`;
+    return sql`${sql.ref(column)} = ${value}`;
+  });
+  sets.push(sql`updated_at = now()`);
+  return sql`update games set ${sql.join(sets)} where id = ${gameId} and exists (select 1 from ins)`;
+}
