@@ -6,6 +6,7 @@
 
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import websocket from '@fastify/websocket';
+import { CLOSE_CODES } from '@shogi/protocol';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import Fastify, { LogController } from 'fastify';
 import type { Logger } from 'pino';
@@ -35,6 +36,12 @@ export async function app(fastify: FastifyInstance, { config }: AppOptions): Pro
   await fastify.register(games, { config });
   await fastify.register(hub, { config, channelOf: fastify.games.channelOf });
   await fastify.register(auth);
+  // on shutdown, players are told the server is going away (1001) rather than left with 1005;
+  // this hook runs before @fastify/websocket's own, which then stops the server
+  fastify.addHook('preClose', async () => {
+    for (const client of fastify.websocketServer?.clients ?? [])
+      client.close(CLOSE_CODES.GOING_AWAY, 'server shutting down');
+  });
   await fastify.register(websocket, { options: { maxPayload: config.wsMaxPayload } });
 
   await fastify.register(health);
