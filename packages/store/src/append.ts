@@ -150,76 +150,62 @@ const APPEND_MANY_PREPARED = `
 
 type InsertedRow = { game_id: string; seq: number; recorded_at: Date; global_position: string };
 
+/** The statement's parameters: events as parallel arrays, each game's projected columns (null: unchanged). */
+function appendParameters(requests: readonly AppendRequest[]): unknown[] {
+  const gameIds: string[] = [];
+  const seqs: number[] = [];
+  const types: string[] = [];
+  const payloads: string[] = [];
+  const cols: (number | string | null)[][] = Array.from({ length: 10 }, () => []);
+  for (const r of requests) {
+    r.events.forEach((e, i) => {
+      gameIds.push(r.gameId);
+      seqs.push(r.expectedSeq + i + 1);
+      types.push(e.type);
+      payloads.push(JSON.stringify(e.data));
+    });
+    projectedColumns(r).forEach((v, k) => {
+      cols[k]?.push(v);
+    });
+  }
+  const expected = requests.map((r) => r.expectedSeq);
+  return [READ_ALL_LOCK_KEY, requests.map((r) => r.gameId), expected, gameIds, seqs, types, payloads, ...cols];
+}
+
+/** last_seq, ply, sfen, side, status, winner, result, reason, pending op, pending value. */
+function projectedColumns(r: AppendRequest): (number | string | null)[] {
+  const patch = patchOf(r.expectedSeq, r.events);
+  const ended = patch.status === 'ended';
+  // pending op: 0 unchanged, 1 set to value, 2 set null, 3 set null if it equals value
+  const pending: [number, number | null] =
+    'pending_seq' in patch
+      ? [patch.pending_seq === null ? 2 : 1, patch.pending_seq ?? null]
+      : patch.pending_clear_if !== undefined
+        ? [3, patch.pending_clear_if]
+        : [0, null];
+  return [
+    r.expectedSeq + r.events.length,
+    patch.ply ?? null,
+    patch.sfen ?? null,
+    patch.side_to_move ?? null,
+    ended ? 'ended' : null,
+    ended ? (patch.winner ?? null) : null,
+    ended ? (patch.result ?? null) : null,
+    ended ? (patch.end_reason ?? null) : null,
+    ...pending,
+  ];
+}
+
 async function appendManyPrepared(
   pool: pg.Pool,
   requests: readonly AppendRequest[],
 ): Promise<(AppendResult | VersionConflictError)[]> {
-  const events = { gameIds: [] as string[], seqs: [] as number[], types: [] as string[], payloads: [] as string[] };
-  const cols = {
-    lastSeq: [] as number[],
-    ply: [] as (number | null)[],
-    sfen: [] as (string | null)[],
-    side: [] as (string | null)[],
-    status: [] as (string | null)[],
-    winner: [] as (string | null)[],
-    result: [] as (string | null)[],
-    reason: [] as (string | null)[],
-    /** 0 unchanged, 1 set to value, 2 set null, 3 set null if it equals value */
-    pendingOp: [] as number[],
-    pendingValue: [] as (number | null)[],
-  };
-  for (const r of requests) {
-    r.events.forEach((e, i) => {
-      events.gameIds.push(r.gameId);
-      events.seqs.push(r.expectedSeq + i + 1);
-      events.types.push(e.type);
-      events.payloads.push(JSON.stringify(e.data));
-    });
-    const patch = patchOf(r.expectedSeq, r.events);
-    const ended = patch.status === 'ended';
-    cols.lastSeq.push(r.expectedSeq + r.events.length);
-    cols.ply.push(patch.ply ?? null);
-    cols.sfen.push(patch.sfen ?? null);
-    cols.side.push(patch.side_to_move ?? null);
-    cols.status.push(ended ? 'ended' : null);
-    cols.winner.push(ended ? (patch.winner ?? null) : null);
-    cols.result.push(ended ? (patch.result ?? null) : null);
-    cols.reason.push(ended ? (patch.end_reason ?? null) : null);
-    if ('pending_seq' in patch) {
-      cols.pendingOp.push(patch.pending_seq === null ? 2 : 1);
-      cols.pendingValue.push(patch.pending_seq ?? null);
-    } else if (patch.pending_clear_if !== undefined) {
-      cols.pendingOp.push(3);
-      cols.pendingValue.push(patch.pending_clear_if);
-    } else {
-      cols.pendingOp.push(0);
-      cols.pendingValue.push(null);
-    }
-  }
   let rows: InsertedRow[];
   try {
     const r = await pool.query<InsertedRow>({
       name: 'shogi_append_many_v2',
       text: APPEND_MANY_PREPARED,
-      values: [
-        READ_ALL_LOCK_KEY,
-        requests.map((r) => r.gameId),
-        requests.map((r) => r.expectedSeq),
-        events.gameIds,
-        events.seqs,
-        events.types,
-        events.payloads,
-        cols.lastSeq,
-        cols.ply,
-        cols.sfen,
-        cols.side,
-        cols.status,
-        cols.winner,
-        cols.result,
-        cols.reason,
-        cols.pendingOp,
-        cols.pendingValue,
-      ],
+      values: appendParameters(requests),
     });
     rows = r.rows;
   } catch (e) {
