@@ -22,7 +22,7 @@ const running = await startWorker({
   redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
   logger,
   ...opt('concurrency', int('WORKER_CONCURRENCY')),
-  ...opt('prefix', env.QUEUE_PREFIX),
+  prefix: env.QUEUE_PREFIX ?? 'shogi',
   ...opt('channelPrefix', env.CHANNEL_PREFIX),
   ...opt('lockDuration', int('WORKER_LOCK_DURATION_MS')),
   ...opt('stalledInterval', int('WORKER_STALLED_INTERVAL_MS')),
