@@ -16,6 +16,10 @@ export const ERRORS = {
   // 401/403: who is asking
   UNAUTHORIZED: { status: 401, message: 'A valid bearer token is required' },
   NOT_A_PLAYER: { status: 403, message: 'You do not play in this game' },
+  SPECTATOR_READ_ONLY: {
+    status: 403,
+    message: 'A spectator socket is read-only; players send moves on /api/games/{id}/ws',
+  },
   // 404
   GAME_NOT_FOUND: { status: 404, message: 'No game has this id' },
   NOT_FOUND: { status: 404, message: 'No such route' },
@@ -30,6 +34,8 @@ export const ERRORS = {
   // 413/415
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send application/json' },
+  // 429
+  TOO_MANY_CONNECTIONS: { status: 429, message: 'Too many open connections from this address' },
   // 422: well-formed but refused by the rules
   ILLEGAL_MOVE: { status: 422, message: 'The move is illegal in this position' },
   UNKNOWN_PLAYER: { status: 422, message: 'A player id does not exist' },
@@ -76,6 +82,8 @@ export const CLOSE_CODES = {
   TOO_MANY_ERRORS: 4008,
   /** the client did not read its messages fast enough */
   SLOW_CONSUMER: 4009,
+  /** a spectator fell too far behind (or the gateway lost its place): reconnect with ?since=<last seq> */
+  RESYNC: 4010,
 } as const;
 export type CloseCode = (typeof CLOSE_CODES)[keyof typeof CLOSE_CODES];
 

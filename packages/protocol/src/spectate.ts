@@ -1,0 +1,118 @@
+/**
+ * Spectating: the watch WebSocket `/api/games/:id/watch`, the NDJSON stream
+ * `/api/games/:id/stream`, and the live-games list and feed `/api/live`, `/api/live/ws`.
+ * Spectator sockets are read-only: any frame they send is answered with an error frame.
+ */
+import { type Static, Type } from 'typebox';
+import { ErrorResponse, GameResult, Id, PlayerRef, RulesetName, Side, WireEvent } from './http.js';
+
+const closed = { additionalProperties: false } as const;
+
+export const WatchQuery = Type.Object(
+  {
+    since: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{1,9}$',
+        description: 'last seq seen: the events after it are sent (no snapshot), then the live ones',
+      }),
+    ),
+  },
+  closed,
+);
+export type WatchQuery = Static<typeof WatchQuery>;
+
+export const StreamQuery = Type.Object(
+  {
+    delay: Type.Optional(
+      Type.String({ pattern: '^[0-9]{1,3}$', description: 'hold back the last N moves (anti-cheating)' }),
+    ),
+  },
+  closed,
+);
+export type StreamQuery = Static<typeof StreamQuery>;
+
+export const Clocks = Type.Object(
+  { sente: Type.Number({ description: 'ms left' }), gote: Type.Number({ description: 'ms left' }) },
+  closed,
+);
+
+/** The state of a game at `seq`, as a spectator first sees it. */
+export const GameSnapshot = Type.Object(
+  {
+    id: Id,
+    ruleset: RulesetName,
+    initialSfen: Type.String(),
+    sfen: Type.String(),
+    moves: Type.Array(Type.String(), { description: 'accepted moves in USI, in order' }),
+    ply: Type.Integer(),
+    sideToMove: Side,
+    status: Type.Union([Type.Literal('ongoing'), Type.Literal('ended')]),
+    result: Type.Union([GameResult, Type.Null()]),
+    players: Type.Object({ sente: PlayerRef, gote: PlayerRef }, closed),
+    clocks: Type.Optional(Clocks),
+    seq: Type.Integer({ description: 'seq of the last event folded into this snapshot' }),
+    spectators: Type.Integer({ description: 'sockets watching this game on this gateway' }),
+  },
+  closed,
+);
+export type GameSnapshot = Static<typeof GameSnapshot>;
+
+// --- watch socket, server -> client
+export const WatchSnapshot = Type.Object({ type: Type.Literal('snapshot'), game: GameSnapshot }, closed);
+/** First frame of a socket opened with `?since=`: the events after `since` follow. */
+export const WatchResume = Type.Object(
+  { type: Type.Literal('resume'), gameId: Id, since: Type.Integer(), spectators: Type.Integer() },
+  closed,
+);
+/** New events in seq order, with no gap after what the socket has seen and no repeat. */
+export const WatchEvents = Type.Object({ type: Type.Literal('events'), events: Type.Array(WireEvent) }, closed);
+export const WatchSpectators = Type.Object({ type: Type.Literal('spectators'), count: Type.Integer() }, closed);
+export const WatchError = Type.Object({ type: Type.Literal('error'), error: ErrorResponse }, closed);
+export const WatchMessage = Type.Union([WatchSnapshot, WatchResume, WatchEvents, WatchSpectators, WatchError]);
+export type WatchMessage = Static<typeof WatchMessage>;
+
+// --- live games
+export const LiveGame = Type.Object(
+  {
+    id: Id,
+    players: Type.Object({ sente: PlayerRef, gote: PlayerRef }, closed),
+    sfen: Type.String(),
+    ply: Type.Integer(),
+    sideToMove: Side,
+    lastMove: Type.Union([Type.String(), Type.Null()]),
+    status: Type.Union([Type.Literal('ongoing'), Type.Literal('ended')]),
+    spectators: Type.Integer(),
+  },
+  closed,
+);
+export type LiveGame = Static<typeof LiveGame>;
+export const LiveQuery = Type.Object(
+  { limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: 'at most 200' })) },
+  closed,
+);
+export type LiveQuery = Static<typeof LiveQuery>;
+export const LiveResponse = Type.Object({ games: Type.Array(LiveGame) }, closed);
+export type LiveResponse = Static<typeof LiveResponse>;
+
+/** A change of a live game (new position, end, spectator count); fields absent did not change. */
+export const LiveUpdate = Type.Object(
+  {
+    id: Id,
+    sfen: Type.Optional(Type.String()),
+    ply: Type.Optional(Type.Integer()),
+    lastMove: Type.Optional(Type.String()),
+    status: Type.Optional(Type.Union([Type.Literal('ongoing'), Type.Literal('ended')])),
+    spectators: Type.Optional(Type.Integer()),
+  },
+  closed,
+);
+export type LiveUpdate = Static<typeof LiveUpdate>;
+export const LiveFeedMessage = Type.Union([
+  Type.Object({ type: Type.Literal('live'), games: Type.Array(LiveGame) }, closed),
+  Type.Object({ type: Type.Literal('updates'), updates: Type.Array(LiveUpdate) }, closed),
+  WatchError,
+]);
+export type LiveFeedMessage = Static<typeof LiveFeedMessage>;
+
+/** NDJSON lines of `/api/games/:id/stream`: the snapshot first, then one event per line. */
+export type StreamLine = ({ type: 'snapshot' } & GameSnapshot) | ({ type: 'event' } & WireEvent);
