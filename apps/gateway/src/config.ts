@@ -22,6 +22,10 @@ export interface GatewayConfig {
   readonly stateCacheSize: number;
   /** grace period for in-flight requests on shutdown, ms */
   readonly closeGraceMs: number;
+  /** spectating: unsent bytes after which a watcher is closed with RESYNC; sockets per IP (0: no limit); ping period, ms */
+  readonly watchMaxBuffered: number;
+  readonly watchMaxPerIp: number;
+  readonly watchHeartbeatMs: number;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -49,5 +53,8 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     dbPoolSize: int(env, 'DB_POOL_SIZE', 16),
     stateCacheSize: int(env, 'STATE_CACHE_SIZE', 5000),
     closeGraceMs: int(env, 'CLOSE_GRACE_MS', 10_000),
+    watchMaxBuffered: int(env, 'WATCH_MAX_BUFFERED', 256 * 1024),
+    watchMaxPerIp: int(env, 'WATCH_MAX_PER_IP', 100),
+    watchHeartbeatMs: int(env, 'WATCH_HEARTBEAT_MS', 30_000),
   };
 }
