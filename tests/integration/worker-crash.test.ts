@@ -74,3 +74,29 @@ it('a worker killed with SIGKILL mid-stream and restarted leaves every move exac
   }
   expect(await h.queue.getFailedCount()).toBe(0);
 }, 90_000);
+
+it('SIGTERM finishes the jobs in flight and exits 0; a new worker takes the rest', async () => {
+  const worker = await spawnWorker();
+  const games = Array.from({ length: 4 }, (_, i) => `term${i}`);
+  const moves = findPlayout('checkmate', 300, 80).moves.slice(0, 20);
+  await Promise.all(games.map((g) => h.createGame(g)));
+  let played = 0;
+  const clients = games.map(async (g) => {
+    for (const usi of moves) {
+      const seq = await h.submit(g, usi);
+      await h.verdict(g, seq, 30_000);
+      played++;
+    }
+  });
+  while (played < 20) await new Promise((r) => setTimeout(r, 5));
+  const exited = new Promise<number | null>((r) => worker.once('exit', (code) => r(code)));
+  worker.kill('SIGTERM');
+  expect(await exited).toBe(0);
+  await spawnWorker();
+  await Promise.all(clients);
+  for (const g of games) {
+    const { submitted, verdicts } = verdictCounts(await h.events(g));
+    expect(submitted.map((s) => verdicts.get(s) ?? 0)).toEqual(submitted.map(() => 1));
+  }
+  expect(await h.queue.getFailedCount()).toBe(0);
+}, 90_000);
