@@ -17,10 +17,12 @@ import errors from './plugins/errors.js';
 import games from './plugins/games.js';
 import hub from './plugins/hub.js';
 import redis from './plugins/redis.js';
+import spectators from './plugins/spectators.js';
 import gameRoutes from './routes/games.js';
 import health from './routes/health.js';
 import playerSocket from './routes/player-socket.js';
 import players from './routes/players.js';
+import watch from './routes/watch.js';
 
 export interface AppOptions {
   readonly config: GatewayConfig;
@@ -36,6 +38,7 @@ export async function app(fastify: FastifyInstance, { config }: AppOptions): Pro
   await fastify.register(games, { config });
   await fastify.register(hub, { config, channelOf: fastify.games.channelOf });
   await fastify.register(auth);
+  await fastify.register(spectators, { config });
   // on shutdown, players are told the server is going away (1001) rather than left with 1005;
   // this hook runs before @fastify/websocket's own, which then stops the server
   fastify.addHook('preClose', async () => {
@@ -48,6 +51,7 @@ export async function app(fastify: FastifyInstance, { config }: AppOptions): Pro
   await fastify.register(players);
   await fastify.register(gameRoutes);
   await fastify.register(playerSocket);
+  await fastify.register(watch);
 }
 
 declare module 'fastify' {

@@ -114,5 +114,8 @@ export const LiveFeedMessage = Type.Union([
 ]);
 export type LiveFeedMessage = Static<typeof LiveFeedMessage>;
 
-/** NDJSON lines of `/api/games/:id/stream`: the snapshot first, then one event per line. */
-export type StreamLine = ({ type: 'snapshot' } & GameSnapshot) | ({ type: 'event' } & WireEvent);
+/**
+ * NDJSON lines of `/api/games/:id/stream`: `{"type":"snapshot","game":...}` first (the
+ * game as the delay lets it be seen), then one event per line (`type` is the event's).
+ */
+export type StreamLine = { type: 'snapshot'; game: GameSnapshot } | WireEvent;

@@ -1,0 +1,125 @@
+/**
+ * Live games, like lichess TV's mini boards: a featured list of ongoing games (the most
+ * recently active, from the `games` projection) with their latest positions and spectator
+ * counts, and a feed that pushes their changes to subscribed sockets. Changes are coalesced
+ * per game and flushed on a timer as one frame, serialized once for every feed socket.
+ */
+import type { LiveGame, LiveUpdate, WireEvent } from '@shogi/protocol';
+import { sideOfSfen } from './game-snapshot.js';
+
+/** A row of the games projection, as much as the list needs. */
+export interface LiveRow {
+  readonly id: string;
+  readonly sente_id: string;
+  readonly sente_name: string;
+  readonly gote_id: string;
+  readonly gote_name: string;
+  readonly sfen: string;
+  readonly ply: number;
+  readonly status: 'ongoing' | 'ended';
+}
+
+export interface LiveGamesDeps {
+  /** ongoing games, most recently updated first */
+  ongoing(limit: number): Promise<LiveRow[]>;
+  /** spectators of a game on this gateway */
+  spectators(gameId: string): number;
+}
+
+export interface FeedSocket {
+  send(frame: Buffer): void;
+}
+
+export const LIVE_LIMIT = 50;
+
+export class LiveGames {
+  private readonly deps: LiveGamesDeps;
+  /** the featured games, by id, as last sent */
+  private featured = new Map<string, LiveGame>();
+  private readonly pending = new Map<string, LiveUpdate>();
+  private readonly lastMoves = new Map<string, string>();
+  readonly feeds = new Set<FeedSocket>();
+  private liveFrame: Buffer | null = null;
+
+  constructor(deps: LiveGamesDeps) {
+    this.deps = deps;
+  }
+
+  /** The live list: from the projection, with the moves and counts this gateway knows. */
+  async list(limit = LIVE_LIMIT): Promise<LiveGame[]> {
+    const rows = await this.deps.ongoing(limit);
+    return rows.map((r) => ({
+      id: r.id,
+      players: { sente: { id: r.sente_id, name: r.sente_name }, gote: { id: r.gote_id, name: r.gote_name } },
+      sfen: r.sfen,
+      ply: r.ply,
+      sideToMove: sideOfSfen(r.sfen),
+      lastMove: this.lastMoves.get(r.id) ?? null,
+      status: r.status,
+      spectators: this.deps.spectators(r.id),
+    }));
+  }
+
+  /** Re-reads the featured list; returns true when its membership changed. */
+  async refresh(): Promise<boolean> {
+    const games = await this.list(LIVE_LIMIT);
+    const changed = games.length !== this.featured.size || games.some((g) => !this.featured.has(g.id));
+    this.featured = new Map(games.map((g) => [g.id, g]));
+    this.liveFrame = null;
+    return changed;
+  }
+
+  /** The `live` frame of the featured list (built once until the list changes). */
+  frame(): Buffer {
+    this.liveFrame ??= Buffer.from(JSON.stringify({ type: 'live', games: [...this.featured.values()] }));
+    return this.liveFrame;
+  }
+
+  /** Events of any game (from the pattern subscription): positions and ends of featured games. */
+  observe(gameId: string, events: readonly WireEvent[]): void {
+    for (const e of events) {
+      if (e.type === 'MoveAccepted') {
+        const usi = String(e.payload.usi);
+        if (this.lastMoves.size > 10_000) this.lastMoves.clear();
+        this.lastMoves.set(gameId, usi);
+        if (!this.featured.has(gameId)) continue;
+        const sfen = String(e.payload.sfen);
+        this.patch(gameId, { sfen, ply: Number(e.payload.ply), lastMove: usi });
+      } else if (e.type === 'GameEnded') {
+        this.lastMoves.delete(gameId);
+        if (this.featured.has(gameId)) this.patch(gameId, { status: 'ended' });
+      }
+    }
+  }
+
+  /** A featured game's spectator count changed on this gateway. */
+  spectatorsChanged(gameId: string, count: number): void {
+    if (this.featured.has(gameId)) this.patch(gameId, { spectators: count });
+  }
+
+  private patch(gameId: string, change: Omit<LiveUpdate, 'id'>): void {
+    const game = this.featured.get(gameId);
+    if (game) {
+      const next = { ...game, ...change };
+      this.featured.set(gameId, next);
+      this.liveFrame = null;
+    }
+    this.pending.set(gameId, { ...(this.pending.get(gameId) ?? { id: gameId }), ...change });
+  }
+
+  /** Sends the coalesced changes since the last flush to every feed socket. */
+  flush(): void {
+    if (this.pending.size === 0) return;
+    const updates = [...this.pending.values()];
+    this.pending.clear();
+    if (this.feeds.size === 0) return;
+    const frame = Buffer.from(JSON.stringify({ type: 'updates', updates }));
+    for (const feed of this.feeds) feed.send(frame);
+  }
+
+  /** Sends the whole list again (its membership changed). */
+  broadcastList(): void {
+    const frame = this.frame();
+    for (const feed of this.feeds) feed.send(frame);
+  }
+}

@@ -1,0 +1,293 @@
+/**
+ * Fan-out of games to spectators. Per watched game, one room: one hub listener, one
+ * ordered Feed (feed.ts: gaps and repeats on pub/sub repaired from PostgreSQL), one
+ * snapshot kept current, and the set of its members (watch sockets, NDJSON streams).
+ * Each batch of events is serialized once per wire format and the same bytes are written
+ * to every member. A member that resumes from an older seq reads the missing events from
+ * PostgreSQL first while the room's live batches queue for it, then drains the queue:
+ * no gap, no duplicate.
+ */
+import type { GameView, WireEvent } from '@shogi/protocol';
+import { Feed } from './feed.js';
+import { applyEvent, type SnapshotState, snapshotOfView } from './game-snapshot.js';
+import type { Hub } from './hub.js';
+
+/** Events in seq order with no gap; their wire forms are built on first use and shared. */
+export class Batch {
+  readonly events: readonly WireEvent[];
+  private frame: Buffer | null = null;
+  private lines: Buffer | null = null;
+
+  constructor(events: readonly WireEvent[]) {
+    this.events = events;
+  }
+
+  get first(): number {
+    return (this.events[0] as WireEvent).seq;
+  }
+
+  get last(): number {
+    return (this.events[this.events.length - 1] as WireEvent).seq;
+  }
+
+  /** The watch-socket frame, UTF-8 encoded once so ws does not re-encode per socket. */
+  wsFrame(): Buffer {
+    this.frame ??= Buffer.from(JSON.stringify({ type: 'events', events: this.events }));
+    return this.frame;
+  }
+
+  /** NDJSON: one event per line. */
+  ndjson(): Buffer {
+    this.lines ??= Buffer.from(this.events.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    return this.lines;
+  }
+
+  after(seq: number): Batch {
+    return new Batch(this.events.filter((e) => e.seq > seq));
+  }
+}
+
+/** A watcher of one game: receives batches that continue exactly from its seq. */
+export interface Member {
+  write(batch: Batch): void;
+  /** the spectator count of the game changed (frames are built once by the room) */
+  count?(frame: Buffer, count: number): void;
+}
+
+export interface SpectatorDeps {
+  readonly hub: Hub;
+  view(gameId: string): Promise<GameView>;
+  eventsAfter(gameId: string, afterSeq: number, limit?: number): Promise<WireEvent[]>;
+  toWire(published: unknown): WireEvent | null;
+  readonly log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** sees every ordered batch of every watched game (the live feed) */
+  onBatch?(gameId: string, batch: Batch, snapshot: SnapshotState): void;
+}
+
+/** One member's place in the game: delivers in order, catching up from PostgreSQL when behind. */
+class Cursor {
+  seq: number;
+  catching = false;
+  readonly queue: Batch[] = [];
+  readonly member: Member;
+
+  constructor(seq: number, member: Member) {
+    this.seq = seq;
+    this.member = member;
+  }
+
+  /** Returns false when the batch leaves a gap (the caller catches the cursor up). */
+  offer(batch: Batch): boolean {
+    if (this.catching) {
+      this.queue.push(batch);
+      return true;
+    }
+    if (batch.last <= this.seq) return true;
+    if (batch.first > this.seq + 1) return false;
+    this.member.write(batch.first === this.seq + 1 ? batch : batch.after(this.seq));
+    this.seq = batch.last;
+    return true;
+  }
+}
+
+export class Room {
+  readonly gameId: string;
+  readonly snapshot: SnapshotState;
+  readonly cursors = new Map<Member, Cursor>();
+  readonly feed: Feed;
+  leaveHub: () => void = () => {};
+  closed = false;
+  countDirty = false;
+  /** when the last batch went out (ms since epoch): idle rooms re-read their tail now and then */
+  lastBatchAt = Date.now();
+  private snapshotJson: string | null = null;
+
+  constructor(gameId: string, view: GameView, feed: (room: Room) => Feed) {
+    this.gameId = gameId;
+    this.snapshot = snapshotOfView(view);
+    this.feed = feed(this);
+  }
+
+  get seq(): number {
+    return this.snapshot.seq;
+  }
+
+  /** The snapshot frame: the game is serialized once per change, the count spliced in. */
+  snapshotFrame(): string {
+    this.snapshotJson ??= JSON.stringify(this.snapshot).slice(0, -1);
+    return `{"type":"snapshot","game":${this.snapshotJson},"spectators":${this.cursors.size}}}`;
+  }
+
+  /** Folds an ordered batch into the snapshot and hands it to every member. */
+  apply(events: readonly WireEvent[], onGap: (cursor: Cursor) => void): Batch {
+    for (const e of events) applyEvent(this.snapshot, e);
+    this.snapshotJson = null;
+    this.lastBatchAt = Date.now();
+    const batch = new Batch(events);
+    for (const cursor of this.cursors.values()) if (!cursor.offer(batch)) onGap(cursor);
+    return batch;
+  }
+}
+
+export interface JoinOptions {
+  /** resume after this seq (events from PostgreSQL first); absent: start at the snapshot */
+  readonly since?: number;
+}
+
+export interface Spectators {
+  /**
+   * Adds a member to the game's room (opening it: hub subscription, then the snapshot).
+   * Without `since`, `first(room)` runs before any batch reaches the member, so it can
+   * send the snapshot. Throws GAME_NOT_FOUND.
+   */
+  join(gameId: string, member: Member, options: JoinOptions, first: (room: Room) => void): Promise<Room>;
+  leave(gameId: string, member: Member): void;
+  count(gameId: string): number;
+  /**
+   * Rooms of ongoing games idle for `idleMs` read the tail of their stream from PostgreSQL:
+   * with 0 (after Redis came back) all do, since messages published meanwhile are lost and
+   * a game that ended then would never publish the event that reveals the gap.
+   */
+  resync(idleMs: number): void;
+  /** Sends changed spectator counts (call on a timer). */
+  flushCounts(): void;
+  readonly rooms: ReadonlyMap<string, Room>;
+  close(): void;
+}
+
+export function createSpectators(deps: SpectatorDeps): Spectators {
+  const rooms = new Map<string, Room>();
+  const opening = new Map<string, Promise<Room>>();
+
+  const catchUp = (room: Room, cursor: Cursor) => {
+    if (cursor.catching) return;
+    cursor.catching = true;
+    const step = async (): Promise<void> => {
+      for (;;) {
+        const events = await deps.eventsAfter(room.gameId, cursor.seq, 1000);
+        const fresh = events.filter((e) => e.seq > cursor.seq);
+        if (fresh.length > 0 && room.cursors.get(cursor.member) === cursor) {
+          cursor.member.write(new Batch(fresh));
+          cursor.seq = (fresh[fresh.length - 1] as WireEvent).seq;
+        }
+        if (events.length < 1000) break;
+      }
+      cursor.catching = false;
+      for (const batch of cursor.queue.splice(0)) {
+        if (!cursor.offer(batch)) return catchUp(room, cursor);
+      }
+    };
+    step().catch((err: unknown) => {
+      cursor.catching = false;
+      deps.log.warn({ err, gameId: room.gameId }, 'spectators: catch-up read failed');
+      setTimeout(() => room.cursors.get(cursor.member) === cursor && catchUp(room, cursor), 1000).unref();
+    });
+  };
+
+  async function open(gameId: string): Promise<Room> {
+    let room: Room | null = null;
+    const early: WireEvent[][] = [];
+    const listener = (published: readonly unknown[]) => {
+      const events: WireEvent[] = [];
+      for (const p of published) {
+        const w = deps.toWire(p);
+        if (w) events.push(w);
+      }
+      if (room) room.feed.push(events);
+      else early.push(events);
+    };
+    // subscribed before the snapshot is read: nothing falls between the two
+    const off = await deps.hub.join(gameId, listener);
+    let view: GameView;
+    try {
+      view = await deps.view(gameId);
+    } catch (err) {
+      off();
+      throw err;
+    }
+    const opened = new Room(
+      gameId,
+      view,
+      (r) =>
+        new Feed(view.lastSeq, {
+          readAfter: (seq) => deps.eventsAfter(gameId, seq, 1000),
+          send: (events) => {
+            const batch = r.apply(events, (cursor) => catchUp(r, cursor));
+            deps.onBatch?.(gameId, batch, r.snapshot);
+          },
+          onError: (err) => deps.log.warn({ err, gameId }, 'spectators: feed catch-up failed'),
+        }),
+    );
+    opened.leaveHub = off;
+    room = opened;
+    for (const events of early) opened.feed.push(events);
+    return opened;
+  }
+
+  async function roomOf(gameId: string): Promise<Room> {
+    for (;;) {
+      const ready = rooms.get(gameId);
+      if (ready && !ready.closed) return ready;
+      let pending = opening.get(gameId);
+      if (!pending) {
+        pending = open(gameId).finally(() => opening.delete(gameId));
+        opening.set(gameId, pending);
+        const room = await pending;
+        rooms.set(gameId, room);
+        return room;
+      }
+      const room = await pending;
+      if (!room.closed) return room;
+    }
+  }
+
+  const closeRoom = (room: Room) => {
+    room.closed = true;
+    room.feed.close();
+    room.leaveHub();
+    if (rooms.get(room.gameId) === room) rooms.delete(room.gameId);
+  };
+
+  return {
+    rooms,
+    async join(gameId, member, options, first) {
+      const room = await roomOf(gameId);
+      const since = options.since;
+      const cursor = new Cursor(since ?? room.seq, member);
+      room.cursors.set(member, cursor);
+      room.countDirty = true;
+      // synchronous with the line above: no batch reaches the member before its first frame
+      first(room);
+      if (since !== undefined && since < room.seq) catchUp(room, cursor);
+      return room;
+    },
+    leave(gameId, member) {
+      const room = rooms.get(gameId);
+      if (!room?.cursors.delete(member)) return;
+      room.countDirty = true;
+      if (room.cursors.size === 0) closeRoom(room);
+    },
+    count(gameId) {
+      return rooms.get(gameId)?.cursors.size ?? 0;
+    },
+    resync(idleMs) {
+      const before = Date.now() - idleMs;
+      for (const room of rooms.values()) {
+        if (idleMs > 0 && (room.snapshot.status === 'ended' || room.lastBatchAt > before)) continue;
+        room.feed.catchUp();
+      }
+    },
+    flushCounts() {
+      for (const room of rooms.values()) {
+        if (!room.countDirty) continue;
+        room.countDirty = false;
+        const count = room.cursors.size;
+        const frame = Buffer.from(`{"type":"spectators","count":${count}}`);
+        for (const member of room.cursors.keys()) member.count?.(frame, count);
+      }
+    },
+    close() {
+      for (const room of [...rooms.values()]) closeRoom(room);
+    },
+  };
+}

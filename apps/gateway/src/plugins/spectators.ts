@@ -1,0 +1,183 @@
+/**
+ * Spectating infrastructure shared by the watch socket, the NDJSON stream and the live
+ * feed: the rooms (domain/spectators.ts), the live games (domain/live-games.ts) with their
+ * own pattern subscription while a live feed is open, the ping/pong heartbeat, the
+ * per-IP connection counts, and the timers (spectator counts, live updates, idle resync).
+ */
+import type { WireEvent } from '@shogi/protocol';
+import { createDb, listGames } from '@shogi/store';
+import fp from 'fastify-plugin';
+import { Redis } from 'ioredis';
+import type { GatewayConfig } from '../config.js';
+import { LiveGames } from '../domain/live-games.js';
+import { createSpectators, type Spectators } from '../domain/spectators.js';
+
+/** What the heartbeat needs of a ws socket. */
+export interface Pingable {
+  ping(): void;
+  terminate(): void;
+}
+
+export interface Heartbeat {
+  track(socket: Pingable): void;
+  alive(socket: Pingable): void;
+  untrack(socket: Pingable): void;
+}
+
+export interface ConnectionLimit {
+  /** the address holds as many connections as it may (checked before the upgrade) */
+  full(ip: string): boolean;
+  acquire(ip: string): void;
+  release(ip: string): void;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    spectators: Spectators;
+    liveGames: LiveGames;
+    heartbeat: Heartbeat;
+    watchLimit: ConnectionLimit;
+    /** opens the pattern subscription behind the live feed while at least one feed is open */
+    liveSubscription: { ref(): Promise<void>; unref(): void };
+  }
+}
+
+const COUNT_FLUSH_MS = 1000;
+const LIVE_FLUSH_MS = 500;
+const LIVE_REFRESH_MS = 10_000;
+const IDLE_RESYNC_MS = 10_000;
+
+export default fp<{ config: GatewayConfig }>(
+  async (app, { config }) => {
+    const log = app.log.child({ component: 'spectators' });
+    const db = createDb(config.databaseUrl, { max: 2, applicationName: 'shogi-gateway-live' });
+    const live = new LiveGames({
+      ongoing: async (limit) => listGames(db, { status: 'ongoing', limit }),
+      spectators: (gameId) => spectators.count(gameId),
+    });
+    const spectators = createSpectators({
+      hub: app.hub,
+      view: (gameId) => app.games.view(gameId),
+      eventsAfter: (gameId, seq, limit) => app.games.eventsAfter(gameId, seq, limit),
+      toWire: (e) => app.games.toWire(e),
+      log,
+    });
+
+    // --- heartbeat: a socket that did not answer the previous ping is dropped
+    const sockets = new Map<Pingable, boolean>();
+    const heartbeat: Heartbeat = {
+      track: (s) => sockets.set(s, true),
+      alive: (s) => {
+        if (sockets.has(s)) sockets.set(s, true);
+      },
+      untrack: (s) => sockets.delete(s),
+    };
+    const beat = setInterval(() => {
+      for (const [socket, alive] of sockets) {
+        if (!alive) {
+          sockets.delete(socket);
+          socket.terminate();
+          continue;
+        }
+        sockets.set(socket, false);
+        socket.ping();
+      }
+    }, config.watchHeartbeatMs);
+
+    // --- per-IP limit
+    const perIp = new Map<string, number>();
+    const watchLimit: ConnectionLimit = {
+      full: (ip) => config.watchMaxPerIp > 0 && (perIp.get(ip) ?? 0) >= config.watchMaxPerIp,
+      acquire: (ip) => perIp.set(ip, (perIp.get(ip) ?? 0) + 1),
+      release(ip) {
+        const n = (perIp.get(ip) ?? 1) - 1;
+        if (n <= 0) perIp.delete(ip);
+        else perIp.set(ip, n);
+      },
+    };
+
+    // --- live feed: one pattern subscription for all games, only while someone follows it
+    let patternSub: Redis | null = null;
+    let feedRefs = 0;
+    const pattern = `${config.channelPrefix}game:*`;
+    const prefixLength = `${config.channelPrefix}game:`.length;
+    const liveSubscription = {
+      async ref() {
+        feedRefs++;
+        if (patternSub) return;
+        const sub = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null });
+        patternSub = sub;
+        sub.on('error', (err) => log.warn({ err }, 'live: subscriber connection error'));
+        sub.on('pmessage', (_p: string, channel: string, message: string) => {
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(message);
+          } catch {
+            return;
+          }
+          const events: WireEvent[] = [];
+          for (const e of Array.isArray(parsed) ? parsed : [parsed]) {
+            const w = app.games.toWire(e);
+            if (w) events.push(w);
+          }
+          live.observe(channel.slice(prefixLength), events);
+        });
+        await sub.connect();
+        await sub.psubscribe(pattern);
+      },
+      unref() {
+        if (--feedRefs > 0 || !patternSub) return;
+        const sub = patternSub;
+        patternSub = null;
+        sub.quit().catch(() => sub.disconnect());
+      },
+    };
+
+    // --- timers: spectator counts, live updates, the live list, idle rooms
+    const counts = setInterval(() => {
+      spectators.flushCounts();
+    }, COUNT_FLUSH_MS);
+    const liveFlush = setInterval(() => {
+      for (const [gameId, room] of spectators.rooms) live.spectatorsChanged(gameId, room.cursors.size);
+      live.flush();
+    }, LIVE_FLUSH_MS);
+    const liveRefresh = setInterval(() => {
+      if (live.feeds.size === 0) return;
+      live.refresh().then(
+        (changed) => changed && live.broadcastList(),
+        (err: unknown) => log.warn({ err }, 'live: refresh failed'),
+      );
+    }, LIVE_REFRESH_MS);
+    const idle = setInterval(() => spectators.resync(IDLE_RESYNC_MS), IDLE_RESYNC_MS);
+
+    // After Redis comes back, what was published meanwhile is lost: every room re-reads
+    // its tail (again a little later, as the hub's subscriber may reconnect after this one).
+    const resyncTimers = new Set<NodeJS.Timeout>();
+    app.redis.on('ready', () => {
+      log.warn({ rooms: spectators.rooms.size }, 'spectators: Redis is back, re-reading the tails of watched games');
+      for (const delay of [0, 1000, 3000]) {
+        const t = setTimeout(() => {
+          resyncTimers.delete(t);
+          spectators.resync(0);
+        }, delay);
+        resyncTimers.add(t);
+      }
+    });
+
+    app.decorate('spectators', spectators);
+    app.decorate('liveGames', live);
+    app.decorate('heartbeat', heartbeat);
+    app.decorate('watchLimit', watchLimit);
+    app.decorate('liveSubscription', liveSubscription);
+    app.addHook('onClose', async () => {
+      for (const t of [beat, counts, liveFlush, liveRefresh, idle]) clearInterval(t);
+      for (const t of resyncTimers) clearTimeout(t);
+      spectators.close();
+      const sub = patternSub;
+      patternSub = null;
+      await sub?.quit().catch(() => sub.disconnect());
+      await db.destroy();
+    });
+  },
+  { name: 'spectators', dependencies: ['hub', 'games', 'redis'] },
+);

@@ -1,0 +1,118 @@
+/**
+ * The spectator WebSocket `/api/games/:id/watch[?since=SEQ]`, open to anyone for public
+ * games. First frame: the snapshot (or, with `since`, a `resume` frame and the events
+ * after SEQ from PostgreSQL); then every event of the game in seq order, no gap, no
+ * repeat; `spectators` frames when the count changes. Read-only: a frame from the client
+ * is answered with an error frame. A client that does not read fast enough is closed with
+ * RESYNC (4010) and reconnects with `since`.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { CLOSE_CODES, errorBody, GameParams, WatchQuery } from '@shogi/protocol';
+import { ApiError } from '../domain/api-error.js';
+import type { Member } from '../domain/spectators.js';
+
+/** frames from a read-only socket before the gateway gives up on it */
+const MAX_BAD_FRAMES = 20;
+/** how long a socket closed for being slow may take to go before it is cut */
+const KICK_GRACE_MS = 1000;
+
+const watch: FastifyPluginAsyncTypebox = async (app) => {
+  const { watchMaxBuffered } = app.config;
+
+  app.get(
+    '/api/games/:id/watch',
+    {
+      websocket: true,
+      schema: {
+        tags: ['spectating'],
+        summary:
+          'Spectator WebSocket (upgrade): a snapshot, then every event in seq order; ?since=SEQ resumes after SEQ',
+        params: GameParams,
+        querystring: WatchQuery,
+      },
+      preValidation: async (request) => {
+        if (app.watchLimit.full(request.ip)) throw new ApiError('TOO_MANY_CONNECTIONS');
+        const { id } = request.params as { id: string };
+        const sinceText = (request.query as { since?: string }).since;
+        const room = app.spectators.rooms.get(id);
+        if (room && (sinceText === undefined || Number(sinceText) <= room.seq)) return;
+        const { lastSeq } = await app.games.view(id); // GAME_NOT_FOUND: a 404 before the upgrade
+        if (sinceText !== undefined && Number(sinceText) > lastSeq)
+          throw new ApiError('BAD_REQUEST', `since=${sinceText} is ahead of the game (last seq ${lastSeq})`);
+      },
+    },
+    (socket, request) => {
+      const gameId = request.params.id;
+      const since = request.query.since === undefined ? undefined : Number(request.query.since);
+      const ip = request.ip;
+      const log = request.log.child({ gameId });
+      app.watchLimit.acquire(ip);
+      app.heartbeat.track(socket);
+      let left = false;
+      let badFrames = 0;
+
+      const leave = () => {
+        if (left) return;
+        left = true;
+        app.spectators.leave(gameId, member);
+      };
+      const kick = () => {
+        leave();
+        socket.close(CLOSE_CODES.RESYNC, 'RESYNC');
+        // a stalled reader never takes the close frame off the wire
+        setTimeout(() => socket.terminate(), KICK_GRACE_MS).unref();
+      };
+      const write = (data: Buffer | string) => {
+        if (left || socket.readyState !== socket.OPEN) return;
+        if (socket.bufferedAmount > watchMaxBuffered) return kick();
+        socket.send(data, { binary: false });
+      };
+      const member: Member = {
+        write: (batch) => write(batch.wsFrame()),
+        count: (frame) => write(frame),
+      };
+
+      socket.on('message', () => {
+        write(JSON.stringify({ type: 'error', error: errorBody('SPECTATOR_READ_ONLY') }));
+        if (++badFrames >= MAX_BAD_FRAMES) {
+          leave();
+          socket.close(CLOSE_CODES.TOO_MANY_ERRORS, 'TOO_MANY_ERRORS');
+        }
+      });
+      socket.on('pong', () => app.heartbeat.alive(socket));
+      socket.on('close', () => {
+        leave();
+        app.heartbeat.untrack(socket);
+        app.watchLimit.release(ip);
+      });
+      socket.on('error', (err) => log.debug({ err }, 'watch: socket error'));
+
+      app.spectators
+        .join(gameId, member, since === undefined ? {} : { since }, (room) => {
+          write(
+            since === undefined
+              ? room.snapshotFrame()
+              : JSON.stringify({ type: 'resume', gameId, since, spectators: room.cursors.size }),
+          );
+        })
+        .then(() => {
+          // closed while the room was opening
+          if (left || socket.readyState !== socket.OPEN) {
+            left = false;
+            leave();
+          }
+        })
+        .catch((err: unknown) => {
+          left = true;
+          if (err instanceof ApiError && err.code === 'GAME_NOT_FOUND') {
+            socket.close(CLOSE_CODES.GAME_NOT_FOUND, 'GAME_NOT_FOUND');
+            return;
+          }
+          log.error({ err }, 'watch: join failed');
+          socket.close(CLOSE_CODES.INTERNAL, 'INTERNAL');
+        });
+    },
+  );
+};
+
+export default watch;
