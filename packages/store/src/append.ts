@@ -108,6 +108,9 @@ export async function appendMany(
 }
 
 /**
+ * (The guard is a LATERAL probe per game: as `expected = 0 OR EXISTS (...)` PostgreSQL
+ * chose a hashed subplan that read the whole log on every append, found with perf.)
+ *
  * The append statement with a constant text, run as a named prepared statement (planning
  * it cost more than running it): games, events and the projected columns go in as arrays,
  * a null column meaning unchanged.
@@ -116,7 +119,10 @@ const APPEND_MANY_PREPARED = `
   with horizon_lock as materialized (select pg_advisory_xact_lock_shared($1::bigint) as locked),
   ok as (
     select g.game_id from unnest($2::text[], $3::integer[]) as g(game_id, expected)
-    where g.expected = 0 or exists (select 1 from game_events e where e.game_id = g.game_id and e.seq = g.expected)
+    left join lateral (
+      select true as found from game_events e where e.game_id = g.game_id and e.seq = g.expected limit 1
+    ) prev on true
+    where g.expected = 0 or prev.found
   ),
   ins as (
     insert into game_events (game_id, seq, type, payload)
@@ -203,7 +209,7 @@ async function appendManyPrepared(
   let rows: InsertedRow[];
   try {
     const r = await pool.query<InsertedRow>({
-      name: 'shogi_append_many_v2',
+      name: 'shogi_append_many_v3',
       text: APPEND_MANY_PREPARED,
       values: appendParameters(requests),
     });
