@@ -20,8 +20,10 @@ import redis from './plugins/redis.js';
 import spectators from './plugins/spectators.js';
 import gameRoutes from './routes/games.js';
 import health from './routes/health.js';
+import live from './routes/live.js';
 import playerSocket from './routes/player-socket.js';
 import players from './routes/players.js';
+import stream from './routes/stream.js';
 import watch from './routes/watch.js';
 
 export interface AppOptions {
@@ -52,6 +54,8 @@ export async function app(fastify: FastifyInstance, { config }: AppOptions): Pro
   await fastify.register(gameRoutes);
   await fastify.register(playerSocket);
   await fastify.register(watch);
+  await fastify.register(stream);
+  await fastify.register(live);
 }
 
 declare module 'fastify' {

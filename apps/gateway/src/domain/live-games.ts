@@ -92,9 +92,12 @@ export class LiveGames {
     }
   }
 
-  /** A featured game's spectator count changed on this gateway. */
-  spectatorsChanged(gameId: string, count: number): void {
-    if (this.featured.has(gameId)) this.patch(gameId, { spectators: count });
+  /** Picks up the spectator counts of the featured games that changed on this gateway. */
+  syncSpectators(): void {
+    for (const [id, game] of this.featured) {
+      const count = this.deps.spectators(id);
+      if (game.spectators !== count) this.patch(id, { spectators: count });
+    }
   }
 
   private patch(gameId: string, change: Omit<LiveUpdate, 'id'>): void {

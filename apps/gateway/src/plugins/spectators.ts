@@ -138,7 +138,8 @@ export default fp<{ config: GatewayConfig }>(
       spectators.flushCounts();
     }, COUNT_FLUSH_MS);
     const liveFlush = setInterval(() => {
-      for (const [gameId, room] of spectators.rooms) live.spectatorsChanged(gameId, room.cursors.size);
+      if (live.feeds.size === 0) return;
+      live.syncSpectators();
       live.flush();
     }, LIVE_FLUSH_MS);
     const liveRefresh = setInterval(() => {
