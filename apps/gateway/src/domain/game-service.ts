@@ -42,6 +42,11 @@ export interface GameServiceDeps {
    * Best effort: a lost message is repaired by the subscriber's catch-up read.
    */
   readonly publish: (gameId: string, events: readonly RecordedEvent[]) => Promise<void>;
+  /**
+   * Hands appended events to this process' own subscribers, called just before a command
+   * returns: the submitter's ack and its MoveSubmitted then leave in one write.
+   */
+  readonly deliverLocal?: (gameId: string, events: readonly RecordedEvent[]) => void;
   readonly now?: () => Date;
   readonly maxRetries: number;
   /** games whose folded state is kept in memory */
@@ -189,12 +194,14 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
       }
       const submitted = appended[0] as RecordedEvent;
       await Promise.all([deps.enqueue(gameId, submitted.seq), publishQuietly(gameId, appended)]);
+      deps.deliverLocal?.(gameId, appended);
       return { seq: submitted.seq };
     },
 
     async resign(gameId, player) {
       const { appended } = await execute(gameId, (s) => decide({ type: 'Resign', playerId: player.id, now: now() }, s));
       await publishQuietly(gameId, appended);
+      deps.deliverLocal?.(gameId, appended);
       return { seq: (appended[0] as RecordedEvent).seq };
     },
 

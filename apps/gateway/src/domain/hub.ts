@@ -17,6 +17,11 @@ export type HubListener = (events: readonly unknown[]) => void;
 export interface Hub {
   /** Resolves once the channel is subscribed, so a catch-up read after it misses nothing. */
   join(gameId: string, listener: HubListener): Promise<() => void>;
+  /**
+   * Hands events this process appended to its own listeners at once, as if they had come
+   * back from Redis (they will, too: feeds drop what they already have).
+   */
+  deliver(gameId: string, events: readonly unknown[]): void;
   /** games with at least one listener */
   readonly size: number;
   close(): Promise<void>;
@@ -32,23 +37,14 @@ export function createHub(
   const listeners = new Map<string, Set<HubListener>>();
   const gameOfChannel = new Map<string, string>();
 
-  subscriber.on('message', (channel: string, message: string) => {
-    const gameId = gameOfChannel.get(channel);
-    const set = gameId === undefined ? undefined : listeners.get(gameId);
-    if (!set) return;
-    let events: unknown;
+  const dispatch = (gameId: string, batch: readonly unknown[]) => {
     try {
-      events = JSON.parse(message);
-    } catch {
-      logger.warn({ channel }, 'hub: dropped a message that is not JSON');
-      return;
-    }
-    const batch = Array.isArray(events) ? events : [events];
-    try {
-      tap?.(gameId as string, batch);
+      tap?.(gameId, batch);
     } catch (err) {
       logger.error({ err, gameId }, 'hub: tap failed');
     }
+    const set = listeners.get(gameId);
+    if (!set) return;
     for (const listener of set) {
       try {
         listener(batch);
@@ -56,6 +52,19 @@ export function createHub(
         logger.error({ err, gameId }, 'hub: listener failed');
       }
     }
+  };
+
+  subscriber.on('message', (channel: string, message: string) => {
+    const gameId = gameOfChannel.get(channel);
+    if (gameId === undefined || !listeners.has(gameId)) return;
+    let events: unknown;
+    try {
+      events = JSON.parse(message);
+    } catch {
+      logger.warn({ channel }, 'hub: dropped a message that is not JSON');
+      return;
+    }
+    dispatch(gameId, Array.isArray(events) ? events : [events]);
   });
 
   const leave = (gameId: string, listener: HubListener) => {
@@ -68,6 +77,9 @@ export function createHub(
   };
 
   return {
+    deliver(gameId, events) {
+      if (listeners.has(gameId)) dispatch(gameId, events);
+    },
     async join(gameId, listener) {
       let set = listeners.get(gameId);
       if (!set) {

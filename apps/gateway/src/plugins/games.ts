@@ -2,6 +2,8 @@
  * The game service and its infrastructure: the PostgreSQL pool and event store
  * (@shogi/store), the players repository, and the BullMQ producer of `validate` jobs.
  */
+
+import type { RecordedEvent } from '@shogi/game';
 import { Queue } from 'bullmq';
 import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
@@ -23,17 +25,14 @@ export default fp<{ config: GatewayConfig }>(
     const queue = new Queue(VALIDATE_QUEUE, { connection: app.redis, prefix: config.queuePrefix });
     queue.on('error', (err) => app.log.warn({ err }, 'queue: error'));
     const channelOf = (gameId: string) => `${config.channelPrefix}game:${gameId}`;
+    const envelopes = (gameId: string, events: readonly RecordedEvent[]) =>
+      events.map((e) => ({ gameId, seq: e.seq, type: e.type, data: e.data, recordedAt: e.recordedAt }));
     const deps: GameServiceDeps = {
       publish: async (gameId, events) => {
-        const envelopes = events.map((e) => ({
-          gameId,
-          seq: e.seq,
-          type: e.type,
-          data: e.data,
-          recordedAt: e.recordedAt,
-        }));
-        await app.redis.publish(channelOf(gameId), JSON.stringify(envelopes));
+        await app.redis.publish(channelOf(gameId), JSON.stringify(envelopes(gameId, events)));
       },
+      // the hub plugin registers after this one; it is there by the time commands run
+      deliverLocal: (gameId, events) => app.hub.deliver(gameId, envelopes(gameId, events)),
       events: store.events,
       players: store.players,
       maxRetries: config.maxAppendRetries,
