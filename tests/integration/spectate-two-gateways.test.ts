@@ -1,0 +1,102 @@
+/**
+ * Spectating across gateway processes (two app instances on one Redis): spectators on
+ * gateway B see every move submitted through gateway A, in order; and a stalled reader
+ * is cut off with RESYNC while the others keep receiving.
+ */
+import { buildApp } from '@shogi/gateway';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { MATE_GAME } from './fixtures.js';
+import { call, newGame, playMove, REDIS_URL, type Stack, silentLogger, startStack } from './harness.js';
+import { range, Watcher } from './spectate-client.js';
+
+const MAX_BUFFERED = 64 * 1024;
+
+let stack: Stack;
+let second: FastifyInstance;
+let urlB: string;
+beforeAll(async () => {
+  stack = await startStack({ listen: true, config: { watchMaxBuffered: MAX_BUFFERED } });
+  second = await buildApp(stack.config, silentLogger());
+  urlB = await second.listen({ host: '127.0.0.1', port: 0 });
+});
+afterAll(async () => {
+  await second?.close();
+  await stack?.close();
+});
+
+test('spectators on gateway B see every move submitted through gateway A, in order', async () => {
+  const { game, players } = await newGame(stack.app);
+  const onB = await Promise.all([Watcher.open(urlB, game.id), Watcher.open(urlB, game.id)]);
+  const onA = await Watcher.open(stack.baseUrl, game.id);
+  for (const w of [...onB, onA]) await w.waitFor(() => w.received[0]?.type === 'snapshot');
+  for (const [ply, usi] of MATE_GAME.entries())
+    await playMove(stack.app, game.id, ply % 2 ? players.gote.token : players.sente.token, usi, ply);
+  const { lastSeq } = (await call(stack.app, 'GET', `/api/games/${game.id}`)).body;
+  for (const w of [...onB, onA]) {
+    await w.waitForSeq(lastSeq);
+    expect(w.seqs).toEqual(range(2, lastSeq));
+    expect(w.moves).toEqual([...MATE_GAME]);
+  }
+  await onB[0]?.waitFor(() => onB[0]?.received.some((m) => m.type === 'spectators' && m.count === 2) ?? false);
+  await Promise.all([...onB, onA].map((w) => w.close()));
+});
+
+test('a stalled reader is closed with RESYNC; the others keep receiving', async () => {
+  const { game } = await newGame(stack.app);
+  const readers = await Promise.all([Watcher.open(urlB, game.id), Watcher.open(urlB, game.id)]);
+  const stalled = await Watcher.open(urlB, game.id);
+  for (const w of [...readers, stalled]) await w.waitFor(() => w.received[0]?.type === 'snapshot');
+  // 1. the stalled client stops reading its TCP socket
+  const tcp = (stalled.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+  tcp.pause();
+  // 2. a burst of large events on the game's channel (as a worker would publish them),
+  //    far more than the kernel buffers of a paused loopback socket hold
+  const channel = `${stack.config.channelPrefix}game:${game.id}`;
+  const publisher = new Redis(REDIS_URL);
+  const filler = 'x'.repeat(64 * 1024);
+  const count = 400;
+  for (let seq = 2; seq < 2 + count; seq += 20) {
+    const batch = range(seq, seq + 19).map((s) => ({
+      gameId: game.id,
+      seq: s,
+      type: 'Filler',
+      data: { filler },
+      recordedAt: new Date().toISOString(),
+    }));
+    await publisher.publish(channel, JSON.stringify(batch));
+  }
+  publisher.disconnect();
+  // 3. the readers get every event, and see the count drop to 2 as the gateway drops the
+  //    stalled one (server side first: that client is not reading)
+  for (const w of readers) {
+    await w.waitForSeq(count + 1, 30_000);
+    expect(w.seqs).toEqual(range(2, count + 1));
+    await w.waitFor(
+      () => w.received.at(-1)?.type === 'spectators' && (w.received.at(-1) as { count: number }).count === 2,
+    );
+  }
+  // 4. once it reads again, the stalled client finds its socket closed (RESYNC, or cut)
+  tcp.resume();
+  expect([4010, 1006]).toContain(await stalled.closed);
+  expect(stalled.seqs.length).toBeLessThan(count);
+  await Promise.all(readers.map((w) => w.close()));
+});
+
+test('per-IP connection limit: one more watcher than allowed is refused with 429', async () => {
+  const limited = await buildApp({ ...stack.config, watchMaxPerIp: 2 }, silentLogger());
+  const url = await limited.listen({ host: '127.0.0.1', port: 0 });
+  try {
+    const { game } = await newGame(stack.app);
+    const ok = await Promise.all([Watcher.open(url, game.id), Watcher.open(url, game.id)]);
+    await expect(Watcher.open(url, game.id)).rejects.toThrow('HTTP 429');
+    await ok[0]?.close();
+    // the slot is free again once a watcher leaves
+    await new Promise((r) => setTimeout(r, 50));
+    const again = await Watcher.open(url, game.id);
+    await Promise.all([again.close(), ok[1]?.close()]);
+  } finally {
+    await limited.close();
+  }
+});
