@@ -180,6 +180,16 @@ describe('game ends', () => {
     expect(verdicts[11]?.[1]).toEqual({ type: 'GameEnded', data: { winner: 'gote', reason: 'perpetual_check', at } });
     expect(state.result).toEqual({ winner: 'gote', reason: 'perpetual_check', at });
   });
+  // gote's lone king on 1a; after S 4c3b the gold covers 1b and 2b, the silver 2a, and 1a is not attacked
+  const STALEMATE = '8k/9/5S1G1/9/9/9/9/9/K8 b - 1';
+  it.each([
+    ['default', null],
+    ['jsa', 'sente'],
+  ] as const)('stalemate under %s: winner %s', (ruleset, winner) => {
+    const { verdict } = play(created(ruleset, STALEMATE), '4c3b');
+    expect(verdict[0]).toMatchObject({ type: 'MoveAccepted', data: { check: false } });
+    expect(verdict[1]).toEqual({ type: 'GameEnded', data: { winner, reason: 'stalemate', at } });
+  });
   it('resigning ends the game for the opponent', () => {
     given([created1])
       .when({ type: 'Resign', playerId: GOTE.id, now: T0 })
