@@ -70,7 +70,12 @@ export function createValidateProcessor(
   async function catchUp(gameId: string, from: GameState | undefined): Promise<GameState> {
     let state = from ?? initialState();
     for (const e of await deps.events.readStream(gameId, state.seq)) {
-      if (e.seq !== state.seq + 1) throw new Error(`game ${gameId}: event seq ${e.seq} after ${state.seq}`);
+      if (e.seq !== state.seq + 1) {
+        // a gap can only mean a stale or wrong cached state: start over from the log
+        cache.forget(gameId);
+        if (from === undefined) throw new Error(`game ${gameId}: event seq ${e.seq} after ${state.seq}`);
+        return catchUp(gameId, undefined);
+      }
       state = evolve(state, eventOf(e));
     }
     cache.set(gameId, state);
