@@ -8,10 +8,20 @@ import { startWorker } from './worker.js';
 
 const env = process.env;
 const int = (name: string): number | undefined => (env[name] === undefined ? undefined : Number(env[name]));
+function hasPrettyPrinter(): boolean {
+  try {
+    import.meta.resolve('pino-pretty');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const logger = pino({
   name: 'shogi-worker',
   level: env.LOG_LEVEL ?? 'info',
-  ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty' } } : {}),
+  // pretty output only on a terminal, and only where pino-pretty is installed (a dev dependency)
+  ...(process.stdout.isTTY && hasPrettyPrinter() ? { transport: { target: 'pino-pretty' } } : {}),
 });
 
 const opt = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
