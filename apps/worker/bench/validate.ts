@@ -28,6 +28,7 @@ const { values: args } = parseArgs({
     rate: { type: 'string', default: '0' },
     workers: { type: 'string', default: '1' },
     concurrency: { type: 'string', default: '32' },
+    'driver-in-flight': { type: 'string', default: '1' },
   },
 });
 const GAMES = Number(args.games);
@@ -39,7 +40,7 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const t = await createTestDatabase({ max: 16 });
 // the driver appends like the gateway does: through the batching event store
-const store = createPgEventStore(t.db);
+const store = createPgEventStore(t.db, { maxInFlight: Number(args['driver-in-flight']) });
 const prefix = `bench${Date.now().toString(36)}`;
 const channelPrefix = `${prefix}:`;
 const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });

@@ -22,7 +22,7 @@ export function createBatcher<Req, Res>(
   options: BatcherOptions<Req> = {},
 ): (req: Req) => Promise<Res> {
   const maxBatch = options.maxBatch ?? 64;
-  const maxInFlight = options.maxInFlight ?? 4;
+  const maxInFlight = options.maxInFlight ?? 1;
   const key = options.key;
   let queue: Waiting<Req, Res>[] = [];
   let inFlight = 0;

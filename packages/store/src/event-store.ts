@@ -35,7 +35,11 @@ export interface PgEventStoreOptions {
    */
   readonly batch?: boolean;
   readonly maxBatch?: number;
-  /** Batches in flight at once (default 4): the rest wait and join the next one. */
+  /**
+   * Batches in flight at once, per kind (default 1: fewest commits; in the worker bench at
+   * 1,000 moves/s, 1 instead of 4 for the submitting side cut PostgreSQL CPU per move by a
+   * third and halved p50). The rest wait and join the next batch.
+   */
   readonly maxInFlight?: number;
 }
 
