@@ -53,8 +53,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     max: options.poolSize ?? 8,
     applicationName: 'shogi-worker',
   });
+  // no auto-pipelining on BullMQ's connection (reported to break Bull/BullMQ job scripts)
   const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
-  // concurrent jobs' publishes in one tick go out in one write
+  // concurrent jobs' publishes in one tick go out in one write (this connection only publishes)
   const publisher = new Redis(options.redisUrl, { maxRetriesPerRequest: 3, enableAutoPipelining: true });
   const channelPrefix = options.channelPrefix ?? '';
   const processJob = createValidateProcessor({
@@ -77,7 +78,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     },
   );
   const queue = new Queue<ValidateJobData>(VALIDATE_QUEUE, {
-    connection: publisher,
+    connection,
     ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
   });
   const sweepInterval = options.sweepIntervalMs ?? 10_000;
