@@ -75,7 +75,7 @@ test('NDJSON: a snapshot line, every event after it, the end; with delay=2 the l
 test('NDJSON of an unknown game is a 404', async () => {
   const res = await fetch(`${stack.baseUrl}/api/games/nope/stream`);
   expect(res.status).toBe(404);
-  expect((await res.json()).code).toBe('GAME_NOT_FOUND');
+  expect(((await res.json()) as { code: string }).code).toBe('GAME_NOT_FOUND');
 });
 
 test('/api/live lists ongoing games with positions; the live feed pushes their moves and spectators', async () => {
