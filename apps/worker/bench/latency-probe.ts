@@ -6,12 +6,12 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { GameEvent } from '@shogi/game';
-import { gameCreated, GOTE, randomPlayout, SENTE } from '@shogi/game/testing';
+import { GOTE, gameCreated, randomPlayout, SENTE } from '@shogi/game/testing';
 import { createPgEventStore } from '@shogi/store';
 import { createTestDatabase } from '@shogi/store/testing';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { type EventEnvelope, VALIDATE_QUEUE, type ValidateJobData, validateJobId } from '../src/index.js';
+import { VALIDATE_QUEUE, type ValidateJobData, validateJobId } from '../src/index.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const t = await createTestDatabase({ max: 4 });
@@ -22,7 +22,14 @@ const subscriber = new Redis(REDIS_URL);
 const queue = new Queue<ValidateJobData>(VALIDATE_QUEUE, { connection, prefix });
 const child = fork(fileURLToPath(new URL('../src/main.ts', import.meta.url)), [], {
   execArgv: ['--import', 'tsx', '--conditions=@shogi/source'],
-  env: { ...process.env, DATABASE_URL: t.url, REDIS_URL, QUEUE_PREFIX: prefix, CHANNEL_PREFIX: `${prefix}:`, LOG_LEVEL: 'warn' },
+  env: {
+    ...process.env,
+    DATABASE_URL: t.url,
+    REDIS_URL,
+    QUEUE_PREFIX: prefix,
+    CHANNEL_PREFIX: `${prefix}:`,
+    LOG_LEVEL: 'warn',
+  },
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
 await new Promise((r) => child.once('message', r));
@@ -31,12 +38,25 @@ await subscriber.subscribe(`${prefix}:game:p1`);
 subscriber.on('message', () => onVerdict?.(performance.now()));
 await store.append('p1', 0, [gameCreated('p1')]);
 const moves = randomPlayout(7, 120).moves;
-const phases: Record<string, number[]> = { append: [], enqueue: [], 'queue wait': [], processing: [], 'publish+receive': [], total: [] };
+const phases: Record<string, number[]> = {
+  append: [],
+  enqueue: [],
+  'queue wait': [],
+  processing: [],
+  'publish+receive': [],
+  total: [],
+};
 let seq = 1;
 for (const [ply, usi] of moves.entries()) {
   const event: GameEvent = {
     type: 'MoveSubmitted',
-    data: { playerId: ply % 2 ? GOTE.id : SENTE.id, color: ply % 2 ? 'gote' : 'sente', usi, ply, receivedAt: new Date().toISOString() },
+    data: {
+      playerId: ply % 2 ? GOTE.id : SENTE.id,
+      color: ply % 2 ? 'gote' : 'sente',
+      usi,
+      ply,
+      receivedAt: new Date().toISOString(),
+    },
   };
   const verdict = new Promise<number>((r) => {
     onVerdict = r;
@@ -45,7 +65,11 @@ for (const [ply, usi] of moves.entries()) {
   const wall0 = Date.now();
   const r = await store.append('p1', seq, [event]);
   const t1 = performance.now();
-  const job = await queue.add(VALIDATE_QUEUE, { gameId: 'p1', seq: r.lastSeq }, { jobId: validateJobId('p1', r.lastSeq) });
+  const job = await queue.add(
+    VALIDATE_QUEUE,
+    { gameId: 'p1', seq: r.lastSeq },
+    { jobId: validateJobId('p1', r.lastSeq) },
+  );
   const t2 = performance.now();
   const t3 = await verdict;
   const done = await queue.getJob(job.id as string);
