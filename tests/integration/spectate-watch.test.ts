@@ -3,13 +3,15 @@
  * a reconnect with `since` gets exactly the missed events; read-only; unknown games refused.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import WebSocket from 'ws';
 import { MATE_GAME } from './fixtures.js';
 import { call, newGame, playMove, type Stack, startStack } from './harness.js';
 import { range, Watcher } from './spectate-client.js';
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ listen: true });
+  // a short ping period so the heartbeat test runs fast (ws clients answer pings on their own)
+  stack = await startStack({ listen: true, config: { watchHeartbeatMs: 300 } });
 });
 afterAll(async () => {
   await stack?.close();
@@ -103,4 +105,25 @@ test('a spectator socket is read-only; unknown games and resumes past the end ar
   await watcher.close();
   await expect(Watcher.open(stack.baseUrl, 'no-such-game')).rejects.toThrow('HTTP 404');
   await expect(Watcher.open(stack.baseUrl, game.id, 99)).rejects.toThrow('HTTP 400');
+});
+
+test('a frame above the size limit closes the socket with 1009; a client that stops answering pings is dropped', async () => {
+  const { game } = await newGame(stack.app);
+  const big = await Watcher.open(stack.baseUrl, game.id);
+  big.ws.send('x'.repeat(stack.config.wsMaxPayload + 1));
+  expect(await big.closed).toBe(1009);
+  // autoPong off: this client never answers, so the gateway terminates it after two periods
+  const url = `${stack.baseUrl.replace(/^http/, 'ws')}/api/games/${game.id}/watch`;
+  const mute = new WebSocket(url, { autoPong: false });
+  const lively = await Watcher.open(stack.baseUrl, game.id);
+  const closed = new Promise<number>((resolve) => mute.once('close', (code) => resolve(code)));
+  expect(await closed).toBe(1006);
+  expect(lively.ws.readyState).toBe(WebSocket.OPEN);
+  await lively.close();
+});
+
+test('the spectating HTTP routes are in the OpenAPI document (WebSocket routes are not, like the player socket)', async () => {
+  const docs = await call(stack.app, 'GET', '/docs/json');
+  expect(docs.status).toBe(200);
+  for (const path of ['/api/games/{id}/stream', '/api/live']) expect(Object.keys(docs.body.paths)).toContain(path);
 });
