@@ -40,4 +40,11 @@ export interface Resign {
   readonly now: Date;
 }
 
-export type GameCommand = CreateGame | SubmitMove | ValidatePending | Resign;
+/** The side to move declares impasse (jishogi, 27-point rule): it wins if the declaration is valid, else loses. */
+export interface DeclareImpasse {
+  readonly type: 'DeclareImpasse';
+  readonly playerId: string;
+  readonly now: Date;
+}
+
+export type GameCommand = CreateGame | SubmitMove | ValidatePending | Resign | DeclareImpasse;

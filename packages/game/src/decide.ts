@@ -6,6 +6,7 @@
  * ruleset, uchifuzume...) and gives each recorded submission its verdict.
  */
 import {
+  assessImpasse,
   type ColorName,
   Game,
   HANDICAP_SFENS,
@@ -17,7 +18,7 @@ import {
   START_SFEN,
   toSfen,
 } from '@shogi/rules';
-import type { CreateGame, GameCommand, Resign, SubmitMove, ValidatePending } from './commands.js';
+import type { CreateGame, DeclareImpasse, GameCommand, Resign, SubmitMove, ValidatePending } from './commands.js';
 import type { GameEnded, GameEvent, MoveAccepted, MoveRejected } from './events.js';
 import { evolve } from './evolve.js';
 import { type Rejection, rejection } from './rejections.js';
@@ -43,6 +44,8 @@ export function decide(command: GameCommand, state: GameState): Decision {
       return validatePending(command, state);
     case 'Resign':
       return resign(command, state);
+    case 'DeclareImpasse':
+      return declareImpasse(command, state);
     default: {
       const never: never = command;
       throw new Error(`unknown command ${JSON.stringify(never)}`);
@@ -190,5 +193,21 @@ function resign(c: Resign, state: GameState): Decision {
   return accept([
     { type: 'Resigned', data: { color, at } },
     { type: 'GameEnded', data: { winner: opponentOf(color), reason: 'resignation', at } },
+  ]);
+}
+
+/** Impasse is declared on one's own turn, with no move of one's own awaiting its verdict. */
+function declareImpasse(c: DeclareImpasse, state: GameState): Decision {
+  if (state.status === 'none') return reject(rejection('unknown_game', 'no such game'));
+  const color = colorOfPlayer(state, c.playerId);
+  if (color === null) return reject(rejection('not_a_player', 'you do not play in this game'));
+  if (state.status === 'ended') return reject(rejection('game_over', 'the game is over'));
+  if (state.sideToMove !== color) return reject(rejection('not_your_turn', `${state.sideToMove} is to move`));
+  if (state.pending.length > 0) return reject(rejection('move_pending', 'your previous move awaits its verdict'));
+  const a = assessImpasse(gameAt(state).game.position);
+  const at = c.now.toISOString();
+  return accept([
+    { type: 'ImpasseDeclared', data: { color, valid: a.valid, points: a.points, piecesInCamp: a.piecesInCamp, at } },
+    { type: 'GameEnded', data: { winner: a.valid ? color : opponentOf(color), reason: 'impasse', at } },
   ]);
 }

@@ -106,6 +106,18 @@ export interface Resigned {
   readonly data: { readonly color: ColorName; readonly at: string };
 }
 
+/** The side to move declared impasse (27-point rule); a GameEnded follows (declarer wins if valid). */
+export interface ImpasseDeclared {
+  readonly type: 'ImpasseDeclared';
+  readonly data: {
+    readonly color: ColorName;
+    readonly valid: boolean;
+    readonly points: number;
+    readonly piecesInCamp: number;
+    readonly at: string;
+  };
+}
+
 export interface GameEnded {
   readonly type: 'GameEnded';
   readonly data: {
@@ -116,7 +128,14 @@ export interface GameEnded {
   };
 }
 
-export type GameEvent = GameCreated | MoveSubmitted | MoveAccepted | MoveRejected | Resigned | GameEnded;
+export type GameEvent =
+  | GameCreated
+  | MoveSubmitted
+  | MoveAccepted
+  | MoveRejected
+  | Resigned
+  | ImpasseDeclared
+  | GameEnded;
 export type GameEventType = GameEvent['type'];
 
 export const GAME_EVENT_TYPES = [
@@ -125,6 +144,7 @@ export const GAME_EVENT_TYPES = [
   'MoveAccepted',
   'MoveRejected',
   'Resigned',
+  'ImpasseDeclared',
   'GameEnded',
 ] as const satisfies readonly GameEventType[];
 

@@ -56,6 +56,7 @@ export function evolve(state: GameState, event: GameEvent): GameState {
       return { ...state, seq, pending: state.pending.filter((p) => p.seq !== submitted) };
     }
     case 'Resigned':
+    case 'ImpasseDeclared':
       return { ...state, seq };
     case 'GameEnded': {
       const d = event.data;

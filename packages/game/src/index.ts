@@ -1,4 +1,4 @@
-export type { CreateGame, GameCommand, Resign, SubmitMove, ValidatePending } from './commands.js';
+export type { CreateGame, DeclareImpasse, GameCommand, Resign, SubmitMove, ValidatePending } from './commands.js';
 export { type Decision, decide } from './decide.js';
 export { type Decider, type GameDecider, gameDecider } from './decider.js';
 export {
@@ -15,6 +15,7 @@ export {
   type GameEnded,
   type GameEvent,
   type GameEventType,
+  type ImpasseDeclared,
   isGameEventType,
   type MoveAccepted,
   type MoveRejected,

@@ -190,6 +190,26 @@ describe('game ends', () => {
     expect(verdict[0]).toMatchObject({ type: 'MoveAccepted', data: { check: false } });
     expect(verdict[1]).toEqual({ type: 'GameEnded', data: { winner, reason: 'stalemate', at } });
   });
+  // sente's king on 5b, 13 pieces in gote's camp (rook, bishop, 11 tokins: 21 points) and 16 in hand: 37 >= 28
+  const IMPASSE = '+R+B+P+P+P+P+P+P+P/4K4/+P+P+P+P5/9/9/9/8k/9/9 b 4G4S4N4L 1';
+  it('a valid impasse declaration wins; an invalid one loses', () => {
+    given([gameCreated('g1', { initialSfen: IMPASSE })])
+      .when({ type: 'DeclareImpasse', playerId: SENTE.id, now: T0 })
+      .then([
+        { type: 'ImpasseDeclared', data: { color: 'sente', valid: true, points: 37, piecesInCamp: 13, at } },
+        { type: 'GameEnded', data: { winner: 'sente', reason: 'impasse', at } },
+      ]);
+    given([created1])
+      .when({ type: 'DeclareImpasse', playerId: SENTE.id, now: T0 })
+      .then([
+        { type: 'ImpasseDeclared', data: { color: 'sente', valid: false, points: 0, piecesInCamp: 0, at } },
+        { type: 'GameEnded', data: { winner: 'gote', reason: 'impasse', at } },
+      ]);
+    given([created1]).when({ type: 'DeclareImpasse', playerId: GOTE.id, now: T0 }).thenRejects('not_your_turn');
+    given([created1, moveSubmitted('7g7f', 0)])
+      .when({ type: 'DeclareImpasse', playerId: SENTE.id, now: T0 })
+      .thenRejects('move_pending');
+  });
   it('resigning ends the game for the opponent', () => {
     given([created1])
       .when({ type: 'Resign', playerId: GOTE.id, now: T0 })

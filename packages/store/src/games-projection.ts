@@ -61,6 +61,7 @@ export function applyToGameRow(patch: GameRowPatch, seq: number, event: GameEven
     case 'MoveSubmitted':
     case 'MoveRejected':
     case 'Resigned':
+    case 'ImpasseDeclared':
       return next;
     default: {
       const never: never = event;
