@@ -13,6 +13,7 @@ import {
   type GameEvent,
   type GameState,
   initialState,
+  isGameEventType,
   isVersionConflict,
   movesOf,
   type RecordedEvent,
@@ -303,7 +304,9 @@ export class StateCache {
     let s = cached;
     for (const e of events) {
       if (e.seq <= s.seq) continue;
-      if (e.seq !== s.seq + 1 || typeof e.type !== 'string') return;
+      // anything but the next event of the game (a gap, or a type the game does not know)
+      // leaves the cache as it is; the next command reads the log
+      if (e.seq !== s.seq + 1 || typeof e.type !== 'string' || !isGameEventType(e.type)) return;
       s = evolve(s, e as GameEvent);
     }
     if (s === cached) return;
