@@ -4,7 +4,7 @@ import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { GameCache } from './processors/game-cache.js';
-import { createValidateProcessor } from './processors/validate.js';
+import { createValidateProcessor, type ValidateResult } from './processors/validate.js';
 import { gameChannel, VALIDATE_QUEUE, type ValidateJobData } from './queues.js';
 import { startSweeper } from './sweeper.js';
 
@@ -33,6 +33,8 @@ export interface WorkerOptions {
    * make/unmake stacks of about 36 KB, so this bounds the cache near 80 MB.
    */
   readonly cacheSize?: number;
+  /** How often to log what the worker did (default 60 s). */
+  readonly statsIntervalMs?: number;
   /** How often to look for submissions left without a job (default 10 s; 0: never). */
   readonly sweepIntervalMs?: number;
   /** A submission without a verdict for this long is enqueued again (default 5 s). */
@@ -86,6 +88,22 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     sweepInterval > 0
       ? startSweeper(db, queue, { intervalMs: sweepInterval, afterMs: options.sweepAfterMs ?? 5_000, logger })
       : null;
+  // one plain line a minute about what the worker did, when it did anything
+  const stats = { jobs: 0, verdicts: 0, conflicts: 0 };
+  worker.on('completed', (_job, result: ValidateResult) => {
+    stats.jobs++;
+    if (result.appended > 0) stats.verdicts++;
+    stats.conflicts += result.conflicts;
+  });
+  const statsTimer = setInterval(() => {
+    if (stats.jobs === 0) return;
+    logger.info(
+      stats,
+      `worker: ${stats.verdicts} moves validated in the last minute (${stats.jobs} jobs, ${stats.conflicts} version conflicts)`,
+    );
+    Object.assign(stats, { jobs: 0, verdicts: 0, conflicts: 0 });
+  }, options.statsIntervalMs ?? 60_000);
+  statsTimer.unref();
   worker.on('failed', (job, err) =>
     logger.warn(
       { err, gameId: job?.data.gameId, seq: job?.data.seq, attempts: job?.attemptsMade },
@@ -100,6 +118,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     db,
     close() {
       closing ??= (async () => {
+        clearInterval(statsTimer);
         await sweeper?.stop();
         await worker.close();
         await queue.close();
