@@ -99,7 +99,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     if (stats.jobs === 0) return;
     logger.info(
       stats,
-      `worker: ${stats.verdicts} moves validated in the last minute (${stats.jobs} jobs, ${stats.conflicts} version conflicts)`,
+      `worker: ${stats.verdicts} moves validated since the last report (${stats.jobs} jobs, ${stats.conflicts} version conflicts)`,
     );
     Object.assign(stats, { jobs: 0, verdicts: 0, conflicts: 0 });
   }, options.statsIntervalMs ?? 60_000);
