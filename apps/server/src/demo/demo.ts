@@ -43,7 +43,10 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     const ruleset = n % 3 === 0 ? 'jsa' : 'default';
     const view = await api.createGame({ sente: sente.id, gote: gote.id, ruleset });
     logger.info(`Demo: game ${n} started, sente=${sente.name} gote=${gote.name}, ruleset ${ruleset}`);
-    logger.info(`Watch it: GET ${options.publicUrl}/api/games/${view.id}`);
+    logger.info(
+      `Watch it: GET ${options.publicUrl}/api/games/${view.id}` +
+        ` (move by move: curl -N ${options.publicUrl}/api/games/${view.id}/stream)`,
+    );
     const common = {
       api,
       random,
