@@ -103,9 +103,11 @@ async function createGames(count: number): Promise<string[]> {
 
 const SFEN = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2';
 
-/** Publishes moves round-robin over `games` at `rate` moves/s until stopped. */
-function startPublishing(games: readonly string[], rate: number) {
-  const seqs = new Map<string, number>(games.map((g) => [g, 2]));
+/**
+ * Publishes moves round-robin over `games` at `rate` moves/s until stopped. `seqs` (the
+ * next seq of each game) lives as long as the server: the gateway drops repeated seqs.
+ */
+function startPublishing(games: readonly string[], rate: number, seqs: Map<string, number>) {
   const started = performance.now();
   let sent = 0;
   let next = 0;
@@ -113,7 +115,7 @@ function startPublishing(games: readonly string[], rate: number) {
     const due = Math.floor(((performance.now() - started) / 1000) * rate) - sent;
     for (let i = 0; i < Math.min(due, Math.max(1, rate / 20)); i++) {
       const id = games[next++ % games.length] as string;
-      const seq = seqs.get(id) as number;
+      const seq = seqs.get(id) ?? 2;
       seqs.set(id, seq + 2);
       const ply = seq / 2;
       const at = new Date().toISOString();
@@ -141,8 +143,9 @@ async function measure(
   rate: number,
   seconds: number,
   warmup: number,
+  seqs: Map<string, number>,
 ): Promise<Measure> {
-  const pub = startPublishing(games, rate);
+  const pub = startPublishing(games, rate, seqs);
   await sleep(warmup * 1000);
   spectators.histogram.reset();
   spectators.received = 0;
@@ -178,6 +181,7 @@ async function run(kind: ServerKind, k: number, games: readonly string[], rates:
     const spectators = await connectSpectators((i) => server.watchUrl(games[i] as string), k, games.length);
     await sleep(1000);
     const perGame = k / games.length;
+    const seqs = new Map<string, number>();
     for (const [i, rate] of rates.entries()) {
       const m = await measure(
         server,
@@ -187,6 +191,7 @@ async function run(kind: ServerKind, k: number, games: readonly string[], rates:
         rate,
         rates.length > 1 ? SAT_SECONDS : SECONDS,
         i === 0 ? WARMUP : 1,
+        seqs,
       );
       out.push(m);
       if (rates.length > 1) {
