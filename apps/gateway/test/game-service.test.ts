@@ -127,12 +127,16 @@ describe('the game service', () => {
 
   test('resignation ends the game at once', async () => {
     const game = await service.createGame({ sente: 'alice', gote: 'bob' });
-    await service.resign(game.id, bob);
+    const first = await service.resign(game.id, bob, 'r1');
     expect(await service.view(game.id)).toMatchObject({
       status: 'ended',
       result: { winner: 'sente', reason: 'resignation' },
     });
     expect(await code(service.resign(game.id, alice))).toBe('GAME_OVER');
+    // a replay with a key answers the original seq; without one, or by the winner, it is 409
+    expect(await service.resign(game.id, bob, 'r1')).toEqual(first);
+    expect(await code(service.resign(game.id, bob))).toBe('GAME_OVER');
+    expect(await code(service.resign(game.id, alice, 'r2'))).toBe('GAME_OVER');
   });
 
   test('game setup errors', async () => {

@@ -97,6 +97,17 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
       // the log has the events; subscribers catch up by seq
     });
 
+  /** The seq of this player's Resigned event when `err` says the game is over, else null. */
+  const resignationOf = async (gameId: string, playerId: string, err: unknown): Promise<number | null> => {
+    if (!(err instanceof ApiError) || err.code !== 'GAME_OVER') return null;
+    const state = await states.current(gameId);
+    const color = state.info?.sente.id === playerId ? 'sente' : state.info?.gote.id === playerId ? 'gote' : null;
+    if (state.result?.reason !== 'resignation' || color === null) return null;
+    const events = await deps.events.readStream(gameId, 0);
+    const resigned = events.find((e) => e.type === 'Resigned' && (e.data as { color: string }).color === color);
+    return resigned?.seq ?? null;
+  };
+
   const known = async (gameId: string): Promise<GameState> => {
     const state = await states.current(gameId);
     if (state.status === 'none') throw new ApiError('GAME_NOT_FOUND');
@@ -199,8 +210,16 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
       return { seq: submitted.seq };
     },
 
-    async resign(gameId, player) {
-      const { appended } = await execute(gameId, (s) => decide({ type: 'Resign', playerId: player.id, now: now() }, s));
+    async resign(gameId, player, idempotencyKey) {
+      let appended: RecordedEvent[];
+      try {
+        ({ appended } = await execute(gameId, (s) => decide({ type: 'Resign', playerId: player.id, now: now() }, s)));
+      } catch (err) {
+        // a replayed resignation (with a key) answers the original seq: a player resigns once
+        const original = idempotencyKey === undefined ? null : await resignationOf(gameId, player.id, err);
+        if (original === null) throw err;
+        return { seq: original };
+      }
       await publishQuietly(gameId, appended);
       deps.deliverLocal?.(gameId, appended);
       return { seq: (appended[0] as RecordedEvent).seq };
