@@ -38,7 +38,7 @@ export interface Setup {
 }
 
 /** Initial depth of the undo stack; it doubles when a game grows past it. */
-const INITIAL_UNDO_DEPTH = 1024;
+const INITIAL_UNDO_DEPTH = 256;
 
 export class Position {
   readonly board = new Uint8Array(BOARD_SIZE).fill(WALL);
