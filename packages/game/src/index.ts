@@ -1,3 +1,18 @@
+export {
+  applyMove,
+  type Clock,
+  type ClockResult,
+  type ClockSnapshot,
+  deadline,
+  flagDueAt,
+  foldClock,
+  isFlagged,
+  LAG_ALLOWANCE_MS,
+  remaining,
+  type SideClock,
+  startClock,
+  type TimedMove,
+} from './clock.js';
 export type { CreateGame, DeclareImpasse, GameCommand, Resign, SubmitMove, ValidatePending } from './commands.js';
 export { type Decision, decide } from './decide.js';
 export { type Decider, type GameDecider, gameDecider } from './decider.js';
@@ -41,3 +56,21 @@ export {
   opponentOf,
   type PendingMove,
 } from './state.js';
+export {
+  type ByoyomiTimeControl,
+  byoyomi,
+  type CorrespondenceTimeControl,
+  correspondence,
+  type FischerTimeControl,
+  fischer,
+  TIME_CONTROL_ERROR_CODES,
+  TIME_CONTROL_KINDS,
+  TIME_CONTROL_LIMITS,
+  type TimeControl,
+  type TimeControlError,
+  type TimeControlErrorCode,
+  type TimeControlKind,
+  UNLIMITED,
+  type UnlimitedTimeControl,
+  validateTimeControl,
+} from './time-control.js';
