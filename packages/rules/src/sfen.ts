@@ -51,7 +51,7 @@ export const START_SFEN = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGK
 const LETTERS = ' PLNSBRGK';
 const letterType = (ch: string): number => {
   const i = LETTERS.indexOf(ch.toUpperCase());
-  return i > 0 ? i : 0;
+  return Math.max(i, 0);
 };
 
 /** A bound far above any real SFEN, so hostile input cannot make parsing slow. */
