@@ -3,7 +3,7 @@
  * position (`seq`, dense from 1) and the record time. Times are ISO-8601 strings taken
  * from the command that caused the event (never read from a clock here).
  */
-import type { ColorName, Handicap, IllegalReason, Ruleset } from '@shogi/rules';
+import { type ColorName, type Handicap, ILLEGAL_REASONS, type Ruleset } from '@shogi/rules';
 
 export interface PlayerRef {
   readonly id: string;
@@ -26,26 +26,7 @@ export type EndReason = (typeof END_REASONS)[number];
  * Why the worker rejected a recorded submission: a rules reason, or a game-level one
  * (the game ended, the ply moved on, or it was not the submitter's turn any more).
  */
-export const VERDICT_REJECTIONS = [
-  'malformed_usi',
-  'stale_ply',
-  'not_your_turn',
-  // rules reasons (packages/rules ILLEGAL_REASONS), listed so the vocabulary is closed here
-  'no_piece',
-  'not_own_piece',
-  'illegal_piece_move',
-  'capture_own_piece',
-  'drop_on_occupied',
-  'piece_not_in_hand',
-  'nifu',
-  'dead_drop',
-  'must_promote',
-  'cannot_promote',
-  'leaves_king_in_check',
-  'uchifuzume',
-  'perpetual_check',
-  'game_over',
-] as const satisfies readonly (IllegalReason | 'malformed_usi' | 'stale_ply' | 'not_your_turn')[];
+export const VERDICT_REJECTIONS = ['malformed_usi', 'stale_ply', 'not_your_turn', ...ILLEGAL_REASONS] as const;
 export type VerdictRejection = (typeof VERDICT_REJECTIONS)[number];
 
 export interface GameCreated {
