@@ -31,3 +31,4 @@ export {
   type PlayerRow,
   type PlayersTable,
 } from './schema.js';
+export * from './stats/index.js';

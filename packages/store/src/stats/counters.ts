@@ -1,0 +1,121 @@
+/** Adds finished games to the pre-aggregated counters (one upsert per table and chunk). */
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../schema.js';
+import { dayOf, explorerRoot, type FinishedRow, lengthBucket, Tally } from './rows.js';
+import type { StatsTables } from './schema.js';
+
+type Trx = Transaction<Database & StatsTables>;
+
+const CHUNK = 1000;
+
+async function upsert(
+  trx: Trx,
+  table: keyof StatsTables,
+  rows: readonly Record<string, unknown>[],
+  key: readonly string[],
+  sums: readonly string[],
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const chunk = rows.slice(i, i + CHUNK);
+    await trx
+      .insertInto(table)
+      .values(chunk as never)
+      .onConflict((oc) =>
+        oc
+          .columns(key as never)
+          .doUpdateSet(
+            Object.fromEntries(
+              sums.map((c) => [c, sql`${sql.ref(`${table}.${c}`)} + ${sql.ref(`excluded.${c}`)}`]),
+            ) as never,
+          ),
+      )
+      .execute();
+  }
+}
+
+const outcome = (r: FinishedRow) => ({
+  sente_wins: r.result === 'sente' ? 1 : 0,
+  gote_wins: r.result === 'gote' ? 1 : 0,
+  draws: r.result === 'draw' ? 1 : 0,
+  no_result: r.result === 'none' ? 1 : 0,
+});
+
+export async function writeCounters(trx: Trx, rows: readonly FinishedRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const results = new Tally<Record<string, unknown>, ReturnType<typeof outcome>>();
+  const lengths = new Tally<Record<string, unknown>, { games: number }>();
+  const players = new Tally<
+    Record<string, unknown>,
+    { wins: number; losses: number; draws: number; no_result: number }
+  >();
+  const openings = new Tally<
+    Record<string, unknown>,
+    { games: number; sente_wins: number; gote_wins: number; draws: number }
+  >();
+  for (const r of rows) {
+    const dims = {
+      day: dayOf(r.ended_at),
+      ruleset: r.ruleset,
+      handicap: r.handicap ?? '',
+      rated: r.rated,
+      time_category: r.time_category ?? '',
+    };
+    const dimsId = `${dims.day}|${dims.ruleset}|${dims.handicap}|${dims.rated}|${dims.time_category}`;
+    results.add(`${dimsId}|${r.end_reason}`, { ...dims, end_reason: r.end_reason }, outcome(r));
+    const bucket = lengthBucket(r.plies);
+    lengths.add(`${dimsId}|${bucket}`, { ...dims, bucket }, { games: 1 });
+    for (const color of ['sente', 'gote'] as const) {
+      const player = color === 'sente' ? r.sente_id : r.gote_id;
+      const won = r.result === color;
+      const lost = r.result === (color === 'sente' ? 'gote' : 'sente');
+      players.add(
+        `${player}|${color}|${r.end_reason}`,
+        { player_id: player, color, end_reason: r.end_reason },
+        {
+          wins: won ? 1 : 0,
+          losses: lost ? 1 : 0,
+          draws: r.result === 'draw' ? 1 : 0,
+          no_result: r.result === 'none' ? 1 : 0,
+        },
+      );
+    }
+    const root = explorerRoot(r);
+    if (root !== null && r.result !== 'none') {
+      const o = outcome(r);
+      for (let i = 0; i < r.opening.length; i++) {
+        const prefix = r.opening.slice(0, i).join(' ');
+        const next = r.opening[i] as string;
+        openings.add(
+          `${root}|${prefix}|${next}`,
+          { handicap: root, prefix, next },
+          { games: 1, sente_wins: o.sente_wins, gote_wins: o.gote_wins, draws: o.draws },
+        );
+      }
+    }
+  }
+  const flat = <K, V>(t: Tally<K & Record<string, unknown>, V & Record<string, number>>) =>
+    [...t.entries.values()].map((e) => ({ ...e.key, ...e.values }));
+  const dimKey = ['day', 'ruleset', 'handicap', 'rated', 'time_category'];
+  await upsert(
+    trx,
+    'results_counters',
+    flat(results),
+    [...dimKey, 'end_reason'],
+    ['sente_wins', 'gote_wins', 'draws', 'no_result'],
+  );
+  await upsert(trx, 'length_counters', flat(lengths), [...dimKey, 'bucket'], ['games']);
+  await upsert(
+    trx,
+    'player_results',
+    flat(players),
+    ['player_id', 'color', 'end_reason'],
+    ['wins', 'losses', 'draws', 'no_result'],
+  );
+  await upsert(
+    trx,
+    'opening_counters',
+    flat(openings),
+    ['handicap', 'prefix', 'next'],
+    ['games', 'sente_wins', 'gote_wins', 'draws'],
+  );
+}

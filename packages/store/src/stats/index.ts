@@ -1,0 +1,39 @@
+export { type ImportOptions, type ImportOutcome, importRecord } from './import-record.js';
+export {
+  type BatchResult,
+  catchUp,
+  type ProjectorLogger,
+  projectBatch,
+  type RunningProjector,
+  readCheckpoint,
+  rebuildStats,
+  STATS_PROJECTION,
+  startProjector,
+  statsDb,
+} from './projector.js';
+export {
+  endingReasons,
+  lengthDistribution,
+  type OpeningMove,
+  openingExplorer,
+  type PlayerRecord,
+  type PlayerStats,
+  playerGames,
+  playerStats,
+  type ReasonCount,
+  type ResultsSummary,
+  resultsSummary,
+  type Shares,
+  type StatsFilter,
+  shares,
+} from './queries.js';
+export {
+  DERIVED_STATS_TABLES,
+  type FinishedGamesTable,
+  GAME_RESULTS,
+  type GameResult,
+  STATS_END_REASONS,
+  type StatsDb,
+  type StatsEndReason,
+  type StatsTables,
+} from './schema.js';

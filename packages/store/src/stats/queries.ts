@@ -1,0 +1,219 @@
+/**
+ * The statistics queries: each sums a few pre-aggregated rows (results, reasons, lengths,
+ * a player's results, the opening explorer), never the log nor finished_games.
+ */
+import { type ExpressionBuilder, sql } from 'kysely';
+import type { Database, Db } from '../schema.js';
+import { statsDb } from './projector.js';
+import type { StatsTables } from './schema.js';
+
+export interface StatsFilter {
+  readonly ruleset?: string;
+  /** '' or 'even': games without a handicap. */
+  readonly handicap?: string;
+  readonly rated?: boolean;
+  /** '' : games without a time category (all of them until rated play lands). */
+  readonly timeCategory?: string;
+  /** Inclusive UTC days, YYYY-MM-DD. */
+  readonly from?: string;
+  readonly to?: string;
+}
+
+export interface Shares {
+  readonly games: number;
+  readonly senteWins: number;
+  readonly goteWins: number;
+  readonly draws: number;
+  /** Percentages of sente wins, gote wins and draws among decided-or-drawn games (no-result games excluded). */
+  readonly sentePct: number;
+  readonly gotePct: number;
+  readonly drawPct: number;
+}
+
+export interface ResultsSummary extends Shares {
+  /** Games without a result (aborted, interrupted): not in the percentages. */
+  readonly noResult: number;
+}
+
+const pct = (n: number, total: number): number => (total === 0 ? 0 : Math.round((n * 10000) / total) / 100);
+
+export function shares(senteWins: number, goteWins: number, draws: number): Shares {
+  const games = senteWins + goteWins + draws;
+  return {
+    games,
+    senteWins,
+    goteWins,
+    draws,
+    sentePct: pct(senteWins, games),
+    gotePct: pct(goteWins, games),
+    drawPct: pct(draws, games),
+  };
+}
+
+type Counters = 'results_counters' | 'length_counters';
+function where<T extends Counters>(filter: StatsFilter) {
+  return (eb: ExpressionBuilder<Database & StatsTables, T>) => {
+    const e = eb as unknown as ExpressionBuilder<Database & StatsTables, 'results_counters'>;
+    const c = [] as ReturnType<typeof e.and>[];
+    if (filter.ruleset !== undefined) c.push(e('ruleset', '=', filter.ruleset));
+    if (filter.handicap !== undefined) c.push(e('handicap', '=', filter.handicap === 'even' ? '' : filter.handicap));
+    if (filter.rated !== undefined) c.push(e('rated', '=', filter.rated));
+    if (filter.timeCategory !== undefined) c.push(e('time_category', '=', filter.timeCategory));
+    if (filter.from !== undefined) c.push(e('day', '>=', filter.from));
+    if (filter.to !== undefined) c.push(e('day', '<=', filter.to));
+    return e.and(c);
+  };
+}
+
+const n = (v: unknown): number => Number(v ?? 0);
+
+export async function resultsSummary(db: Db, filter: StatsFilter = {}): Promise<ResultsSummary> {
+  const r = await statsDb(db)
+    .selectFrom('results_counters')
+    .select([
+      sql<string>`coalesce(sum(sente_wins), 0)`.as('s'),
+      sql<string>`coalesce(sum(gote_wins), 0)`.as('g'),
+      sql<string>`coalesce(sum(draws), 0)`.as('d'),
+      sql<string>`coalesce(sum(no_result), 0)`.as('x'),
+    ])
+    .where(where<'results_counters'>(filter))
+    .executeTakeFirstOrThrow();
+  return { ...shares(n(r.s), n(r.g), n(r.d)), noResult: n(r.x) };
+}
+
+export interface ReasonCount extends ResultsSummary {
+  readonly reason: string;
+}
+
+export async function endingReasons(db: Db, filter: StatsFilter = {}): Promise<ReasonCount[]> {
+  const rows = await statsDb(db)
+    .selectFrom('results_counters')
+    .select([
+      'end_reason',
+      sql<string>`sum(sente_wins)`.as('s'),
+      sql<string>`sum(gote_wins)`.as('g'),
+      sql<string>`sum(draws)`.as('d'),
+      sql<string>`sum(no_result)`.as('x'),
+    ])
+    .where(where<'results_counters'>(filter))
+    .groupBy('end_reason')
+    .orderBy('end_reason')
+    .execute();
+  return rows.map((r) => ({ reason: r.end_reason, ...shares(n(r.s), n(r.g), n(r.d)), noResult: n(r.x) }));
+}
+
+export async function lengthDistribution(
+  db: Db,
+  filter: StatsFilter = {},
+): Promise<{ bucketSize: number; buckets: { from: number; games: number }[] }> {
+  const rows = await statsDb(db)
+    .selectFrom('length_counters')
+    .select(['bucket', sql<string>`sum(games)`.as('games')])
+    .where(where<'length_counters'>(filter))
+    .groupBy('bucket')
+    .orderBy('bucket')
+    .execute();
+  return { bucketSize: 10, buckets: rows.map((r) => ({ from: r.bucket, games: n(r.games) })) };
+}
+
+export interface PlayerRecord {
+  readonly wins: number;
+  readonly losses: number;
+  readonly draws: number;
+  readonly noResult: number;
+}
+
+export interface PlayerStats {
+  readonly playerId: string;
+  readonly total: PlayerRecord;
+  readonly byColor: { readonly sente: PlayerRecord; readonly gote: PlayerRecord };
+  readonly byReason: (PlayerRecord & { readonly reason: string })[];
+}
+
+const zero = (): { wins: number; losses: number; draws: number; noResult: number } => ({
+  wins: 0,
+  losses: 0,
+  draws: 0,
+  noResult: 0,
+});
+
+export async function playerStats(db: Db, playerId: string): Promise<PlayerStats> {
+  const rows = await statsDb(db).selectFrom('player_results').selectAll().where('player_id', '=', playerId).execute();
+  const total = zero();
+  const byColor = { sente: zero(), gote: zero() };
+  const byReason = new Map<string, ReturnType<typeof zero>>();
+  for (const r of rows) {
+    const add = (t: ReturnType<typeof zero>) => {
+      t.wins += n(r.wins);
+      t.losses += n(r.losses);
+      t.draws += n(r.draws);
+      t.noResult += n(r.no_result);
+    };
+    add(total);
+    add(byColor[r.color]);
+    let t = byReason.get(r.end_reason);
+    if (t === undefined) {
+      t = zero();
+      byReason.set(r.end_reason, t);
+    }
+    add(t);
+  }
+  return {
+    playerId,
+    total,
+    byColor,
+    byReason: [...byReason].map(([reason, t]) => ({ reason, ...t })).sort((a, b) => a.reason.localeCompare(b.reason)),
+  };
+}
+
+export interface OpeningMove extends Shares {
+  readonly usi: string;
+}
+
+/** The moves played after `moves` (USI from the start position of `handicap`, '' = even), most played first. */
+export async function openingExplorer(
+  db: Db,
+  moves: readonly string[],
+  handicap = '',
+): Promise<{ games: number; moves: OpeningMove[] }> {
+  const rows = await statsDb(db)
+    .selectFrom('opening_counters')
+    .select(['next', 'games', 'sente_wins', 'gote_wins', 'draws'])
+    .where('handicap', '=', handicap === 'even' ? '' : handicap)
+    .where('prefix', '=', moves.join(' '))
+    .orderBy('games', 'desc')
+    .orderBy('next')
+    .execute();
+  const out = rows.map((r) => ({ usi: r.next, ...shares(n(r.sente_wins), n(r.gote_wins), n(r.draws)) }));
+  return { games: out.reduce((s, m) => s + m.games, 0), moves: out };
+}
+
+/** A player's finished games, newest first, in keyset pages (for the NDJSON export). */
+export async function* playerGames(
+  db: Db,
+  playerId: string,
+  options: { color?: 'sente' | 'gote'; since?: string; until?: string; pageSize?: number } = {},
+) {
+  let before: { endedAt: Date; gameId: string } | null = null;
+  const page = options.pageSize ?? 500;
+  for (;;) {
+    let q = statsDb(db).selectFrom('finished_games').selectAll();
+    const color = options.color;
+    q = q.where((eb) =>
+      color === 'sente'
+        ? eb('sente_id', '=', playerId)
+        : color === 'gote'
+          ? eb('gote_id', '=', playerId)
+          : eb.or([eb('sente_id', '=', playerId), eb('gote_id', '=', playerId)]),
+    );
+    if (options.since !== undefined) q = q.where('ended_at', '>=', new Date(options.since));
+    if (options.until !== undefined) q = q.where('ended_at', '<', new Date(options.until));
+    const b = before;
+    if (b !== null) q = q.where(sql<boolean>`(ended_at, game_id) < (${b.endedAt}, ${b.gameId})`);
+    const rows = await q.orderBy('ended_at', 'desc').orderBy('game_id', 'desc').limit(page).execute();
+    yield* rows;
+    const last = rows.at(-1);
+    if (last === undefined || rows.length < page) return;
+    before = { endedAt: last.ended_at, gameId: last.game_id };
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Pure: from a finished game's events to its `finished_games` row, and from rows to the
+ * counter increments. The projector and the rebuild share these, so both count alike.
+ */
+import type { GameCreated, GameEnded } from '@shogi/game';
+import { START_SFEN } from '@shogi/rules';
+import type { Insertable } from 'kysely';
+import {
+  type FinishedGamesTable,
+  type GameResult,
+  LENGTH_BUCKET,
+  OPENING_PLIES,
+  type StatsEndReason,
+} from './schema.js';
+
+export type FinishedRow = Insertable<FinishedGamesTable> & { opening: string[]; result: GameResult };
+
+export interface FinishedGameInput {
+  readonly gameId: string;
+  readonly created: GameCreated['data'];
+  readonly moves: readonly string[];
+  readonly ended: GameEnded['data'];
+  readonly globalPosition: number;
+  /** The finer reason an import recorded (illegal_move, max_moves, interrupted), if any. */
+  readonly importedReason?: StatsEndReason | undefined;
+}
+
+const NO_RESULT_REASONS: ReadonlySet<string> = new Set(['abort', 'interrupted']);
+
+export function finishedRow(g: FinishedGameInput): FinishedRow {
+  const reason: string = g.importedReason ?? g.ended.reason;
+  const result: GameResult = g.ended.winner ?? (NO_RESULT_REASONS.has(reason) ? 'none' : 'draw');
+  return {
+    game_id: g.gameId,
+    sente_id: g.created.sente.id,
+    sente_name: g.created.sente.name,
+    gote_id: g.created.gote.id,
+    gote_name: g.created.gote.name,
+    ruleset: g.created.ruleset,
+    handicap: g.created.handicap,
+    initial_sfen: g.created.initialSfen,
+    rated: g.created.rated,
+    // rated play and time controls are not in GameCreated yet: null until they are
+    time_category: null,
+    sente_rating_before: null,
+    sente_rating_after: null,
+    gote_rating_before: null,
+    gote_rating_after: null,
+    result,
+    end_reason: reason,
+    plies: g.moves.length,
+    opening: g.moves.slice(0, OPENING_PLIES),
+    started_at: g.created.createdAt,
+    ended_at: g.ended.at,
+    imported: g.importedReason !== undefined,
+    global_position: g.globalPosition,
+  };
+}
+
+const sameStart = (a: string, b: string): boolean =>
+  a.split(' ').slice(0, 3).join(' ') === b.split(' ').slice(0, 3).join(' ');
+
+/** The explorer's tree of a game: its handicap ('' for the even start); null for another start. */
+export function explorerRoot(row: FinishedRow): string | null {
+  if (row.handicap != null) return row.handicap;
+  return sameStart(row.initial_sfen, START_SFEN) ? '' : null;
+}
+
+/** UTC day of an instant, as YYYY-MM-DD. */
+export const dayOf = (at: Date | string): string => new Date(at).toISOString().slice(0, 10);
+
+export const lengthBucket = (plies: number): number => Math.floor(plies / LENGTH_BUCKET) * LENGTH_BUCKET;
+
+/** Sums increments under a string key. */
+export class Tally<K, V extends Record<string, number>> {
+  readonly entries = new Map<string, { key: K; values: V }>();
+  add(id: string, key: K, values: V): void {
+    const e = this.entries.get(id);
+    if (e === undefined) {
+      this.entries.set(id, { key, values: { ...values } });
+      return;
+    }
+    for (const k of Object.keys(values) as (keyof V & string)[])
+      (e.values as Record<string, number>)[k] = (e.values[k] as number) + (values[k] as number);
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * Imports every record of ../shared/fixtures/games (143 CSA files) and checks the
+ * statistics against counts computed here from the files' text alone: the `%` ending
+ * line, the side that made the last move, and the `'summary:` line. Three records are
+ * decided by the rules rather than by what the file states; they are listed with why.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  catchUp,
+  endingReasons,
+  importRecord,
+  lengthDistribution,
+  openingExplorer,
+  playerStats,
+  resultsSummary,
+} from '@shogi/store';
+import { createTestDatabase, type TestDatabase } from '@shogi/store/testing';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '../../../shared/fixtures/games');
+const files = readdirSync(ROOT).flatMap((d) => readdirSync(join(ROOT, d)).map((f) => join(d, f)));
+
+type Expected = 'sente' | 'gote' | 'draw' | 'none';
+
+/** Decided by the rules engine, not by the file's own words. */
+const BY_RULES: Record<string, { result: Expected; why: string }> = {
+  // fixtures README: "the perpetual-check games end at the fourth occurrence of the
+  // position; the checking side loses" (the 2007-8 server wrote 'summary:sennichite draw)
+  'shogi-server/test_csa_oute_sennichite.csa': { result: 'gote', why: 'perpetual check by sente' },
+  'shogi-server/test_csa_oute_sennichite2.csa': { result: 'sente', why: 'perpetual check by gote' },
+  // the 2006 server judged this %KACHI illegal; gote to move has 27 points and 12 pieces in
+  // camp, a valid declaration under the 27-point rule the rules package implements
+  'shogi-server/test_csa_jishogi_kachi.csa': { result: 'gote', why: 'valid impasse declaration by gote' },
+};
+
+/** The result a file states, from its text only. */
+function stated(text: string): Expected {
+  const lines = text.split(/\r?\n/);
+  const moves = lines.filter((l) => /^[+-]\d{4}[A-Z]{2}/.test(l));
+  const lastMover: 'sente' | 'gote' = moves.at(-1)?.startsWith('+') ? 'sente' : 'gote';
+  const toMove = lastMover === 'sente' ? 'gote' : 'sente';
+  const ending = lines.find((l) => l.startsWith('%'))?.trim();
+  const summary = lines.find((l) => l.startsWith("'summary:"));
+  switch (ending) {
+    case '%TORYO':
+    case '%TIME_UP':
+    case '%ILLEGAL_MOVE':
+      return lastMover; // the side to move resigned, ran out of time, or moved illegally
+    case '%+ILLEGAL_ACTION':
+      return 'gote';
+    case '%-ILLEGAL_ACTION':
+      return 'sente';
+    case '%SENNICHITE':
+      return 'draw';
+    case '%KACHI':
+      return toMove; // the declarer wins
+    case '%CHUDAN':
+      return 'none';
+    case undefined: {
+      if (summary === undefined) return 'none';
+      const names = Object.fromEntries(
+        lines.filter((l) => /^N[+-]/.test(l)).map((l) => [l.slice(2).trim(), l[1] === '+' ? 'sente' : 'gote']),
+      );
+      const win = /:(\S+) win/.exec(summary)?.[1];
+      const lose = /:(\S+) lose/.exec(summary)?.[1];
+      if (win !== undefined) return names[win];
+      if (lose !== undefined) return names[lose] === 'sente' ? 'gote' : 'sente';
+      return 'draw';
+    }
+    default:
+      throw new Error(`unexpected ending ${ending}`);
+  }
+}
+
+let t: TestDatabase;
+const expected = { sente: 0, gote: 0, draw: 0, none: 0 };
+
+beforeAll(async () => {
+  t = await createTestDatabase({ max: 4 });
+  for (const f of files) {
+    const bytes = readFileSync(join(ROOT, f));
+    expected[BY_RULES[f]?.result ?? stated(new TextDecoder('latin1').decode(bytes))]++;
+    const r = await importRecord(t.db, bytes, f);
+    if (!r.ok) throw new Error(`${r.file} ply ${r.ply}: ${r.message}`);
+  }
+  await catchUp(t.db);
+});
+afterAll(async () => t?.drop());
+
+describe('importing ../shared/fixtures/games', () => {
+  test('all 143 records are imported, one finished game each', async () => {
+    expect(files).toHaveLength(143);
+    const s = await resultsSummary(t.db);
+    expect(s.games + s.noResult).toBe(143);
+  });
+
+  test('results equal the counts computed from the files', async () => {
+    const s = await resultsSummary(t.db);
+    expect({ sente: s.senteWins, gote: s.goteWins, draw: s.draws, none: s.noResult }).toEqual(expected);
+    expect(s.sentePct + s.gotePct + s.drawPct).toBeCloseTo(100, 1);
+  });
+
+  test('filters: the date range of WCSC28 (May 2018) holds its 131 games', async () => {
+    const s = await resultsSummary(t.db, { from: '2018-05-01', to: '2018-05-31' });
+    expect(s.games + s.noResult).toBe(131);
+    const none = await resultsSummary(t.db, { ruleset: 'jsa' });
+    expect(none.games).toBe(0);
+  });
+
+  test('ending reasons, lengths, a player and the opening explorer add up', async () => {
+    const reasons = await endingReasons(t.db);
+    expect(reasons.reduce((n, r) => n + r.games + r.noResult, 0)).toBe(143);
+    expect(reasons.find((r) => r.reason === 'perpetual_check')?.games).toBe(2);
+    const lengths = await lengthDistribution(t.db);
+    expect(lengths.buckets.reduce((n, b) => n + b.games, 0)).toBe(143);
+    const elmo = await playerStats(t.db, 'imported:elmo');
+    expect(elmo.total.wins + elmo.total.losses + elmo.total.draws + elmo.total.noResult).toBeGreaterThan(0);
+    const root = await openingExplorer(t.db, []);
+    const decided = expected.sente + expected.gote + expected.draw;
+    expect(root.games).toBe(decided);
+    const first = root.moves[0];
+    expect(first).toBeDefined();
+    const next = await openingExplorer(t.db, [first?.usi ?? '']);
+    expect(next.games).toBe(first?.games);
+  });
+
+  test('an illegal record is reported with its file and ply and leaves nothing behind', async () => {
+    const before = await resultsSummary(t.db);
+    const bad = 'V2.2\nN+a\nN-b\nPI\n+\n+7776FU\n-3334FU\n+8822KA\n-2288UM\n+0055KA\n-0055KA\n%TORYO\n';
+    const r = await importRecord(t.db, new TextEncoder().encode(bad), 'bad.csa');
+    // ply 4: gote moves sente's bishop (8822KA took on 22)
+    expect(r).toMatchObject({ ok: false, file: 'bad.csa', ply: 4 });
+    const rows = await t.db
+      .selectFrom('game_events')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    const again = await importRecord(t.db, readFileSync(join(ROOT, files[0] as string)), files[0] as string);
+    expect(again).toMatchObject({ ok: true, duplicate: true });
+    await catchUp(t.db);
+    expect(await resultsSummary(t.db)).toEqual(before);
+    const after = await t.db
+      .selectFrom('game_events')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(after.n).toBe(rows.n);
+  });
+});
