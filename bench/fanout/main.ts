@@ -13,7 +13,8 @@
  *          --seconds S (10) --warmup S (2) --sat-games G (20) --sat-seconds S (4) --no-saturation
  *          --servers bare-ws,gateway --database URL (admin, postgres://postgres@localhost:5432/postgres) --redis URL
  * Phases: "target" (G games at R moves/s each: K×R deliveries/s offered), then "saturation": K sockets
- * on --sat-games games, the rate raised step by step until the server falls behind; the peak delivered/s.
+ * on --sat-games games, the rate raised step by step until the server falls behind twice; the peak delivered/s.
+ * The bench process (publisher and all clients) shares the cores: past ~80k deliveries/s it is the limit itself.
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -182,6 +183,7 @@ async function run(kind: ServerKind, k: number, games: readonly string[], rates:
     await sleep(1000);
     const perGame = k / games.length;
     const seqs = new Map<string, number>();
+    let misses = 0;
     for (const [i, rate] of rates.entries()) {
       const m = await measure(
         server,
@@ -198,7 +200,9 @@ async function run(kind: ServerKind, k: number, games: readonly string[], rates:
         process.stderr.write(
           `  ${kind} K=${k}: ${fmt(m.offered)} offered, ${fmt(m.delivered)} delivered/s, p99 ${m.p99.toFixed(1)} ms, closes ${m.closes}\n`,
         );
-        if (m.delivered < 0.9 * m.offered || m.p99 > 1000) break;
+        // one bad step on a shared machine is noise; two in a row (or a drowning backlog) is the limit
+        misses = m.delivered < 0.9 * m.offered ? misses + 1 : 0;
+        if (misses >= 2 || m.p99 > 3000) break;
       }
     }
     await spectators.close();
@@ -230,7 +234,7 @@ try {
     const satGames = gameIds.slice(0, Math.min(SAT_GAMES, k));
     const perGame = k / satGames.length;
     console.log(
-      `saturation: K=${fmt(k)} on ${satGames.length} games (${perGame} per game), rate raised until delivered < 90 % of offered or p99 > 1 s`,
+      `saturation: K=${fmt(k)} on ${satGames.length} games (${perGame} per game), rate raised until delivered < 90 % of offered twice or p99 > 3 s; * = the step with the most delivered/s`,
     );
     console.log(header);
     const peaks = new Map<ServerKind, Measure>();
