@@ -11,6 +11,8 @@ import { ApiError } from '../domain/api-error.js';
 import type { FeedSocket } from '../domain/live-games.js';
 
 const KICK_GRACE_MS = 1000;
+/** frames go out as text (the bytes are UTF-8 JSON encoded once per batch); one options object for every send */
+const TEXT = { binary: false } as const;
 
 const live: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -49,7 +51,7 @@ const live: FastifyPluginAsyncTypebox = async (app) => {
             setTimeout(() => socket.terminate(), KICK_GRACE_MS).unref();
             return;
           }
-          socket.send(frame, { binary: false });
+          socket.send(frame, TEXT);
         },
       };
       const stop = () => {

@@ -15,6 +15,8 @@ import type { Member } from '../domain/spectators.js';
 const MAX_BAD_FRAMES = 20;
 /** how long a socket closed for being slow may take to go before it is cut */
 const KICK_GRACE_MS = 1000;
+/** frames go out as text (the bytes are UTF-8 JSON encoded once per batch); one options object for every send */
+const TEXT = { binary: false } as const;
 
 const watch: FastifyPluginAsyncTypebox = async (app) => {
   const { watchMaxBuffered } = app.config;
@@ -65,7 +67,7 @@ const watch: FastifyPluginAsyncTypebox = async (app) => {
       const write = (data: Buffer | string) => {
         if (left || socket.readyState !== socket.OPEN) return;
         if (socket.bufferedAmount > watchMaxBuffered) return kick();
-        socket.send(data, { binary: false });
+        socket.send(data, TEXT);
       };
       const member: Member = {
         write: (batch) => write(batch.wsFrame()),
