@@ -23,6 +23,7 @@ import health from './routes/health.js';
 import live from './routes/live.js';
 import playerSocket from './routes/player-socket.js';
 import players from './routes/players.js';
+import stats from './routes/stats.js';
 import stream from './routes/stream.js';
 import watch from './routes/watch.js';
 
@@ -56,6 +57,7 @@ export async function app(fastify: FastifyInstance, { config }: AppOptions): Pro
   await fastify.register(watch);
   await fastify.register(stream);
   await fastify.register(live);
+  await fastify.register(stats); // and the records routes
 }
 
 declare module 'fastify' {

@@ -1,0 +1,185 @@
+/**
+ * Game records out, built from the event log with the rules package's exporters:
+ * `GET /api/games/:id/record.kif|.csa|.sfen` (or `/record?format=`), and a player's
+ * finished games as streamed NDJSON (one JSON object a line, keyset-paged from the
+ * finished_games projection, so memory stays flat for any number of games).
+ */
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { GameCreated, GameEnded, RecordedEvent } from '@shogi/game';
+import { ErrorResponse, GameParams } from '@shogi/protocol';
+import { type EndingKind, exportCsa, exportKif, type GameRecord } from '@shogi/rules';
+import { createDb, type Db, playerGames, readStream } from '@shogi/store';
+import { Type } from 'typebox';
+import { ApiError } from '../domain/api-error.js';
+
+export const RECORD_OUT_FORMATS = ['kif', 'csa', 'sfen'] as const;
+type OutFormat = (typeof RECORD_OUT_FORMATS)[number];
+
+const ENDING_OF: Record<GameEnded['data']['reason'], EndingKind> = {
+  checkmate: 'tsumi',
+  resignation: 'toryo',
+  timeout: 'time_up',
+  sennichite: 'sennichite',
+  perpetual_check: 'oute_sennichite',
+  stalemate: 'other',
+  impasse: 'kachi',
+  abort: 'chudan',
+};
+
+/** JST (+09:00) `YYYY/MM/DD HH:MM:SS`, the header time both formats use. */
+const headerTime = (iso: string): string =>
+  new Date(Date.parse(iso) + 9 * 3600_000).toISOString().replace('T', ' ').replace(/-/g, '/').slice(0, 19);
+
+/** The record of a game from its events; null when the game does not exist. */
+export function recordOf(events: readonly RecordedEvent[]): GameRecord | null {
+  const created = events.find((e): e is RecordedEvent<GameCreated> => e.type === 'GameCreated');
+  if (created === undefined) return null;
+  const moves: string[] = [];
+  const times: (number | null)[] = [];
+  let last = Date.parse(created.data.createdAt);
+  let submitted = last;
+  let ended: GameEnded['data'] | null = null;
+  for (const e of events) {
+    if (e.type === 'MoveSubmitted') submitted = Date.parse(e.data.receivedAt);
+    else if (e.type === 'MoveAccepted') {
+      moves.push(e.data.usi);
+      times.push(Math.max(0, Math.floor((submitted - last) / 1000)));
+      last = submitted;
+    } else if (e.type === 'GameEnded') ended = e.data;
+  }
+  const ending =
+    ended === null
+      ? null
+      : {
+          kind: ended.reason === 'abort' && ended.winner !== null ? ('illegal_move' as const) : ENDING_OF[ended.reason],
+          raw: '',
+          seconds: null,
+        };
+  return {
+    sfen: created.data.initialSfen,
+    moves,
+    times,
+    ending,
+    summary: null,
+    players: { sente: created.data.sente.name, gote: created.data.gote.name },
+    info: {
+      start_time: headerTime(created.data.createdAt),
+      ...(ended === null ? {} : { end_time: headerTime(ended.at) }),
+    },
+    extraInfo: [],
+    comments: [],
+  };
+}
+
+function render(record: GameRecord, format: OutFormat): string {
+  if (format === 'sfen') return `sfen ${record.sfen}${record.moves.length ? ` moves ${record.moves.join(' ')}` : ''}\n`;
+  const text = format === 'kif' ? exportKif(record) : exportCsa(record, { version: '3.0' });
+  if (!text.ok) throw new Error(`record export failed: ${text.error.message}`);
+  return text.value;
+}
+
+const CONTENT_TYPES: Record<OutFormat, string> = {
+  kif: 'text/plain; charset=utf-8',
+  csa: 'text/plain; charset=utf-8',
+  sfen: 'text/plain; charset=utf-8',
+};
+
+async function send(db: Db, id: string, format: OutFormat) {
+  const record = recordOf(await readStream(db, id, 0));
+  if (record === null) throw new ApiError('GAME_NOT_FOUND');
+  return render(record, format);
+}
+
+const records: FastifyPluginAsyncTypebox = async (app) => {
+  const db = createDb(app.config.databaseUrl, { max: 3, applicationName: 'shogi-gateway-records' });
+  app.addHook('onClose', async () => db.destroy());
+  const text = Type.String({ description: 'the record as text' });
+
+  for (const format of RECORD_OUT_FORMATS) {
+    app.get(
+      `/api/games/:id/record.${format}`,
+      {
+        schema: {
+          tags: ['records'],
+          summary: `A game as ${format === 'sfen' ? 'SFEN + USI moves (a USI position command)' : format.toUpperCase()}`,
+          params: GameParams,
+          produces: ['text/plain'],
+          response: { 200: text, 400: ErrorResponse, 404: ErrorResponse },
+        },
+      },
+      async (request, reply) => reply.type(CONTENT_TYPES[format]).send(await send(db, request.params.id, format)),
+    );
+  }
+
+  app.get(
+    '/api/games/:id/record',
+    {
+      schema: {
+        tags: ['records'],
+        summary: 'A game as KIF, CSA or SFEN + USI moves, chosen by ?format=',
+        params: GameParams,
+        querystring: Type.Object(
+          { format: Type.Optional(Type.String({ enum: [...RECORD_OUT_FORMATS] })) },
+          { additionalProperties: false },
+        ),
+        produces: ['text/plain'],
+        response: { 200: text, 400: ErrorResponse, 404: ErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const format = (request.query.format ?? 'kif') as OutFormat;
+      return reply.type(CONTENT_TYPES[format]).send(await send(db, request.params.id, format));
+    },
+  );
+
+  app.get(
+    '/api/players/:id/games.ndjson',
+    {
+      schema: {
+        tags: ['records'],
+        summary: "A player's finished games, newest first, as streamed NDJSON (one game a line)",
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
+        querystring: Type.Object(
+          {
+            color: Type.Optional(Type.String({ enum: ['sente', 'gote'] })),
+            since: Type.Optional(Type.String({ format: 'date-time', description: 'ended at or after' })),
+            until: Type.Optional(Type.String({ format: 'date-time', description: 'ended before' })),
+          },
+          { additionalProperties: false },
+        ),
+        produces: ['application/x-ndjson'],
+        response: { 400: ErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const { color, since, until } = request.query;
+      const options = {
+        ...(color === undefined ? {} : { color: color as 'sente' | 'gote' }),
+        ...(since === undefined ? {} : { since }),
+        ...(until === undefined ? {} : { until }),
+      };
+      async function* lines() {
+        for await (const g of playerGames(db, request.params.id, options))
+          yield `${JSON.stringify({
+            id: g.game_id,
+            sente: { id: g.sente_id, name: g.sente_name },
+            gote: { id: g.gote_id, name: g.gote_name },
+            ruleset: g.ruleset,
+            handicap: g.handicap,
+            rated: g.rated,
+            result: g.result,
+            reason: g.end_reason,
+            plies: g.plies,
+            opening: g.opening,
+            startedAt: g.started_at.toISOString(),
+            endedAt: g.ended_at.toISOString(),
+            imported: g.imported,
+          })}\n`;
+      }
+      return reply.type('application/x-ndjson').send(Readable.from(lines()) as never);
+    },
+  );
+};
+
+export default records;

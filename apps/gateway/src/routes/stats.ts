@@ -1,0 +1,193 @@
+/**
+ * The statistics API: each answer sums a few rows of the pre-aggregated counters that the
+ * stats projector (@shogi/store `startProjector`) maintains from the event log.
+ * Its own small pool: the stats queries never queue behind move appends. Registers the
+ * records routes (records.ts) too, so app.ts needs one line for both.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ErrorResponse } from '@shogi/protocol';
+import {
+  createDb,
+  endingReasons,
+  lengthDistribution,
+  openingExplorer,
+  playerStats,
+  resultsSummary,
+  type StatsFilter,
+} from '@shogi/store';
+import { type Static, Type } from 'typebox';
+import records from './records.js';
+
+const closed = { additionalProperties: false } as const;
+const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'UTC day, YYYY-MM-DD (inclusive)' });
+const USI = '([1-9][a-i][1-9][a-i]\\+?|[PLNSGBR]\\*[1-9][a-i])';
+
+export const StatsQuery = Type.Object(
+  {
+    ruleset: Type.Optional(Type.String({ enum: ['default', 'jsa'] })),
+    handicap: Type.Optional(
+      Type.String({ maxLength: 32, pattern: '^[a-z_]+$', description: "a handicap name, or 'even' for none" }),
+    ),
+    rated: Type.Optional(Type.String({ enum: ['true', 'false'] })),
+    timeCategory: Type.Optional(
+      Type.String({ maxLength: 32, description: "time category; 'none' for games without one" }),
+    ),
+    from: Type.Optional(Day),
+    to: Type.Optional(Day),
+  },
+  closed,
+);
+type StatsQuery = Static<typeof StatsQuery>;
+
+const Count = Type.Integer({ minimum: 0 });
+const Pct = Type.Number({ minimum: 0, maximum: 100 });
+const SharesShape = {
+  games: Count,
+  senteWins: Count,
+  goteWins: Count,
+  draws: Count,
+  sentePct: Pct,
+  gotePct: Pct,
+  drawPct: Pct,
+};
+const Results = Type.Object({ ...SharesShape, noResult: Count }, closed);
+const Reasons = Type.Object(
+  { reasons: Type.Array(Type.Object({ reason: Type.String(), ...SharesShape, noResult: Count }, closed)) },
+  closed,
+);
+const Lengths = Type.Object(
+  {
+    bucketSize: Count,
+    buckets: Type.Array(Type.Object({ from: Count, games: Count }, closed)),
+  },
+  closed,
+);
+const PlayerRecord = Type.Object({ wins: Count, losses: Count, draws: Count, noResult: Count }, closed);
+const Player = Type.Object(
+  {
+    playerId: Type.String(),
+    total: PlayerRecord,
+    byColor: Type.Object({ sente: PlayerRecord, gote: PlayerRecord }, closed),
+    byReason: Type.Array(
+      Type.Object({ reason: Type.String(), wins: Count, losses: Count, draws: Count, noResult: Count }, closed),
+    ),
+  },
+  closed,
+);
+const PlayerParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }, closed);
+const OpeningsQuery = Type.Object(
+  {
+    moves: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        pattern: `^(${USI}(,${USI})*)?$`,
+        description: 'USI moves from the start position, comma-separated (empty: the start)',
+      }),
+    ),
+    handicap: Type.Optional(Type.String({ maxLength: 32, pattern: '^[a-z_]+$' })),
+  },
+  closed,
+);
+const Openings = Type.Object(
+  {
+    moves: Type.Array(Type.String()),
+    games: Count,
+    next: Type.Array(Type.Object({ usi: Type.String(), ...SharesShape }, closed)),
+  },
+  closed,
+);
+const errors = { 400: ErrorResponse };
+
+function filterOf(q: StatsQuery): StatsFilter {
+  const f: { -readonly [K in keyof StatsFilter]: StatsFilter[K] } = {};
+  if (q.ruleset !== undefined) f.ruleset = q.ruleset;
+  if (q.handicap !== undefined) f.handicap = q.handicap;
+  if (q.rated !== undefined) f.rated = q.rated === 'true';
+  if (q.timeCategory !== undefined) f.timeCategory = q.timeCategory === 'none' ? '' : q.timeCategory;
+  if (q.from !== undefined) f.from = q.from;
+  if (q.to !== undefined) f.to = q.to;
+  return f;
+}
+
+const stats: FastifyPluginAsyncTypebox = async (app) => {
+  const db = createDb(app.config.databaseUrl, { max: 3, applicationName: 'shogi-gateway-stats' });
+  app.addHook('onClose', async () => db.destroy());
+  const filtered = 'Filters: ruleset, handicap (or even), rated, timeCategory, from/to (UTC days).';
+
+  app.get(
+    '/api/stats/results',
+    {
+      schema: {
+        tags: ['stats'],
+        summary: 'Sente wins, gote wins and draws: counts and percentages (no-result games apart)',
+        description: filtered,
+        querystring: StatsQuery,
+        response: { 200: Results, ...errors },
+      },
+    },
+    async (request) => resultsSummary(db, filterOf(request.query)),
+  );
+
+  app.get(
+    '/api/stats/endings',
+    {
+      schema: {
+        tags: ['stats'],
+        summary: 'Results by ending reason (checkmate, resignation, timeout, sennichite, ...)',
+        description: filtered,
+        querystring: StatsQuery,
+        response: { 200: Reasons, ...errors },
+      },
+    },
+    async (request) => ({ reasons: await endingReasons(db, filterOf(request.query)) }),
+  );
+
+  app.get(
+    '/api/stats/lengths',
+    {
+      schema: {
+        tags: ['stats'],
+        summary: 'Game-length distribution: games per bucket of plies',
+        description: filtered,
+        querystring: StatsQuery,
+        response: { 200: Lengths, ...errors },
+      },
+    },
+    async (request) => lengthDistribution(db, filterOf(request.query)),
+  );
+
+  app.get(
+    '/api/stats/players/:id',
+    {
+      schema: {
+        tags: ['stats'],
+        summary: "A player's results: total, by colour and by ending reason",
+        params: PlayerParams,
+        response: { 200: Player, ...errors },
+      },
+    },
+    async (request) => playerStats(db, request.params.id),
+  );
+
+  app.get(
+    '/api/stats/openings',
+    {
+      schema: {
+        tags: ['stats'],
+        summary: 'Opening explorer: the moves played next after a USI move list, with game counts and result shares',
+        description: 'Covers the first 12 plies of games from the even start or a standard handicap start.',
+        querystring: OpeningsQuery,
+        response: { 200: Openings, ...errors },
+      },
+    },
+    async (request) => {
+      const moves = request.query.moves ? request.query.moves.split(',') : [];
+      const r = await openingExplorer(db, moves, request.query.handicap ?? '');
+      return { moves, games: r.games, next: r.moves };
+    },
+  );
+
+  await app.register(records);
+};
+
+export default stats;

@@ -1,0 +1,133 @@
+/**
+ * The statistics and records routes over app.inject(): records imported from the fixtures
+ * and a live game resigned over HTTP, projected by the stats projector, then read back as
+ * statistics, as KIF/CSA/SFEN records (parsed again by the rules package), and as NDJSON.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { decodeRecord, parseCsa, parseKif } from '@shogi/rules';
+import { catchUp, importRecord } from '@shogi/store';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { bearer, call, newGame, type Stack, startStack } from './harness.js';
+
+const ROOT = join(import.meta.dirname, '../../../shared/fixtures/games/wcsc28');
+const FILES = readdirSync(ROOT).sort().slice(0, 12);
+
+let stack: Stack;
+const imported: { id: string; file: string }[] = [];
+let live: { gameId: string; sente: string };
+
+beforeAll(async () => {
+  stack = await startStack({ worker: false });
+  for (const f of FILES) {
+    const r = await importRecord(stack.db, readFileSync(join(ROOT, f)), f);
+    if (!r.ok || 'duplicate' in r) throw new Error(`import ${f}`);
+    imported.push({ id: r.gameId, file: f });
+  }
+  const { game, players } = await newGame(stack.app);
+  const resigned = await call(stack.app, 'POST', `/api/games/${game.id}/resign`, {}, bearer(players.gote.token));
+  expect(resigned.status).toBe(202);
+  live = { gameId: game.id, sente: players.sente.id };
+  await catchUp(stack.db);
+});
+afterAll(async () => stack?.close());
+
+const get = async (url: string) => {
+  const res = await stack.app.inject({ method: 'GET', url });
+  return { status: res.statusCode, text: res.body, type: res.headers['content-type'] };
+};
+
+describe('GET /api/stats/*', () => {
+  test('results: counts and percentages, filtered', async () => {
+    const all = await call(stack.app, 'GET', '/api/stats/results');
+    expect(all.status).toBe(200);
+    expect(all.body.games + all.body.noResult).toBe(FILES.length + 1);
+    const may2018 = await call(stack.app, 'GET', '/api/stats/results?from=2018-05-01&to=2018-05-31&rated=false');
+    expect(may2018.body.games + may2018.body.noResult).toBe(FILES.length);
+    expect(may2018.body.sentePct + may2018.body.gotePct + may2018.body.drawPct).toBeCloseTo(100, 1);
+    const none = await call(stack.app, 'GET', '/api/stats/results?ruleset=jsa');
+    expect(none.body).toMatchObject({ games: 0, sentePct: 0 });
+  });
+
+  test.each([
+    ['/api/stats/results?rated=yes'],
+    ['/api/stats/results?from=May'],
+    ['/api/stats/results?colour=sente'],
+    ['/api/stats/openings?moves=7g7f,zz'],
+  ])('%s is a 400 BAD_REQUEST', async (url) => {
+    const r = await call(stack.app, 'GET', url);
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe('BAD_REQUEST');
+  });
+
+  test('endings, lengths, a player, the opening explorer', async () => {
+    const endings = await call(stack.app, 'GET', '/api/stats/endings');
+    const total = endings.body.reasons.reduce(
+      (n: number, r: { games: number; noResult: number }) => n + r.games + r.noResult,
+      0,
+    );
+    expect(total).toBe(FILES.length + 1);
+    expect(endings.body.reasons.find((r: { reason: string }) => r.reason === 'resignation').games).toBeGreaterThan(0);
+    const lengths = await call(stack.app, 'GET', '/api/stats/lengths');
+    expect(lengths.body.buckets[0]).toEqual({ from: 0, games: 1 }); // the live game: resigned at ply 0
+    const player = await call(stack.app, 'GET', `/api/stats/players/${live.sente}`);
+    expect(player.body.byColor.sente).toEqual({ wins: 1, losses: 0, draws: 0, noResult: 0 });
+    const root = await call(stack.app, 'GET', '/api/stats/openings');
+    expect(root.body.games).toBe(FILES.length); // the live game has no moves
+    const first = root.body.next[0];
+    const next = await call(stack.app, 'GET', `/api/stats/openings?moves=${first.usi}`);
+    expect(next.body.games).toBe(first.games);
+    expect(next.body.moves).toEqual([first.usi]);
+  });
+
+  test('the OpenAPI document lists the routes', async () => {
+    const doc = await call(stack.app, 'GET', '/docs/json');
+    for (const path of ['/api/stats/results', '/api/stats/openings', '/api/games/{id}/record.kif'])
+      expect(Object.keys(doc.body.paths)).toContain(path);
+  });
+});
+
+describe('records out', () => {
+  test('an imported game as CSA and KIF parses back to the same moves and players', async () => {
+    const { id, file } = imported[0] as { id: string; file: string };
+    const original = decodeRecord(readFileSync(join(ROOT, file)), file);
+    if (!original.ok) throw new Error('fixture');
+    const csa = await get(`/api/games/${id}/record.csa`);
+    expect(csa.status).toBe(200);
+    expect(csa.type).toMatch(/^text\/plain/);
+    const fromCsa = parseCsa(csa.text);
+    const kif = await get(`/api/games/${id}/record?format=kif`);
+    const fromKif = parseKif(kif.text);
+    for (const back of [fromCsa, fromKif]) {
+      if (!back.ok) throw new Error(back.error.message);
+      expect(back.value.moves).toEqual(original.value.record.moves);
+      expect(back.value.players).toEqual(original.value.record.players);
+      // a game the board ended by mate is written as 詰み/%TSUMI even when the file said %TORYO
+      expect(['toryo', 'tsumi']).toContain(back.value.ending?.kind);
+    }
+    const sfen = await get(`/api/games/${id}/record.sfen`);
+    expect(sfen.text).toBe(`sfen ${original.value.record.sfen} moves ${original.value.record.moves.join(' ')}\n`);
+  });
+
+  test('a live game, and an unknown one', async () => {
+    const kif = await get(`/api/games/${live.gameId}/record.kif`);
+    expect(kif.status).toBe(200);
+    expect(kif.text).toContain('投了');
+    const missing = await call(stack.app, 'GET', '/api/games/nope/record.csa');
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('GAME_NOT_FOUND');
+  });
+
+  test("a player's games as NDJSON, filtered by colour", async () => {
+    const res = await get(`/api/players/${encodeURIComponent(live.sente)}/games.ndjson`);
+    expect(res.type).toBe('application/x-ndjson');
+    const lines = res.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ id: live.gameId, result: 'sente', reason: 'resignation', imported: false });
+    const asGote = await get(`/api/players/${encodeURIComponent(live.sente)}/games.ndjson?color=gote`);
+    expect(asGote.text).toBe('');
+  });
+});
