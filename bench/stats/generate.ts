@@ -1,0 +1,262 @@
+/**
+ * Loads N synthetic finished games into a statistics database: `finished_games` rows by
+ * COPY (psql `\copy`-style `COPY ... FROM STDIN` through the psql client, since the
+ * project has no COPY stream for node-postgres), and the counters through the projector's
+ * own `writeCounters` in chunks (the same code the live projector runs).
+ *
+ *   npx tsx --conditions=@shogi/source bench/stats/generate.ts --games 1000000
+ *   npx tsx --conditions=@shogi/source bench/stats/generate.ts --log 20000   # events, for the rebuild bench
+ *
+ * Options: --url (postgres://postgres@localhost:5432/shogi_bench_stats; created if missing)
+ *          --games N (1000000) --players P (20000) --days D (1095) --seed S (1)
+ *          --log G: instead, COPY G games as events into game_events (GameCreated,
+ *          MoveAccepted per ply, GameEnded) and time `rebuildStats` over them.
+ * Distribution: 93 % even games, the rest lance/bishop/rook/two-piece handicaps; 95 %
+ * default ruleset; half rated; time categories bullet/blitz/rapid/classical or none;
+ * openings drawn (Zipf-like) from 3,000 seeded random legal 12-ply openings per start.
+ */
+import { spawn } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { randomPlayout, seededRandom } from '@shogi/game/testing';
+import { HANDICAP_SFENS, type Handicap, START_SFEN } from '@shogi/rules';
+import { createDb, type Db, migrateToLatest, rebuildStats } from '@shogi/store';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { writeCounters } from '../../packages/store/src/stats/counters.js';
+import type { FinishedRow } from '../../packages/store/src/stats/rows.js';
+
+const { values: args } = parseArgs({
+  options: {
+    url: { type: 'string', default: 'postgres://postgres@localhost:5432/shogi_bench_stats' },
+    games: { type: 'string', default: '1000000' },
+    players: { type: 'string', default: '20000' },
+    days: { type: 'string', default: '1095' },
+    seed: { type: 'string', default: '1' },
+    log: { type: 'string' },
+  },
+});
+const N = Number(args.games);
+const PLAYERS = Number(args.players);
+const DAYS = Number(args.days);
+const random = seededRandom(Number(args.seed));
+
+async function ensureDatabase(url: string): Promise<void> {
+  const u = new URL(url);
+  const name = u.pathname.slice(1);
+  u.pathname = '/postgres';
+  const c = new pg.Client({ connectionString: u.toString() });
+  await c.connect();
+  const found = await c.query('select 1 from pg_database where datname = $1', [name]);
+  if (found.rowCount === 0) await c.query(`create database ${name}`);
+  await c.end();
+}
+
+const ROOTS: { handicap: Handicap | null; sfen: string; weight: number }[] = [
+  { handicap: null, sfen: START_SFEN, weight: 0.93 },
+  { handicap: 'lance', sfen: HANDICAP_SFENS.lance, weight: 0.02 },
+  { handicap: 'bishop', sfen: HANDICAP_SFENS.bishop, weight: 0.02 },
+  { handicap: 'rook', sfen: HANDICAP_SFENS.rook, weight: 0.015 },
+  { handicap: 'two_piece', sfen: HANDICAP_SFENS.two_piece, weight: 0.015 },
+];
+const OPENINGS = ROOTS.map((r, i) =>
+  Array.from(
+    { length: r.handicap === null ? 3000 : 300 },
+    (_, k) => randomPlayout(i * 100_000 + k + 1, 12, 'default', r.sfen).moves,
+  ),
+);
+const CATEGORIES = ['bullet', 'blitz', 'rapid', 'classical', null] as const;
+const REASONS = [
+  ['resignation', 0.62],
+  ['checkmate', 0.18],
+  ['timeout', 0.12],
+  ['sennichite', 0.02],
+  ['impasse', 0.01],
+  ['perpetual_check', 0.005],
+  ['abort', 0.035],
+] as const;
+const T0 = Date.UTC(2024, 0, 1);
+
+function pickWeighted<T>(items: readonly T[], weight: (t: T) => number): T {
+  let r = random();
+  for (const it of items) {
+    r -= weight(it);
+    if (r <= 0) return it;
+  }
+  return items.at(-1) as T;
+}
+
+function game(i: number): FinishedRow {
+  const rootIndex = ROOTS.indexOf(pickWeighted(ROOTS, (r) => r.weight));
+  const root = ROOTS[rootIndex] as (typeof ROOTS)[number];
+  const pool = OPENINGS[rootIndex] as string[][];
+  const opening = pool[Math.floor(pool.length * random() ** 3)] as string[];
+  const s = Math.floor(random() * PLAYERS);
+  const g = (s + 1 + Math.floor(random() * (PLAYERS - 1))) % PLAYERS;
+  const reason = pickWeighted(REASONS, (r) => r[1])[0];
+  const plies = reason === 'abort' ? Math.floor(random() * 4) : 30 + Math.floor(random() * random() * 200);
+  const winner =
+    reason === 'abort' || reason === 'sennichite'
+      ? null
+      : random() < (root.handicap === null ? 0.52 : 0.45)
+        ? 'sente'
+        : 'gote';
+  const started = T0 + Math.floor(random() * DAYS * 86_400_000);
+  const rated = random() < 0.5;
+  return {
+    game_id: `b${i.toString(36).padStart(8, '0')}`,
+    sente_id: `p${s}`,
+    sente_name: `player ${s}`,
+    gote_id: `p${g}`,
+    gote_name: `player ${g}`,
+    ruleset: random() < 0.95 ? 'default' : 'jsa',
+    handicap: root.handicap,
+    initial_sfen: root.sfen,
+    rated,
+    time_category: CATEGORIES[Math.floor(random() * CATEGORIES.length)] ?? null,
+    sente_rating_before: null,
+    sente_rating_after: null,
+    gote_rating_before: null,
+    gote_rating_after: null,
+    result: winner ?? (reason === 'abort' ? 'none' : 'draw'),
+    end_reason: reason,
+    plies,
+    opening: opening.slice(0, Math.min(plies, 12)),
+    started_at: new Date(started).toISOString(),
+    ended_at: new Date(started + plies * 20_000).toISOString(),
+    imported: false,
+    global_position: i + 1,
+  };
+}
+
+/** COPY FROM STDIN through psql; resolves when psql exits. */
+function copyIn(url: string, statement: string): { write(line: string): Promise<void>; end(): Promise<void> } {
+  const child = spawn(
+    'psql',
+    [url, '-v', 'ON_ERROR_STOP=1', '-q', '-c', `\\copy ${statement} from stdin with (format csv)`],
+    {
+      stdio: ['pipe', 'inherit', 'inherit'],
+    },
+  );
+  const exited = new Promise<void>((resolve, reject) =>
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`psql exited with ${code}`)))),
+  );
+  return {
+    write: (line) =>
+      new Promise((resolve) => {
+        if (child.stdin.write(line)) resolve();
+        else child.stdin.once('drain', () => resolve());
+      }),
+    end: async () => {
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
+
+const csv = (v: unknown): string =>
+  v === null ? '' : typeof v === 'string' ? `"${v.replace(/"/g, '""')}"` : String(v);
+const pgArray = (a: readonly string[]): string => `{${a.join(',')}}`;
+
+const FINISHED_COLUMNS = [
+  'game_id',
+  'sente_id',
+  'sente_name',
+  'gote_id',
+  'gote_name',
+  'ruleset',
+  'handicap',
+  'initial_sfen',
+  'rated',
+  'time_category',
+  'result',
+  'end_reason',
+  'plies',
+  'opening',
+  'started_at',
+  'ended_at',
+  'imported',
+  'global_position',
+] as const;
+
+async function loadFinished(db: Db, url: string): Promise<void> {
+  await sql`truncate finished_games, results_counters, length_counters, player_results, opening_counters`.execute(db);
+  await sql`delete from projection_checkpoints where name = 'stats'`.execute(db);
+  const t0 = performance.now();
+  const copy = copyIn(url, `finished_games (${FINISHED_COLUMNS.join(', ')})`);
+  const CHUNK = 20_000;
+  let counters = 0;
+  for (let i = 0; i < N; i += CHUNK) {
+    const rows = Array.from({ length: Math.min(CHUNK, N - i) }, (_, k) => game(i + k));
+    for (const r of rows)
+      await copy.write(
+        `${FINISHED_COLUMNS.map((c) => (c === 'opening' ? csv(pgArray(r.opening)) : csv(r[c] ?? null))).join(',')}\n`,
+      );
+    const t = performance.now();
+    await db.transaction().execute((trx) => writeCounters(trx as never, rows));
+    counters += performance.now() - t;
+    if ((i / CHUNK) % 10 === 0) console.log(`${i + rows.length} games generated`);
+  }
+  await copy.end();
+  await sql`analyze`.execute(db);
+  console.log(
+    `loaded ${N} finished games in ${((performance.now() - t0) / 1000).toFixed(1)} s (counters: ${(counters / 1000).toFixed(1)} s)`,
+  );
+}
+
+/** G games as events (GameCreated, MoveAccepted per ply, GameEnded), then a timed rebuild. */
+async function loadLogAndRebuild(db: Db, url: string, games: number): Promise<void> {
+  await sql`truncate game_events, games`.execute(db);
+  const copy = copyIn(url, 'game_events (game_id, seq, type, payload, recorded_at)');
+  let events = 0;
+  for (let i = 0; i < games; i++) {
+    const r = game(i);
+    const id = r.game_id;
+    const ev = (seq: number, type: string, payload: unknown) => {
+      events++;
+      return copy.write(`${id},${seq},${type},${csv(JSON.stringify(payload))},${r.ended_at}\n`);
+    };
+    await ev(1, 'GameCreated', {
+      gameId: id,
+      sente: { id: r.sente_id, name: r.sente_name },
+      gote: { id: r.gote_id, name: r.gote_name },
+      ruleset: r.ruleset,
+      handicap: r.handicap,
+      initialSfen: r.initial_sfen,
+      rated: false,
+      createdAt: r.started_at,
+    });
+    // beyond the opening the moves are placeholders: the projector only counts them
+    for (let p = 0; p < r.plies; p++)
+      await ev(p + 2, 'MoveAccepted', {
+        submittedSeq: 0,
+        ply: p + 1,
+        usi: r.opening[p] ?? '5i5h',
+        sfen: '',
+        check: false,
+      });
+    await ev(r.plies + 2, 'GameEnded', {
+      winner: r.result === 'sente' || r.result === 'gote' ? r.result : null,
+      reason: r.end_reason,
+      at: r.ended_at,
+    });
+  }
+  await copy.end();
+  await sql`analyze game_events`.execute(db);
+  const t0 = performance.now();
+  const n = await rebuildStats(db);
+  const s = (performance.now() - t0) / 1000;
+  console.log(
+    `rebuild: ${n} games (${events} events) in ${s.toFixed(1)} s = ${(n / s).toFixed(0)} games/s, ${(events / s).toFixed(0)} events/s; ` +
+      `1,000,000 games of this shape: ~${(1_000_000 / (n / s) / 60).toFixed(1)} min`,
+  );
+}
+
+await ensureDatabase(args.url);
+const db = createDb(args.url, { max: 2 });
+try {
+  await migrateToLatest(db);
+  if (args.log !== undefined) await loadLogAndRebuild(db, args.url, Number(args.log));
+  else await loadFinished(db, args.url);
+} finally {
+  await db.destroy();
+}
