@@ -6,8 +6,8 @@
 
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import websocket from '@fastify/websocket';
-import { CLOSE_CODES } from '@shogi/protocol';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { CLOSE_CODES, errorBody } from '@shogi/protocol';
+import type { FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
 import Fastify, { LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config.js';
@@ -77,6 +77,11 @@ export function fastifyOptions(config: GatewayConfig, logger: Logger): FastifySe
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false } },
+    // errors the router raises before any handler (a malformed %-escape in the path, a
+    // parameter too long) get a catalog body too
+    frameworkErrors: (error, _request, reply) => {
+      (reply as unknown as FastifyReply).code(400).send(errorBody('BAD_REQUEST', error.message));
+    },
   };
 }
 

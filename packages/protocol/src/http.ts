@@ -39,7 +39,9 @@ export const ErrorResponse = Type.Object(
 );
 
 // --- players
-export const CreatePlayerBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 40 }) }, closed);
+// no control characters: a name is shown to people, and PostgreSQL refuses NUL in text
+export const PlayerName = Type.String({ minLength: 1, maxLength: 40, pattern: '^[^\\u0000-\\u001f\\u007f]+$' });
+export const CreatePlayerBody = Type.Object({ name: PlayerName }, closed);
 export type CreatePlayerBody = Static<typeof CreatePlayerBody>;
 export const CreatePlayerResponse = Type.Object(
   { id: Id, name: Type.String(), token: Type.String({ description: 'bearer token; shown once, stored hashed' }) },

@@ -31,6 +31,14 @@ const FASTIFY_CODES: Readonly<Record<string, ErrorCode>> = {
   FST_ERR_VALIDATION: 'BAD_REQUEST',
 };
 
+/** Other client errors of Fastify's plugins, by status. */
+const FASTIFY_STATUSES: Readonly<Record<number, ErrorCode>> = {
+  403: 'NOT_FOUND',
+  404: 'NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+};
+
 interface FastifyLikeError {
   code?: string;
   statusCode?: number;
@@ -47,7 +55,10 @@ export function toErrorBody(error: unknown): { status: number; body: ErrorBody }
   if (e.validation !== undefined) return { status: 400, body: errorBody('BAD_REQUEST', e.message) };
   if (e instanceof SyntaxError) return { status: 400, body: errorBody('MALFORMED_JSON', e.message) };
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-    return { status: e.statusCode, body: errorBody('BAD_REQUEST', e.message) };
+    // the answer's status is always its code's (a plugin's 403, e.g. @fastify/static refusing
+    // a path outside its root, is a plain 404: nothing is there)
+    const code = FASTIFY_STATUSES[e.statusCode] ?? 'BAD_REQUEST';
+    return { status: statusOf(code), body: errorBody(code, e.message) };
   }
   return { status: 500, body: errorBody('INTERNAL') };
 }

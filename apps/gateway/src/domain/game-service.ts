@@ -285,6 +285,9 @@ export function viewOf(state: GameState): GameView {
   };
 }
 
+/** The shape of a game id, as `Id` in @shogi/protocol's schemas. */
+const GAME_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
 /** Folded states by game, caught up from their seq on each use; LRU by insertion order. */
 export class StateCache {
   private readonly map = new Map<string, GameState>();
@@ -297,6 +300,9 @@ export class StateCache {
   }
 
   async current(gameId: string): Promise<GameState> {
+    // an id no game can have (the route schemas' Id) names none; WebSocket routes look the
+    // game up in preValidation, before their schema runs, and PostgreSQL refuses a NUL byte
+    if (!GAME_ID.test(gameId)) return initialState();
     let state = this.map.get(gameId) ?? initialState();
     const tail = await this.events.readStream(gameId, state.seq);
     state = foldOnto(state, tail);

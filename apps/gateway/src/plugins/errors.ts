@@ -13,6 +13,13 @@ export default fp(
       return reply.code(status).send(body);
     });
     app.setNotFoundHandler((_request, reply) => reply.code(404).send(errorBody('NOT_FOUND')));
+    // @fastify/websocket answers a plain GET on a WebSocket-only route with an empty 404
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (reply.statusCode !== 404 || request.method === 'HEAD' || (payload !== undefined && payload !== ''))
+        return payload;
+      reply.header('content-type', 'application/json; charset=utf-8');
+      return JSON.stringify(errorBody('NOT_FOUND', 'this route is a WebSocket: send an upgrade request'));
+    });
   },
   { name: 'errors' },
 );
