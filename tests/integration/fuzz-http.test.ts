@@ -1,0 +1,604 @@
+/**
+ * Property-based fuzzing of every route (issue 8): generated HTTP requests through
+ * app.inject() and WebSocket frames on a real port, seeded so a failure replays. Whatever
+ * comes in — malformed JSON, wrong types, huge bodies and frames, invalid USI and SFEN,
+ * moves in another player's game, spectator sockets sending moves, forged tokens, replayed
+ * idempotency keys, SQL metacharacters, unicode, path traversal — the gateway answers with
+ * a status below 500 and, for errors, a catalog body `{code, message}` whose status matches
+ * the catalog; WebSocket errors are catalog error frames and sockets close only with the
+ * documented codes. Afterwards every state change is one a 2xx answered for, and the
+ * audit holds.
+ */
+import { ERROR_CODES, ERRORS, type ErrorCode } from '@shogi/protocol';
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import WebSocket from 'ws';
+import { type Acknowledged, auditWhenSettled } from './audit.js';
+import { MATE_GAME } from './fixtures.js';
+import { bearer, call, newGame, type Players, type Stack, startStack } from './harness.js';
+
+const HTTP_RUNS = 9_000;
+const WS_RUNS = 250; // about 6 frames each, plus upgrade attempts
+const SEED = 20261130;
+
+let stack: Stack;
+let main: { id: string; players: Players };
+let other: { id: string; players: Players };
+let ended: { id: string; players: Players };
+const acknowledged: Acknowledged[] = [];
+const created = { players: 0, games: 0, resigned: new Set<string>() };
+const counted = { http: 0, frames: 0, upgrades: 0 };
+/** A game played to checkmate between the fuzzed requests (then another), with idempotency keys. */
+let fixture: { id: string; players: Players; round: number };
+/** the first 202 for each idempotency key of the fixture games */
+const keySeqs = new Map<string, { seq: number; usi: string }>();
+
+beforeAll(async () => {
+  stack = await startStack({ listen: true });
+  const a = await newGame(stack.app);
+  const b = await newGame(stack.app);
+  const c = await newGame(stack.app);
+  main = { id: a.game.id, players: a.players };
+  other = { id: b.game.id, players: b.players };
+  ended = { id: c.game.id, players: c.players };
+  await call(stack.app, 'POST', `/api/games/${ended.id}/resign`, {}, bearer(ended.players.gote.token));
+  fixture = { ...(await newFixture()), round: 0 };
+});
+
+async function newFixture() {
+  const { game, players } = await newGame(stack.app);
+  return { id: game.id as string, players };
+}
+afterAll(async () => stack?.close());
+
+// --- generators ------------------------------------------------------------------------
+
+const HOSTILE_TEXT = [
+  "'; drop table game_events; --",
+  "1' or '1'='1",
+  '" or ""="',
+  '\\',
+  '%',
+  '_',
+  '$1',
+  '\u0000',
+  'null',
+  'undefined',
+  '__proto__',
+  'constructor',
+  '../../../../etc/passwd',
+  '..\\..\\windows\\win.ini',
+  '%2e%2e%2f%2e%2e%2fpackage.json',
+  '\u202e\u0645\u0631\u062d\u0628\u0627',
+  '😀🀄︎将棋',
+  '\ud800',
+  'x'.repeat(5_000),
+];
+const hostileText = fc.constantFrom(...HOSTILE_TEXT);
+const text = fc.oneof(
+  { weight: 3, arbitrary: fc.string({ maxLength: 50 }) },
+  { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 30 }) },
+  { weight: 3, arbitrary: hostileText },
+);
+const ascii = fc.string({
+  unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+  maxLength: 60,
+});
+
+const usi = fc.oneof(
+  fc.constantFrom('7g7f', '2g2f', '3c3d', '8c8d', '7g7e', 'P*5e', '8h2b+', '5i5h', '7g7f+', '0a0a', 'K*5e', '7g7z'),
+  fc
+    .tuple(
+      fc.integer({ min: 0, max: 10 }),
+      fc.constantFrom('a', 'e', 'g', 'i', 'j', '*'),
+      fc.integer({ min: 0, max: 10 }),
+    )
+    .map(([f, r, t]) => `${f}${r}${t}${r}`),
+  text,
+);
+const ply = fc.oneof(
+  fc.integer({ min: 0, max: 3 }),
+  fc.constantFrom(-1, 0.5, 1e9, Number.MAX_SAFE_INTEGER, '0', null, true, [], {}),
+);
+const SFENS = [
+  'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1',
+  '8k/9/8R/9/9/9/9/9/4K4 w - 1',
+  'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 0',
+  'k8/9/9/9/9/9/9/9/9 b - 1',
+  'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x - 1',
+  '9/9/9/9/9/9/9/9/9 b 99P 1',
+  'K8/9/9/9/9/9/9/9/8k b P 1',
+];
+const sfen = fc.oneof(fc.constantFrom(...SFENS), text);
+/** encodeURIComponent throws on lone surrogates: those go as U+FFFD */
+const enc = (s: string) => encodeURIComponent(s.toWellFormed());
+const dec = (s: string) => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
+const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
+
+/** An id in a path: real games, unknown ones, traversal, SQL and unicode (percent-encoded or raw). */
+const pathId = () =>
+  fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(main.id, other.id, ended.id) },
+    { weight: 1, arbitrary: fc.constantFrom('00000000-0000-0000-0000-000000000000', 'a'.repeat(65), '-', '_') },
+    { weight: 2, arbitrary: hostileText.map(enc) },
+    { weight: 1, arbitrary: fc.constantFrom('..', '../..', '..%2f..%2fpackage.json', '%2e%2e', '.%00.', '%ff%fe') },
+    { weight: 2, arbitrary: text.map(enc) },
+  );
+
+const queryValue = fc.oneof(fc.constantFrom('0', '1', '3', '999999999', '-1', '1e3', '', '0x10'), text);
+const query = (names: string[]) =>
+  fc
+    .array(fc.tuple(fc.constantFrom(...names, 'token', 'x'), queryValue), { maxLength: 3 })
+    .map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${k}=${enc(v)}`).join('&')}`));
+
+const authorization = () =>
+  fc.oneof(
+    fc.constant(undefined),
+    fc.constantFrom(
+      `Bearer ${main.players.sente.token}`,
+      `Bearer ${main.players.gote.token}`,
+      `Bearer ${other.players.sente.token}`,
+      `Bearer ${ended.players.sente.token}`,
+      // forged: a real token with one character changed, a token's hash, another scheme
+      `Bearer ${main.players.sente.token.slice(0, -1)}A`,
+      `Basic ${Buffer.from('alice:secret').toString('base64')}`,
+      'Bearer ',
+      `Bearer ${'A'.repeat(201)}`,
+    ),
+    ascii.map((s) => `Bearer ${s}`),
+    ascii,
+  );
+
+interface Req {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
+  url: string;
+  headers: Record<string, string>;
+  payload?: string;
+  /** which route the generator aimed at, for the bookkeeping of 2xx answers */
+  route: string;
+  id?: string;
+  usi?: string;
+}
+
+/** A JSON body: the right shape with wrong or hostile values, any JSON value, or not JSON at all. */
+const jsonBody = <T extends Record<string, unknown>>(shape: fc.Arbitrary<T>) =>
+  fc.oneof(
+    { weight: 6, arbitrary: shape.map((b) => JSON.stringify(b)) },
+    { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)) },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        '{',
+        '{"usi": "7g7f", "ply": ',
+        "{'usi': '7g7f'}",
+        '',
+        'null',
+        '[]',
+        '"7g7f"',
+        '{"__proto__": {"admin": true}}',
+        '{"constructor": {"prototype": {"x": 1}}}',
+        '\u0000',
+        `{"name": "${'x'.repeat(10_000)}"}`,
+      ),
+    },
+    { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 80 }) },
+  );
+
+const moveShape = fc.record(
+  { usi, ply, idempotencyKey: maybe(fc.oneof(fc.constantFrom('k1', 'k2', 'replayed'), ascii)), extra: text },
+  { requiredKeys: ['usi', 'ply'] },
+);
+
+function requests(): fc.Arbitrary<Req> {
+  const id = pathId();
+  const headersArb = fc.record({
+    authorization: authorization(),
+    contentType: fc.oneof(
+      { weight: 8, arbitrary: fc.constant('application/json') },
+      {
+        weight: 2,
+        arbitrary: fc.constantFrom(
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'multipart/form-data; boundary=x',
+          'application/json; charset=utf-16',
+          'application/json; charset=latin1',
+          'application/xml',
+        ),
+      },
+      { weight: 1, arbitrary: fc.constant(undefined) },
+    ),
+    idempotencyKey: maybe(fc.oneof(fc.constantFrom('k1', 'replayed'), ascii)),
+  });
+  const route = fc.oneof(
+    // the fixture game's next move, a replay of the previous one, or the wrong player's
+    fc
+      .constantFrom('next', 'next', 'replay', 'reuse', 'wrong-player', 'outsider')
+      .map((kind) => ({ route: `legit-${kind}`, method: 'POST' as const, url: '' })),
+    fc
+      .record({ route: fc.constant('players'), body: jsonBody(fc.record({ name: text }, { requiredKeys: [] })) })
+      .map((r) => ({ ...r, method: 'POST' as const, url: '/api/players' })),
+    fc
+      .record({
+        route: fc.constant('games'),
+        body: jsonBody(
+          fc.record(
+            {
+              sente: fc.oneof(fc.constant(main.players.sente.id), fc.constant(other.players.gote.id), text),
+              gote: fc.oneof(fc.constant(main.players.gote.id), fc.constant(main.players.sente.id), text),
+              ruleset: fc.oneof(fc.constantFrom('default', 'jsa', 'chess'), text),
+              handicap: fc.oneof(fc.constantFrom('bishop', 'rook', 'queen'), text),
+              sfen,
+            },
+            { requiredKeys: [] },
+          ),
+        ),
+      })
+      .map((r) => ({ ...r, method: 'POST' as const, url: '/api/games' })),
+    fc.tuple(id).map(([i]) => ({ route: 'view', method: 'GET' as const, url: `/api/games/${i}`, id: i })),
+    fc
+      .tuple(id, query(['after', 'limit']))
+      .map(([i, q]) => ({ route: 'events', method: 'GET' as const, url: `/api/games/${i}/events${q}`, id: i })),
+    fc
+      .tuple(
+        id,
+        jsonBody(moveShape).map((b) => b),
+      )
+      .map(([i, body]) => ({ route: 'moves', method: 'POST' as const, url: `/api/games/${i}/moves`, id: i, body })),
+    fc
+      .tuple(id, fc.option(jsonBody(fc.record({ idempotencyKey: ascii }, { requiredKeys: [] })), { nil: undefined }))
+      .map(([i, body]) => ({ route: 'resign', method: 'POST' as const, url: `/api/games/${i}/resign`, id: i, body })),
+    // WebSocket routes without an upgrade, and the NDJSON stream only where it ends at once
+    fc
+      .tuple(id, fc.constantFrom('ws', 'watch'), query(['after', 'since']))
+      .map(([i, r, q]) => ({ route: r, method: 'GET' as const, url: `/api/games/${i}/${r}${q}`, id: i })),
+    fc
+      .tuple(fc.oneof(fc.constant(ended.id), hostileText.map(enc), fc.constant('nope')), query(['delay']))
+      .map(([i, q]) => ({ route: 'stream', method: 'GET' as const, url: `/api/games/${i}/stream${q}`, id: i })),
+    query(['limit']).map((q) => ({ route: 'live', method: 'GET' as const, url: `/api/live${q}` })),
+    fc
+      .constantFrom('/health', '/docs/json', '/api/live/ws')
+      .map((url) => ({ route: 'misc', method: 'GET' as const, url })),
+    // path traversal against the documentation's static files and anywhere else
+    fc
+      .tuple(
+        fc.constantFrom('/docs/static/', '/docs/', '/', '/api/', '/api/games/'),
+        fc.oneof(
+          fc.constantFrom(
+            '../../../package.json',
+            '..%2f..%2f..%2fpackage.json',
+            '%2e%2e/%2e%2e/etc/passwd',
+            '....//....//etc/passwd',
+            'index.html%00.json',
+            '..\\..\\package.json',
+          ),
+          text.map(enc),
+        ),
+      )
+      .map(([prefix, rest]) => ({ route: 'traversal', method: 'GET' as const, url: prefix + rest })),
+  );
+  return fc
+    .tuple(
+      route,
+      headersArb,
+      fc.oneof(
+        { weight: 12, arbitrary: fc.constant(undefined) },
+        { weight: 1, arbitrary: fc.constantFrom('PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS', 'GET', 'POST') },
+      ),
+    )
+    .map(([r, h, otherMethod]) => {
+      const body = 'body' in r ? (r.body as string | undefined) : undefined;
+      const headers: Record<string, string> = {};
+      if (h.authorization !== undefined) headers.authorization = h.authorization;
+      if (h.idempotencyKey !== undefined) headers['idempotency-key'] = h.idempotencyKey;
+      if (body !== undefined && h.contentType !== undefined) headers['content-type'] = h.contentType;
+      let usiSent: string | undefined;
+      try {
+        const parsed = body === undefined ? undefined : JSON.parse(body);
+        if (typeof parsed?.usi === 'string') usiSent = parsed.usi;
+      } catch {}
+      return {
+        method: (otherMethod as Req['method'] | undefined) ?? r.method,
+        url: r.url,
+        headers,
+        route: r.route,
+        ...('id' in r && r.id !== undefined ? { id: dec(r.id) } : {}),
+        ...(body === undefined ? {} : { payload: body }),
+        ...(usiSent === undefined ? {} : { usi: usiSent }),
+      } as Req;
+    });
+}
+
+// --- checks ----------------------------------------------------------------------------
+
+function checkErrorBody(status: number, raw: string, where: string): ErrorCode {
+  let body: { code?: unknown; message?: unknown };
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    throw new Error(`${where}: ${status} with a body that is not JSON: ${raw.slice(0, 200)}`);
+  }
+  if (typeof body.code !== 'string' || !ERROR_CODES.includes(body.code as ErrorCode))
+    throw new Error(`${where}: ${status} with no catalog code: ${raw.slice(0, 200)}`);
+  if (typeof body.message !== 'string') throw new Error(`${where}: error body without a message`);
+  const code = body.code as ErrorCode;
+  if (ERRORS[code].status !== status)
+    throw new Error(`${where}: ${status} with code ${code} (catalog: ${ERRORS[code].status})`);
+  return code;
+}
+
+/** Fills in a fixture move at send time, from the game's state then. */
+async function resolveLegit(req: Req): Promise<string> {
+  let view = (await call(stack.app, 'GET', `/api/games/${fixture.id}`)).body;
+  if (view.status === 'ended') {
+    fixture = { ...(await newFixture()), round: fixture.round + 1 };
+    view = (await call(stack.app, 'GET', `/api/games/${fixture.id}`)).body;
+  }
+  const kind = req.route.slice('legit-'.length);
+  const ply: number = kind === 'replay' || kind === 'reuse' ? Math.max(0, view.ply - 1) : view.ply;
+  const mover = ply % 2 === 0 ? fixture.players.sente : fixture.players.gote;
+  const waiting = ply % 2 === 0 ? fixture.players.gote : fixture.players.sente;
+  const token = kind === 'wrong-player' ? waiting.token : kind === 'outsider' ? main.players.sente.token : mover.token;
+  const key = `fx${fixture.round}-${ply}`;
+  const usi = kind === 'reuse' ? (MATE_GAME[ply] === '7g7f' ? '2g2f' : '7g7f') : (MATE_GAME[ply] as string);
+  req.url = `/api/games/${fixture.id}/moves`;
+  req.headers = { ...bearer(token), 'content-type': 'application/json', 'idempotency-key': key };
+  req.payload = JSON.stringify({ usi, ply });
+  req.id = fixture.id;
+  req.usi = usi;
+  req.route = 'moves';
+  return key;
+}
+
+async function send(req: Req): Promise<void> {
+  const legit = req.route.startsWith('legit-') ? await resolveLegit(req) : null;
+  const res = await stack.app.inject({
+    method: req.method,
+    url: req.url,
+    headers: req.headers,
+    ...(req.payload === undefined ? {} : { payload: req.payload }),
+  });
+  counted.http++;
+  const where = `${req.method} ${req.url.slice(0, 120)}`;
+  if (res.statusCode >= 500) throw new Error(`${where}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+  if (res.statusCode >= 400 && req.method !== 'HEAD') checkErrorBody(res.statusCode, res.body, where);
+  if (res.statusCode < 300 && req.method === 'POST') {
+    const body = JSON.parse(res.body);
+    if (req.route === 'players' && res.statusCode === 201) created.players++;
+    if (req.route === 'games' && res.statusCode === 201) created.games++;
+    if (req.route === 'moves' && res.statusCode === 202 && req.id !== undefined && req.usi !== undefined)
+      acknowledged.push({ gameId: req.id, seq: body.seq, usi: req.usi });
+    // a replayed key answers its original seq; a key reused for another move is never a 202
+    const original = legit === null ? undefined : keySeqs.get(legit);
+    if (legit !== null && res.statusCode === 202 && original === undefined)
+      keySeqs.set(legit, { seq: body.seq, usi: req.usi ?? '' });
+    if (original !== undefined && res.statusCode === 202 && (original.usi !== req.usi || original.seq !== body.seq))
+      throw new Error(
+        `key ${legit}: ${req.usi} answered seq ${body.seq}; first ${original.usi} at seq ${original.seq}`,
+      );
+    if (req.route === 'resign' && res.statusCode === 202 && req.id !== undefined)
+      created.resigned.add(`${req.id}:${body.seq}`);
+  }
+}
+
+// --- WebSocket -------------------------------------------------------------------------
+
+const ALLOWED_CLOSES = new Set([1000, 1001, 1003, 1009, 4008]);
+
+type Frame = { kind: 'text'; data: string } | { kind: 'binary'; data: Buffer } | { kind: 'huge'; data: string };
+
+const frame = (): fc.Arbitrary<Frame> =>
+  fc.oneof(
+    {
+      weight: 5,
+      arbitrary: moveShape
+        .map((m) => ({ type: 'move', ...m }))
+        .map((m) => ({ kind: 'text' as const, data: JSON.stringify(m) })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .record(
+          { type: fc.constantFrom('resign', 'move', 'chat', 'subscribe', ''), idempotencyKey: ascii },
+          { requiredKeys: ['type'] },
+        )
+        .map((m) => ({ kind: 'text' as const, data: JSON.stringify(m) })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.jsonValue({ maxDepth: 2 }).map((v) => ({ kind: 'text' as const, data: JSON.stringify(v) })),
+    },
+    { weight: 2, arbitrary: text.map((s) => ({ kind: 'text' as const, data: s.slice(0, 1000) })) },
+    {
+      weight: 1,
+      arbitrary: fc.uint8Array({ maxLength: 64 }).map((b) => ({ kind: 'binary' as const, data: Buffer.from(b) })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.integer({ min: 1025, max: 70_000 }).map((n) => ({ kind: 'huge' as const, data: 'x'.repeat(n) })),
+    },
+  );
+
+interface SocketRun {
+  target: 'player' | 'second-game' | 'watch' | 'live';
+  frames: Frame[];
+}
+
+const wsUrl = (path: string) => `${stack.baseUrl.replace(/^http/, 'ws')}${path}`;
+
+/** Opens a socket, sends the frames, waits for one answer per frame (or the close), checks every frame received. */
+async function runSocket(run: SocketRun): Promise<void> {
+  const game = run.target === 'second-game' ? other : main;
+  const token = game.players.sente.token;
+  const path =
+    run.target === 'watch'
+      ? `/api/games/${game.id}/watch`
+      : run.target === 'live'
+        ? '/api/live/ws'
+        : `/api/games/${game.id}/ws?token=${encodeURIComponent(token)}`;
+  const ws = new WebSocket(wsUrl(path));
+  const received: Record<string, unknown>[] = [];
+  let answers = 0;
+  let wake = () => {};
+  const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+  ws.on('message', (data, isBinary) => {
+    if (isBinary) throw new Error('binary frame from the server');
+    const m = JSON.parse(String(data)) as Record<string, unknown>;
+    received.push(m);
+    if (m.type === 'error' || m.type === 'ack') answers++;
+    wake();
+  });
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  let expected = 0;
+  let tooBig = false;
+  for (const f of run.frames) {
+    if (ws.readyState !== WebSocket.OPEN) break;
+    ws.send(f.data, { binary: f.kind === 'binary' });
+    counted.frames++;
+    if (f.kind === 'huge') {
+      tooBig = true;
+      break;
+    }
+    expected++;
+  }
+  // every frame before a huge one is answered (error or ack) unless the socket closes
+  const done = new Promise<void>((resolve) => {
+    const check = () => {
+      if (answers >= expected) resolve();
+    };
+    wake = check;
+    check();
+  });
+  const code = await Promise.race([done.then(() => (tooBig ? closed : null)), closed]);
+  if (code === null) ws.close(1000);
+  const finalCode = code ?? (await closed);
+  if (!ALLOWED_CLOSES.has(finalCode)) throw new Error(`${run.target}: closed with ${finalCode}`);
+  if (tooBig && finalCode !== 1009) throw new Error(`${run.target}: a huge frame closed with ${finalCode}, not 1009`);
+  for (const m of received) {
+    if (m.type !== 'error') continue;
+    const e = m.error as { code?: string; message?: unknown };
+    if (!ERROR_CODES.includes(e.code as ErrorCode) || typeof e.message !== 'string')
+      throw new Error(`${run.target}: error frame without a catalog code: ${JSON.stringify(m)}`);
+    if (e.code === 'INTERNAL' || e.code === 'UNAVAILABLE') throw new Error(`${run.target}: ${JSON.stringify(m)}`);
+    if (run.target === 'watch' || run.target === 'live') expect(e.code).toBe('SPECTATOR_READ_ONLY');
+  }
+  const spectating = run.target === 'watch' || run.target === 'live';
+  if (spectating) expect(received.some((m) => m.type === 'ack')).toBe(false);
+  for (const m of received) {
+    if (m.type !== 'ack') continue;
+    if (typeof m.usi === 'string') acknowledged.push({ gameId: game.id, seq: Number(m.seq), usi: m.usi });
+    else created.resigned.add(`${game.id}:${Number(m.seq)}`);
+  }
+}
+
+/** An upgrade the gateway must refuse with a 4xx catalog body before any socket exists. */
+async function refusedUpgrade(path: string): Promise<void> {
+  counted.upgrades++;
+  const ws = new WebSocket(wsUrl(path));
+  const outcome = await new Promise<{ status: number; body: string } | 'open'>((resolve, reject) => {
+    ws.once('open', () => resolve('open'));
+    ws.once('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => {
+        body += c;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    ws.once('error', (err) => reject(err));
+  });
+  if (outcome === 'open') {
+    ws.close();
+    throw new Error(`upgrade to ${path} was accepted`);
+  }
+  if (outcome.status < 400 || outcome.status >= 500) throw new Error(`upgrade to ${path}: ${outcome.status}`);
+  checkErrorBody(outcome.status, outcome.body, `upgrade ${path}`);
+}
+
+// --- the tests -------------------------------------------------------------------------
+
+describe('fuzzing every route', () => {
+  test(`${HTTP_RUNS} generated HTTP requests: never a 5xx, always a catalog error body`, async () => {
+    await fc.assert(fc.asyncProperty(requests(), send), { seed: SEED, numRuns: HTTP_RUNS, endOnFailure: true });
+  }, 120_000);
+
+  test('generated WebSocket frames on player and spectator sockets', async () => {
+    const run = fc.record({
+      target: fc.constantFrom('player', 'player', 'second-game', 'watch', 'live'),
+      frames: fc.array(frame(), { minLength: 1, maxLength: 24 }),
+    });
+    // a player's token on another game is refused before the upgrade (next test)
+    await fc.assert(
+      fc.asyncProperty(run, (r) => runSocket(r as SocketRun)),
+      {
+        seed: SEED,
+        numRuns: WS_RUNS,
+        endOnFailure: true,
+      },
+    );
+  }, 120_000);
+
+  test('upgrades with forged tokens, another player, bad ids and bad seqs are refused with a 4xx', async () => {
+    const forged = fc.oneof(
+      fc.constantFrom(
+        `token=${main.players.sente.token.slice(0, -1)}B`,
+        `token=${other.players.sente.token}`,
+        'token=',
+        `token=${'A'.repeat(300)}`,
+        `token=${encodeURIComponent("' or 1=1 --")}`,
+        `token=${main.players.sente.token}&after=999999`,
+        `token=${main.players.sente.token}&after=-1`,
+        `token=${main.players.sente.token}&after=${encodeURIComponent('1; select 1')}`,
+      ),
+      ascii.map((s) => `token=${enc(s)}`),
+    );
+    const upgrade = fc.oneof(
+      forged.map((q) => `/api/games/${main.id}/ws?${q}`),
+      fc.constantFrom(
+        `/api/games/00000000-0000-0000-0000-000000000000/watch`,
+        `/api/games/${main.id}/watch?since=999999`,
+        `/api/games/${main.id}/watch?since=x`,
+        `/api/games/${encodeURIComponent('../../etc')}/watch`,
+        `/api/games/${main.id}/watch?since=1&evil=1`,
+      ),
+    );
+    await fc.assert(fc.asyncProperty(upgrade, refusedUpgrade), { seed: SEED, numRuns: 150, endOnFailure: true });
+  }, 60_000);
+
+  test('afterwards: state changed only where a 2xx said so, and the audit holds', async () => {
+    const report = await auditWhenSettled(stack.db, { acknowledged });
+    expect(report.problems).toEqual([]);
+    // every submission in the log was acknowledged to someone, every resignation answered 202
+    const submitted = await sql<{ game_id: string; seq: number; type: string }>`
+      select game_id, seq, type from game_events where type in ('MoveSubmitted', 'Resigned')`.execute(stack.db);
+    const acked = new Set(acknowledged.map((a) => `${a.gameId}:${a.seq}`));
+    for (const r of submitted.rows) {
+      const key = `${r.game_id}:${r.seq}`;
+      if (r.type === 'MoveSubmitted') expect(acked.has(key), `unacknowledged submission ${key}`).toBe(true);
+      // the setup resigned one game
+      else if (r.game_id !== ended.id) expect(created.resigned.has(key), `unanswered resignation ${key}`).toBe(true);
+    }
+    const players = await stack.db
+      .selectFrom('players')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+    const fixtures = fixture.round + 1;
+    expect(Number(players.n)).toBe(6 + 2 * fixtures + created.players);
+    expect(report.games).toBe(3 + fixtures + created.games);
+    const total = counted.http + counted.frames + counted.upgrades;
+    console.log(
+      `fuzz: ${counted.http} HTTP requests, ${counted.frames} WebSocket frames, ${counted.upgrades} refused upgrades (${total} in all); ` +
+        `${report.submissions} submissions, ${report.accepted} accepted, ${fixtures} fixture games, ${created.players} players and ${created.games} games created`,
+    );
+    expect(total).toBeGreaterThanOrEqual(10_000);
+  });
+});
