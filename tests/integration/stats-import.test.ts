@@ -108,6 +108,37 @@ describe('importing ../shared/fixtures/games', () => {
     expect(none.games).toBe(0);
   });
 
+  test.each([
+    [{ from: '2018-05-03', to: '2018-05-04' }],
+    [{ from: '2018-05-04', to: '2018-05-04' }],
+    [{ from: '2007-01-01' }],
+    [{ to: '2018-05-03' }],
+    [{ from: '2008-02-15', to: '2020-06-30' }],
+    [{ from: '2006-04-28', to: '2018-12-31', handicap: 'even' }],
+  ])('a range summed from rollups equals a count of finished_games: %o', async (filter) => {
+    let q = t.db
+      .withTables<{ finished_games: { result: string; ended_at: Date; handicap: string | null } }>()
+      .selectFrom('finished_games')
+      .select(['result', (eb) => eb.fn.countAll<string>().as('n')])
+      .groupBy('result');
+    if (filter.from !== undefined) q = q.where('ended_at', '>=', new Date(`${filter.from}T00:00:00Z`));
+    if (filter.to !== undefined)
+      q = q.where('ended_at', '<', new Date(Date.parse(`${filter.to}T00:00:00Z`) + 86_400_000));
+    if ('handicap' in filter) q = q.where('handicap', 'is', null);
+    const direct = Object.fromEntries((await q.execute()).map((r) => [r.result, Number(r.n)]));
+    const s = await resultsSummary(t.db, filter);
+    expect({ sente: s.senteWins, gote: s.goteWins, draw: s.draws, none: s.noResult }).toEqual({
+      sente: direct.sente ?? 0,
+      gote: direct.gote ?? 0,
+      draw: direct.draw ?? 0,
+      none: direct.none ?? 0,
+    });
+    const reasons = await endingReasons(t.db, filter);
+    expect(reasons.reduce((n, r) => n + r.games + r.noResult, 0)).toBe(s.games + s.noResult);
+    const lengths = await lengthDistribution(t.db, filter);
+    expect(lengths.buckets.reduce((n, b) => n + b.games, 0)).toBe(s.games + s.noResult);
+  });
+
   test('ending reasons, lengths, a player and the opening explorer add up', async () => {
     const reasons = await endingReasons(t.db);
     expect(reasons.reduce((n, r) => n + r.games + r.noResult, 0)).toBe(143);

@@ -7,12 +7,14 @@ import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_games_hot_updates.js';
 import * as m0003 from './migrations/0003_games_pending_seq.js';
 import * as m0004 from './migrations/0004_finished_games.js';
+import * as m0005 from './migrations/0005_stats_rollups.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_games_hot_updates': m0002,
   '0003_games_pending_seq': m0003,
   '0004_finished_games': m0004,
+  '0005_stats_rollups': m0005,
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations are frozen in time and never see the app schema

@@ -1,7 +1,7 @@
 /** Adds finished games to the pre-aggregated counters (one upsert per table and chunk). */
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../schema.js';
-import { dayOf, explorerRoot, type FinishedRow, lengthBucket, Tally } from './rows.js';
+import { dayOf, explorerRoot, type FinishedRow, lengthBucket, periodsOf, Tally } from './rows.js';
 import type { StatsTables } from './schema.js';
 
 type Trx = Transaction<Database & StatsTables>;
@@ -43,6 +43,7 @@ const outcome = (r: FinishedRow) => ({
 export async function writeCounters(trx: Trx, rows: readonly FinishedRow[]): Promise<void> {
   if (rows.length === 0) return;
   const results = new Tally<Record<string, unknown>, ReturnType<typeof outcome>>();
+  const rollups = new Tally<Record<string, unknown>, ReturnType<typeof outcome>>();
   const lengths = new Tally<Record<string, unknown>, { games: number }>();
   const players = new Tally<
     Record<string, unknown>,
@@ -53,17 +54,21 @@ export async function writeCounters(trx: Trx, rows: readonly FinishedRow[]): Pro
     { games: number; sente_wins: number; gote_wins: number; draws: number }
   >();
   for (const r of rows) {
-    const dims = {
-      day: dayOf(r.ended_at),
-      ruleset: r.ruleset,
-      handicap: r.handicap ?? '',
-      rated: r.rated,
-      time_category: r.time_category ?? '',
-    };
-    const dimsId = `${dims.day}|${dims.ruleset}|${dims.handicap}|${dims.rated}|${dims.time_category}`;
-    results.add(`${dimsId}|${r.end_reason}`, { ...dims, end_reason: r.end_reason }, outcome(r));
     const bucket = lengthBucket(r.plies);
-    lengths.add(`${dimsId}|${bucket}`, { ...dims, bucket }, { games: 1 });
+    for (const [grain, day] of periodsOf(dayOf(r.ended_at))) {
+      const dims = {
+        grain,
+        day,
+        ruleset: r.ruleset,
+        handicap: r.handicap ?? '',
+        rated: r.rated,
+        time_category: r.time_category ?? '',
+      };
+      const dimsId = `${grain}|${day}|${dims.ruleset}|${dims.handicap}|${dims.rated}|${dims.time_category}`;
+      results.add(`${dimsId}|${r.end_reason}`, { ...dims, end_reason: r.end_reason }, outcome(r));
+      rollups.add(dimsId, dims, outcome(r));
+      lengths.add(`${dimsId}|${bucket}`, { ...dims, bucket }, { games: 1 });
+    }
     for (const color of ['sente', 'gote'] as const) {
       const player = color === 'sente' ? r.sente_id : r.gote_id;
       const won = r.result === color;
@@ -95,7 +100,8 @@ export async function writeCounters(trx: Trx, rows: readonly FinishedRow[]): Pro
   }
   const flat = <K, V>(t: Tally<K & Record<string, unknown>, V & Record<string, number>>) =>
     [...t.entries.values()].map((e) => ({ ...e.key, ...e.values }));
-  const dimKey = ['day', 'ruleset', 'handicap', 'rated', 'time_category'];
+  const dimKey = ['grain', 'day', 'ruleset', 'handicap', 'rated', 'time_category'];
+  await upsert(trx, 'results_rollups', flat(rollups), dimKey, ['sente_wins', 'gote_wins', 'draws', 'no_result']);
   await upsert(
     trx,
     'results_counters',

@@ -2,9 +2,11 @@
  * The statistics queries: each sums a few pre-aggregated rows (results, reasons, lengths,
  * a player's results, the opening explorer), never the log nor finished_games.
  */
-import { type ExpressionBuilder, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { Database, Db } from '../schema.js';
+import { periodsIn } from './periods.js';
 import { statsDb } from './projector.js';
+import { ALL_PERIOD } from './rows.js';
 import type { StatsTables } from './schema.js';
 
 export interface StatsFilter {
@@ -50,17 +52,34 @@ export function shares(senteWins: number, goteWins: number, draws: number): Shar
   };
 }
 
-type Counters = 'results_counters' | 'length_counters';
-function where<T extends Counters>(filter: StatsFilter) {
-  return (eb: ExpressionBuilder<Database & StatsTables, T>) => {
-    const e = eb as unknown as ExpressionBuilder<Database & StatsTables, 'results_counters'>;
-    const c = [] as ReturnType<typeof e.and>[];
+type Counters = 'results_counters' | 'results_rollups' | 'length_counters';
+
+/** The earliest day counted (the lower end of a range open at the start). */
+async function earliestDay(db: Db): Promise<string> {
+  const r = await statsDb(db)
+    .selectFrom('results_rollups')
+    .select(sql<string>`min(day)::text`.as('d'))
+    .where('grain', '=', 'day')
+    .executeTakeFirst();
+  return r?.d ?? ALL_PERIOD;
+}
+
+/** The filter as a condition on the counters: dimensions, and the range as (grain, day) periods. */
+async function condition(db: Db, filter: StatsFilter) {
+  const periods = periodsIn(
+    filter.from,
+    filter.to,
+    filter.from === undefined && filter.to !== undefined ? await earliestDay(db) : ALL_PERIOD,
+  );
+  return <T extends Counters>(eb: ExpressionBuilder<Database & StatsTables, T>) => {
+    const e = eb as unknown as ExpressionBuilder<Database & StatsTables, 'results_rollups'>;
+    const c: Expression<SqlBool>[] = [];
     if (filter.ruleset !== undefined) c.push(e('ruleset', '=', filter.ruleset));
     if (filter.handicap !== undefined) c.push(e('handicap', '=', filter.handicap === 'even' ? '' : filter.handicap));
     if (filter.rated !== undefined) c.push(e('rated', '=', filter.rated));
     if (filter.timeCategory !== undefined) c.push(e('time_category', '=', filter.timeCategory));
-    if (filter.from !== undefined) c.push(e('day', '>=', filter.from));
-    if (filter.to !== undefined) c.push(e('day', '<=', filter.to));
+    if (periods.length === 0) c.push(sql<boolean>`false`);
+    else c.push(sql<boolean>`(grain, day) in (${sql.join(periods.map(([g, d]) => sql`(${g}::text, ${d}::date)`))})`);
     return e.and(c);
   };
 }
@@ -69,14 +88,14 @@ const n = (v: unknown): number => Number(v ?? 0);
 
 export async function resultsSummary(db: Db, filter: StatsFilter = {}): Promise<ResultsSummary> {
   const r = await statsDb(db)
-    .selectFrom('results_counters')
+    .selectFrom('results_rollups')
     .select([
       sql<string>`coalesce(sum(sente_wins), 0)`.as('s'),
       sql<string>`coalesce(sum(gote_wins), 0)`.as('g'),
       sql<string>`coalesce(sum(draws), 0)`.as('d'),
       sql<string>`coalesce(sum(no_result), 0)`.as('x'),
     ])
-    .where(where<'results_counters'>(filter))
+    .where(await condition(db, filter))
     .executeTakeFirstOrThrow();
   return { ...shares(n(r.s), n(r.g), n(r.d)), noResult: n(r.x) };
 }
@@ -95,7 +114,7 @@ export async function endingReasons(db: Db, filter: StatsFilter = {}): Promise<R
       sql<string>`sum(draws)`.as('d'),
       sql<string>`sum(no_result)`.as('x'),
     ])
-    .where(where<'results_counters'>(filter))
+    .where(await condition(db, filter))
     .groupBy('end_reason')
     .orderBy('end_reason')
     .execute();
@@ -109,7 +128,7 @@ export async function lengthDistribution(
   const rows = await statsDb(db)
     .selectFrom('length_counters')
     .select(['bucket', sql<string>`sum(games)`.as('games')])
-    .where(where<'length_counters'>(filter))
+    .where(await condition(db, filter))
     .groupBy('bucket')
     .orderBy('bucket')
     .execute();

@@ -8,6 +8,7 @@ import type { Insertable } from 'kysely';
 import {
   type FinishedGamesTable,
   type GameResult,
+  type Grain,
   LENGTH_BUCKET,
   OPENING_PLIES,
   type StatsEndReason,
@@ -68,6 +69,15 @@ export function explorerRoot(row: FinishedRow): string | null {
 
 /** UTC day of an instant, as YYYY-MM-DD. */
 export const dayOf = (at: Date | string): string => new Date(at).toISOString().slice(0, 10);
+
+/** The periods (grain, first day) a day is counted in (migration 0005). */
+export const periodsOf = (day: string): [Grain, string][] => [
+  ['day', day],
+  ['month', `${day.slice(0, 7)}-01`],
+  ['year', `${day.slice(0, 4)}-01-01`],
+  ['all', ALL_PERIOD],
+];
+export const ALL_PERIOD = '1970-01-01';
 
 export const lengthBucket = (plies: number): number => Math.floor(plies / LENGTH_BUCKET) * LENGTH_BUCKET;
 

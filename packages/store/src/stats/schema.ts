@@ -68,7 +68,12 @@ export interface FinishedGamesTable {
   global_position: ColumnType<string, number | string, number | string>;
 }
 
+export const GRAINS = ['day', 'month', 'year', 'all'] as const;
+export type Grain = (typeof GRAINS)[number];
+
 interface Dimensions {
+  /** Migration 0005: the period's length; `day` is its first day (1970-01-01 for 'all'). */
+  grain: Grain;
   day: ColumnType<string, string, string>;
   ruleset: string;
   handicap: string;
@@ -78,6 +83,14 @@ interface Dimensions {
 
 export interface ResultsCountersTable extends Dimensions {
   end_reason: string;
+  sente_wins: Count;
+  gote_wins: Count;
+  draws: Count;
+  no_result: Count;
+}
+
+/** results_counters without the ending reason (migration 0005). */
+export interface ResultsRollupsTable extends Dimensions {
   sente_wins: Count;
   gote_wins: Count;
   draws: Count;
@@ -114,6 +127,7 @@ export type StatsTables = {
   imported_games: ImportedGamesTable;
   finished_games: FinishedGamesTable;
   results_counters: ResultsCountersTable;
+  results_rollups: ResultsRollupsTable;
   length_counters: LengthCountersTable;
   player_results: PlayerResultsTable;
   opening_counters: OpeningCountersTable;
@@ -125,6 +139,7 @@ export type StatsDb = Kysely<Database & StatsTables>;
 export const DERIVED_STATS_TABLES = [
   'finished_games',
   'results_counters',
+  'results_rollups',
   'length_counters',
   'player_results',
   'opening_counters',
