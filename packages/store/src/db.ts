@@ -30,6 +30,11 @@ export function createDb(url: string, options: CreateDbOptions = {}): Db {
   });
   // without a listener, an idle connection's error (e.g. the server restarting) would crash the process
   pool.on('error', options.onIdleError ?? (() => undefined));
+  // the pool listens to its idle clients only: a client checked out by kysely (between its
+  // queries, or before the first) whose backend is terminated would emit an unhandled
+  // 'error' and crash the process. The query in flight, if any, fails on its own and the
+  // pool drops the client when it comes back unqueryable.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   pools.set(db, pool);
   return db;
