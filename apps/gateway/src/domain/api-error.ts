@@ -54,6 +54,7 @@ export function toErrorBody(error: unknown): { status: number; body: ErrorBody }
   if (mapped) return { status: statusOf(mapped), body: errorBody(mapped, e.message) };
   if (e.validation !== undefined) return { status: 400, body: errorBody('BAD_REQUEST', e.message) };
   if (e instanceof SyntaxError) return { status: 400, body: errorBody('MALFORMED_JSON', e.message) };
+  if (isUnavailable(error)) return { status: statusOf('UNAVAILABLE'), body: errorBody('UNAVAILABLE') };
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     // the answer's status is always its code's (a plugin's 403, e.g. @fastify/static refusing
     // a path outside its root, is a plain 404: nothing is there)
@@ -61,4 +62,20 @@ export function toErrorBody(error: unknown): { status: number; body: ErrorBody }
     return { status: statusOf(code), body: errorBody(code, e.message) };
   }
   return { status: 500, body: errorBody('INTERNAL') };
+}
+
+/** PostgreSQL connection classes: 08 connection exception, 57 operator intervention (a terminated backend). */
+const UNAVAILABLE_SQLSTATE = /^(08|57)/;
+const UNAVAILABLE_NODE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+const UNAVAILABLE_MESSAGE = /^(Connection terminated|Client has encountered a connection error|Client was closed)/;
+
+/**
+ * A lost or refused database connection: the request may not have happened (or, if the
+ * commit's answer was lost, may have), so the client retries it, with its idempotency key.
+ */
+export function isUnavailable(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  if (e === null || typeof e !== 'object') return false;
+  if (typeof e.code === 'string' && (UNAVAILABLE_SQLSTATE.test(e.code) || UNAVAILABLE_NODE.has(e.code))) return true;
+  return typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message);
 }

@@ -202,7 +202,11 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
         if (original && (original.usi !== move.usi || original.ply !== move.ply)) {
           throw new ApiError('IDEMPOTENCY_KEY_REUSED', `the key was used for ${original.usi} at ply ${original.ply}`);
         }
-        return { seq: decision.duplicateOf };
+        // the first answer may have been lost with its connection before the job was queued:
+        // a replay still waiting for its verdict queues it again (same job id: a no-op if queued)
+        const duplicateOf = decision.duplicateOf;
+        if (state.pending.some((p) => p.seq === duplicateOf)) await deps.enqueue(gameId, duplicateOf);
+        return { seq: duplicateOf };
       }
       const submitted = appended[0] as RecordedEvent;
       await Promise.all([deps.enqueue(gameId, submitted.seq), publishQuietly(gameId, appended)]);
