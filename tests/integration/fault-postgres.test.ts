@@ -1,0 +1,151 @@
+/**
+ * PostgreSQL backends terminated during appends (issue 8): scripted clients play whole
+ * games through the gateway while a killer repeatedly runs pg_terminate_backend on every
+ * connection to the test database (the gateway's, the worker's, the audit's). A client
+ * gets its 202 or a retriable 5xx with a catalog code, retries with the same idempotency
+ * key, and finishes its game; every submission is recorded wholly or not at all, and once
+ * the killing stops the system recovers and the audit holds.
+ */
+import { ERRORS, type ErrorCode } from '@shogi/protocol';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type Acknowledged, auditWhenSettled } from './audit.js';
+import { MATE_GAME } from './fixtures.js';
+import { ADMIN_URL, bearer, call, newGame, REDIS_URL, type Stack, silentLogger, startStack } from './harness.js';
+
+const GAMES = 6;
+const KILL_ROUNDS = 30;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let stack: Stack;
+let worker: { close(): Promise<void> } | null = null;
+let admin: pg.Client;
+let dbName: string;
+
+beforeAll(async () => {
+  stack = await startStack({ worker: false });
+  dbName = new URL(stack.config.databaseUrl).pathname.slice(1);
+  const { startWorker } = await import('@shogi/worker');
+  worker = await startWorker({
+    databaseUrl: stack.config.databaseUrl,
+    redisUrl: REDIS_URL,
+    logger: silentLogger(),
+    concurrency: 4,
+    prefix: stack.config.queuePrefix,
+    channelPrefix: stack.config.channelPrefix,
+    // a job whose retries all met a dead connection, or a submission whose 202 was lost
+    // with its connection (so it was never enqueued), is found again within about 2 s
+    sweepIntervalMs: 500,
+    sweepAfterMs: 1000,
+  });
+  admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+});
+afterAll(async () => {
+  await admin?.end();
+  await worker?.close();
+  await stack?.close();
+});
+
+/** Every answer with a status of 500 or more, by code. */
+const retriable = new Map<string, number>();
+const acknowledged: Acknowledged[] = [];
+
+/** An HTTP call retried while the answer is a 5xx, which must carry a catalog code. */
+async function retrying(send: () => Promise<{ status: number; body: any }>): Promise<{ status: number; body: any }> {
+  for (let attempt = 0; ; attempt++) {
+    let res: { status: number; body: any };
+    try {
+      res = await send();
+    } catch (err) {
+      throw new Error(`the gateway did not answer: ${String(err)}`);
+    }
+    if (res.status < 500) return res;
+    const code = res.body?.code as ErrorCode | undefined;
+    // a lost connection is UNAVAILABLE (retry); INTERNAL would be a bug of ours
+    expect(code).toBe('UNAVAILABLE');
+    if (code === undefined || !(code in ERRORS) || ERRORS[code].status !== res.status)
+      throw new Error(`${res.status} without a catalog code: ${JSON.stringify(res.body)}`);
+    retriable.set(`${res.status} ${code}`, (retriable.get(`${res.status} ${code}`) ?? 0) + 1);
+    if (attempt > 200) throw new Error('no success after 200 attempts');
+    await sleep(20);
+  }
+}
+
+/** One scripted client playing both sides of MATE_GAME, each move with an idempotency key. */
+async function play(index: number): Promise<void> {
+  const { game, players } = await (async () => {
+    for (;;) {
+      try {
+        return await newGame(stack.app);
+      } catch {
+        await sleep(20); // created players or a game lost to a killed backend: start again
+      }
+    }
+  })();
+  for (const [ply, usi] of MATE_GAME.entries()) {
+    const token = ply % 2 === 0 ? players.sente.token : players.gote.token;
+    const headers = { ...bearer(token), 'idempotency-key': `g${index}-${ply}` };
+    const res = await retrying(() => call(stack.app, 'POST', `/api/games/${game.id}/moves`, { usi, ply }, headers));
+    if (res.status !== 202) throw new Error(`game ${index} ply ${ply}: ${res.status} ${JSON.stringify(res.body)}`);
+    acknowledged.push({ gameId: game.id, seq: res.body.seq, usi });
+    // the verdict, read from the log (the reads meet dead connections too)
+    const deadline = Date.now() + 45_000;
+    for (;;) {
+      const { status, body } = await retrying(() =>
+        call(stack.app, 'GET', `/api/games/${game.id}/events?after=${res.body.seq}`),
+      );
+      expect(status).toBe(200);
+      const verdict = (body.events as { type: string; payload: any }[]).find(
+        (e) => (e.type === 'MoveAccepted' || e.type === 'MoveRejected') && e.payload.submittedSeq === res.body.seq,
+      );
+      if (verdict) {
+        expect(verdict.type, `game ${index} ply ${ply} ${usi}`).toBe('MoveAccepted');
+        break;
+      }
+      if (Date.now() > deadline) throw new Error(`game ${index}: no verdict for ${usi} at seq ${res.body.seq}`);
+      await sleep(15);
+    }
+  }
+}
+
+test('backends terminated during appends: retriable errors, whole submissions, recovery, audit', async () => {
+  let playing = true;
+  let terminated = 0;
+  let rounds = 0;
+  // 1. the killer: every connection to the test database, again and again while games run
+  const killer = (async () => {
+    await sleep(150);
+    while (playing && rounds < KILL_ROUNDS) {
+      const { rows } = await admin.query(
+        'select pg_terminate_backend(pid) as done from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+        [dbName],
+      );
+      terminated += rows.filter((r: { done: boolean }) => r.done).length;
+      rounds++;
+      await sleep(60 + ((rounds * 37) % 90));
+    }
+  })();
+  // 2. the clients play on through it, and after it
+  const clients = Array.from({ length: GAMES }, (_, i) => play(i));
+  const results = await Promise.allSettled(clients);
+  playing = false;
+  await killer;
+  const failures = results
+    .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+    .map((r) => String(r.reason));
+  expect(failures).toEqual([]);
+  // 3. the audit: every acknowledged submission in the log, one verdict each, projection = log
+  const report = await auditWhenSettled(stack.db, { acknowledged });
+  expect(report.problems).toEqual([]);
+  expect(report.accepted).toBe(GAMES * MATE_GAME.length);
+  // every game ended in checkmate, seen through the gateway
+  const views = await Promise.all(
+    [...new Set(acknowledged.map((a) => a.gameId))].map((id) => call(stack.app, 'GET', `/api/games/${id}`)),
+  );
+  expect(views.map((v) => v.body.result?.reason)).toEqual(views.map(() => 'checkmate'));
+  console.log(
+    `fault-postgres: ${rounds} kill rounds, ${terminated} backends terminated; retriable answers: ${JSON.stringify(Object.fromEntries(retriable))}`,
+  );
+  expect(terminated).toBeGreaterThan(0);
+}, 120_000);
