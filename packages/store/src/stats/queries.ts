@@ -7,7 +7,7 @@ import type { Database, Db } from '../schema.js';
 import { periodsIn } from './periods.js';
 import { statsDb } from './projector.js';
 import { ALL_PERIOD } from './rows.js';
-import type { StatsTables } from './schema.js';
+import type { Grain, StatsTables } from './schema.js';
 
 export interface StatsFilter {
   readonly ruleset?: string;
@@ -78,8 +78,15 @@ async function condition(db: Db, filter: StatsFilter) {
     if (filter.handicap !== undefined) c.push(e('handicap', '=', filter.handicap === 'even' ? '' : filter.handicap));
     if (filter.rated !== undefined) c.push(e('rated', '=', filter.rated));
     if (filter.timeCategory !== undefined) c.push(e('time_category', '=', filter.timeCategory));
-    if (periods.length === 0) c.push(sql<boolean>`false`);
-    else c.push(sql<boolean>`(grain, day) in (${sql.join(periods.map(([g, d]) => sql`(${g}::text, ${d}::date)`))})`);
+    // one `day = any(array)` index probe per grain: an IN list of (grain, day) pairs planned
+    // a BitmapOr branch per pair (7.7 ms instead of ~1 over a 3-year range at 1M games)
+    const byGrain = new Map<string, string[]>();
+    for (const [g, d] of periods) byGrain.set(g, [...(byGrain.get(g) ?? []), d]);
+    c.push(
+      e.or(
+        [...byGrain].map(([g, days]) => e.and([e('grain', '=', g as Grain), sql<boolean>`day = any(${days}::date[])`])),
+      ),
+    );
     return e.and(c);
   };
 }
