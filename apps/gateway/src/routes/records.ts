@@ -139,7 +139,11 @@ const records: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['records'],
         summary: "A player's finished games, newest first, as streamed NDJSON (one game a line)",
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
+        // no control characters: PostgreSQL refuses NUL in text
+        params: Type.Object(
+          { id: Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000-\\u001f\\u007f]+$' }) },
+          { additionalProperties: false },
+        ),
         querystring: Type.Object(
           {
             color: Type.Optional(Type.String({ enum: ['sente', 'gote'] })),

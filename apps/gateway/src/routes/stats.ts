@@ -74,7 +74,11 @@ const Player = Type.Object(
   },
   closed,
 );
-const PlayerParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }, closed);
+// no control characters: PostgreSQL refuses NUL in text (a 500 found by tests/integration/fuzz-http.test.ts)
+const PlayerParams = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000-\\u001f\\u007f]+$' }) },
+  closed,
+);
 const OpeningsQuery = Type.Object(
   {
     moves: Type.Optional(
