@@ -132,7 +132,11 @@ const pathId = () =>
     { weight: 2, arbitrary: text.map(enc) },
   );
 
-const queryValue = fc.oneof(fc.constantFrom('0', '1', '3', '999999999', '-1', '1e3', '', '0x10'), text);
+const queryValue = fc.oneof(
+  fc.constantFrom('0', '1', '3', '999999999', '-1', '1e3', '', '0x10', 'true', 'sente', 'kif', 'csa', 'sfen', 'jsa'),
+  fc.constantFrom('2026-11-30', '2026-11-30T00:00:00Z', '9999-99-99', '7g7f,3c3d', '7g7f,,', 'bishop', 'none', 'blitz'),
+  text,
+);
 const query = (names: string[]) =>
   fc
     .array(fc.tuple(fc.constantFrom(...names, 'token', 'x'), queryValue), { maxLength: 3 })
@@ -263,6 +267,27 @@ function requests(): fc.Arbitrary<Req> {
       .tuple(fc.oneof(fc.constant(ended.id), hostileText.map(enc), fc.constant('nope')), query(['delay']))
       .map(([i, q]) => ({ route: 'stream', method: 'GET' as const, url: `/api/games/${i}/stream${q}`, id: i })),
     query(['limit']).map((q) => ({ route: 'live', method: 'GET' as const, url: `/api/live${q}` })),
+    // statistics and records
+    fc
+      .tuple(
+        fc.constantFrom('results', 'endings', 'lengths'),
+        query(['ruleset', 'handicap', 'rated', 'timeCategory', 'from', 'to']),
+      )
+      .map(([r, q]) => ({ route: 'stats', method: 'GET' as const, url: `/api/stats/${r}${q}` })),
+    fc
+      .tuple(fc.oneof(fc.constant(main.players.sente.id), id), query(['color', 'since', 'until']))
+      .map(([i, q]) => ({ route: 'stats', method: 'GET' as const, url: `/api/stats/players/${i}` + q })),
+    fc
+      .tuple(fc.oneof(fc.constant(ended.players.sente.id), id), query(['color', 'since', 'until']))
+      .map(([i, q]) => ({ route: 'records', method: 'GET' as const, url: `/api/players/${i}/games.ndjson${q}` })),
+    query(['moves', 'handicap']).map((q) => ({
+      route: 'stats',
+      method: 'GET' as const,
+      url: `/api/stats/openings${q}`,
+    })),
+    fc
+      .tuple(id, fc.constantFrom('record', 'record.kif', 'record.csa', 'record.sfen', 'record.pgn'), query(['format']))
+      .map(([i, r, q]) => ({ route: 'records', method: 'GET' as const, url: `/api/games/${i}/${r}${q}`, id: i })),
     fc
       .constantFrom('/health', '/docs/json', '/api/live/ws')
       .map((url) => ({ route: 'misc', method: 'GET' as const, url })),
