@@ -1,13 +1,13 @@
 /**
- * The statistics projector: reads the log after its checkpoint (`readAll`), and for every
+ * The statistics projector: reads the log after its checkpoint (below the `readAll` horizon), and for every
  * `GameEnded` writes the `finished_games` row and adds to the counters, updating the
  * checkpoint in the SAME transaction. The checkpoint row is locked (FOR UPDATE) and must
  * still hold the position the batch was read from, so two projectors (or a projector and a
  * rebuild) never count an event twice: the loser's batch is dropped and read again.
  */
-import type { GameCreated, GameEnded, RecordedEvent } from '@shogi/game';
+import type { GameCreated, GameEnded } from '@shogi/game';
 import { sql, type Transaction } from 'kysely';
-import { readAll } from '../read.js';
+import { readAllHorizon } from '../read.js';
 import type { Database, Db } from '../schema.js';
 import { writeCounters } from './counters.js';
 import { type FinishedGameInput, type FinishedRow, finishedRow } from './rows.js';
@@ -38,10 +38,52 @@ export async function readCheckpoint(db: Db, name = STATS_PROJECTION): Promise<n
   return Number(row?.position ?? 0);
 }
 
+/**
+ * An event as the projector needs it: MoveAccepted's USI alone (its SFEN and the
+ * MoveSubmitted payloads are never parsed), GameCreated's and GameEnded's data.
+ */
+interface LeanEvent {
+  readonly position: number;
+  readonly gameId: string;
+  readonly type: string;
+  readonly usi: string | null;
+  readonly data: unknown;
+}
+
+interface LeanRow {
+  global_position: string;
+  game_id: string;
+  type: string;
+  usi: string | null;
+  payload: unknown;
+}
+
+const LEAN_COLUMNS = sql`global_position, game_id, type,
+  case when type = 'MoveAccepted' then payload->>'usi' end as usi,
+  case when type in ('GameCreated', 'GameEnded') then payload end as payload`;
+
+const lean = (r: LeanRow): LeanEvent => ({
+  position: Number(r.global_position),
+  gameId: r.game_id,
+  type: r.type,
+  usi: r.usi,
+  data: r.payload,
+});
+
+/** Events after `after` up to the read-all horizon (see read.ts: no late commit is skipped). */
+async function readLean(db: Db, after: number, limit: number): Promise<LeanEvent[]> {
+  const upTo = await readAllHorizon(db);
+  if (upTo <= after) return [];
+  const r = await sql<LeanRow>`select ${LEAN_COLUMNS} from game_events
+    where global_position > ${after} and global_position <= ${upTo}
+    order by global_position limit ${limit}`.execute(db);
+  return r.rows.map(lean);
+}
+
 /** Applies the next batch of at most `batchSize` events. */
 export async function projectBatch(db: Db, batchSize = 2000): Promise<BatchResult> {
   const before = await readCheckpoint(db);
-  const events = await readAll(db, before, batchSize);
+  const events = await readLean(db, before, batchSize);
   const last = events.at(-1);
   if (last === undefined) return { events: 0, games: 0, position: before };
   return statsDb(db)
@@ -60,45 +102,57 @@ export async function projectBatch(db: Db, batchSize = 2000): Promise<BatchResul
         .executeTakeFirstOrThrow();
       if (Number(row.position) !== before)
         return { events: 0, games: 0, position: Number(row.position), lost: true as const };
-      const ended = events.filter((e): e is RecordedEvent<GameEnded> => e.type === 'GameEnded');
-      const rows = ended.length === 0 ? [] : await finishedRows(trx, ended);
+      const ended = events.filter((e) => e.type === 'GameEnded');
+      const rows = ended.length === 0 ? [] : await finishedRows(trx, ended, events);
       const games = await writeFinished(trx, rows);
       await trx
         .updateTable('projection_checkpoints')
-        .set({ position: last.globalPosition, updated_at: sql<Date>`now()` })
+        .set({ position: last.position, updated_at: sql<Date>`now()` })
         .where('name', '=', STATS_PROJECTION)
         .execute();
-      return { events: events.length, games, position: last.globalPosition };
+      return { events: events.length, games, position: last.position };
     });
 }
 
-/** The rows of the games these events end: their GameCreated and accepted moves, read in one query. */
-async function finishedRows(trx: Trx, ended: readonly RecordedEvent<GameEnded>[]): Promise<FinishedRow[]> {
-  const ids = ended.map((e) => e.gameId);
-  const events = await trx
-    .selectFrom('game_events')
-    .select(['game_id', 'type', 'payload'])
-    .where('game_id', '=', sql<string>`any(${ids}::text[])`)
-    .where('type', 'in', ['GameCreated', 'MoveAccepted'])
-    .orderBy('game_id')
-    .orderBy('seq')
-    .execute();
+/**
+ * The rows of the games these events end. A game whose GameCreated is in the batch has all
+ * its events in it (the batch is a contiguous range of global positions); the others' are
+ * read in one query.
+ */
+async function finishedRows(
+  trx: Trx,
+  ended: readonly LeanEvent[],
+  batch: readonly LeanEvent[],
+): Promise<FinishedRow[]> {
+  const endedIds = new Set(ended.map((e) => e.gameId));
+  const inBatch = new Set(batch.filter((e) => e.type === 'GameCreated' && endedIds.has(e.gameId)).map((e) => e.gameId));
+  const ids = [...endedIds].filter((id) => !inBatch.has(id));
+  const read =
+    ids.length === 0
+      ? []
+      : (
+          await sql<LeanRow>`select ${LEAN_COLUMNS} from game_events
+            where game_id = any(${ids}::text[]) and type in ('GameCreated', 'MoveAccepted')
+            order by game_id, seq`.execute(trx)
+        ).rows.map(lean);
   const imported = await trx
     .selectFrom('imported_games')
     .select(['game_id', 'end_reason'])
-    .where('game_id', '=', sql<string>`any(${ids}::text[])`)
+    .where('game_id', '=', sql<string>`any(${[...endedIds]}::text[])`)
     .execute();
   const reasonOf = new Map(imported.map((r) => [r.game_id, r.end_reason as StatsEndReason]));
   const byGame = new Map<string, { created?: GameCreated['data']; moves: string[] }>();
-  for (const e of events) {
-    let g = byGame.get(e.game_id);
+  const collect = (e: LeanEvent) => {
+    let g = byGame.get(e.gameId);
     if (g === undefined) {
       g = { moves: [] };
-      byGame.set(e.game_id, g);
+      byGame.set(e.gameId, g);
     }
-    if (e.type === 'GameCreated') g.created = e.payload as GameCreated['data'];
-    else g.moves.push((e.payload as { usi: string }).usi);
-  }
+    if (e.type === 'GameCreated') g.created = e.data as GameCreated['data'];
+    else if (e.type === 'MoveAccepted' && e.usi !== null) g.moves.push(e.usi);
+  };
+  for (const e of read) collect(e);
+  for (const e of batch) if (inBatch.has(e.gameId)) collect(e);
   const rows: FinishedRow[] = [];
   for (const end of ended) {
     const g = byGame.get(end.gameId);
@@ -107,8 +161,8 @@ async function finishedRows(trx: Trx, ended: readonly RecordedEvent<GameEnded>[]
       gameId: end.gameId,
       created: g.created,
       moves: g.moves,
-      ended: end.data,
-      globalPosition: end.globalPosition,
+      ended: end.data as GameEnded['data'],
+      globalPosition: end.position,
       importedReason: reasonOf.get(end.gameId),
     };
     rows.push(finishedRow(input));
@@ -149,7 +203,7 @@ export async function catchUp(db: Db, batchSize = 2000): Promise<number> {
  * transaction then batches (a live projector running meanwhile is safe: batches check the
  * checkpoint). Returns the finished games written.
  */
-export async function rebuildStats(db: Db, batchSize = 20_000): Promise<number> {
+export async function rebuildStats(db: Db, batchSize = 100_000): Promise<number> {
   await statsDb(db)
     .transaction()
     .execute(async (trx) => {
