@@ -97,11 +97,15 @@ class StreamClient {
   private waiters = new Set<() => void>();
   private onReconnect: (() => void) | null = null;
 
-  constructor(
-    readonly name: string,
-    private readonly path: (lastSeq: number | null) => string,
-    private fallback: string,
-  ) {}
+  readonly name: string;
+  private readonly path: (lastSeq: number | null) => string;
+  private readonly fallback: string;
+
+  constructor(name: string, path: (lastSeq: number | null) => string, fallback: string) {
+    this.name = name;
+    this.path = path;
+    this.fallback = fallback;
+  }
 
   get lastSeq(): number | null {
     return this.events.at(-1)?.seq ?? this.snapshotSeq;

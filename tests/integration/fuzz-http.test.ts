@@ -372,7 +372,7 @@ async function resolveLegit(req: Req): Promise<string> {
   const waiting = ply % 2 === 0 ? fixture.players.gote : fixture.players.sente;
   const token = kind === 'wrong-player' ? waiting.token : kind === 'outsider' ? main.players.sente.token : mover.token;
   const key = `fx${fixture.round}-${ply}`;
-  const usi = kind === 'reuse' ? (MATE_GAME[ply] === '7g7f' ? '2g2f' : '7g7f') : (MATE_GAME[ply] as string);
+  const usi = kind === 'reuse' ? ((MATE_GAME[ply] as string) === '7g7f' ? '2g2f' : '7g7f') : (MATE_GAME[ply] as string);
   req.url = `/api/games/${fixture.id}/moves`;
   req.headers = { ...bearer(token), 'content-type': 'application/json', 'idempotency-key': key };
   req.payload = JSON.stringify({ usi, ply });
