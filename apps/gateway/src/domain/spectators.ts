@@ -62,6 +62,8 @@ export interface SpectatorDeps {
   readonly log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** sees every ordered batch of every watched game (the live feed) */
   onBatch?(gameId: string, batch: Batch, snapshot: SnapshotState): void;
+  /** watchers of the game on the other gateways (spectator-counts.ts) */
+  remoteCount?(gameId: string): number;
 }
 
 /** One member's place in the game: delivers in order, catching up from PostgreSQL when behind. */
@@ -97,7 +99,8 @@ export class Room {
   readonly feed: Feed;
   leaveHub: () => void = () => {};
   closed = false;
-  countDirty = false;
+  /** the spectator count last sent to the members */
+  sentCount = -1;
   /** when the last batch went out (ms since epoch): idle rooms re-read their tail now and then */
   lastBatchAt = Date.now();
   private snapshotJson: string | null = null;
@@ -113,9 +116,9 @@ export class Room {
   }
 
   /** The snapshot frame: the game is serialized once per change, the count spliced in. */
-  snapshotFrame(): string {
+  snapshotFrame(count = this.cursors.size): string {
     this.snapshotJson ??= JSON.stringify(this.snapshot).slice(0, -1);
-    return `{"type":"snapshot","game":${this.snapshotJson},"spectators":${this.cursors.size}}}`;
+    return `{"type":"snapshot","game":${this.snapshotJson},"spectators":${count}}}`;
   }
 
   /** Folds an ordered batch into the snapshot and hands it to every member. */
@@ -137,19 +140,22 @@ export interface JoinOptions {
 export interface Spectators {
   /**
    * Adds a member to the game's room (opening it: hub subscription, then the snapshot).
-   * Without `since`, `first(room)` runs before any batch reaches the member, so it can
-   * send the snapshot. Throws GAME_NOT_FOUND.
+   * `first(room, count)` runs before any batch reaches the member, so it can send the
+   * snapshot (`count`: the spectators on every gateway). Throws GAME_NOT_FOUND.
    */
-  join(gameId: string, member: Member, options: JoinOptions, first: (room: Room) => void): Promise<Room>;
+  join(gameId: string, member: Member, options: JoinOptions, first: (room: Room, count: number) => void): Promise<Room>;
   leave(gameId: string, member: Member): void;
+  /** spectators of the game on every gateway (this one's exactly, the others' as last heard) */
   count(gameId: string): number;
+  /** spectators of the game on this gateway */
+  localCount(gameId: string): number;
   /**
    * Rooms of ongoing games idle for `idleMs` read the tail of their stream from PostgreSQL:
    * with 0 (after Redis came back) all do, since messages published meanwhile are lost and
    * a game that ended then would never publish the event that reveals the gap.
    */
   resync(idleMs: number): void;
-  /** Sends changed spectator counts (call on a timer). */
+  /** Sends spectator counts that changed since last sent (call on a timer). */
   flushCounts(): void;
   readonly rooms: ReadonlyMap<string, Room>;
   close(): void;
@@ -158,6 +164,7 @@ export interface Spectators {
 export function createSpectators(deps: SpectatorDeps): Spectators {
   const rooms = new Map<string, Room>();
   const opening = new Map<string, Promise<Room>>();
+  const count = (gameId: string) => (rooms.get(gameId)?.cursors.size ?? 0) + (deps.remoteCount?.(gameId) ?? 0);
 
   const catchUp = (room: Room, cursor: Cursor) => {
     if (cursor.catching) return;
@@ -255,21 +262,18 @@ export function createSpectators(deps: SpectatorDeps): Spectators {
       const since = options.since;
       const cursor = new Cursor(since ?? room.seq, member);
       room.cursors.set(member, cursor);
-      room.countDirty = true;
       // synchronous with the line above: no batch reaches the member before its first frame
-      first(room);
+      first(room, count(gameId));
       if (since !== undefined && since < room.seq) catchUp(room, cursor);
       return room;
     },
     leave(gameId, member) {
       const room = rooms.get(gameId);
       if (!room?.cursors.delete(member)) return;
-      room.countDirty = true;
       if (room.cursors.size === 0) closeRoom(room);
     },
-    count(gameId) {
-      return rooms.get(gameId)?.cursors.size ?? 0;
-    },
+    count,
+    localCount: (gameId) => rooms.get(gameId)?.cursors.size ?? 0,
     resync(idleMs) {
       const before = Date.now() - idleMs;
       for (const room of rooms.values()) {
@@ -279,11 +283,11 @@ export function createSpectators(deps: SpectatorDeps): Spectators {
     },
     flushCounts() {
       for (const room of rooms.values()) {
-        if (!room.countDirty) continue;
-        room.countDirty = false;
-        const count = room.cursors.size;
-        const frame = Buffer.from(`{"type":"spectators","count":${count}}`);
-        for (const member of room.cursors.keys()) member.count?.(frame, count);
+        const n = count(room.gameId);
+        if (n === room.sentCount) continue;
+        room.sentCount = n;
+        const frame = Buffer.from(`{"type":"spectators","count":${n}}`);
+        for (const member of room.cursors.keys()) member.count?.(frame, n);
       }
     },
     close() {

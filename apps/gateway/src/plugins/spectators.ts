@@ -2,14 +2,17 @@
  * Spectating infrastructure shared by the watch socket, the NDJSON stream and the live
  * feed: the rooms (domain/spectators.ts), the live games (domain/live-games.ts) with their
  * own pattern subscription while a live feed is open, the ping/pong heartbeat, the
- * per-IP connection counts, and the timers (spectator counts, live updates, idle resync).
+ * per-IP connection counts, the spectator counts shared with the other gateways (one
+ * subscriber on one channel), and the timers (counts, live updates, idle resync).
  */
+import { randomUUID } from 'node:crypto';
 import type { WireEvent } from '@shogi/protocol';
 import { createDb, listGames } from '@shogi/store';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import type { GatewayConfig } from '../config.js';
 import { LiveGames } from '../domain/live-games.js';
+import { countsMessage, RemoteCounts } from '../domain/spectator-counts.js';
 import { createSpectators, type Spectators } from '../domain/spectators.js';
 
 /** What the heartbeat needs of a ws socket. */
@@ -43,6 +46,8 @@ declare module 'fastify' {
 }
 
 const COUNT_FLUSH_MS = 1000;
+/** how often each gateway tells the others its spectator counts */
+const COUNT_SHARE_MS = 1000;
 const LIVE_FLUSH_MS = 500;
 const LIVE_REFRESH_MS = 10_000;
 const IDLE_RESYNC_MS = 10_000;
@@ -55,7 +60,18 @@ export default fp<{ config: GatewayConfig }>(
       ongoing: async (limit) => listGames(db, { status: 'ongoing', limit }),
       spectators: (gameId) => spectators.count(gameId),
     });
+    // --- spectator counts of the other gateways
+    const gatewayId = randomUUID();
+    const remote = new RemoteCounts(gatewayId, 3 * COUNT_SHARE_MS);
+    const countsChannel = `${config.channelPrefix}spectators`;
+    const countsSub = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null });
+    countsSub.on('error', (err) => log.warn({ err }, 'spectators: counts subscriber connection error'));
+    countsSub.on('message', (_channel: string, message: string) => remote.receive(message, Date.now()));
+    await countsSub.connect();
+    await countsSub.subscribe(countsChannel);
+
     const spectators = createSpectators({
+      remoteCount: (gameId) => remote.of(gameId),
       hub: app.hub,
       view: (gameId) => app.games.view(gameId),
       eventsAfter: (gameId, seq, limit) => app.games.eventsAfter(gameId, seq, limit),
@@ -135,8 +151,15 @@ export default fp<{ config: GatewayConfig }>(
 
     // --- timers: spectator counts, live updates, the live list, idle rooms
     const counts = setInterval(() => {
+      remote.recount(Date.now());
       spectators.flushCounts();
     }, COUNT_FLUSH_MS);
+    const share = setInterval(() => {
+      const local = [...spectators.rooms.values()].map((r): [string, number] => [r.gameId, r.cursors.size]);
+      app.redis.publish(countsChannel, countsMessage(gatewayId, local)).catch(() => {
+        // the others forget this gateway's counts after three periods; they come back with Redis
+      });
+    }, COUNT_SHARE_MS);
     const liveFlush = setInterval(() => {
       if (live.feeds.size === 0) return;
       live.syncSpectators();
@@ -171,12 +194,13 @@ export default fp<{ config: GatewayConfig }>(
     app.decorate('watchLimit', watchLimit);
     app.decorate('liveSubscription', liveSubscription);
     app.addHook('onClose', async () => {
-      for (const t of [beat, counts, liveFlush, liveRefresh, idle]) clearInterval(t);
+      for (const t of [beat, counts, share, liveFlush, liveRefresh, idle]) clearInterval(t);
       for (const t of resyncTimers) clearTimeout(t);
       spectators.close();
       const sub = patternSub;
       patternSub = null;
       await sub?.quit().catch(() => sub.disconnect());
+      await countsSub.quit().catch(() => countsSub.disconnect());
       await db.destroy();
     });
   },

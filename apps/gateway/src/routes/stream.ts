@@ -107,8 +107,8 @@ const stream: FastifyPluginAsyncTypebox = async (app) => {
       };
       res.on('close', finish);
       try {
-        await app.spectators.join(gameId, member, view === null ? {} : { since: 0 }, (room) => {
-          if (view === null) write(`${room.snapshotFrame()}\n`, room.snapshot.status === 'ended');
+        await app.spectators.join(gameId, member, view === null ? {} : { since: 0 }, (room, count) => {
+          if (view === null) write(`${room.snapshotFrame(count)}\n`, room.snapshot.status === 'ended');
         });
         if (done) app.spectators.leave(gameId, member);
       } catch (err) {

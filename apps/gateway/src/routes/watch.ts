@@ -90,11 +90,11 @@ const watch: FastifyPluginAsyncTypebox = async (app) => {
       socket.on('error', (err) => log.debug({ err }, 'watch: socket error'));
 
       app.spectators
-        .join(gameId, member, since === undefined ? {} : { since }, (room) => {
+        .join(gameId, member, since === undefined ? {} : { since }, (room, count) => {
           write(
             since === undefined
-              ? room.snapshotFrame()
-              : JSON.stringify({ type: 'resume', gameId, since, spectators: room.cursors.size }),
+              ? room.snapshotFrame(count)
+              : JSON.stringify({ type: 'resume', gameId, since, spectators: count }),
           );
         })
         .then(() => {
