@@ -8,6 +8,7 @@ import type { GameView, WireEvent } from '@shogi/protocol';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { Hub, HubListener } from '../src/domain/hub.js';
+import { countsMessage, RemoteCounts } from '../src/domain/spectator-counts.js';
 import { createSpectators, type Member, type Room } from '../src/domain/spectators.js';
 import { DelayedView } from '../src/routes/stream.js';
 
@@ -172,5 +173,27 @@ describe('the delayed view of the NDJSON stream', () => {
     const end = ev(9, 'GameEnded', { winner: 'sente', reason: 'resignation' });
     expect(view.push([end]).map((e) => e.seq)).toEqual([4, 5, 6, 7, 8, 9]);
     expect(view.snapshot).toMatchObject({ moves: ['m1', 'm2', 'm3'], status: 'ended', seq: 9 });
+  });
+});
+
+describe('spectator counts of the other gateways', () => {
+  test('sums the others, ignores its own, forgets a silent gateway', () => {
+    const counts = new RemoteCounts('me', 3000);
+    counts.receive(countsMessage('me', [['g', 5]]), 0);
+    counts.receive(
+      countsMessage('b', [
+        ['g', 2],
+        ['h', 0],
+      ]),
+      0,
+    );
+    counts.receive(countsMessage('c', [['g', 1]]), 1000);
+    counts.receive('not json', 1000);
+    expect([counts.of('g'), counts.of('h')]).toEqual([3, 0]);
+    // b's next message replaces its counts
+    counts.receive(countsMessage('b', []), 2000);
+    expect(counts.of('g')).toBe(1);
+    counts.recount(4500);
+    expect(counts.of('g')).toBe(0);
   });
 });
