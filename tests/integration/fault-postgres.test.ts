@@ -8,7 +8,9 @@
  */
 import { ERRORS, type ErrorCode } from '@shogi/protocol';
 import pg from 'pg';
+import type { WireEvent } from '@shogi/protocol';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import WebSocket from 'ws';
 import { type Acknowledged, auditWhenSettled } from './audit.js';
 import { MATE_GAME } from './fixtures.js';
 import { ADMIN_URL, bearer, call, newGame, REDIS_URL, type Stack, silentLogger, startStack } from './harness.js';
@@ -23,7 +25,7 @@ let admin: pg.Client;
 let dbName: string;
 
 beforeAll(async () => {
-  stack = await startStack({ worker: false });
+  stack = await startStack({ worker: false, listen: true });
   dbName = new URL(stack.config.databaseUrl).pathname.slice(1);
   const { startWorker } = await import('@shogi/worker');
   worker = await startWorker({
@@ -109,6 +111,134 @@ async function play(index: number): Promise<void> {
   }
 }
 
+/** What the socket-playing client met: error codes, close codes, reconnections. */
+const socketFaults = { errors: new Map<string, number>(), closes: new Map<number, number>(), reconnects: 0 };
+
+/**
+ * A player socket that keeps its stream across reconnections (`after=` the last seq seen)
+ * and checks it has no gap and no repeat.
+ */
+class PlayerStream {
+  readonly events: WireEvent[] = [];
+  readonly problems: string[] = [];
+  readonly acks: { seq: number; usi: string }[] = [];
+  private ws: WebSocket | null = null;
+  private readonly url: string;
+  private wake: () => void = () => undefined;
+  /** the move to send again after an UNAVAILABLE error frame or a reconnection */
+  pending: { usi: string; ply: number; idempotencyKey: string } | null = null;
+
+  constructor(gameId: string, token: string) {
+    this.url = `${stack.baseUrl.replace(/^http/, 'ws')}/api/games/${gameId}/ws?token=${token}`;
+  }
+
+  get lastSeq(): number {
+    return this.events.at(-1)?.seq ?? 0;
+  }
+
+  async connect(): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.open();
+        return;
+      } catch (err) {
+        // the upgrade's own reads may meet a dead connection: 503, then try again
+        if (attempt > 200) throw err;
+        await sleep(20);
+      }
+    }
+  }
+
+  private open(): Promise<void> {
+    const ws = new WebSocket(`${this.url}&after=${this.lastSeq}`);
+    this.ws = ws;
+    ws.on('message', (data) => {
+      const m = JSON.parse(String(data)) as { type: string; [k: string]: unknown };
+      if (m.type === 'events')
+        for (const e of m.events as WireEvent[]) {
+          if (e.seq !== this.lastSeq + 1) this.problems.push(`seq ${e.seq} after ${this.lastSeq}`);
+          if (e.seq > this.lastSeq) this.events.push(e);
+        }
+      if (m.type === 'ack' && typeof m.usi === 'string') this.acks.push({ seq: Number(m.seq), usi: m.usi });
+      if (m.type === 'error') {
+        const code = (m.error as { code: string }).code;
+        socketFaults.errors.set(code, (socketFaults.errors.get(code) ?? 0) + 1);
+        if (code !== 'UNAVAILABLE') this.problems.push(`error frame ${JSON.stringify(m)}`);
+        else setTimeout(() => this.resend(), 20);
+      }
+      this.wake();
+    });
+    ws.on('close', (code) => {
+      if (this.ws !== ws || code === 1000) return;
+      socketFaults.closes.set(code, (socketFaults.closes.get(code) ?? 0) + 1);
+      socketFaults.reconnects++;
+      this.connect().then(
+        () => this.resend(),
+        (err: unknown) => this.problems.push(`no reconnection: ${String(err)}`),
+      );
+    });
+    return new Promise((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+      ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
+    });
+  }
+
+  resend(): void {
+    if (this.pending && this.ws?.readyState === WebSocket.OPEN)
+      this.ws.send(JSON.stringify({ type: 'move', ...this.pending }));
+  }
+
+  async waitFor(test: () => boolean, what: string): Promise<void> {
+    const deadline = Date.now() + 45_000;
+    while (!test()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${this.problems.join('; ')}`);
+      await new Promise<void>((r) => {
+        this.wake = r;
+        setTimeout(r, 100);
+      });
+    }
+  }
+
+  close(): void {
+    const ws = this.ws;
+    this.ws = null;
+    ws?.close(1000);
+  }
+}
+
+/** A game played over the two players' sockets, through the same faults. */
+async function playOverSockets(): Promise<void> {
+  const { game, players } = await (async () => {
+    for (;;) {
+      try {
+        return await newGame(stack.app);
+      } catch {
+        await sleep(20);
+      }
+    }
+  })();
+  const sockets = [new PlayerStream(game.id, players.sente.token), new PlayerStream(game.id, players.gote.token)];
+  await Promise.all(sockets.map((s) => s.connect()));
+  for (const [ply, usi] of MATE_GAME.entries()) {
+    const mover = sockets[ply % 2] as PlayerStream;
+    mover.pending = { usi, ply, idempotencyKey: `ws-${ply}` };
+    mover.resend();
+    const accepted = () => mover.events.some((e) => e.type === 'MoveAccepted' && e.payload.ply === ply + 1);
+    await mover.waitFor(accepted, `the verdict on ${usi} at ply ${ply}`);
+    mover.pending = null;
+  }
+  const last = Math.max(...sockets.map((s) => s.lastSeq));
+  for (const s of sockets) await s.waitFor(() => s.lastSeq === last, `seq ${last}`);
+  for (const s of sockets) {
+    expect(s.problems).toEqual([]);
+    expect(s.events.map((e) => e.seq)).toEqual(Array.from({ length: last }, (_, i) => i + 1));
+    expect(s.events.filter((e) => e.type === 'MoveAccepted').map((e) => e.payload.usi)).toEqual([...MATE_GAME]);
+    for (const a of s.acks) acknowledged.push({ gameId: game.id, ...a });
+    s.close();
+  }
+}
+
 test('backends terminated during appends: retriable errors, whole submissions, recovery, audit', async () => {
   let playing = true;
   let terminated = 0;
@@ -127,7 +257,7 @@ test('backends terminated during appends: retriable errors, whole submissions, r
     }
   })();
   // 2. the clients play on through it, and after it
-  const clients = Array.from({ length: GAMES }, (_, i) => play(i));
+  const clients = [...Array.from({ length: GAMES }, (_, i) => play(i)), playOverSockets()];
   const results = await Promise.allSettled(clients);
   playing = false;
   await killer;
@@ -138,14 +268,15 @@ test('backends terminated during appends: retriable errors, whole submissions, r
   // 3. the audit: every acknowledged submission in the log, one verdict each, projection = log
   const report = await auditWhenSettled(stack.db, { acknowledged });
   expect(report.problems).toEqual([]);
-  expect(report.accepted).toBe(GAMES * MATE_GAME.length);
+  expect(report.accepted).toBe((GAMES + 1) * MATE_GAME.length);
   // every game ended in checkmate, seen through the gateway
   const views = await Promise.all(
     [...new Set(acknowledged.map((a) => a.gameId))].map((id) => call(stack.app, 'GET', `/api/games/${id}`)),
   );
   expect(views.map((v) => v.body.result?.reason)).toEqual(views.map(() => 'checkmate'));
   console.log(
-    `fault-postgres: ${rounds} kill rounds, ${terminated} backends terminated; retriable answers: ${JSON.stringify(Object.fromEntries(retriable))}`,
+    `fault-postgres: ${rounds} kill rounds, ${terminated} backends terminated; retriable answers: ${JSON.stringify(Object.fromEntries(retriable))}; ` +
+      `socket error frames ${JSON.stringify(Object.fromEntries(socketFaults.errors))}, closes ${JSON.stringify(Object.fromEntries(socketFaults.closes))}, ${socketFaults.reconnects} reconnections`,
   );
   expect(terminated).toBeGreaterThan(0);
 }, 120_000);
