@@ -72,6 +72,7 @@ describe('GET /api/stats/*', () => {
     expect(lengths.body.buckets[0]).toEqual({ from: 0, games: 1 }); // the live game: resigned at ply 0
     const player = await call(stack.app, 'GET', `/api/stats/players/${live.sente}`);
     expect(player.body.byColor.sente).toEqual({ wins: 1, losses: 0, draws: 0, noResult: 0 });
+    expect(player.body.streaks).toEqual({ current: { outcome: 'win', games: 1 }, bestWin: 1 });
     const root = await call(stack.app, 'GET', '/api/stats/openings');
     expect(root.body.games).toBe(FILES.length); // the live game has no moves
     const first = root.body.next[0];
@@ -127,7 +128,11 @@ describe('records out', () => {
       .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ id: live.gameId, result: 'sente', reason: 'resignation', imported: false });
-    const asGote = await get(`/api/players/${encodeURIComponent(live.sente)}/games.ndjson?color=gote`);
-    expect(asGote.text).toBe('');
+    for (const q of ['color=gote', 'result=loss', 'since=2100-01-01T00:00:00Z']) {
+      const none = await get(`/api/players/${encodeURIComponent(live.sente)}/games.ndjson?${q}`);
+      expect(none.text).toBe('');
+    }
+    const won = await get(`/api/players/${encodeURIComponent(live.sente)}/games.ndjson?result=win&color=sente`);
+    expect(won.text.trim().split('\n')).toHaveLength(1);
   });
 });

@@ -139,6 +139,7 @@ const records: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['records'],
         summary: "A player's finished games, newest first, as streamed NDJSON (one game a line)",
+        description: "Filters: color, result (the player's: win, loss, draw), timeCategory, since/until (ended at).",
         // no control characters: PostgreSQL refuses NUL in text
         params: Type.Object(
           { id: Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000-\\u001f\\u007f]+$' }) },
@@ -147,6 +148,8 @@ const records: FastifyPluginAsyncTypebox = async (app) => {
         querystring: Type.Object(
           {
             color: Type.Optional(Type.String({ enum: ['sente', 'gote'] })),
+            result: Type.Optional(Type.String({ enum: ['win', 'loss', 'draw'], description: "the player's result" })),
+            timeCategory: Type.Optional(Type.String({ maxLength: 32 })),
             since: Type.Optional(Type.String({ format: 'date-time', description: 'ended at or after' })),
             until: Type.Optional(Type.String({ format: 'date-time', description: 'ended before' })),
           },
@@ -157,9 +160,11 @@ const records: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { color, since, until } = request.query;
+      const { color, result, timeCategory, since, until } = request.query;
       const options = {
         ...(color === undefined ? {} : { color: color as 'sente' | 'gote' }),
+        ...(result === undefined ? {} : { outcome: result as 'win' | 'loss' | 'draw' }),
+        ...(timeCategory === undefined ? {} : { timeCategory }),
         ...(since === undefined ? {} : { since }),
         ...(until === undefined ? {} : { until }),
       };

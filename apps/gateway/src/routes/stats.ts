@@ -63,9 +63,17 @@ const Lengths = Type.Object(
   closed,
 );
 const PlayerRecord = Type.Object({ wins: Count, losses: Count, draws: Count, noResult: Count }, closed);
+const Outcome = Type.String({ enum: ['win', 'loss', 'draw'] });
 const Player = Type.Object(
   {
     playerId: Type.String(),
+    streaks: Type.Object(
+      {
+        current: Type.Union([Type.Object({ outcome: Outcome, games: Count }, closed), Type.Null()]),
+        bestWin: Count,
+      },
+      closed,
+    ),
     total: PlayerRecord,
     byColor: Type.Object({ sente: PlayerRecord, gote: PlayerRecord }, closed),
     byReason: Type.Array(
@@ -165,7 +173,7 @@ const stats: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['stats'],
-        summary: "A player's results: total, by colour and by ending reason",
+        summary: "A player's results: total, by colour, by ending reason, and streaks",
         params: PlayerParams,
         response: { 200: Player, ...errors },
       },

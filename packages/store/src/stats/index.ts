@@ -16,15 +16,18 @@ export {
   lengthDistribution,
   type OpeningMove,
   openingExplorer,
+  type PlayerGamesOptions,
   type PlayerRecord,
   type PlayerStats,
   playerGames,
   playerStats,
+  playerStreaks,
   type ReasonCount,
   type ResultsSummary,
   resultsSummary,
   type Shares,
   type StatsFilter,
+  type Streaks,
   shares,
 } from './queries.js';
 export {

@@ -151,6 +151,7 @@ export interface PlayerRecord {
 
 export interface PlayerStats {
   readonly playerId: string;
+  readonly streaks: Streaks;
   readonly total: PlayerRecord;
   readonly byColor: { readonly sente: PlayerRecord; readonly gote: PlayerRecord };
   readonly byReason: (PlayerRecord & { readonly reason: string })[];
@@ -186,6 +187,7 @@ export async function playerStats(db: Db, playerId: string): Promise<PlayerStats
   }
   return {
     playerId,
+    streaks: await playerStreaks(db, playerId),
     total,
     byColor,
     byReason: [...byReason].map(([reason, t]) => ({ reason, ...t })).sort((a, b) => a.reason.localeCompare(b.reason)),
@@ -214,12 +216,46 @@ export async function openingExplorer(
   return { games: out.reduce((s, m) => s + m.games, 0), moves: out };
 }
 
+export interface PlayerGamesOptions {
+  readonly color?: 'sente' | 'gote';
+  /** From the player's side. */
+  readonly outcome?: 'win' | 'loss' | 'draw';
+  readonly timeCategory?: string;
+  /** ISO instants: ended at or after `since`, before `until`. */
+  readonly since?: string;
+  readonly until?: string;
+  readonly pageSize?: number;
+}
+
+export interface Streaks {
+  /** The run of equal outcomes ending with the player's latest game (null: no decided or drawn game). */
+  readonly current: { readonly outcome: 'win' | 'loss' | 'draw'; readonly games: number } | null;
+  readonly bestWin: number;
+}
+
+/** Current and best win streaks over the player's games with a result, oldest to newest. */
+export async function playerStreaks(db: Db, playerId: string): Promise<Streaks> {
+  const rows = await statsDb(db)
+    .selectFrom('finished_games')
+    .select(['result', 'sente_id'])
+    .where((eb) => eb.or([eb('sente_id', '=', playerId), eb('gote_id', '=', playerId)]))
+    .where('result', '!=', 'none')
+    .orderBy('ended_at')
+    .orderBy('game_id')
+    .execute();
+  let current = null as { outcome: 'win' | 'loss' | 'draw'; games: number } | null;
+  let bestWin = 0;
+  for (const r of rows) {
+    const color = r.sente_id === playerId ? 'sente' : 'gote';
+    const outcome = r.result === 'draw' ? 'draw' : r.result === color ? 'win' : 'loss';
+    current = current?.outcome === outcome ? { outcome, games: current.games + 1 } : { outcome, games: 1 };
+    if (outcome === 'win') bestWin = Math.max(bestWin, current.games);
+  }
+  return { current, bestWin };
+}
+
 /** A player's finished games, newest first, in keyset pages (for the NDJSON export). */
-export async function* playerGames(
-  db: Db,
-  playerId: string,
-  options: { color?: 'sente' | 'gote'; since?: string; until?: string; pageSize?: number } = {},
-) {
+export async function* playerGames(db: Db, playerId: string, options: PlayerGamesOptions = {}) {
   let before: { endedAt: Date; gameId: string } | null = null;
   const page = options.pageSize ?? 500;
   for (;;) {
@@ -232,6 +268,18 @@ export async function* playerGames(
           ? eb('gote_id', '=', playerId)
           : eb.or([eb('sente_id', '=', playerId), eb('gote_id', '=', playerId)]),
     );
+    const outcome = options.outcome;
+    if (outcome === 'draw') q = q.where('result', '=', 'draw');
+    else if (outcome === 'win' || outcome === 'loss') {
+      const won = outcome === 'win';
+      q = q.where((eb) =>
+        eb.or([
+          eb.and([eb('sente_id', '=', playerId), eb('result', '=', won ? 'sente' : 'gote')]),
+          eb.and([eb('gote_id', '=', playerId), eb('result', '=', won ? 'gote' : 'sente')]),
+        ]),
+      );
+    }
+    if (options.timeCategory !== undefined) q = q.where('time_category', '=', options.timeCategory);
     if (options.since !== undefined) q = q.where('ended_at', '>=', new Date(options.since));
     if (options.until !== undefined) q = q.where('ended_at', '<', new Date(options.until));
     const b = before;
