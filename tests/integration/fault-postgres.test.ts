@@ -6,9 +6,8 @@
  * key, and finishes its game; every submission is recorded wholly or not at all, and once
  * the killing stops the system recovers and the audit holds.
  */
-import { ERRORS, type ErrorCode } from '@shogi/protocol';
+import { ERRORS, type ErrorCode, type WireEvent } from '@shogi/protocol';
 import pg from 'pg';
-import type { WireEvent } from '@shogi/protocol';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { type Acknowledged, auditWhenSettled } from './audit.js';
@@ -49,14 +48,19 @@ afterAll(async () => {
   await stack?.close();
 });
 
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers, read field by field
+type Answer = any;
+
 /** Every answer with a status of 500 or more, by code. */
 const retriable = new Map<string, number>();
 const acknowledged: Acknowledged[] = [];
 
 /** An HTTP call retried while the answer is a 5xx, which must carry a catalog code. */
-async function retrying(send: () => Promise<{ status: number; body: any }>): Promise<{ status: number; body: any }> {
+async function retrying(
+  send: () => Promise<{ status: number; body: Answer }>,
+): Promise<{ status: number; body: Answer }> {
   for (let attempt = 0; ; attempt++) {
-    let res: { status: number; body: any };
+    let res: { status: number; body: Answer };
     try {
       res = await send();
     } catch (err) {
@@ -98,7 +102,7 @@ async function play(index: number): Promise<void> {
         call(stack.app, 'GET', `/api/games/${game.id}/events?after=${res.body.seq}`),
       );
       expect(status).toBe(200);
-      const verdict = (body.events as { type: string; payload: any }[]).find(
+      const verdict = (body.events as { type: string; payload: { submittedSeq?: number } }[]).find(
         (e) => (e.type === 'MoveAccepted' || e.type === 'MoveRejected') && e.payload.submittedSeq === res.body.seq,
       );
       if (verdict) {
