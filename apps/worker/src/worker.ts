@@ -59,6 +59,11 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   // concurrent jobs' publishes in one tick go out in one write (this connection only publishes)
   const publisher = new Redis(options.redisUrl, { maxRetriesPerRequest: 3, enableAutoPipelining: true });
+  // without listeners ioredis reports every failed reconnect as an unhandled 'error' event;
+  // jobs whose publish fails are retried, and a retry republishes the recorded verdict
+  for (const [name, client] of [['queue', connection], ['publisher', publisher]] as const) {
+    client.on('error', (err: Error) => logger.warn({ err: err.message }, `worker: Redis ${name} connection error`));
+  }
   const channelPrefix = options.channelPrefix ?? '';
   const processJob = createValidateProcessor({
     events: createPgEventStore(db, { batch: options.batch !== false, maxInFlight: options.maxInFlight ?? 1 }),
