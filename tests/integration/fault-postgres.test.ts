@@ -175,6 +175,8 @@ class PlayerStream {
     ws.on('close', (code) => {
       if (this.ws !== ws || code === 1000) return;
       socketFaults.closes.set(code, (socketFaults.closes.get(code) ?? 0) + 1);
+      // a lost database connection closes with 1013 (try again later), never 1011 (our bug)
+      if (code !== 1013) this.problems.push(`closed with ${code}`);
       socketFaults.reconnects++;
       this.connect().then(
         () => this.resend(),

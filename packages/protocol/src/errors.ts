@@ -75,6 +75,8 @@ export const CLOSE_CODES = {
   /** a frame above the gateway's maxPayload */
   MESSAGE_TOO_BIG: 1009,
   INTERNAL: 1011,
+  /** the server lost its database connection for a moment: reconnect with ?after= (RFC 6455 §7.4.1, IANA registry) */
+  TRY_AGAIN_LATER: 1013,
   UNAUTHORIZED: 4001,
   NOT_A_PLAYER: 4003,
   GAME_NOT_FOUND: 4004,

@@ -19,7 +19,7 @@ import {
   type WireEvent,
 } from '@shogi/protocol';
 import type { FastifyRequest } from 'fastify';
-import { ApiError, toErrorBody } from '../domain/api-error.js';
+import { ApiError, isUnavailable, toErrorBody } from '../domain/api-error.js';
 import { Feed } from '../domain/feed.js';
 import type { Player } from '../domain/service.js';
 
@@ -103,6 +103,12 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
         readAfter: (seq) => app.games.eventsAfter(gameId, seq),
         send: sendEvents,
         onError: (err) => {
+          // a lost database connection is not our bug: the client reconnects with after=
+          if (isUnavailable(err)) {
+            log.warn({ err }, 'ws: catch-up read failed, database unavailable');
+            socket.close(CLOSE_CODES.TRY_AGAIN_LATER, 'TRY_AGAIN_LATER');
+            return;
+          }
           log.error({ err }, 'ws: catch-up read failed');
           socket.close(CLOSE_CODES.INTERNAL, 'INTERNAL');
         },
