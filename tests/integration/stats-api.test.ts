@@ -119,6 +119,19 @@ describe('records out', () => {
     expect(missing.body.code).toBe('GAME_NOT_FOUND');
   });
 
+  test("a player's games as one CSA file", async () => {
+    const first = decodeRecord(readFileSync(join(ROOT, FILES[0] as string)));
+    if (!first.ok) throw new Error('fixture');
+    const player = `imported:${first.value.record.players.sente}`;
+    const stats = await call(stack.app, 'GET', `/api/stats/players/${encodeURIComponent(player)}`);
+    const { wins, losses, draws, noResult } = stats.body.total;
+    const res = await get(`/api/players/${encodeURIComponent(player)}/games.csa`);
+    expect(res.status).toBe(200);
+    const parts = res.text.split(/^\/$/m);
+    expect(parts).toHaveLength(wins + losses + draws + noResult);
+    for (const part of parts) expect(parseCsa(part).ok).toBe(true);
+  });
+
   test("a player's games as NDJSON, filtered by colour", async () => {
     const res = await get(`/api/players/${encodeURIComponent(live.sente)}/games.ndjson`);
     expect(res.type).toBe('application/x-ndjson');

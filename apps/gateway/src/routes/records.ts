@@ -133,6 +133,63 @@ const records: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  // no control characters in a player id: PostgreSQL refuses NUL in text
+  const PlayerGamesParams = Type.Object(
+    { id: Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000-\\u001f\\u007f]+$' }) },
+    { additionalProperties: false },
+  );
+  const PlayerGamesQuery = Type.Object(
+    {
+      color: Type.Optional(Type.String({ enum: ['sente', 'gote'] })),
+      result: Type.Optional(Type.String({ enum: ['win', 'loss', 'draw'], description: "the player's result" })),
+      timeCategory: Type.Optional(Type.String({ maxLength: 32 })),
+      since: Type.Optional(Type.String({ format: 'date-time', description: 'ended at or after' })),
+      until: Type.Optional(Type.String({ format: 'date-time', description: 'ended before' })),
+    },
+    { additionalProperties: false },
+  );
+  const optionsOf = (q: {
+    color?: string | undefined;
+    result?: string | undefined;
+    timeCategory?: string | undefined;
+    since?: string | undefined;
+    until?: string | undefined;
+  }) => ({
+    ...(q.color === undefined ? {} : { color: q.color as 'sente' | 'gote' }),
+    ...(q.result === undefined ? {} : { outcome: q.result as 'win' | 'loss' | 'draw' }),
+    ...(q.timeCategory === undefined ? {} : { timeCategory: q.timeCategory }),
+    ...(q.since === undefined ? {} : { since: q.since }),
+    ...(q.until === undefined ? {} : { until: q.until }),
+  });
+
+  app.get(
+    '/api/players/:id/games.csa',
+    {
+      schema: {
+        tags: ['records'],
+        summary: "A player's finished games, newest first, as one streamed CSA file (records separated by '/')",
+        description: 'Filters as for games.ndjson.',
+        params: PlayerGamesParams,
+        querystring: PlayerGamesQuery,
+        produces: ['text/plain'],
+        response: { 400: ErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const options = optionsOf(request.query);
+      async function* records() {
+        let first = true;
+        for await (const g of playerGames(db, request.params.id, { ...options, pageSize: 100 })) {
+          const record = recordOf(await readStream(db, g.game_id, 0));
+          if (record === null) continue;
+          yield `${first ? '' : '/\n'}${render(record, 'csa')}`;
+          first = false;
+        }
+      }
+      return reply.type('text/plain; charset=utf-8').send(Readable.from(records()) as never);
+    },
+  );
+
   app.get(
     '/api/players/:id/games.ndjson',
     {
@@ -140,34 +197,14 @@ const records: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['records'],
         summary: "A player's finished games, newest first, as streamed NDJSON (one game a line)",
         description: "Filters: color, result (the player's: win, loss, draw), timeCategory, since/until (ended at).",
-        // no control characters: PostgreSQL refuses NUL in text
-        params: Type.Object(
-          { id: Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000-\\u001f\\u007f]+$' }) },
-          { additionalProperties: false },
-        ),
-        querystring: Type.Object(
-          {
-            color: Type.Optional(Type.String({ enum: ['sente', 'gote'] })),
-            result: Type.Optional(Type.String({ enum: ['win', 'loss', 'draw'], description: "the player's result" })),
-            timeCategory: Type.Optional(Type.String({ maxLength: 32 })),
-            since: Type.Optional(Type.String({ format: 'date-time', description: 'ended at or after' })),
-            until: Type.Optional(Type.String({ format: 'date-time', description: 'ended before' })),
-          },
-          { additionalProperties: false },
-        ),
+        params: PlayerGamesParams,
+        querystring: PlayerGamesQuery,
         produces: ['application/x-ndjson'],
         response: { 400: ErrorResponse },
       },
     },
     async (request, reply) => {
-      const { color, result, timeCategory, since, until } = request.query;
-      const options = {
-        ...(color === undefined ? {} : { color: color as 'sente' | 'gote' }),
-        ...(result === undefined ? {} : { outcome: result as 'win' | 'loss' | 'draw' }),
-        ...(timeCategory === undefined ? {} : { timeCategory }),
-        ...(since === undefined ? {} : { since }),
-        ...(until === undefined ? {} : { until }),
-      };
+      const options = optionsOf(request.query);
       async function* lines() {
         for await (const g of playerGames(db, request.params.id, options))
           yield `${JSON.stringify({
