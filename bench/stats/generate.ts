@@ -18,7 +18,7 @@
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { randomPlayout, seededRandom } from '@shogi/game/testing';
-import { HANDICAP_SFENS, type Handicap, START_SFEN } from '@shogi/rules';
+import { Game, HANDICAP_SFENS, type Handicap, parseSfen, START_SFEN, toSfen } from '@shogi/rules';
 import { createDb, type Db, migrateToLatest, rebuildStats } from '@shogi/store';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -128,6 +128,24 @@ function game(i: number): FinishedRow {
   };
 }
 
+const positionCache = new Map<string, string[]>();
+/** The SFEN after each opening move (what MoveAccepted carries), computed once per opening. */
+function positionsAfter(sfen: string, moves: readonly string[]): string[] {
+  const key = `${sfen}|${moves.join(' ')}`;
+  let out = positionCache.get(key);
+  if (out === undefined) {
+    const start = parseSfen(sfen);
+    if (!start.ok) throw new Error(`bad start ${sfen}`);
+    const game = new Game(start.value, 'default');
+    out = moves.map((m) => {
+      game.playUsi(m);
+      return toSfen(game.position);
+    });
+    positionCache.set(key, out);
+  }
+  return out;
+}
+
 /** COPY FROM STDIN through psql; resolves when psql exits. */
 function copyIn(url: string, statement: string): { write(line: string): Promise<void>; end(): Promise<void> } {
   const child = spawn(
@@ -191,8 +209,9 @@ async function loadFinished(db: Db, url: string): Promise<void> {
       await copy.write(
         `${FINISHED_COLUMNS.map((c) => (c === 'opening' ? csv(pgArray(r.opening)) : csv(r[c] ?? null))).join(',')}\n`,
       );
+    const positions = new Map(rows.map((r) => [r.game_id, positionsAfter(r.initial_sfen, r.opening)]));
     const t = performance.now();
-    await db.transaction().execute((trx) => writeCounters(trx as never, rows));
+    await db.transaction().execute((trx) => writeCounters(trx as never, rows, positions));
     counters += performance.now() - t;
     if ((i / CHUNK) % 10 === 0) console.log(`${i + rows.length} games generated`);
   }

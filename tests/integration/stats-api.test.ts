@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeRecord, parseCsa, parseKif } from '@shogi/rules';
+import { decodeRecord, parseCsa, parseKif, replayMoves, START_SFEN } from '@shogi/rules';
 import { catchUp, importRecord } from '@shogi/store';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bearer, call, newGame, type Stack, startStack } from './harness.js';
@@ -79,6 +79,17 @@ describe('GET /api/stats/*', () => {
     const next = await call(stack.app, 'GET', `/api/stats/openings?moves=${first.usi}`);
     expect(next.body.games).toBe(first.games);
     expect(next.body.moves).toEqual([first.usi]);
+    // by position: the start, and the position after the most played first move
+    const start = await call(stack.app, 'GET', `/api/stats/openings?sfen=${encodeURIComponent(START_SFEN)}`);
+    expect(start.body.games).toBe(root.body.games);
+    const played = replayMoves(START_SFEN, [first.usi]);
+    const after = await call(stack.app, 'GET', `/api/stats/openings?sfen=${encodeURIComponent(played.sfen)}`);
+    expect(after.body.games).toBe(first.games);
+    expect(after.body.next).toEqual(next.body.next);
+    const bad = await call(stack.app, 'GET', '/api/stats/openings?sfen=nonsense');
+    expect(bad.body.code).toBe('INVALID_SFEN');
+    const both = await call(stack.app, 'GET', `/api/stats/openings?moves=7g7f&sfen=${encodeURIComponent(START_SFEN)}`);
+    expect(both.status).toBe(400);
   });
 
   test('the OpenAPI document lists the routes', async () => {

@@ -8,6 +8,7 @@ import * as m0002 from './migrations/0002_games_hot_updates.js';
 import * as m0003 from './migrations/0003_games_pending_seq.js';
 import * as m0004 from './migrations/0004_finished_games.js';
 import * as m0005 from './migrations/0005_stats_rollups.js';
+import * as m0006 from './migrations/0006_opening_positions.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003_games_pending_seq': m0003,
   '0004_finished_games': m0004,
   '0005_stats_rollups': m0005,
+  '0006_opening_positions': m0006,
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations are frozen in time and never see the app schema

@@ -6,16 +6,19 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorResponse } from '@shogi/protocol';
+import { parseSfen } from '@shogi/rules';
 import {
   createDb,
   endingReasons,
   lengthDistribution,
   openingExplorer,
+  openingsAtPosition,
   playerStats,
   resultsSummary,
   type StatsFilter,
 } from '@shogi/store';
 import { type Static, Type } from 'typebox';
+import { ApiError } from '../domain/api-error.js';
 import records from './records.js';
 
 const closed = { additionalProperties: false } as const;
@@ -97,12 +100,19 @@ const OpeningsQuery = Type.Object(
       }),
     ),
     handicap: Type.Optional(Type.String({ maxLength: 32, pattern: '^[a-z_]+$' })),
+    sfen: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description: 'a position instead of a move list: its games whatever the move order (transpositions)',
+      }),
+    ),
   },
   closed,
 );
 const Openings = Type.Object(
   {
     moves: Type.Array(Type.String()),
+    sfen: Type.Optional(Type.String()),
     games: Count,
     next: Type.Array(Type.Object({ usi: Type.String(), ...SharesShape }, closed)),
   },
@@ -186,13 +196,21 @@ const stats: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['stats'],
-        summary: 'Opening explorer: the moves played next after a USI move list, with game counts and result shares',
+        summary:
+          'Opening explorer: the moves played next after a USI move list (or from an SFEN position), with game counts and result shares',
         description: 'Covers the first 12 plies of games from the even start or a standard handicap start.',
         querystring: OpeningsQuery,
         response: { 200: Openings, ...errors },
       },
     },
     async (request) => {
+      const { sfen } = request.query;
+      if (sfen !== undefined) {
+        if (request.query.moves !== undefined) throw new ApiError('BAD_REQUEST', 'give moves or sfen, not both');
+        if (!parseSfen(sfen).ok) throw new ApiError('INVALID_SFEN');
+        const r = await openingsAtPosition(db, sfen);
+        return { moves: [], sfen, games: r.games, next: r.moves };
+      }
       const moves = request.query.moves ? request.query.moves.split(',') : [];
       const r = await openingExplorer(db, moves, request.query.handicap ?? '');
       return { moves, games: r.games, next: r.moves };

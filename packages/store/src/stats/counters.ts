@@ -1,7 +1,7 @@
 /** Adds finished games to the pre-aggregated counters (one upsert per table and chunk). */
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../schema.js';
-import { dayOf, explorerRoot, type FinishedRow, lengthBucket, periodsOf, Tally } from './rows.js';
+import { dayOf, explorerRoot, type FinishedRow, lengthBucket, periodsOf, positionKey, Tally } from './rows.js';
 import type { StatsTables } from './schema.js';
 
 type Trx = Transaction<Database & StatsTables>;
@@ -40,7 +40,15 @@ const outcome = (r: FinishedRow) => ({
   no_result: r.result === 'none' ? 1 : 0,
 });
 
-export async function writeCounters(trx: Trx, rows: readonly FinishedRow[]): Promise<void> {
+/**
+ * `positions`: game id -> the SFEN after each of its opening moves (MoveAccepted's), for
+ * the explorer by position; a game without them is counted under position ''.
+ */
+export async function writeCounters(
+  trx: Trx,
+  rows: readonly FinishedRow[],
+  positions: ReadonlyMap<string, readonly string[]> = new Map(),
+): Promise<void> {
   if (rows.length === 0) return;
   const results = new Tally<Record<string, unknown>, ReturnType<typeof outcome>>();
   const rollups = new Tally<Record<string, unknown>, ReturnType<typeof outcome>>();
@@ -87,12 +95,15 @@ export async function writeCounters(trx: Trx, rows: readonly FinishedRow[]): Pro
     const root = explorerRoot(r);
     if (root !== null && r.result !== 'none') {
       const o = outcome(r);
+      const after = positions.get(r.game_id);
       for (let i = 0; i < r.opening.length; i++) {
         const prefix = r.opening.slice(0, i).join(' ');
         const next = r.opening[i] as string;
+        const before = i === 0 ? r.initial_sfen : after?.[i - 1];
+        const position = after === undefined || before === undefined ? '' : positionKey(before);
         openings.add(
           `${root}|${prefix}|${next}`,
-          { handicap: root, prefix, next },
+          { handicap: root, prefix, next, position },
           { games: 1, sente_wins: o.sente_wins, gote_wins: o.gote_wins, draws: o.draws },
         );
       }

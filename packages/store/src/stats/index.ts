@@ -16,6 +16,7 @@ export {
   lengthDistribution,
   type OpeningMove,
   openingExplorer,
+  openingsAtPosition,
   type PlayerGamesOptions,
   type PlayerRecord,
   type PlayerStats,

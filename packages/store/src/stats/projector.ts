@@ -11,7 +11,7 @@ import { readAllHorizon } from '../read.js';
 import type { Database, Db } from '../schema.js';
 import { writeCounters } from './counters.js';
 import { type FinishedGameInput, type FinishedRow, finishedRow } from './rows.js';
-import { DERIVED_STATS_TABLES, type StatsDb, type StatsEndReason, type StatsTables } from './schema.js';
+import { DERIVED_STATS_TABLES, OPENING_PLIES, type StatsDb, type StatsEndReason, type StatsTables } from './schema.js';
 
 export const STATS_PROJECTION = 'stats';
 type Trx = Transaction<Database & StatsTables>;
@@ -47,6 +47,8 @@ interface LeanEvent {
   readonly gameId: string;
   readonly type: string;
   readonly usi: string | null;
+  /** MoveAccepted's SFEN, for the opening plies only. */
+  readonly sfen: string | null;
   readonly data: unknown;
 }
 
@@ -55,11 +57,13 @@ interface LeanRow {
   game_id: string;
   type: string;
   usi: string | null;
+  sfen: string | null;
   payload: unknown;
 }
 
 const LEAN_COLUMNS = sql`global_position, game_id, type,
   case when type = 'MoveAccepted' then payload->>'usi' end as usi,
+  case when type = 'MoveAccepted' and (payload->>'ply')::int <= ${OPENING_PLIES} then payload->>'sfen' end as sfen,
   case when type in ('GameCreated', 'GameEnded') then payload end as payload`;
 
 const lean = (r: LeanRow): LeanEvent => ({
@@ -67,6 +71,7 @@ const lean = (r: LeanRow): LeanEvent => ({
   gameId: r.game_id,
   type: r.type,
   usi: r.usi,
+  sfen: r.sfen,
   data: r.payload,
 });
 
@@ -103,8 +108,8 @@ export async function projectBatch(db: Db, batchSize = 2000): Promise<BatchResul
       if (Number(row.position) !== before)
         return { events: 0, games: 0, position: Number(row.position), lost: true as const };
       const ended = events.filter((e) => e.type === 'GameEnded');
-      const rows = ended.length === 0 ? [] : await finishedRows(trx, ended, events);
-      const games = await writeFinished(trx, rows);
+      const found = ended.length === 0 ? null : await finishedRows(trx, ended, events);
+      const games = found === null ? 0 : await writeFinished(trx, found.rows, found.positions);
       await trx
         .updateTable('projection_checkpoints')
         .set({ position: last.position, updated_at: sql<Date>`now()` })
@@ -123,7 +128,7 @@ async function finishedRows(
   trx: Trx,
   ended: readonly LeanEvent[],
   batch: readonly LeanEvent[],
-): Promise<FinishedRow[]> {
+): Promise<{ rows: FinishedRow[]; positions: Map<string, string[]> }> {
   const endedIds = new Set(ended.map((e) => e.gameId));
   const inBatch = new Set(batch.filter((e) => e.type === 'GameCreated' && endedIds.has(e.gameId)).map((e) => e.gameId));
   const ids = [...endedIds].filter((id) => !inBatch.has(id));
@@ -141,19 +146,23 @@ async function finishedRows(
     .where('game_id', '=', sql<string>`any(${[...endedIds]}::text[])`)
     .execute();
   const reasonOf = new Map(imported.map((r) => [r.game_id, r.end_reason as StatsEndReason]));
-  const byGame = new Map<string, { created?: GameCreated['data']; moves: string[] }>();
+  const byGame = new Map<string, { created?: GameCreated['data']; moves: string[]; sfens: string[] }>();
   const collect = (e: LeanEvent) => {
     let g = byGame.get(e.gameId);
     if (g === undefined) {
-      g = { moves: [] };
+      g = { moves: [], sfens: [] };
       byGame.set(e.gameId, g);
     }
     if (e.type === 'GameCreated') g.created = e.data as GameCreated['data'];
-    else if (e.type === 'MoveAccepted' && e.usi !== null) g.moves.push(e.usi);
+    else if (e.type === 'MoveAccepted' && e.usi !== null) {
+      g.moves.push(e.usi);
+      if (e.sfen !== null) g.sfens.push(e.sfen);
+    }
   };
   for (const e of read) collect(e);
   for (const e of batch) if (inBatch.has(e.gameId)) collect(e);
   const rows: FinishedRow[] = [];
+  const positions = new Map<string, string[]>();
   for (const end of ended) {
     const g = byGame.get(end.gameId);
     if (g?.created === undefined) throw new Error(`game ${end.gameId} ended without a GameCreated`);
@@ -166,12 +175,17 @@ async function finishedRows(
       importedReason: reasonOf.get(end.gameId),
     };
     rows.push(finishedRow(input));
+    positions.set(end.gameId, g.sfens);
   }
-  return rows;
+  return { rows, positions };
 }
 
 /** Inserts the rows (a game already there is skipped) and counts the ones inserted. */
-async function writeFinished(trx: Trx, rows: readonly FinishedRow[]): Promise<number> {
+async function writeFinished(
+  trx: Trx,
+  rows: readonly FinishedRow[],
+  positions: ReadonlyMap<string, readonly string[]>,
+): Promise<number> {
   let inserted: FinishedRow[] = [];
   for (let i = 0; i < rows.length; i += 1000) {
     const chunk = rows.slice(i, i + 1000);
@@ -184,7 +198,7 @@ async function writeFinished(trx: Trx, rows: readonly FinishedRow[]): Promise<nu
     const fresh = new Set(ids.map((r) => r.game_id));
     inserted = inserted.concat(chunk.filter((r) => fresh.has(r.game_id)));
   }
-  await writeCounters(trx, inserted);
+  await writeCounters(trx, inserted, positions);
   return inserted.length;
 }
 

@@ -6,7 +6,7 @@ import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kyse
 import type { Database, Db } from '../schema.js';
 import { periodsIn } from './periods.js';
 import { statsDb } from './projector.js';
-import { ALL_PERIOD } from './rows.js';
+import { ALL_PERIOD, positionKey } from './rows.js';
 import type { Grain, StatsTables } from './schema.js';
 
 export interface StatsFilter {
@@ -252,6 +252,29 @@ export async function playerStreaks(db: Db, playerId: string): Promise<Streaks> 
     if (outcome === 'win') bestWin = Math.max(bestWin, current.games);
   }
   return { current, bestWin };
+}
+
+/**
+ * The moves played from a position (SFEN; its move number is ignored), whatever the move
+ * order that reached it (within the first 12 plies of games), most played first.
+ */
+export async function openingsAtPosition(db: Db, sfen: string): Promise<{ games: number; moves: OpeningMove[] }> {
+  const rows = await statsDb(db)
+    .selectFrom('opening_counters')
+    .select([
+      'next',
+      sql<string>`sum(games)`.as('games'),
+      sql<string>`sum(sente_wins)`.as('s'),
+      sql<string>`sum(gote_wins)`.as('g'),
+      sql<string>`sum(draws)`.as('d'),
+    ])
+    .where('position', '=', positionKey(sfen))
+    .groupBy('next')
+    .orderBy(sql`sum(games)`, 'desc')
+    .orderBy('next')
+    .execute();
+  const out = rows.map((r) => ({ usi: r.next, ...shares(n(r.s), n(r.g), n(r.d)) }));
+  return { games: out.reduce((s, m) => s + m.games, 0), moves: out };
 }
 
 /** A player's finished games, newest first, in keyset pages (for the NDJSON export). */

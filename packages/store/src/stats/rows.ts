@@ -67,6 +67,9 @@ export function explorerRoot(row: FinishedRow): string | null {
   return sameStart(row.initial_sfen, START_SFEN) ? '' : null;
 }
 
+/** The explorer's key of a position: the SFEN without its move number. */
+export const positionKey = (sfen: string): string => sfen.split(' ').slice(0, 3).join(' ');
+
 /** UTC day of an instant, as YYYY-MM-DD. */
 export const dayOf = (at: Date | string): string => new Date(at).toISOString().slice(0, 10);
 

@@ -116,6 +116,8 @@ export interface OpeningCountersTable {
   handicap: string;
   prefix: string;
   next: string;
+  /** The position before `next`: SFEN board, side and hands (migration 0006; '' if unknown). */
+  position: ColumnType<string, string | undefined, string>;
   games: Count;
   sente_wins: Count;
   gote_wins: Count;
