@@ -245,12 +245,13 @@ async function loadLogAndRebuild(db: Db, url: string, games: number): Promise<vo
       createdAt: r.started_at,
     });
     // beyond the opening the moves are placeholders: the projector only counts them
+    const sfens = positionsAfter(r.initial_sfen, r.opening);
     for (let p = 0; p < r.plies; p++)
       await ev(p + 2, 'MoveAccepted', {
         submittedSeq: 0,
         ply: p + 1,
         usi: r.opening[p] ?? '5i5h',
-        sfen: '',
+        sfen: sfens[p] ?? '',
         check: false,
       });
     await ev(r.plies + 2, 'GameEnded', {

@@ -6,11 +6,13 @@
  *   npx tsx --conditions=@shogi/source bench/stats/main.ts [--url URL] [--runs 300]
  */
 import { parseArgs } from 'node:util';
+import { replayMoves, START_SFEN } from '@shogi/rules';
 import {
   createDb,
   endingReasons,
   lengthDistribution,
   openingExplorer,
+  openingsAtPosition,
   playerGames,
   playerStats,
   resultsSummary,
@@ -67,6 +69,8 @@ await time('player (GET /api/stats/players/:id)', (i) => playerStats(db, `p${(i 
 await time('openings (GET /api/stats/openings)', (i) =>
   openingExplorer(db, openingPaths[i % openingPaths.length] ?? []),
 );
+const sfens = openingPaths.map((moves) => replayMoves(START_SFEN, moves).sfen);
+await time('openings by SFEN (?sfen=)', (i) => openingsAtPosition(db, sfens[i % sfens.length] ?? START_SFEN));
 await time('player games, first 100 (NDJSON)', async (i) => {
   let c = 0;
   for await (const _ of playerGames(db, `p${(i * 104729) % 20000}`, { pageSize: 100 })) if (++c >= 100) break;
