@@ -1,4 +1,16 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve as resolvePath } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+// The shared reference data (perft counts, rule cases, real game records) lives beside the
+// repository, in ../shared/fixtures; SHOGI_FIXTURES points elsewhere when a checkout is not there.
+const root = dirname(fileURLToPath(import.meta.url));
+const fixtures = [process.env.SHOGI_FIXTURES, resolvePath(root, '../shared/fixtures'), '/work/shared/fixtures'].find(
+  (dir): dir is string => dir !== undefined && existsSync(join(dir, 'perft.json')),
+);
+if (fixtures === undefined) throw new Error('shared fixtures not found: set SHOGI_FIXTURES to the fixtures folder');
+const env = { SHOGI_FIXTURES: fixtures };
 
 // Workspace packages resolve to their TypeScript sources through this export condition,
 // so tests never need a build.
@@ -7,6 +19,7 @@ const ssr = { resolve: { conditions: ['@shogi/source'] } };
 
 export default defineConfig({
   test: {
+    env,
     // CI reads the JSON report for its closing "N passed, N failed" line
     reporters: ['default', 'json'],
     outputFile: { json: 'test-artifacts/vitest.json' },

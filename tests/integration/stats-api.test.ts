@@ -10,7 +10,7 @@ import { catchUp, importRecord } from '@shogi/store';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bearer, call, newGame, type Stack, startStack } from './harness.js';
 
-const ROOT = join(import.meta.dirname, '../../../shared/fixtures/games/wcsc28');
+const ROOT = join(process.env.SHOGI_FIXTURES ?? '../shared/fixtures', 'games/wcsc28');
 const FILES = readdirSync(ROOT).sort().slice(0, 12);
 
 let stack: Stack;

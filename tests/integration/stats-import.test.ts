@@ -18,7 +18,7 @@ import {
 import { createTestDatabase, type TestDatabase } from '@shogi/store/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-const ROOT = join(import.meta.dirname, '../../../shared/fixtures/games');
+const ROOT = join(process.env.SHOGI_FIXTURES ?? '../shared/fixtures', 'games');
 const files = readdirSync(ROOT).flatMap((d) => readdirSync(join(ROOT, d)).map((f) => join(d, f)));
 
 type Expected = 'sente' | 'gote' | 'draw' | 'none';

@@ -21,7 +21,7 @@ import { createTestDatabase, type TestDatabase } from '@shogi/store/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 
-const ROOT = join(import.meta.dirname, '../../../shared/fixtures/games/wcsc28');
+const ROOT = join(process.env.SHOGI_FIXTURES ?? '../shared/fixtures', 'games/wcsc28');
 const PLAYERS = ['p1', 'p2', 'p3', 'p4'].map((id) => ({ id, name: id.toUpperCase() }));
 const quiet = { info: () => undefined, error: (o: object) => console.error(o) };
 

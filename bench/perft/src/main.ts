@@ -4,8 +4,9 @@
  *   npm run bench:perft [-- --quick] [--skip tsshogi,shogiops] [--runs N] [--rounds N]
  *
  * Run the compiled JS with plain node (never tsx). Env: BENCH_QUICK=1, BENCH_SKIP=tsshogi,
- * SHOGI_FIXTURES=/path/to/fixtures (default /work/shared/fixtures).
+ * SHOGI_FIXTURES=/path/to/fixtures (default ../shared/fixtures beside the repository).
  */
+import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +31,8 @@ const runs = Number(opts.runs ?? 3);
 const rounds = Number(opts.rounds ?? (quick ? 3 : 15));
 const MIN_MS = quick ? 300 : 3_000;
 const BUDGET_MS = quick ? 2_000 : 20_000;
-const FIXTURES = process.env.SHOGI_FIXTURES ?? '/work/shared/fixtures';
+// ../shared/fixtures beside the repository (this file runs from bench/perft/dist)
+const FIXTURES = process.env.SHOGI_FIXTURES ?? fileURLToPath(new URL('../../../../shared/fixtures', import.meta.url));
 
 const START = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
 const MAX_MOVES_593 = 'R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1';

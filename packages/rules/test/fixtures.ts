@@ -1,8 +1,8 @@
 /** Reads the shared reference data (../shared/fixtures, see its README for sources). */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 
-export const FIXTURES = fileURLToPath(new URL('../../../../shared/fixtures/', import.meta.url));
+/** Set by vitest.config.ts (SHOGI_FIXTURES), with a trailing slash. */
+export const FIXTURES = `${process.env.SHOGI_FIXTURES ?? '../shared/fixtures'}/`;
 
 export const fixture = <T>(name: string): T => JSON.parse(readFileSync(`${FIXTURES}${name}`, 'utf8')) as T;
 
