@@ -2,7 +2,7 @@
 import { errorBody } from '@shogi/protocol';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { toErrorBody } from '../domain/api-error.js';
+import { ApiError, toErrorBody } from '../domain/api-error.js';
 
 export default fp(
   async (app: FastifyInstance) => {
@@ -10,7 +10,13 @@ export default fp(
       const { status, body } = toErrorBody(error);
       if (status >= 500) request.log.error({ err: error }, 'request failed');
       else request.log.debug({ code: body.code, detail: body.detail }, 'client error');
-      return reply.code(status).send(body);
+      // a route that set another type (a text or NDJSON stream failing) still answers JSON
+      return reply.code(status).type('application/json; charset=utf-8').send(body);
+    });
+    // PostgreSQL text cannot hold NUL, and no id, name or filter of this API can: refused at
+    // the door, before any hook or handler hands it to a query
+    app.addHook('preValidation', async (request) => {
+      if (hasNul(request.params) || hasNul(request.query)) throw new ApiError('BAD_REQUEST', 'NUL in the URL');
     });
     app.setNotFoundHandler((_request, reply) => reply.code(404).send(errorBody('NOT_FOUND')));
     // @fastify/websocket answers a plain GET on a WebSocket-only route with an empty 404
@@ -23,3 +29,8 @@ export default fp(
   },
   { name: 'errors' },
 );
+
+const hasNul = (values: unknown): boolean =>
+  typeof values === 'object' &&
+  values !== null &&
+  Object.values(values).some((v) => (typeof v === 'string' ? v.includes('\u0000') : Array.isArray(v) && hasNul(v)));
