@@ -12,7 +12,7 @@
  * imported_games.end_reason, which the statistics projector prefers.
  */
 import { createHash } from 'node:crypto';
-import type { GameEvent } from '@shogi/game';
+import { type GameEvent, VersionConflictError } from '@shogi/game';
 import {
   type Color,
   type ColorName,
@@ -25,6 +25,7 @@ import {
   toSfen,
 } from '@shogi/rules';
 import { appendEvents } from '../append.js';
+import { UNIQUE_VIOLATION } from '../event-rows.js';
 import type { Db } from '../schema.js';
 import { statsDb } from './projector.js';
 import type { StatsEndReason } from './schema.js';
@@ -242,20 +243,27 @@ export async function importRecord(
     .where('sha256', '=', sha256)
     .executeTakeFirst();
   if (existing !== undefined) return { ok: true, duplicate: true, gameId: existing.game_id };
-  await sdb.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('imported_games')
-      .values({
-        game_id: gameId,
-        source_file: sourceFile,
-        format,
-        sha256,
-        record_ending: record.ending?.raw ?? (record.summary === null ? null : `'summary:${record.summary}`),
-        end_reason: ending.reason,
-      })
-      .execute();
-    await appendEvents(trx as unknown as Db, gameId, 0, events);
-  });
+  try {
+    await sdb.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('imported_games')
+        .values({
+          game_id: gameId,
+          source_file: sourceFile,
+          format,
+          sha256,
+          record_ending: record.ending?.raw ?? (record.summary === null ? null : `'summary:${record.summary}`),
+          end_reason: ending.reason,
+        })
+        .execute();
+      await appendEvents(trx as unknown as Db, gameId, 0, events);
+    });
+  } catch (e) {
+    // the same record imported concurrently: the other import won
+    if ((e as { code?: string }).code === UNIQUE_VIOLATION || e instanceof VersionConflictError)
+      return { ok: true, duplicate: true, gameId };
+    throw e;
+  }
   return {
     ok: true,
     gameId,
