@@ -37,6 +37,7 @@ const running = await startWorker({
   ...opt('lockDuration', int('WORKER_LOCK_DURATION_MS')),
   ...opt('stalledInterval', int('WORKER_STALLED_INTERVAL_MS')),
   ...opt('sweepIntervalMs', int('WORKER_SWEEP_INTERVAL_MS')),
+  ...opt('projectorIntervalMs', int('WORKER_PROJECTOR_INTERVAL_MS')),
   ...opt('sweepAfterMs', int('WORKER_SWEEP_AFTER_MS')),
   ...opt('cacheSize', int('WORKER_CACHE_SIZE')),
   ...opt('maxInFlight', int('EVENT_STORE_MAX_IN_FLIGHT')),

@@ -1,5 +1,5 @@
 /** startWorker: a BullMQ worker on the validate queue, with its pool, Redis connections and cache. */
-import { createDb, createPgEventStore, type Db } from '@shogi/store';
+import { createDb, createPgEventStore, type Db, startProjector } from '@shogi/store';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -29,8 +29,8 @@ export interface WorkerOptions {
   /** Event-store batches in flight at once, per kind (default 1): fewer means larger batches. */
   readonly maxInFlight?: number;
   /**
-   * Game states kept in memory (default 2,000). Each holds a rules Game whose position keeps
-   * make/unmake stacks of about 36 KB, so this bounds the cache near 80 MB.
+   * Game states kept in memory (default 2,000). Each holds a rules Game (a position with
+   * make/unmake stacks that start at 256 plies and grow), a few KB to tens of KB.
    */
   readonly cacheSize?: number;
   /** How often to log what the worker did (default 60 s). */
@@ -39,6 +39,12 @@ export interface WorkerOptions {
   readonly sweepIntervalMs?: number;
   /** A submission without a verdict for this long is enqueued again (default 5 s). */
   readonly sweepAfterMs?: number;
+  /**
+   * How often the statistics projector (finished games, result counters) catches up with
+   * the log (default 1 s; 0: none in this worker). Several workers may run it: each game
+   * counts once.
+   */
+  readonly projectorIntervalMs?: number;
 }
 
 export interface RunningWorker {
@@ -93,6 +99,11 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     sweepInterval > 0
       ? startSweeper(db, queue, { intervalMs: sweepInterval, afterMs: options.sweepAfterMs ?? 5_000, logger })
       : null;
+  const projectorInterval = options.projectorIntervalMs ?? 1_000;
+  const projector =
+    projectorInterval > 0
+      ? startProjector({ db, logger: logger.child({ component: 'stats' }), intervalMs: projectorInterval })
+      : null;
   // one plain line a minute about what the worker did, when it did anything
   const stats = { jobs: 0, verdicts: 0, conflicts: 0 };
   worker.on('completed', (_job, result: ValidateResult) => {
@@ -125,6 +136,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       closing ??= (async () => {
         clearInterval(statsTimer);
         await sweeper?.stop();
+        await projector?.stop();
         await worker.close();
         await queue.close();
         await Promise.allSettled([publisher.quit(), connection.quit()]);
