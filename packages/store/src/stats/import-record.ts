@@ -12,7 +12,7 @@
  * imported_games.end_reason, which the statistics projector prefers.
  */
 import { createHash } from 'node:crypto';
-import { type GameEvent, VersionConflictError } from '@shogi/game';
+import { END_REASONS, type EndReason, type GameEvent, VersionConflictError } from '@shogi/game';
 import {
   type Color,
   type ColorName,
@@ -222,17 +222,10 @@ export async function importRecord(
       type: 'Resigned',
       data: { color: COLOR_NAMES[other(ending.winner ?? 0)] as ColorName, at: endedAt },
     });
-  const liveReasons = [
-    'checkmate',
-    'resignation',
-    'timeout',
-    'sennichite',
-    'perpetual_check',
-    'stalemate',
-    'impasse',
-  ] as const;
-  const eventReason = (liveReasons as readonly string[]).includes(ending.reason)
-    ? (ending.reason as (typeof liveReasons)[number])
+  // endings the live server has no event reason for are recorded as an abort; the finer
+  // reason stays in imported_games
+  const eventReason: EndReason = (END_REASONS as readonly string[]).includes(ending.reason)
+    ? (ending.reason as EndReason)
     : 'abort';
   events.push({ type: 'GameEnded', data: { winner, reason: eventReason, at: endedAt } });
 

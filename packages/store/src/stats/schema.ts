@@ -1,4 +1,5 @@
 /** Table types of the statistics projections (migration 0004). Use `db.withTables<StatsTables>()`. */
+import { END_REASONS } from '@shogi/game';
 import type { ColumnType, Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 
@@ -12,19 +13,7 @@ export type GameResult = (typeof GAME_RESULTS)[number];
  * Ending reasons of finished games: the game's END_REASONS plus the record endings of
  * imported games the live server has no event reason for.
  */
-export const STATS_END_REASONS = [
-  'checkmate',
-  'resignation',
-  'timeout',
-  'sennichite',
-  'perpetual_check',
-  'stalemate',
-  'impasse',
-  'abort',
-  'illegal_move',
-  'max_moves',
-  'interrupted',
-] as const;
+export const STATS_END_REASONS = [...END_REASONS, 'illegal_move', 'max_moves', 'interrupted'] as const;
 export type StatsEndReason = (typeof STATS_END_REASONS)[number];
 
 export interface ProjectionCheckpointsTable {
