@@ -67,19 +67,23 @@ export const GameResult = Type.Object(
   { winner: Type.Union([Side, Type.Null()]), reason: Type.String({ description: 'checkmate, resignation, ...' }) },
   closed,
 );
+/** What every view of a game's state holds (the game view, a spectator's snapshot). */
+export const GAME_STATE_FIELDS = {
+  id: Id,
+  ruleset: RulesetName,
+  initialSfen: Type.String(),
+  sfen: Type.String(),
+  moves: Type.Array(Type.String(), { description: 'accepted moves in USI, in order' }),
+  ply: Type.Integer(),
+  sideToMove: Side,
+  status: Type.Union([Type.Literal('ongoing'), Type.Literal('ended')]),
+  result: Type.Union([GameResult, Type.Null()]),
+  players: Type.Object({ sente: PlayerRef, gote: PlayerRef }, closed),
+};
 export const GameView = Type.Object(
   {
-    id: Id,
-    ruleset: RulesetName,
-    initialSfen: Type.String(),
-    sfen: Type.String(),
-    moves: Type.Array(Type.String(), { description: 'accepted moves in USI, in order' }),
-    ply: Type.Integer(),
-    sideToMove: Side,
-    status: Type.Union([Type.Literal('ongoing'), Type.Literal('ended')]),
-    result: Type.Union([GameResult, Type.Null()]),
+    ...GAME_STATE_FIELDS,
     lastSeq: Type.Integer(),
-    players: Type.Object({ sente: PlayerRef, gote: PlayerRef }, closed),
   },
   closed,
 );

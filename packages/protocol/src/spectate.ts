@@ -4,7 +4,7 @@
  * Spectator sockets are read-only: any frame they send is answered with an error frame.
  */
 import { type Static, Type } from 'typebox';
-import { ErrorResponse, GameResult, Id, PlayerRef, RulesetName, Side, WireEvent } from './http.js';
+import { ErrorResponse, GAME_STATE_FIELDS, Id, PlayerRef, Side, WireEvent } from './http.js';
 
 const closed = { additionalProperties: false } as const;
 
@@ -39,16 +39,7 @@ export const Clocks = Type.Object(
 /** The state of a game at `seq`, as a spectator first sees it. */
 export const GameSnapshot = Type.Object(
   {
-    id: Id,
-    ruleset: RulesetName,
-    initialSfen: Type.String(),
-    sfen: Type.String(),
-    moves: Type.Array(Type.String(), { description: 'accepted moves in USI, in order' }),
-    ply: Type.Integer(),
-    sideToMove: Side,
-    status: Type.Union([Type.Literal('ongoing'), Type.Literal('ended')]),
-    result: Type.Union([GameResult, Type.Null()]),
-    players: Type.Object({ sente: PlayerRef, gote: PlayerRef }, closed),
+    ...GAME_STATE_FIELDS,
     clocks: Type.Optional(Clocks),
     seq: Type.Integer({ description: 'seq of the last event folded into this snapshot' }),
     spectators: Type.Integer({ description: 'sockets watching this game on this gateway' }),
