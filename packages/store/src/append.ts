@@ -6,7 +6,7 @@ import { type AppendResult, type GameEvent, VersionConflictError } from '@shogi/
 import { sql } from 'kysely';
 import type pg from 'pg';
 import { poolOf } from './db.js';
-import { type Executor, READ_ALL_LOCK_KEY, toRecorded, UNIQUE_VIOLATION } from './event-rows.js';
+import { DEADLOCK_DETECTED, type Executor, READ_ALL_LOCK_KEY, toRecorded, UNIQUE_VIOLATION } from './event-rows.js';
 import { applyToGameRow, asFullRow, type GameRowPatch } from './games-projection.js';
 
 /** Appends events at expectedSeq+1.. and updates the games row, atomically. */
@@ -95,6 +95,9 @@ export async function appendMany(
     }
   });
   if (batch.length > 0) {
+    // every batch takes its games' row locks in one order, so two racing batches of the
+    // same games queue behind each other instead of deadlocking
+    batch.sort((a, b) => ((requests[a] as AppendRequest).gameId < (requests[b] as AppendRequest).gameId ? -1 : 1));
     const results = await appendManyPrepared(
       pool,
       batch.map((i) => requests[i] as AppendRequest),
@@ -215,8 +218,10 @@ async function appendManyPrepared(
     });
     rows = r.rows;
   } catch (e) {
-    if ((e as { code?: string }).code !== UNIQUE_VIOLATION) throw e;
-    // someone else won a race in one of the games: settle each game on its own
+    const code = (e as { code?: string }).code;
+    if (code !== UNIQUE_VIOLATION && code !== DEADLOCK_DETECTED) throw e;
+    // someone else won a race in one of the games (or a lock cycle aborted the whole
+    // statement, writing nothing): settle each game on its own
     if (requests.length === 1) {
       const r = requests[0] as AppendRequest;
       return [new VersionConflictError(r.gameId, r.expectedSeq, { cause: e })];

@@ -10,6 +10,8 @@ export type Executor = Kysely<Database>;
 export const READ_ALL_LOCK_KEY = String(0x53484f4749);
 
 export const UNIQUE_VIOLATION = '23505';
+/** PostgreSQL aborted this transaction to break a lock cycle; nothing of it was written. */
+export const DEADLOCK_DETECTED = '40P01';
 
 export interface EventRow {
   game_id: string;
