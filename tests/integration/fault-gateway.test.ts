@@ -8,6 +8,7 @@
  * client ends with the whole ordered stream (no gap, no repeat across the reconnect) and
  * the full move list; the audit holds.
  */
+
 import { type ChildProcess, fork } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,7 @@ import type { WireEvent } from '@shogi/protocol';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { type Acknowledged, auditWhenSettled } from './audit.js';
+import { Conditions } from './conditions.js';
 import { MATE_GAME } from './fixtures.js';
 import { call, REDIS_URL, type Stack, startStack } from './harness.js';
 
@@ -94,7 +96,7 @@ class StreamClient {
   readonly closes: number[] = [];
   readonly frames: Record<string, unknown>[] = [];
   ws: WebSocket | null = null;
-  private waiters = new Set<() => void>();
+  private readonly conditions = new Conditions();
   private onReconnect: (() => void) | null = null;
 
   readonly name: string;
@@ -135,7 +137,7 @@ class StreamClient {
         }
       }
       if (m.type === 'error') this.problems.push(`${this.name}: error frame ${JSON.stringify(m)}`);
-      for (const w of this.waiters) w();
+      this.conditions.notify();
     });
     ws.on('close', (code) => {
       this.closes.push(code);
@@ -169,21 +171,12 @@ class StreamClient {
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
   }
 
-  async waitFor(test: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-    if (test()) return;
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters.delete(check);
-        reject(new Error(`${this.name}: timed out waiting for ${what}; problems: ${this.problems.join('; ')}`));
-      }, timeoutMs);
-      const check = () => {
-        if (!test()) return;
-        clearTimeout(timer);
-        this.waiters.delete(check);
-        resolve();
-      };
-      this.waiters.add(check);
-    });
+  waitFor(test: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+    return this.conditions.until(
+      test,
+      timeoutMs,
+      () => `${this.name}: timed out waiting for ${what}; problems: ${this.problems.join('; ')}`,
+    );
   }
 
   async close(): Promise<void> {

@@ -1,18 +1,20 @@
 /** A spectator WebSocket for the spectating tests: records frames, waits for one, reads the moves. */
+
 import type { WatchMessage, WireEvent } from '@shogi/protocol';
 import WebSocket from 'ws';
+import { Conditions } from './conditions.js';
 
 export class Watcher {
   readonly ws: WebSocket;
   readonly received: WatchMessage[] = [];
   readonly closed: Promise<number>;
-  private readonly waiters = new Set<() => void>();
+  private readonly conditions = new Conditions();
 
   private constructor(ws: WebSocket) {
     this.ws = ws;
     ws.on('message', (data) => {
       this.received.push(JSON.parse(String(data)) as WatchMessage);
-      for (const w of this.waiters) w();
+      this.conditions.notify();
     });
     this.closed = new Promise((resolve) => ws.once('close', (code) => resolve(code)));
   }
@@ -41,21 +43,12 @@ export class Watcher {
     return this.events.filter((e) => e.type === 'MoveAccepted').map((e) => String(e.payload.usi));
   }
 
-  async waitFor(test: () => boolean, timeoutMs = 15_000): Promise<void> {
-    if (test()) return;
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters.delete(check);
-        reject(new Error(`watcher timed out; last frames: ${JSON.stringify(this.received.slice(-3))}`));
-      }, timeoutMs);
-      const check = () => {
-        if (!test()) return;
-        clearTimeout(timer);
-        this.waiters.delete(check);
-        resolve();
-      };
-      this.waiters.add(check);
-    });
+  waitFor(test: () => boolean, timeoutMs = 15_000): Promise<void> {
+    return this.conditions.until(
+      test,
+      timeoutMs,
+      () => `watcher timed out; last frames: ${JSON.stringify(this.received.slice(-3))}`,
+    );
   }
 
   /** Waits until the last seq received is at least `seq`. */
