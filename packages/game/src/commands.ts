@@ -1,6 +1,7 @@
 /** Commands of the game aggregate. Time comes in on the command (`now`), never from a clock. */
 import type { Handicap, Ruleset } from '@shogi/rules';
 import type { PlayerRef } from './events.js';
+import type { TimeControl } from './time-control.js';
 
 export interface CreateGame {
   readonly type: 'CreateGame';
@@ -12,6 +13,10 @@ export interface CreateGame {
   readonly handicap?: Handicap | null;
   /** A custom start position; default the standard start. */
   readonly initialSfen?: string | null;
+  /** Default unlimited. */
+  readonly timeControl?: TimeControl;
+  /** Default false; a rated game needs a clock. */
+  readonly rated?: boolean;
   readonly now: Date;
 }
 

@@ -23,6 +23,7 @@ import type { GameEnded, GameEvent, MoveAccepted, MoveRejected } from './events.
 import { evolve } from './evolve.js';
 import { type Rejection, rejection } from './rejections.js';
 import { colorName, colorOfPlayer, type GameState, gameAt, opponentOf, type PendingMove } from './state.js';
+import { UNLIMITED, validateTimeControl } from './time-control.js';
 
 export type Decision =
   | { readonly ok: true; readonly events: GameEvent[]; readonly duplicateOf?: number }
@@ -65,6 +66,12 @@ function createGame(c: CreateGame, state: GameState): Decision {
   const game = new Game(parsed.value, c.ruleset);
   if (game.outcome.status !== 'ongoing')
     return reject(rejection('invalid_setup', 'the initial position is already over'));
+  const checked = validateTimeControl(c.timeControl ?? UNLIMITED);
+  if (!checked.ok) return reject(rejection('invalid_setup', `time control: ${checked.error.message}`));
+  const timeControl = checked.value;
+  const rated = c.rated ?? false;
+  if (rated && timeControl.kind === 'unlimited')
+    return reject(rejection('invalid_setup', 'a rated game needs a time control'));
   return accept([
     {
       type: 'GameCreated',
@@ -75,7 +82,8 @@ function createGame(c: CreateGame, state: GameState): Decision {
         ruleset: c.ruleset,
         handicap,
         initialSfen: toSfen(parsed.value),
-        rated: false,
+        timeControl,
+        rated,
         createdAt: c.now.toISOString(),
       },
     },

@@ -4,6 +4,7 @@
  * from the command that caused the event (never read from a clock here).
  */
 import { type ColorName, type Handicap, ILLEGAL_REASONS, type Ruleset } from '@shogi/rules';
+import type { TimeControl } from './time-control.js';
 
 export interface PlayerRef {
   readonly id: string;
@@ -38,7 +39,10 @@ export interface GameCreated {
     readonly ruleset: Ruleset;
     readonly handicap: Handicap | null;
     readonly initialSfen: string;
-    readonly rated: false;
+    /** Games recorded before clocks existed are read back as unlimited (see the store's upcast). */
+    readonly timeControl: TimeControl;
+    /** Rated games change both players' ratings in the time control's category; never unlimited. */
+    readonly rated: boolean;
     readonly createdAt: string;
   };
 }

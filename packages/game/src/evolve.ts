@@ -19,6 +19,8 @@ export function evolve(state: GameState, event: GameEvent): GameState {
           ruleset: d.ruleset,
           handicap: d.handicap,
           initialSfen: d.initialSfen,
+          timeControl: d.timeControl,
+          rated: d.rated,
           createdAt: d.createdAt,
         },
         sfen: d.initialSfen,

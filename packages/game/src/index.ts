@@ -74,3 +74,4 @@ export {
   type UnlimitedTimeControl,
   validateTimeControl,
 } from './time-control.js';
+export { upcastEventData } from './upcast.js';

@@ -22,6 +22,7 @@ import {
   type Ruleset,
 } from '@shogi/rules';
 import type { EndReason, PlayerRef } from './events.js';
+import type { TimeControl } from './time-control.js';
 
 export interface Lineage {
   readonly initialSfen: string;
@@ -54,6 +55,8 @@ export interface GameInfo {
   readonly ruleset: Ruleset;
   readonly handicap: Handicap | null;
   readonly initialSfen: string;
+  readonly timeControl: TimeControl;
+  readonly rated: boolean;
   readonly createdAt: string;
 }
 

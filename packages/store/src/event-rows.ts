@@ -1,6 +1,6 @@
 /** Shared by the append and read sides: row shape, conversion, and the read-all lock key. */
 import type { RecordedEvent } from '@shogi/game';
-import { isGameEventType } from '@shogi/game';
+import { isGameEventType, upcastEventData } from '@shogi/game';
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
@@ -26,7 +26,7 @@ export function toRecorded(row: EventRow): RecordedEvent {
   if (!isGameEventType(row.type)) throw new Error(`unknown event type ${row.type} in game ${row.game_id}`);
   return {
     type: row.type,
-    data: row.payload,
+    data: upcastEventData(row.type, row.payload),
     gameId: row.game_id,
     seq: row.seq,
     recordedAt: row.recorded_at.toISOString(),

@@ -15,6 +15,7 @@ export const gameCreated = (gameId: string, overrides: Partial<GameCreated['data
     ruleset: 'default',
     handicap: null,
     initialSfen: START_SFEN,
+    timeControl: { kind: 'unlimited' },
     rated: false,
     createdAt: T0.toISOString(),
     ...overrides,

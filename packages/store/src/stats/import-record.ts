@@ -168,6 +168,7 @@ export async function importRecord(
         ruleset,
         handicap: handicapOf(record.sfen),
         initialSfen: record.sfen,
+        timeControl: { kind: 'unlimited' },
         rated: false,
         createdAt: startedAt.toISOString(),
       },

@@ -5,7 +5,7 @@
  * still hold the position the batch was read from, so two projectors (or a projector and a
  * rebuild) never count an event twice: the loser's batch is dropped and read again.
  */
-import type { GameCreated, GameEnded } from '@shogi/game';
+import { type GameCreated, type GameEnded, upcastEventData } from '@shogi/game';
 import { sql, type Transaction } from 'kysely';
 import { readAllHorizon } from '../read.js';
 import type { Database, Db } from '../schema.js';
@@ -72,7 +72,7 @@ const lean = (r: LeanRow): LeanEvent => ({
   type: r.type,
   usi: r.usi,
   sfen: r.sfen,
-  data: r.payload,
+  data: r.payload === null ? null : upcastEventData(r.type, r.payload),
 });
 
 /** Events after `after` up to the read-all horizon (see read.ts: no late commit is skipped). */

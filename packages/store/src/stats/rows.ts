@@ -3,6 +3,7 @@
  * counter increments. The projector and the rebuild share these, so both count alike.
  */
 import type { GameCreated, GameEnded } from '@shogi/game';
+import { categoryOf } from '@shogi/ratings';
 import { START_SFEN } from '@shogi/rules';
 import type { Insertable } from 'kysely';
 import {
@@ -41,8 +42,7 @@ export function finishedRow(g: FinishedGameInput): FinishedRow {
     handicap: g.created.handicap,
     initial_sfen: g.created.initialSfen,
     rated: g.created.rated,
-    // rated play and time controls are not in GameCreated yet: null until they are
-    time_category: null,
+    time_category: categoryOf(g.created.timeControl),
     sente_rating_before: null,
     sente_rating_after: null,
     gote_rating_before: null,
