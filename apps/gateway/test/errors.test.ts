@@ -11,7 +11,7 @@ describe('the error catalog', () => {
     for (const code of REJECTION_CODES) expect(ERRORS[REJECTION_ERRORS[code]]).toBeDefined();
   });
 
-  test('the wire names of handicaps are the rules package\'s (protocol stays dependency-free for clients)', () => {
+  test("the wire names of handicaps are the rules package's (protocol stays dependency-free for clients)", () => {
     expect([...HANDICAP_NAMES]).toEqual([...HANDICAPS]);
   });
 

@@ -49,6 +49,32 @@ export const CreatePlayerResponse = Type.Object(
 );
 export type CreatePlayerResponse = Static<typeof CreatePlayerResponse>;
 
+// --- time controls (the limits are checked by @shogi/game's validateTimeControl)
+const Seconds = Type.Integer({ minimum: 0, maximum: 86_400 });
+export const TimeControl = Type.Union(
+  [
+    Type.Object(
+      {
+        kind: Type.Literal('byoyomi'),
+        mainSeconds: Seconds,
+        byoyomiSeconds: Seconds,
+        periods: Type.Integer({ minimum: 1, maximum: 5 }),
+      },
+      closed,
+    ),
+    Type.Object({ kind: Type.Literal('fischer'), mainSeconds: Seconds, incrementSeconds: Seconds }, closed),
+    Type.Object(
+      { kind: Type.Literal('correspondence'), daysPerMove: Type.Integer({ minimum: 1, maximum: 14 }) },
+      closed,
+    ),
+    Type.Object({ kind: Type.Literal('unlimited') }, closed),
+  ],
+  {
+    description: 'byoyomi (main + byoyomi seconds, 1-5 periods), fischer (main + increment), correspondence, unlimited',
+  },
+);
+export type TimeControl = Static<typeof TimeControl>;
+
 // --- games
 export const CreateGameBody = Type.Object(
   {
@@ -57,6 +83,8 @@ export const CreateGameBody = Type.Object(
     ruleset: Type.Optional(RulesetName),
     handicap: Type.Optional(HandicapName),
     sfen: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    timeControl: Type.Optional(TimeControl),
+    rated: Type.Optional(Type.Boolean({ description: 'rated games need a time control (default false)' })),
   },
   closed,
 );
@@ -79,6 +107,8 @@ export const GAME_STATE_FIELDS = {
   status: Type.Union([Type.Literal('ongoing'), Type.Literal('ended')]),
   result: Type.Union([GameResult, Type.Null()]),
   players: Type.Object({ sente: PlayerRef, gote: PlayerRef }, closed),
+  timeControl: TimeControl,
+  rated: Type.Boolean(),
 };
 export const GameView = Type.Object(
   {

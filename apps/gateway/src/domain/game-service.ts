@@ -152,6 +152,8 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
             ruleset: body.ruleset ?? 'default',
             handicap: body.handicap ?? null,
             initialSfen: body.sfen ?? null,
+            ...(body.timeControl === undefined ? {} : { timeControl: body.timeControl }),
+            ...(body.rated === undefined ? {} : { rated: body.rated }),
             now: now(),
           },
           state,
@@ -286,6 +288,8 @@ export function viewOf(state: GameState): GameView {
     result: state.result === null ? null : { winner: state.result.winner, reason: state.result.reason },
     lastSeq: state.seq,
     players: { sente: info.sente, gote: info.gote },
+    timeControl: info.timeControl,
+    rated: info.rated,
   };
 }
 

@@ -4,7 +4,7 @@
  * The gateway keeps one per watched game and folds each published batch onto it, so a new
  * watcher gets its snapshot without a read, and the NDJSON stream folds its own (delayed) one.
  */
-import type { GameSnapshot, GameView, Side, WireEvent } from '@shogi/protocol';
+import type { GameSnapshot, GameView, Side, TimeControl, WireEvent } from '@shogi/protocol';
 
 /** A snapshot without the spectator count (that is per gateway and changes on its own). */
 export type SnapshotState = Omit<GameSnapshot, 'spectators' | 'moves'> & { moves: string[] };
@@ -23,6 +23,8 @@ export function snapshotOfView(view: GameView): SnapshotState {
     status: view.status,
     result: view.result,
     players: view.players,
+    timeControl: view.timeControl,
+    rated: view.rated,
     seq: view.lastSeq,
   };
 }
@@ -33,6 +35,8 @@ interface CreatedPayload {
   gote: { id: string; name: string };
   ruleset: 'default' | 'jsa';
   initialSfen: string;
+  timeControl?: TimeControl;
+  rated?: boolean;
 }
 
 /** The snapshot right after GameCreated, or null when the event is not one. */
@@ -50,6 +54,9 @@ export function snapshotOfCreated(event: WireEvent): SnapshotState | null {
     status: 'ongoing',
     result: null,
     players: { sente: { id: d.sente.id, name: d.sente.name }, gote: { id: d.gote.id, name: d.gote.name } },
+    // GameCreated written before time controls existed (see @shogi/game's upcast)
+    timeControl: d.timeControl ?? { kind: 'unlimited' },
+    rated: d.rated ?? false,
     seq: event.seq,
   };
 }
