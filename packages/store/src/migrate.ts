@@ -21,7 +21,9 @@ const MIGRATIONS: Record<string, Migration> = {
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations are frozen in time and never see the app schema
 export function createMigrator(db: Kysely<any>): Migrator {
-  return new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+  // migrations are independent tables written on parallel branches of work: a database
+  // that ran a later-numbered one first still takes the earlier one when it lands
+  return new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS }, allowUnorderedMigrations: true });
 }
 
 /** Runs every pending migration; throws when one fails (the result set names it). */
