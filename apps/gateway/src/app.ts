@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastif
 import Fastify, { LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config.js';
+import type { BotRegistry } from './domain/bots.js';
 import auth from './plugins/auth.js';
 import docs from './plugins/docs.js';
 import errors from './plugins/errors.js';
@@ -18,6 +19,7 @@ import games from './plugins/games.js';
 import hub from './plugins/hub.js';
 import redis from './plugins/redis.js';
 import spectators from './plugins/spectators.js';
+import bots from './routes/bots.js';
 import gameRoutes from './routes/games.js';
 import health from './routes/health.js';
 import live from './routes/live.js';
@@ -26,12 +28,20 @@ import players from './routes/players.js';
 import stats from './routes/stats.js';
 import stream from './routes/stream.js';
 import watch from './routes/watch.js';
+import web, { type WebOptions } from './routes/web.js';
 
 export interface AppOptions {
   readonly config: GatewayConfig;
+  /** what the process adds beyond the config: bot opponents, the web client's folder */
+  readonly extras?: AppExtras;
 }
 
-export async function app(fastify: FastifyInstance, { config }: AppOptions): Promise<void> {
+export interface AppExtras {
+  readonly bots?: BotRegistry;
+  readonly web?: WebOptions;
+}
+
+export async function app(fastify: FastifyInstance, { config, extras = {} }: AppOptions): Promise<void> {
   fastify.decorate('config', config);
   // JSON only: any other body is 415 UNSUPPORTED_MEDIA_TYPE
   fastify.removeContentTypeParser('text/plain');
@@ -58,6 +68,8 @@ export async function app(fastify: FastifyInstance, { config }: AppOptions): Pro
   await fastify.register(stream);
   await fastify.register(live);
   await fastify.register(stats); // and the records routes
+  if (extras.bots) await fastify.register(bots, { bots: extras.bots });
+  await fastify.register(web, extras.web ?? {});
 }
 
 declare module 'fastify' {
@@ -86,9 +98,9 @@ export function fastifyOptions(config: GatewayConfig, logger: Logger): FastifySe
 }
 
 /** The whole app on a fresh instance, ready to listen or to take `inject()` calls. */
-export async function buildApp(config: GatewayConfig, logger: Logger) {
+export async function buildApp(config: GatewayConfig, logger: Logger, extras: AppExtras = {}) {
   const fastify = Fastify(fastifyOptions(config, logger)).withTypeProvider<TypeBoxTypeProvider>();
-  await fastify.register(app, { config });
+  await fastify.register(app, { config, extras });
   await fastify.ready();
   return fastify;
 }

@@ -3,7 +3,7 @@
  * SIGINT (stop accepting, finish in-flight requests, close sockets and pools).
  */
 import type { Logger } from 'pino';
-import { buildApp } from './app.js';
+import { type AppExtras, buildApp } from './app.js';
 import { type GatewayConfig, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 
@@ -12,8 +12,12 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-export async function startGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
-  const app = await buildApp(config, logger);
+export async function startGateway(
+  config: GatewayConfig,
+  logger: Logger,
+  extras: AppExtras = {},
+): Promise<RunningGateway> {
+  const app = await buildApp(config, logger, extras);
   const address = await app.listen({ host: config.host, port: config.port });
   let closing: Promise<void> | null = null;
   return {

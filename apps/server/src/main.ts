@@ -3,8 +3,9 @@
  * and a worker in this process (or one of them: --role gateway|worker), and the demo
  * bots unless --no-demo / DEMO=0. SIGTERM and SIGINT close everything with grace.
  */
-import { createLogger, type RunningGateway, startGateway } from '@shogi/gateway';
+import { BotRegistry, createLogger, type RunningGateway, startGateway } from '@shogi/gateway';
 import { runDemo } from './demo/demo.js';
+import { startBotOpponent } from './demo/opponent.js';
 import { parseLaunchOptions, USAGE } from './options.js';
 import { HOW_TO_START, preflight } from './preflight.js';
 import { migrate, type RunningWorker, startValidationWorker } from './services.js';
@@ -34,8 +35,11 @@ async function main(): Promise<number> {
     logger.info(`Worker started: validating moves with concurrency ${options.workerConcurrency}`);
   }
   if (role !== 'worker') {
-    gateway = await startGateway(config, logger.child({ role: 'gateway' }));
-    logger.info(`Gateway listening on ${options.publicUrl} (API docs: ${options.publicUrl}/docs)`);
+    const bots = new BotRegistry();
+    gateway = await startGateway(config, logger.child({ role: 'gateway' }), { bots });
+    logger.info(`Gateway listening on ${options.publicUrl} (web client: ${options.publicUrl}/, API docs: /docs)`);
+    // a person who opens the web client can play at once, against this bot
+    await startBotOpponent({ baseUrl: gateway.url, registry: bots, logger: logger.child({ role: 'bot' }) });
   }
 
   const demo = new AbortController();

@@ -1,3 +1,4 @@
+export * from './bots.js';
 export * from './errors.js';
 export * from './http.js';
 export * from './spectate.js';

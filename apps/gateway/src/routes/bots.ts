@@ -1,0 +1,44 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AuthHeaders, BotGameBody, BotList, ErrorResponse, GameParams, GameView } from '@shogi/protocol';
+import { ApiError } from '../domain/api-error.js';
+import type { BotRegistry } from '../domain/bots.js';
+
+export interface BotRoutesOptions {
+  readonly bots: BotRegistry;
+}
+
+const bots: FastifyPluginAsyncTypebox<BotRoutesOptions> = async (app, { bots }) => {
+  app.get(
+    '/api/bots',
+    { schema: { tags: ['bots'], summary: 'The bots you can play against', response: { 200: BotList } } },
+    async () => ({ bots: bots.list() }),
+  );
+
+  app.post(
+    '/api/bots/:id/games',
+    {
+      schema: {
+        tags: ['bots'],
+        summary: 'Start an unrated game against a bot (Authorization: Bearer); the bot answers every move',
+        params: GameParams,
+        headers: AuthHeaders,
+        body: BotGameBody,
+        response: { 201: GameView, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const player = await app.authenticate(request);
+      const bot = bots.get(request.params.id);
+      if (!bot) throw new ApiError('NOT_FOUND', 'no such bot');
+      const wanted = request.body.side ?? 'sente';
+      const side = wanted === 'random' ? (Math.random() < 0.5 ? 'sente' : 'gote') : wanted;
+      const [sente, gote] = side === 'sente' ? [player.id, bot.id] : [bot.id, player.id];
+      const game = await app.games.createGame({ sente, gote });
+      bot.join(game);
+      request.log.debug({ gameId: game.id, bot: bot.id, playerId: player.id }, 'bot game created');
+      return reply.code(201).send(game);
+    },
+  );
+};
+
+export default bots;
