@@ -16,6 +16,13 @@ export const ERRORS = {
   // 401/403: who is asking
   UNAUTHORIZED: { status: 401, message: 'A valid bearer token is required' },
   NOT_A_PLAYER: { status: 403, message: 'You do not play in this game' },
+  // accounts and tokens: one answer for an unknown user and a wrong password
+  INVALID_CREDENTIALS: { status: 401, message: 'Unknown username or wrong password' },
+  INSUFFICIENT_SCOPE: { status: 403, message: 'This token does not have the scope this needs' },
+  SESSION_REQUIRED: { status: 403, message: 'This needs a session token (log in with POST /api/session)' },
+  TOKEN_NOT_FOUND: { status: 404, message: 'No token of yours has this id' },
+  USERNAME_TAKEN: { status: 409, message: 'This username is taken (usernames are compared case-insensitively)' },
+  TOO_MANY_TOKENS: { status: 409, message: 'This account has too many active tokens; revoke one first' },
   SPECTATOR_READ_ONLY: {
     status: 403,
     message: 'A spectator socket is read-only; players send moves on /api/games/{id}/ws',
@@ -36,10 +43,24 @@ export const ERRORS = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send application/json' },
   // 429
   TOO_MANY_CONNECTIONS: { status: 429, message: 'Too many open connections from this address' },
+  RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the Retry-After header (seconds)' },
   // 422: well-formed but refused by the rules
   ILLEGAL_MOVE: { status: 422, message: 'The move is illegal in this position' },
   UNKNOWN_PLAYER: { status: 422, message: 'A player id does not exist' },
   SAME_PLAYER: { status: 422, message: 'Sente and gote must be different players' },
+  // the lobby: seeks, challenges, rematch offers
+  SEEK_NOT_FOUND: { status: 404, message: 'No seek has this id' },
+  CHALLENGE_NOT_FOUND: { status: 404, message: 'No challenge has this id, or it is not yours to see' },
+  NOT_YOUR_SEEK: { status: 403, message: 'Only the seeker may cancel a seek' },
+  NOT_YOUR_CHALLENGE: { status: 403, message: 'Only the challenged player answers a challenge; only the challenger cancels it' },
+  SEEK_CLOSED: { status: 409, message: 'The seek was already paired, cancelled or has expired' },
+  CHALLENGE_CLOSED: { status: 409, message: 'The challenge was already answered, cancelled or has expired' },
+  GAME_NOT_ENDED: { status: 409, message: 'A rematch is offered once the game has ended' },
+  TOO_MANY_SEEKS: { status: 409, message: 'You have too many open seeks; cancel one first' },
+  TOO_MANY_CHALLENGES: { status: 409, message: 'You have too many pending challenges; wait or cancel one' },
+  INVALID_TIME_CONTROL: { status: 422, message: 'The time control is not allowed (a rated game needs a clock)' },
+  INVALID_RATING_RANGE: { status: 422, message: 'The rating range must have min <= max' },
+  AMBIGUOUS_PLAYER: { status: 422, message: 'Several players have this name; give the player id' },
   // 5xx: ours
   UNAVAILABLE: { status: 503, message: 'The service is starting, stopping or overloaded; try again' },
   INTERNAL: { status: 500, message: 'Internal error' },

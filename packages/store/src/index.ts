@@ -1,4 +1,17 @@
 export { VersionConflictError } from '@shogi/game';
+export {
+  type AccountCredentials,
+  type CredentialRow,
+  countActiveTokens,
+  createAccount,
+  findAccountByUsername,
+  findCredential,
+  insertToken,
+  listActiveTokens,
+  type NewAccount,
+  type NewToken,
+  revokeToken,
+} from './accounts.js';
 export { type AppendRequest, appendEvents, appendMany } from './append.js';
 export { type BatcherOptions, createBatcher } from './batching.js';
 export { type CreateDbOptions, createDb, poolOf } from './db.js';
@@ -15,10 +28,13 @@ export {
   rebuildGamesTable,
 } from './games.js';
 export { applyToGameRow, type GameRowPatch, type GameRowValues } from './games-projection.js';
+export * from './lobby/index.js';
 export { createMigrator, migrateToLatest } from './migrate.js';
 export { createPlayer, findPlayerByTokenHash, getPlayer, getPlayers } from './players.js';
 export { readAll, readAllHorizon, readStream, readStreams } from './read.js';
 export {
+  type AccountRow,
+  type AccountsTable,
   type Database,
   type Db,
   GAME_ROW_STATUSES,
@@ -30,5 +46,9 @@ export {
   type NewPlayerRow,
   type PlayerRow,
   type PlayersTable,
+  TOKEN_ROW_KINDS,
+  type TokenRow,
+  type TokenRowKind,
+  type TokensTable,
 } from './schema.js';
 export * from './stats/index.js';

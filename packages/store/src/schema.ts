@@ -40,14 +40,43 @@ export interface GamesTable {
 export interface PlayersTable {
   id: string;
   name: string;
-  token_hash: string;
+  /** SHA-256 of a guest player's token; null for an account's player (migration 0008) */
+  token_hash: string | null;
   created_at: Generated<Date>;
+}
+
+/** An account is a player with a username and a password (migration 0008). */
+export interface AccountsTable {
+  player_id: string;
+  /** as registered; unique by lower(username) */
+  username: string;
+  /** argon2id PHC string */
+  password_hash: string;
+  created_at: Generated<Date>;
+}
+
+export const TOKEN_ROW_KINDS = ['session', 'personal'] as const;
+export type TokenRowKind = (typeof TOKEN_ROW_KINDS)[number];
+
+/** Session and personal API tokens of accounts, stored as SHA-256 only (migration 0008). */
+export interface TokensTable {
+  id: string;
+  player_id: string;
+  kind: TokenRowKind;
+  name: string;
+  token_hash: string;
+  scopes: string[];
+  created_at: Generated<Date>;
+  expires_at: Date | null;
+  revoked_at: Date | null;
 }
 
 export interface Database {
   game_events: GameEventsTable;
   games: GamesTable;
   players: PlayersTable;
+  accounts: AccountsTable;
+  tokens: TokensTable;
 }
 
 export type Db = Kysely<Database>;
@@ -55,3 +84,5 @@ export type GameRow = Selectable<GamesTable>;
 export type NewGameRow = Insertable<GamesTable>;
 export type PlayerRow = Selectable<PlayersTable>;
 export type NewPlayerRow = Insertable<PlayersTable>;
+export type AccountRow = Selectable<AccountsTable>;
+export type TokenRow = Selectable<TokensTable>;

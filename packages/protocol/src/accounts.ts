@@ -1,0 +1,109 @@
+/**
+ * Accounts, sessions and personal API tokens on the wire (TypeBox, closed objects).
+ * A token's scopes say what it may do: `play` acts in games (moves, resignation, the player
+ * WebSocket, seeks and challenges), `read` reads private things (the token list).
+ */
+import { type Static, Type } from 'typebox';
+import { Id, PlayerName } from './http.js';
+
+const closed = { additionalProperties: false } as const;
+
+export const SCOPES = ['play', 'read'] as const;
+export type Scope = (typeof SCOPES)[number];
+export const ScopeName = Type.Unsafe<Scope>(Type.String({ enum: [...SCOPES] }));
+
+/** guest: the token of `POST /api/players` (every scope, no expiry); session: a login; personal: made by its owner */
+export const TOKEN_KINDS = ['guest', 'session', 'personal'] as const;
+export type TokenKind = (typeof TOKEN_KINDS)[number];
+export const TokenKindName = Type.Unsafe<TokenKind>(Type.String({ enum: [...TOKEN_KINDS] }));
+
+// letters, digits, _ and -: a username is part of URLs and is compared case-insensitively
+export const Username = Type.String({ minLength: 3, maxLength: 24, pattern: '^[A-Za-z0-9_-]+$' });
+// any characters (a passphrase may hold spaces and unicode); only the argon2id hash is kept
+export const Password = Type.String({ minLength: 8, maxLength: 200 });
+const Timestamp = Type.String({ description: 'ISO 8601, UTC' });
+
+export const CredentialsBody = Type.Object({ username: Username, password: Password }, closed);
+export type CredentialsBody = Static<typeof CredentialsBody>;
+
+export const AccountResponse = Type.Object(
+  { id: Id, name: Type.String(), username: Type.String({ description: 'as registered; unique case-insensitively' }) },
+  closed,
+);
+export type AccountResponse = Static<typeof AccountResponse>;
+
+export const SessionResponse = Type.Object(
+  {
+    id: Id,
+    token: Type.String({ description: 'bearer token (32 random bytes, base64url); shown once, stored hashed' }),
+    scopes: Type.Array(ScopeName),
+    expiresAt: Timestamp,
+    player: AccountResponse,
+  },
+  closed,
+);
+export type SessionResponse = Static<typeof SessionResponse>;
+
+export const CreateTokenBody = Type.Object(
+  {
+    name: PlayerName,
+    scopes: Type.Array(ScopeName, { minItems: 1, maxItems: SCOPES.length, uniqueItems: true }),
+    expiresInDays: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 365, description: 'omitted: valid until revoked' }),
+    ),
+  },
+  closed,
+);
+export type CreateTokenBody = Static<typeof CreateTokenBody>;
+
+export const TokenInfo = Type.Object(
+  {
+    id: Id,
+    kind: Type.Unsafe<'session' | 'personal'>(Type.String({ enum: ['session', 'personal'] })),
+    name: Type.String(),
+    scopes: Type.Array(ScopeName),
+    createdAt: Timestamp,
+    expiresAt: Type.Union([Timestamp, Type.Null()]),
+  },
+  closed,
+);
+export type TokenInfo = Static<typeof TokenInfo>;
+
+export const CreatedTokenResponse = Type.Object(
+  {
+    id: Id,
+    kind: Type.Literal('personal'),
+    name: Type.String(),
+    scopes: Type.Array(ScopeName),
+    createdAt: Timestamp,
+    expiresAt: Type.Union([Timestamp, Type.Null()]),
+    token: Type.String({ description: 'bearer token; shown once, stored hashed' }),
+  },
+  closed,
+);
+export type CreatedTokenResponse = Static<typeof CreatedTokenResponse>;
+
+export const TokenList = Type.Object({ tokens: Type.Array(TokenInfo) }, closed);
+export type TokenList = Static<typeof TokenList>;
+
+export const TokenParams = Type.Object({ id: Id }, closed);
+export type TokenParams = Static<typeof TokenParams>;
+
+export const MeResponse = Type.Object(
+  {
+    id: Id,
+    name: Type.String(),
+    username: Type.Union([Type.String(), Type.Null()], { description: 'null for a guest player' }),
+    token: Type.Object(
+      {
+        id: Type.Union([Id, Type.Null()], { description: 'null for a guest token' }),
+        kind: TokenKindName,
+        scopes: Type.Array(ScopeName),
+        expiresAt: Type.Union([Timestamp, Type.Null()]),
+      },
+      closed,
+    ),
+  },
+  closed,
+);
+export type MeResponse = Static<typeof MeResponse>;

@@ -1,0 +1,177 @@
+/**
+ * Accounts (a player with a username and an argon2id password hash) and their tokens
+ * (session and personal, stored as SHA-256 only). Guest players keep their token in
+ * `players.token_hash` (players.ts); `findCredential` looks a token hash up in both.
+ */
+import { sql } from 'kysely';
+import type { Db, TokenRow, TokenRowKind } from './schema.js';
+
+/** The unique index on lower(username): its violation means the username is taken. */
+const USERNAME_KEY = 'accounts_username_lower_key';
+
+export interface NewAccount {
+  readonly id: string;
+  /** the player's display name (the username at registration) */
+  readonly name: string;
+  readonly username: string;
+  readonly passwordHash: string;
+}
+
+/** Inserts the player and its account in one transaction; 'taken' when the username is. */
+export async function createAccount(db: Db, account: NewAccount): Promise<'created' | 'taken'> {
+  try {
+    await db.transaction().execute(async (tx) => {
+      await tx.insertInto('players').values({ id: account.id, name: account.name, token_hash: null }).execute();
+      await tx
+        .insertInto('accounts')
+        .values({ player_id: account.id, username: account.username, password_hash: account.passwordHash })
+        .execute();
+    });
+    return 'created';
+  } catch (err) {
+    const e = err as { code?: unknown; constraint?: unknown };
+    if (e.code === '23505' && e.constraint === USERNAME_KEY) return 'taken';
+    throw err;
+  }
+}
+
+export interface AccountCredentials {
+  readonly playerId: string;
+  readonly name: string;
+  readonly username: string;
+  readonly passwordHash: string;
+}
+
+export async function findAccountByUsername(db: Db, username: string): Promise<AccountCredentials | undefined> {
+  const row = await db
+    .selectFrom('accounts')
+    .innerJoin('players', 'players.id', 'accounts.player_id')
+    .select(['accounts.player_id', 'players.name', 'accounts.username', 'accounts.password_hash'])
+    // the expression of the unique index, so this is an index probe
+    .where(sql<string>`lower(accounts.username)`, '=', username.toLowerCase())
+    .executeTakeFirst();
+  return row && { playerId: row.player_id, name: row.name, username: row.username, passwordHash: row.password_hash };
+}
+
+export interface NewToken {
+  readonly id: string;
+  readonly playerId: string;
+  readonly kind: TokenRowKind;
+  readonly name: string;
+  readonly tokenHash: string;
+  readonly scopes: readonly string[];
+  readonly expiresAt: Date | null;
+}
+
+export async function insertToken(db: Db, token: NewToken): Promise<TokenRow> {
+  return db
+    .insertInto('tokens')
+    .values({
+      id: token.id,
+      player_id: token.playerId,
+      kind: token.kind,
+      name: token.name,
+      token_hash: token.tokenHash,
+      scopes: [...token.scopes],
+      expires_at: token.expiresAt,
+      revoked_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** What a token hash stands for: its player and, for an account's token, the token row. */
+export interface CredentialRow {
+  readonly tokenHash: string;
+  readonly playerId: string;
+  readonly name: string;
+  /** null for a guest player */
+  readonly username: string | null;
+  /** null for a guest token */
+  readonly token: Pick<TokenRow, 'id' | 'kind' | 'scopes' | 'expires_at'> | null;
+}
+
+/**
+ * The player holding a token with this hash, or undefined; revoked tokens are skipped,
+ * expired ones are returned (the caller compares `expires_at` with its clock).
+ */
+export async function findCredential(db: Db, tokenHash: string): Promise<CredentialRow | undefined> {
+  const guest = await db
+    .selectFrom('players')
+    .select(['id', 'name', 'token_hash'])
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  if (guest?.token_hash)
+    return { tokenHash: guest.token_hash, playerId: guest.id, name: guest.name, username: null, token: null };
+  const row = await db
+    .selectFrom('tokens')
+    .innerJoin('players', 'players.id', 'tokens.player_id')
+    .leftJoin('accounts', 'accounts.player_id', 'tokens.player_id')
+    .select([
+      'tokens.id',
+      'tokens.kind',
+      'tokens.scopes',
+      'tokens.expires_at',
+      'tokens.token_hash',
+      'tokens.player_id',
+      'players.name',
+      'accounts.username',
+    ])
+    .where('tokens.token_hash', '=', tokenHash)
+    .where('tokens.revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    tokenHash: row.token_hash,
+    playerId: row.player_id,
+    name: row.name,
+    username: row.username,
+    token: { id: row.id, kind: row.kind, scopes: row.scopes, expires_at: row.expires_at },
+  };
+}
+
+/** The player's tokens that still work at `now`, newest first. */
+export async function listActiveTokens(db: Db, playerId: string, now: Date): Promise<TokenRow[]> {
+  return db
+    .selectFrom('tokens')
+    .selectAll()
+    .where('player_id', '=', playerId)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .execute();
+}
+
+export async function countActiveTokens(db: Db, playerId: string, kind: TokenRowKind, now: Date): Promise<number> {
+  const row = await db
+    .selectFrom('tokens')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('player_id', '=', playerId)
+    .where('kind', '=', kind)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Revokes one of the player's tokens (by id, or by hash for a logout); returns the revoked
+ * token's hash, so caches holding it can drop it, or undefined when there was none to revoke.
+ */
+export async function revokeToken(
+  db: Db,
+  playerId: string,
+  which: { readonly id: string } | { readonly tokenHash: string },
+  now: Date,
+): Promise<string | undefined> {
+  const row = await db
+    .updateTable('tokens')
+    .set({ revoked_at: now })
+    .where('player_id', '=', playerId)
+    .where('revoked_at', 'is', null)
+    .where('id' in which ? 'id' : 'token_hash', '=', 'id' in which ? which.id : which.tokenHash)
+    .returning('token_hash')
+    .executeTakeFirst();
+  return row?.token_hash;
+}
