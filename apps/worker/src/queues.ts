@@ -1,4 +1,5 @@
 /** The validate queue: its name, job data, job ids and the channel verdicts are published on. */
+import type { MoveSubmitted } from '@shogi/game';
 import type { JobsOptions, Queue } from 'bullmq';
 
 export const VALIDATE_QUEUE = 'validate';
@@ -7,6 +8,12 @@ export const VALIDATE_QUEUE = 'validate';
 export interface ValidateJobData {
   readonly gameId: string;
   readonly seq: number;
+  /**
+   * The recorded MoveSubmitted's data, when the enqueuer has it: a worker whose cached
+   * state ends just before `seq` folds it instead of reading the log (one round trip less
+   * on the hot path). The append at the expected version still guards the verdict.
+   */
+  readonly submitted?: MoveSubmitted['data'];
 }
 
 /** The job id is the idempotency key: one job per submission (BullMQ forbids ':' in custom ids). */
@@ -33,8 +40,27 @@ export async function enqueueValidate(
 
 export function isValidateJobData(x: unknown): x is ValidateJobData {
   if (typeof x !== 'object' || x === null) return false;
-  const { gameId, seq } = x as Record<string, unknown>;
-  return typeof gameId === 'string' && gameId.length > 0 && Number.isInteger(seq) && (seq as number) > 0;
+  const { gameId, seq, submitted } = x as Record<string, unknown>;
+  return (
+    typeof gameId === 'string' &&
+    gameId.length > 0 &&
+    Number.isInteger(seq) &&
+    (seq as number) > 0 &&
+    (submitted === undefined || isSubmittedData(submitted))
+  );
+}
+
+function isSubmittedData(x: unknown): x is MoveSubmitted['data'] {
+  if (typeof x !== 'object' || x === null) return false;
+  const d = x as Record<string, unknown>;
+  return (
+    typeof d.playerId === 'string' &&
+    (d.color === 'sente' || d.color === 'gote') &&
+    typeof d.usi === 'string' &&
+    Number.isInteger(d.ply) &&
+    typeof d.receivedAt === 'string' &&
+    (d.idempotencyKey === undefined || typeof d.idempotencyKey === 'string')
+  );
 }
 
 /** The Redis channel of a game's new events; `channelPrefix` isolates deployments and tests. */

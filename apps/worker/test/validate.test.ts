@@ -78,6 +78,56 @@ describe('validate processor (in-memory store)', () => {
     expect(verdictsOf(await store.readStream('g1'))).toEqual(seqs);
   });
 
+  it("folds the job's copy of the submission onto a warm cache instead of reading the log", async () => {
+    const { store } = setup();
+    let reads = 0;
+    const counted = {
+      append: store.append.bind(store),
+      readStream: (...a: Parameters<typeof store.readStream>) => {
+        reads++;
+        return store.readStream(...a);
+      },
+    };
+    const validate = createValidateProcessor({ events: counted, now: () => T0, publish: async () => {} });
+    await store.append('g1', 0, [gameCreated('g1')]);
+    for (const usi of ['7g7f', '3c3d', '2g2f']) {
+      const seq = await submit(store, 'g1', usi);
+      const submitted = (await store.readStream('g1', seq - 1))[0]?.data;
+      const before = reads;
+      await validate({ gameId: 'g1', seq, submitted });
+      // the first job warms the cache from the log; later ones read nothing
+      if (usi !== '7g7f') expect(reads).toBe(before);
+    }
+    expect(verdictsOf(await store.readStream('g1'))).toEqual([2, 4, 6]);
+  });
+
+  it("gives one verdict when two warm processors race with the job's copy of the submission", async () => {
+    const { store, make } = setup();
+    const a = make();
+    const b = make();
+    await store.append('g1', 0, [gameCreated('g1')]);
+    for (const usi of ['7g7f', '3c3d', '8h2b+', '3a2b']) {
+      const seq = await submit(store, 'g1', usi);
+      const submitted = (await store.readStream('g1', seq - 1))[0]?.data;
+      const results = await Promise.all([a({ gameId: 'g1', seq, submitted }), b({ gameId: 'g1', seq, submitted })]);
+      expect(results.map((r) => r.appended).sort()).toEqual([0, 1]);
+    }
+    const events = await store.readStream('g1');
+    expect(events.filter((e) => e.type === 'MoveAccepted').map((e) => (e.data as { usi: string }).usi)).toEqual([
+      '7g7f',
+      '3c3d',
+      '8h2b+',
+      '3a2b',
+    ]);
+  });
+
+  it('refuses a job whose copy of the submission is malformed', async () => {
+    const { store, make } = setup();
+    await store.append('g1', 0, [gameCreated('g1')]);
+    const seq = await submit(store, 'g1', '7g7f');
+    await expect(make()({ gameId: 'g1', seq, submitted: { usi: 7 } })).rejects.toBeInstanceOf(UnrecoverableError);
+  });
+
   it('fails permanently on bad job data and unknown games, and retries a seq not visible yet', async () => {
     const { store, make } = setup();
     const validate = make();

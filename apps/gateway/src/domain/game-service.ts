@@ -15,6 +15,7 @@ import {
   initialState,
   isGameEventType,
   isVersionConflict,
+  type MoveSubmitted,
   movesOf,
   type RecordedEvent,
   type RejectionCode,
@@ -35,8 +36,11 @@ export interface PlayerStore {
 export interface GameServiceDeps {
   readonly events: EventStore;
   readonly players: PlayerStore;
-  /** Enqueues the validation job of the submission at `seq` (job id `${gameId}-${seq}`). */
-  readonly enqueue: (gameId: string, seq: number) => Promise<void>;
+  /**
+   * Enqueues the validation job of the submission at `seq` (job id `${gameId}-${seq}`),
+   * with the recorded submission's data when the caller has it.
+   */
+  readonly enqueue: (gameId: string, seq: number, submitted?: MoveSubmitted['data']) => Promise<void>;
   /**
    * Publishes events this gateway appended on the game's channel (the worker publishes
    * its verdicts), so every gateway's sockets see submissions and resignations at once.
@@ -210,8 +214,8 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
         if (state.pending.some((p) => p.seq === duplicateOf)) await deps.enqueue(gameId, duplicateOf);
         return { seq: duplicateOf };
       }
-      const submitted = appended[0] as RecordedEvent;
-      await Promise.all([deps.enqueue(gameId, submitted.seq), publishQuietly(gameId, appended)]);
+      const submitted = appended[0] as RecordedEvent<MoveSubmitted>;
+      await Promise.all([deps.enqueue(gameId, submitted.seq, submitted.data), publishQuietly(gameId, appended)]);
       deps.deliverLocal?.(gameId, appended);
       return { seq: submitted.seq };
     },

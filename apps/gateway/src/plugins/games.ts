@@ -37,20 +37,17 @@ export default fp<{ config: GatewayConfig }>(
       players: store.players,
       maxRetries: config.maxAppendRetries,
       cacheSize: config.stateCacheSize,
-      enqueue: async (gameId, seq) => {
-        // the job id makes a retried enqueue (or a second gateway) a no-op
-        await queue.add(
-          VALIDATE_QUEUE,
-          { gameId, seq },
-          {
-            jobId: `${gameId}-${seq}`,
-            // completed jobs stay a while (bounded) so their timings can be sampled
-            removeOnComplete: { age: 600, count: 10_000 },
-            removeOnFail: { age: 24 * 3600 },
-            attempts: 8,
-            backoff: { type: 'exponential', delay: 50 },
-          },
-        );
+      enqueue: async (gameId, seq, submitted) => {
+        // the job id makes a retried enqueue (or a second gateway) a no-op; the submission's
+        // copy spares the worker a read of the log (see @shogi/worker's ValidateJobData)
+        await queue.add(VALIDATE_QUEUE, submitted === undefined ? { gameId, seq } : { gameId, seq, submitted }, {
+          jobId: `${gameId}-${seq}`,
+          // completed jobs stay a while (bounded) so their timings can be sampled
+          removeOnComplete: { age: 600, count: 10_000 },
+          removeOnFail: { age: 24 * 3600 },
+          attempts: 8,
+          backoff: { type: 'exponential', delay: 50 },
+        });
       },
     };
     const service = createGameService(deps);

@@ -25,7 +25,7 @@ import {
 } from '@shogi/game';
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
-import { type EventEnvelope, isValidateJobData } from '../queues.js';
+import { type EventEnvelope, isValidateJobData, type ValidateJobData } from '../queues.js';
 import { GameCache } from './game-cache.js';
 
 export interface ValidateDeps {
@@ -97,8 +97,20 @@ export function createValidateProcessor(
     });
   }
 
-  async function validate(gameId: string, seq: number, redelivered: boolean): Promise<ValidateResult> {
-    let state = await catchUp(gameId, cache.get(gameId));
+  /**
+   * The state up to `seq`: the cached state plus the job's copy of the submission when the
+   * cache ends just before it (no read), else the cache caught up from the log.
+   */
+  async function stateFor(gameId: string, seq: number, submitted: ValidateJobData['submitted']): Promise<GameState> {
+    const cached = cache.get(gameId);
+    if (cached !== undefined && submitted !== undefined && cached.seq === seq - 1 && cached.status === 'ongoing')
+      return evolve(cached, { type: 'MoveSubmitted', data: submitted });
+    return catchUp(gameId, cached);
+  }
+
+  async function validate(job: ValidateJobData, redelivered: boolean): Promise<ValidateResult> {
+    const { gameId, seq } = job;
+    let state = await stateFor(gameId, seq, job.submitted);
     for (let conflicts = 0; conflicts <= maxConflicts; conflicts++) {
       const decision = decide({ type: 'ValidatePending', seq, now: now() }, state);
       if (!decision.ok) {
@@ -123,7 +135,9 @@ export function createValidateProcessor(
       } catch (e) {
         if (!isVersionConflict(e)) throw e;
         deps.logger?.debug({ gameId, seq }, 'version conflict: re-reading');
-        state = await catchUp(gameId, state);
+        // from what the log gave us, never from the job's copy of the submission
+        cache.forget(gameId);
+        state = await catchUp(gameId, undefined);
       }
     }
     throw new Error(`game ${gameId} seq ${seq}: still conflicting after ${maxConflicts} re-reads`);
@@ -132,6 +146,6 @@ export function createValidateProcessor(
   return async (data: unknown, delivery: JobDelivery = {}): Promise<ValidateResult> => {
     if (!isValidateJobData(data)) throw new UnrecoverableError(`bad validate job data: ${JSON.stringify(data)}`);
     const redelivered = delivery.redelivered === true;
-    return cache.serialize(data.gameId, () => validate(data.gameId, data.seq, redelivered));
+    return cache.serialize(data.gameId, () => validate(data, redelivered));
   };
 }
