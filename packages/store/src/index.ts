@@ -51,4 +51,5 @@ export {
   type TokenRowKind,
   type TokensTable,
 } from './schema.js';
+export * from './ratings/index.js';
 export * from './stats/index.js';

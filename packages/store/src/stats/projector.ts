@@ -7,6 +7,8 @@
  */
 import { type GameCreated, type GameEnded, upcastEventData } from '@shogi/game';
 import { sql, type Transaction } from 'kysely';
+import { type RatedOutcome, rateFinished, writeRatingCounters } from '../ratings/project.js';
+import { DERIVED_RATING_TABLES, type RatingTables } from '../ratings/schema.js';
 import { readAllHorizon } from '../read.js';
 import type { Database, Db } from '../schema.js';
 import { writeCounters } from './counters.js';
@@ -15,6 +17,7 @@ import { DERIVED_STATS_TABLES, OPENING_PLIES, type StatsDb, type StatsEndReason,
 
 export const STATS_PROJECTION = 'stats';
 type Trx = Transaction<Database & StatsTables>;
+type RatingsTrx = Transaction<Database & StatsTables & RatingTables>;
 
 export const statsDb = (db: Db): StatsDb => db.withTables<StatsTables>();
 
@@ -180,12 +183,17 @@ async function finishedRows(
   return { rows, positions };
 }
 
-/** Inserts the rows (a game already there is skipped) and counts the ones inserted. */
+/**
+ * Rates the rated games (in log order, before their rows are written, so the rows carry
+ * ratings before/after), inserts the rows (a game already there is skipped) and counts the
+ * ones inserted.
+ */
 async function writeFinished(
   trx: Trx,
-  rows: readonly FinishedRow[],
+  unrated: readonly FinishedRow[],
   positions: ReadonlyMap<string, readonly string[]>,
 ): Promise<number> {
+  const { rows, rated } = await rateFinished(trx as unknown as RatingsTrx, unrated);
   let inserted: FinishedRow[] = [];
   for (let i = 0; i < rows.length; i += 1000) {
     const chunk = rows.slice(i, i + 1000);
@@ -199,6 +207,11 @@ async function writeFinished(
     inserted = inserted.concat(chunk.filter((r) => fresh.has(r.game_id)));
   }
   await writeCounters(trx, inserted, positions);
+  const written = new Set(inserted.map((r) => r.game_id));
+  await writeRatingCounters(
+    trx as unknown as RatingsTrx,
+    rated.filter((r: RatedOutcome) => written.has(r.row.game_id)),
+  );
   return inserted.length;
 }
 
@@ -227,7 +240,7 @@ export async function rebuildStats(db: Db, batchSize = 100_000): Promise<number>
         .onConflict((oc) => oc.column('name').doUpdateSet({ position: 0 }))
         .execute();
       await sql`select 1 from projection_checkpoints where name = ${STATS_PROJECTION} for update`.execute(trx);
-      await sql.raw(`truncate ${DERIVED_STATS_TABLES.join(', ')}`).execute(trx);
+      await sql.raw(`truncate ${[...DERIVED_STATS_TABLES, ...DERIVED_RATING_TABLES].join(', ')}`).execute(trx);
     });
   return catchUp(db, batchSize);
 }

@@ -19,6 +19,12 @@ export interface StatsFilter {
   /** Inclusive UTC days, YYYY-MM-DD. */
   readonly from?: string;
   readonly to?: string;
+  /**
+   * Rated games whose players' average pre-game rating is in [ratingMin, ratingMax):
+   * multiples of 100 (the band width); results only. Either one restricts to rated games.
+   */
+  readonly ratingMin?: number;
+  readonly ratingMax?: number;
 }
 
 export interface Shares {
@@ -94,16 +100,21 @@ async function condition(db: Db, filter: StatsFilter) {
 const n = (v: unknown): number => Number(v ?? 0);
 
 export async function resultsSummary(db: Db, filter: StatsFilter = {}): Promise<ResultsSummary> {
-  const r = await statsDb(db)
-    .selectFrom('results_rollups')
+  const { ratingMin, ratingMax } = filter;
+  const banded = ratingMin !== undefined || ratingMax !== undefined;
+  // a rating band reads the same counters split by band (migration 0009), rated games only
+  let q = statsDb(db)
+    .selectFrom((banded ? 'rating_band_rollups' : 'results_rollups') as 'results_rollups')
     .select([
       sql<string>`coalesce(sum(sente_wins), 0)`.as('s'),
       sql<string>`coalesce(sum(gote_wins), 0)`.as('g'),
       sql<string>`coalesce(sum(draws), 0)`.as('d'),
       sql<string>`coalesce(sum(no_result), 0)`.as('x'),
     ])
-    .where(await condition(db, filter))
-    .executeTakeFirstOrThrow();
+    .where(await condition(db, filter));
+  if (ratingMin !== undefined) q = q.where(sql<boolean>`band >= ${ratingMin}`);
+  if (ratingMax !== undefined) q = q.where(sql<boolean>`band < ${ratingMax}`);
+  const r = await q.executeTakeFirstOrThrow();
   return { ...shares(n(r.s), n(r.g), n(r.d)), noResult: n(r.x) };
 }
 
