@@ -52,4 +52,21 @@ export interface DeclareImpasse {
   readonly now: Date;
 }
 
-export type GameCommand = CreateGame | SubmitMove | ValidatePending | Resign | DeclareImpasse;
+/**
+ * The flag check (a delayed job at the deadline, or the sweeper): gives pending submissions
+ * their verdict, then ends the game if the side to move has run out of time at `now` (on
+ * time, or aborted when it was its first move). Nothing when there is nothing to do.
+ */
+export interface CheckClock {
+  readonly type: 'CheckClock';
+  readonly now: Date;
+}
+
+/** A player who has not moved yet ends the game before both sides' first moves: never rated. */
+export interface Abort {
+  readonly type: 'Abort';
+  readonly playerId: string;
+  readonly now: Date;
+}
+
+export type GameCommand = CreateGame | SubmitMove | ValidatePending | Resign | DeclareImpasse | CheckClock | Abort;

@@ -18,9 +18,19 @@ import {
   START_SFEN,
   toSfen,
 } from '@shogi/rules';
-import type { CreateGame, DeclareImpasse, GameCommand, Resign, SubmitMove, ValidatePending } from './commands.js';
+import type {
+  Abort,
+  CheckClock,
+  CreateGame,
+  DeclareImpasse,
+  GameCommand,
+  Resign,
+  SubmitMove,
+  ValidatePending,
+} from './commands.js';
 import type { GameEnded, GameEvent, MoveAccepted, MoveRejected } from './events.js';
 import { evolve } from './evolve.js';
+import { clockAfterMove, clockStarted, type Flag, flagAt, recordClock } from './game-clock.js';
 import { type Rejection, rejection } from './rejections.js';
 import { colorName, colorOfPlayer, type GameState, gameAt, opponentOf, type PendingMove } from './state.js';
 import { UNLIMITED, validateTimeControl } from './time-control.js';
@@ -47,6 +57,10 @@ export function decide(command: GameCommand, state: GameState): Decision {
       return resign(command, state);
     case 'DeclareImpasse':
       return declareImpasse(command, state);
+    case 'CheckClock':
+      return checkClock(command, state);
+    case 'Abort':
+      return abort(command, state);
     default: {
       const never: never = command;
       throw new Error(`unknown command ${JSON.stringify(never)}`);
@@ -126,16 +140,58 @@ function submitMove(c: SubmitMove, state: GameState): Decision {
 function validatePending(c: ValidatePending, state: GameState): Decision {
   if (state.status === 'none') return reject(rejection('unknown_game', 'no such game'));
   if (c.seq > state.seq) return reject(rejection('unknown_submission', `no event ${c.seq} yet (last ${state.seq})`));
+  return accept(verdicts(state, c.seq, c.now).events);
+}
+
+/** The verdicts on every pending submission up to `seq`, and the state after them. */
+function verdicts(state: GameState, seq: number, now: Date): { events: GameEvent[]; state: GameState } {
   const events: GameEvent[] = [];
   let working = state;
   for (const p of state.pending) {
-    if (p.seq > c.seq) break;
-    for (const e of verdict(p, working, c.now)) {
+    if (p.seq > seq) break;
+    for (const e of verdict(p, working, now)) {
       events.push(e);
       working = evolve(working, e);
     }
   }
+  return { events, state: working };
+}
+
+/** The end of a game whose side to move ran out of time: on time, or aborted before its first move. */
+const flagEnd = (f: Flag): GameEnded => ({
+  type: 'GameEnded',
+  data: {
+    winner: f.kind === 'timeout' ? opponentOf(f.color) : null,
+    reason: f.kind === 'timeout' ? 'timeout' : 'abort',
+    at: new Date(f.at).toISOString(),
+  },
+});
+
+/**
+ * Pending submissions get their verdicts first (one received in time still counts), then the
+ * side to move flags if its time ran out by `now`. Idempotent: an ended game gives nothing.
+ */
+function checkClock(c: CheckClock, state: GameState): Decision {
+  if (state.status === 'none') return reject(rejection('unknown_game', 'no such game'));
+  const { events, state: after } = verdicts(state, state.seq, c.now);
+  if (after.status !== 'ongoing' || after.clock === null) return accept(events);
+  const flag = flagAt(after.clock, after.ply, c.now.getTime());
+  if (flag !== null) events.push(flagEnd(flag));
   return accept(events);
+}
+
+/** Before both first moves, a player who has not moved yet may end the game (lichess's abort). */
+function abort(c: Abort, state: GameState): Decision {
+  if (state.status === 'none') return reject(rejection('unknown_game', 'no such game'));
+  const color = colorOfPlayer(state, c.playerId);
+  if (color === null) return reject(rejection('not_a_player', 'you do not play in this game'));
+  if (state.status === 'ended') return reject(rejection('game_over', 'the game is over'));
+  // at ply 1 the side not on move made the first move
+  const moved = clockStarted(state.ply) || (state.ply === 1 && state.sideToMove !== color);
+  if (moved) return reject(rejection('too_late_to_abort', 'a game can be aborted only before your first move'));
+  if (state.pending.some((p) => p.color === color))
+    return reject(rejection('move_pending', 'your first move awaits its verdict'));
+  return accept([{ type: 'GameEnded', data: { winner: null, reason: 'abort', at: c.now.toISOString() } }]);
 }
 
 /** The verdict on one submission in `state`: MoveRejected, or MoveAccepted (+ GameEnded). */
@@ -147,6 +203,10 @@ function verdict(p: PendingMove, state: GameState, now: Date): GameEvent[] {
   if (state.status === 'ended') return [rejected('game_over')];
   if (p.ply !== state.ply) return [rejected('stale_ply')];
   if (p.color !== state.sideToMove) return [rejected('not_your_turn')];
+  // the clock first: a move that came after its time ran out is not looked at
+  const timing = state.clock === null ? null : clockAfterMove(state.clock, state.ply, p.receivedAt);
+  if (timing?.kind === 'late')
+    return [rejected('timeout'), flagEnd({ kind: timing.flag, color: p.color, at: timing.at })];
   const { game, lineage, shared } = gameAt(state);
   const played = game.playUsi(p.usi);
   if (!played.ok) return [rejected(played.error)];
@@ -160,6 +220,7 @@ function verdict(p: PendingMove, state: GameState, now: Date): GameEvent[] {
       usi: p.usi,
       sfen: toSfen(game.position),
       check: game.position.inCheck(),
+      ...(timing === null ? {} : { clock: recordClock(timing.clock, state.ply + 1) }),
     },
   };
   const ended = endOf(played.value, now);
@@ -212,6 +273,9 @@ function declareImpasse(c: DeclareImpasse, state: GameState): Decision {
   if (state.status === 'ended') return reject(rejection('game_over', 'the game is over'));
   if (state.sideToMove !== color) return reject(rejection('not_your_turn', `${state.sideToMove} is to move`));
   if (state.pending.length > 0) return reject(rejection('move_pending', 'your previous move awaits its verdict'));
+  // a declaration after one's time ran out comes too late: the game ends on time
+  const flag = state.clock === null ? null : flagAt(state.clock, state.ply, c.now.getTime());
+  if (flag !== null) return accept([flagEnd(flag)]);
   const a = assessImpasse(gameAt(state).game.position);
   const at = c.now.toISOString();
   return accept([

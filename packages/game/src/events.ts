@@ -4,6 +4,7 @@
  * from the command that caused the event (never read from a clock here).
  */
 import { type ColorName, type Handicap, ILLEGAL_REASONS, type Ruleset } from '@shogi/rules';
+import type { SideClock } from './clock.js';
 import type { TimeControl } from './time-control.js';
 
 export interface PlayerRef {
@@ -25,9 +26,16 @@ export type EndReason = (typeof END_REASONS)[number];
 
 /**
  * Why the worker rejected a recorded submission: a rules reason, or a game-level one
- * (the game ended, the ply moved on, or it was not the submitter's turn any more).
+ * (the game ended, the ply moved on, it was not the submitter's turn any more, or the
+ * submitter's time had run out when the server received it: `timeout`, and a GameEnded follows).
  */
-export const VERDICT_REJECTIONS = ['malformed_usi', 'stale_ply', 'not_your_turn', ...ILLEGAL_REASONS] as const;
+export const VERDICT_REJECTIONS = [
+  'malformed_usi',
+  'stale_ply',
+  'not_your_turn',
+  'timeout',
+  ...ILLEGAL_REASONS,
+] as const;
 export type VerdictRejection = (typeof VERDICT_REJECTIONS)[number];
 
 export interface GameCreated {
@@ -60,6 +68,22 @@ export interface MoveSubmitted {
   };
 }
 
+/**
+ * Both sides' clocks right after an accepted move, computed from the recorded receive times
+ * (see game-clock.ts): the opponent's time runs from `movedAt`.
+ */
+export interface RecordedClock {
+  readonly sente: SideClock;
+  readonly gote: SideClock;
+  /** The move's server receive time: when the opponent's turn began. */
+  readonly movedAt: string;
+  /**
+   * The last instant the side now on move may move (its first-move limit while clocks have
+   * not started), lag allowance not included.
+   */
+  readonly deadlineAt: string;
+}
+
 export interface MoveAccepted {
   readonly type: 'MoveAccepted';
   readonly data: {
@@ -72,6 +96,8 @@ export interface MoveAccepted {
     readonly sfen: string;
     /** The move gives check. */
     readonly check: boolean;
+    /** Absent for unlimited games (and games recorded before clocks). */
+    readonly clock?: RecordedClock;
   };
 }
 

@@ -1,5 +1,7 @@
 /** evolve(state, event) -> state: pure over the observable state, O(1) per event (see state.ts). */
+import type { Clock } from './clock.js';
 import type { GameEvent, MoveAccepted } from './events.js';
+import { clockAfterMove, clockOfRecord, newGameClock } from './game-clock.js';
 import { type GameState, type Lineage, sameMove, sideOfSfen } from './state.js';
 
 export function evolve(state: GameState, event: GameEvent): GameState {
@@ -26,6 +28,7 @@ export function evolve(state: GameState, event: GameEvent): GameState {
         sfen: d.initialSfen,
         sideToMove: sideOfSfen(d.initialSfen),
         lineage,
+        clock: newGameClock(d.timeControl, Date.parse(d.createdAt), sideOfSfen(d.initialSfen)),
       };
     }
     case 'MoveSubmitted': {
@@ -36,6 +39,7 @@ export function evolve(state: GameState, event: GameEvent): GameState {
         color: d.color,
         usi: d.usi,
         ply: d.ply,
+        receivedAt: Date.parse(d.receivedAt),
         ...(d.idempotencyKey === undefined ? {} : { idempotencyKey: d.idempotencyKey }),
       };
       return { ...state, seq, pending: [...state.pending, pending], lastSubmission: pending };
@@ -51,6 +55,7 @@ export function evolve(state: GameState, event: GameEvent): GameState {
         check: d.check,
         pending: state.pending.filter((p) => p.seq !== d.submittedSeq),
         lineage: advance(state, event),
+        clock: clockAfter(state, event),
       };
     }
     case 'MoveRejected': {
@@ -69,6 +74,22 @@ export function evolve(state: GameState, event: GameEvent): GameState {
       throw new Error(`unknown event ${JSON.stringify(never)}`);
     }
   }
+}
+
+/**
+ * The clock after an accepted move: as recorded in the event (decide computed it from the
+ * receive times), else computed again from the submission's receive time.
+ */
+function clockAfter(state: GameState, event: MoveAccepted): Clock | null {
+  const clock = state.clock;
+  if (clock === null) return null;
+  const recorded = event.data.clock;
+  if (recorded !== undefined) return clockOfRecord(clock.timeControl, recorded, sideOfSfen(event.data.sfen));
+  const submitted = state.pending.find((p) => p.seq === event.data.submittedSeq);
+  if (submitted === undefined) throw new Error(`MoveAccepted for seq ${event.data.submittedSeq}: no such submission`);
+  const timing = clockAfterMove(clock, state.ply, submitted.receivedAt);
+  // the verdict was given: a late move cannot have been accepted, so keep the turn moving
+  return timing.kind === 'in_time' ? timing.clock : { ...clock, toMove: sideOfSfen(event.data.sfen) };
 }
 
 /** The lineage after an accepted move: appended at the tip, reused when already there, else branched. */

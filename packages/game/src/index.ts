@@ -13,7 +13,16 @@ export {
   startClock,
   type TimedMove,
 } from './clock.js';
-export type { CreateGame, DeclareImpasse, GameCommand, Resign, SubmitMove, ValidatePending } from './commands.js';
+export type {
+  Abort,
+  CheckClock,
+  CreateGame,
+  DeclareImpasse,
+  GameCommand,
+  Resign,
+  SubmitMove,
+  ValidatePending,
+} from './commands.js';
 export { type Decision, decide } from './decide.js';
 export { type Decider, type GameDecider, gameDecider } from './decider.js';
 export {
@@ -36,12 +45,31 @@ export {
   type MoveRejected,
   type MoveSubmitted,
   type PlayerRef,
+  type RecordedClock,
   type RecordedEvent,
   type Resigned,
   VERDICT_REJECTIONS,
   type VerdictRejection,
 } from './events.js';
 export { evolve, fold } from './evolve.js';
+export {
+  CLOCK_START_PLY,
+  type ClockStop,
+  type ClockView,
+  clockAfterMove,
+  clockOfRecord,
+  clockStarted,
+  clockView,
+  FIRST_MOVE_MS,
+  type Flag,
+  firstMoveLimitMs,
+  flagAt,
+  type MoveTiming,
+  newGameClock,
+  recordClock,
+  turnDeadline,
+  turnFlagDueAt,
+} from './game-clock.js';
 export { isRejectionCode, REJECTION_CODES, type Rejection, type RejectionCode, rejection } from './rejections.js';
 export {
   colorIndex,

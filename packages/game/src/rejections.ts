@@ -16,6 +16,8 @@ export const REJECTION_CODES = [
   'illegal_move',
   'move_pending',
   'unknown_submission',
+  /** Abort after one's own first move (or once both sides moved). */
+  'too_late_to_abort',
 ] as const;
 export type RejectionCode = (typeof REJECTION_CODES)[number];
 

@@ -21,6 +21,7 @@ import {
   parseUsi,
   type Ruleset,
 } from '@shogi/rules';
+import type { Clock } from './clock.js';
 import type { EndReason, PlayerRef } from './events.js';
 import type { TimeControl } from './time-control.js';
 
@@ -39,6 +40,8 @@ export interface PendingMove {
   readonly color: ColorName;
   readonly usi: string;
   readonly ply: number;
+  /** The server receive time (ms since the epoch): what the clock charges. */
+  readonly receivedAt: number;
   readonly idempotencyKey?: string;
 }
 
@@ -82,6 +85,11 @@ export interface GameState {
   readonly lastSubmission: PendingMove | null;
   readonly result: GameResult | null;
   readonly lineage: Lineage | null;
+  /**
+   * The clocks as of the start of the current turn (game-clock.ts); null for unlimited games.
+   * Before both first moves, `turnStartedAt` starts the first-move timer and nothing is charged.
+   */
+  readonly clock: Clock | null;
 }
 
 export const initialState = (): GameState => ({
@@ -96,6 +104,7 @@ export const initialState = (): GameState => ({
   lastSubmission: null,
   result: null,
   lineage: null,
+  clock: null,
 });
 
 export const colorName = (c: Color): ColorName => COLORS[c];
