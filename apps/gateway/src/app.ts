@@ -17,12 +17,15 @@ import docs from './plugins/docs.js';
 import errors from './plugins/errors.js';
 import games from './plugins/games.js';
 import hub from './plugins/hub.js';
+import rateLimit from './plugins/rate-limit.js';
 import redis from './plugins/redis.js';
 import spectators from './plugins/spectators.js';
+import accounts from './routes/accounts.js';
 import bots from './routes/bots.js';
 import gameRoutes from './routes/games.js';
 import health from './routes/health.js';
 import live from './routes/live.js';
+import lobby from './routes/lobby.js';
 import playerSocket from './routes/player-socket.js';
 import players from './routes/players.js';
 import stats from './routes/stats.js';
@@ -50,7 +53,8 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(redis, { config });
   await fastify.register(games, { config });
   await fastify.register(hub, { config, channelOf: fastify.games.channelOf });
-  await fastify.register(auth);
+  await fastify.register(auth, { config });
+  await fastify.register(rateLimit, { config });
   await fastify.register(spectators, { config });
   // on shutdown, players are told the server is going away (1001) rather than left with 1005;
   // this hook runs before @fastify/websocket's own, which then stops the server
@@ -62,11 +66,13 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
 
   await fastify.register(health);
   await fastify.register(players);
+  await fastify.register(accounts);
   await fastify.register(gameRoutes);
   await fastify.register(playerSocket);
   await fastify.register(watch);
   await fastify.register(stream);
   await fastify.register(live);
+  await fastify.register(lobby);
   await fastify.register(stats); // and the records routes
   if (extras.bots) await fastify.register(bots, { bots: extras.bots });
   await fastify.register(web, extras.web ?? {});

@@ -26,6 +26,27 @@ export interface GatewayConfig {
   readonly watchMaxBuffered: number;
   readonly watchMaxPerIp: number;
   readonly watchHeartbeatMs: number;
+  /** how long a gateway trusts a token it looked up, ms: a revocation on another gateway whose Redis notice is lost takes effect after at most this */
+  readonly authCacheMs: number;
+  /** lifetime of a session token (POST /api/session), days */
+  readonly sessionTtlDays: number;
+  /** request rate limits, shared by all gateways through Redis; `max` 0 turns one off */
+  readonly rateLimits: RateLimits;
+}
+
+export interface RateLimit {
+  /** requests allowed per window and key (0: no limit) */
+  readonly max: number;
+  readonly windowMs: number;
+}
+
+export interface RateLimits {
+  /** registration and login, per client IP */
+  readonly auth: RateLimit;
+  /** moves and resignations (HTTP and player WebSocket), per token */
+  readonly moves: RateLimit;
+  /** seeks, challenges and other lobby writes, per token */
+  readonly lobby: RateLimit;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -56,5 +77,12 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     watchMaxBuffered: int(env, 'WATCH_MAX_BUFFERED', 256 * 1024),
     watchMaxPerIp: int(env, 'WATCH_MAX_PER_IP', 100),
     watchHeartbeatMs: int(env, 'WATCH_HEARTBEAT_MS', 30_000),
+    authCacheMs: int(env, 'AUTH_CACHE_MS', 5_000),
+    sessionTtlDays: int(env, 'SESSION_TTL_DAYS', 30),
+    rateLimits: {
+      auth: { max: int(env, 'RATE_LIMIT_AUTH_MAX', 10), windowMs: int(env, 'RATE_LIMIT_AUTH_WINDOW_MS', 60_000) },
+      moves: { max: int(env, 'RATE_LIMIT_MOVES_MAX', 20), windowMs: int(env, 'RATE_LIMIT_MOVES_WINDOW_MS', 1_000) },
+      lobby: { max: int(env, 'RATE_LIMIT_LOBBY_MAX', 30), windowMs: int(env, 'RATE_LIMIT_LOBBY_WINDOW_MS', 60_000) },
+    },
   };
 }

@@ -1,12 +1,21 @@
-/** The one root logger: JSON lines, bearer tokens redacted, pretty only on a terminal. */
+/** The one root logger: JSON lines, bearer tokens and passwords redacted, pretty only on a terminal. */
 import { type Logger, pino, stdSerializers } from 'pino';
 
+/** Secrets by path, wherever a log line could carry them: bearer tokens, their hashes, passwords. */
 export const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers["idempotency-key"]',
+  'req.headers.cookie',
   'headers.authorization',
+  'authorization',
   'token',
   '*.token',
+  'tokenHash',
+  '*.tokenHash',
+  'password',
+  '*.password',
+  'passwordHash',
+  '*.passwordHash',
 ];
 
 /** Strips `token=` from a logged URL (the player WebSocket may carry it in the query). */

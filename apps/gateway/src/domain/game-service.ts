@@ -63,7 +63,6 @@ export const hashToken = (token: string): string => createHash('sha256').update(
 export function createGameService(deps: GameServiceDeps): GameService & { states: StateCache } {
   const now = deps.now ?? (() => new Date());
   const states = new StateCache(deps.events, deps.cacheSize ?? 10_000);
-  const tokenCache = new Map<string, Player>();
 
   /** decide + append with retries; returns the appended events (empty for a duplicate). */
   async function execute(
@@ -126,18 +125,6 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
       const player = { id: randomUUID(), name };
       await deps.players.insert({ ...player, tokenHash: hashToken(token) });
       return { ...player, token };
-    },
-
-    async authenticate(token) {
-      const hash = hashToken(token);
-      const cached = tokenCache.get(hash);
-      if (cached) return cached;
-      const player = await deps.players.byTokenHash(hash);
-      if (player) {
-        if (tokenCache.size >= 100_000) tokenCache.clear();
-        tokenCache.set(hash, player);
-      }
-      return player;
     },
 
     async createGame(body: CreateGameBody) {

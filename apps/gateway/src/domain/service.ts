@@ -14,8 +14,6 @@ export interface Submission {
 
 export interface GameService {
   createPlayer(name: string): Promise<Player & { token: string }>;
-  /** The player holding this bearer token, or null. */
-  authenticate(token: string): Promise<Player | null>;
   createGame(body: CreateGameBody): Promise<GameView>;
   /** Throws ApiError GAME_NOT_FOUND. */
   view(gameId: string): Promise<GameView>;

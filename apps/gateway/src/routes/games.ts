@@ -20,6 +20,7 @@ const errors = {
   404: ErrorResponse,
   409: ErrorResponse,
   422: ErrorResponse,
+  429: ErrorResponse,
 };
 
 /** The idempotency key of a request: the header wins; a body field must agree with it. */
@@ -92,9 +93,10 @@ const games: FastifyPluginAsyncTypebox = async (app) => {
         body: SubmitMoveBody,
         response: { 202: AcceptedResponse, ...errors },
       },
+      config: app.limits.moves,
     },
     async (request, reply) => {
-      const player = await app.authenticate(request);
+      const player = await app.requireScope(request, 'play');
       const { usi, ply } = request.body;
       const idempotencyKey = keyOf(request.headers['idempotency-key'], request.body.idempotencyKey);
       const log = request.log.child({ gameId: request.params.id, playerId: player.id });
@@ -122,7 +124,7 @@ const games: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const player = await app.authenticate(request);
+      const player = await app.requireScope(request, 'play');
       const idempotencyKey = keyOf(request.headers['idempotency-key'], request.body.idempotencyKey);
       const { seq } = await app.games.resign(request.params.id, player, idempotencyKey);
       request.log.info({ gameId: request.params.id, playerId: player.id, seq }, 'player resigned');

@@ -20,8 +20,8 @@ import {
 } from '@shogi/protocol';
 import type { FastifyRequest } from 'fastify';
 import { ApiError, isUnavailable, toErrorBody } from '../domain/api-error.js';
+import type { Principal } from '../domain/auth.js';
 import { Feed } from '../domain/feed.js';
-import type { Player } from '../domain/service.js';
 
 /** consecutive bad frames before the gateway gives up on a client */
 const MAX_BAD_FRAMES = 20;
@@ -29,7 +29,7 @@ const MAX_BAD_FRAMES = 20;
 const MAX_BUFFERED = 1 << 20;
 
 interface SocketSession {
-  readonly player: Player;
+  readonly player: Principal;
   readonly side: Side;
 }
 
@@ -48,7 +48,7 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
         querystring: SocketQuery,
       },
       preValidation: async (request) => {
-        const player = await app.authenticate(request);
+        const player = await app.requireScope(request, 'play');
         const { id } = request.params as { id: string };
         const side = await app.games.sideOf(id, player.id);
         const after = Number((request.query as { after?: string }).after ?? 0);
@@ -130,7 +130,15 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
           ...(message.idempotencyKey !== undefined ? { idempotencyKey: message.idempotencyKey } : {}),
         };
         try {
+          // a token revoked or expired while the socket is open stops here (the auth cache
+          // drops a revoked token at once on every gateway, at most AUTH_CACHE_MS on a lost notice)
+          if ((await app.auth.byHash(session.player.tokenHash)) === null) {
+            send({ type: 'error', error: errorBody('UNAUTHORIZED', 'the token was revoked or has expired'), ...extra });
+            socket.close(CLOSE_CODES.UNAUTHORIZED, 'UNAUTHORIZED');
+            return;
+          }
           if (message.type === 'move') {
+            await app.consumeLimit('moves', request);
             const { seq } = await app.games.submitMove(gameId, session.player, message);
             send({ type: 'ack', seq, ply: message.ply, usi: message.usi, ...extra });
           } else {

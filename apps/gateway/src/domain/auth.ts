@@ -1,0 +1,239 @@
+/**
+ * Accounts, sessions and personal API tokens: registration and login with argon2id
+ * password hashes, tokens looked up by their SHA-256, scopes, expiry and revocation.
+ * Guest players (`POST /api/players`) hold one token with every scope and no expiry.
+ */
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { hash as argon2Hash, verify as argon2Verify, type Options } from '@node-rs/argon2';
+import {
+  type AccountResponse,
+  type CreatedTokenResponse,
+  type CreateTokenBody,
+  SCOPES,
+  type Scope,
+  type SessionResponse,
+  type TokenInfo,
+  type TokenKind,
+} from '@shogi/protocol';
+import {
+  type CredentialRow,
+  countActiveTokens,
+  createAccount,
+  type Db,
+  findAccountByUsername,
+  findCredential,
+  insertToken,
+  listActiveTokens,
+  revokeToken,
+  type TokenRow,
+} from '@shogi/store';
+import { ApiError } from './api-error.js';
+import type { Player } from './service.js';
+import { TokenCache } from './token-cache.js';
+
+/**
+ * argon2id with OWASP's first recommended setting (Password Storage Cheat Sheet, 2023):
+ * 19 MiB of memory, 2 passes, 1 lane; about 20-60 ms of one core here. The parameters
+ * are stored in each PHC hash string, so raising them later leaves old hashes valid.
+ * (argon2id is @node-rs/argon2's default algorithm; a test checks the `$argon2id$` prefix.)
+ */
+export const ARGON2_OPTIONS: Options = { memoryCost: 19_456, timeCost: 2, parallelism: 1, outputLen: 32 };
+
+/** Personal tokens an account may hold at once: bounds the table and the list. */
+export const MAX_PERSONAL_TOKENS = 50;
+
+/**
+ * SHA-256, not a password hash, for tokens: they are 32 (guests: 24) random bytes, so
+ * there is nothing to brute-force or look up in a dictionary, and a lookup must cost
+ * microseconds on every move.
+ */
+export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+/** A new bearer token: 32 random bytes (256 bits), base64url. */
+export const newToken = (): string => randomBytes(32).toString('base64url');
+
+/** Who is asking, and with what token. */
+export interface Principal extends Player {
+  /** null for a guest player */
+  readonly username: string | null;
+  readonly token: {
+    /** null for a guest token */
+    readonly id: string | null;
+    readonly kind: TokenKind;
+    readonly scopes: readonly Scope[];
+    readonly expiresAt: Date | null;
+  };
+  /** SHA-256 of the presented token: the key of the cache and of revocation notices (never logged) */
+  readonly tokenHash: string;
+}
+
+export interface AuthServiceDeps {
+  readonly db: Db;
+  /** how long a looked-up token is trusted without asking PostgreSQL again, ms */
+  readonly cacheMs: number;
+  readonly sessionTtlDays: number;
+  /** tells the other gateways that a token was revoked (best effort: the cache age bounds the rest) */
+  readonly announceRevoked: (tokenHash: string) => Promise<void>;
+  readonly now?: () => Date;
+  readonly argon2?: Options;
+}
+
+const DAY_MS = 86_400_000;
+const isScope = (s: string): s is Scope => (SCOPES as readonly string[]).includes(s);
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+export function createAuthService(deps: AuthServiceDeps) {
+  const now = deps.now ?? (() => new Date());
+  const options = deps.argon2 ?? ARGON2_OPTIONS;
+  const cache = new TokenCache<Principal>(deps.cacheMs);
+  // a login for an unknown username verifies against this, so it takes as long as a wrong password
+  let dummyHash: Promise<string> | null = null;
+  const dummy = () => {
+    dummyHash ??= argon2Hash(randomBytes(16).toString('base64url'), options);
+    return dummyHash;
+  };
+
+  const principalOf = (row: CredentialRow): Principal => ({
+    id: row.playerId,
+    name: row.name,
+    username: row.username,
+    tokenHash: row.tokenHash,
+    token:
+      row.token === null
+        ? { id: null, kind: 'guest', scopes: SCOPES, expiresAt: null }
+        : {
+            id: row.token.id,
+            kind: row.token.kind,
+            scopes: row.token.scopes.filter(isScope),
+            expiresAt: row.token.expires_at,
+          },
+  });
+
+  const expired = (p: Principal, at: Date) => p.token.expiresAt !== null && p.token.expiresAt <= at;
+
+  async function byHash(tokenHash: string): Promise<Principal | null> {
+    const at = now();
+    const cached = cache.get(tokenHash, at.getTime());
+    if (cached !== undefined) {
+      if (!expired(cached, at)) return cached;
+      cache.delete(tokenHash);
+      return null;
+    }
+    const row = await findCredential(deps.db, tokenHash);
+    // the row was found by this hash; the constant-time comparison keeps any code-side check
+    // from leaking how much of a forged hash matched
+    if (!row || !sameHash(row.tokenHash, tokenHash)) return null;
+    const principal = principalOf(row);
+    if (expired(principal, at)) return null;
+    cache.set(tokenHash, principal, at.getTime());
+    return principal;
+  }
+
+  async function revoked(tokenHash: string | undefined): Promise<boolean> {
+    if (tokenHash === undefined) return false;
+    cache.delete(tokenHash);
+    await deps.announceRevoked(tokenHash).catch(() => {
+      // the other gateways' caches drop it within cacheMs anyway
+    });
+    return true;
+  }
+
+  return {
+    /** The principal holding this bearer token, or null (unknown, revoked or expired). */
+    authenticate: (token: string) => byHash(hashToken(token)),
+    byHash,
+
+    /** A revocation announced by another gateway. */
+    forget(tokenHash: string): void {
+      cache.delete(tokenHash);
+    },
+
+    async register(username: string, password: string): Promise<AccountResponse> {
+      const id = randomUUID();
+      const passwordHash = await argon2Hash(password, options);
+      const outcome = await createAccount(deps.db, { id, name: username, username, passwordHash });
+      if (outcome === 'taken') throw new ApiError('USERNAME_TAKEN');
+      return { id, name: username, username };
+    },
+
+    async login(username: string, password: string): Promise<SessionResponse> {
+      const account = await findAccountByUsername(deps.db, username);
+      // one answer, and about one argon2 verification's time, whether the user exists or not
+      const ok = await argon2Verify(account?.passwordHash ?? (await dummy()), password).catch(() => false);
+      if (!account || !ok) throw new ApiError('INVALID_CREDENTIALS');
+      const token = newToken();
+      const scopes: Scope[] = ['play', 'read'];
+      const row = await insertToken(deps.db, {
+        id: randomUUID(),
+        playerId: account.playerId,
+        kind: 'session',
+        name: 'session',
+        tokenHash: hashToken(token),
+        scopes,
+        expiresAt: new Date(now().getTime() + deps.sessionTtlDays * DAY_MS),
+      });
+      return {
+        id: row.id,
+        token,
+        scopes,
+        expiresAt: (row.expires_at as Date).toISOString(),
+        player: { id: account.playerId, name: account.name, username: account.username },
+      };
+    },
+
+    /** Revokes the presented session token. */
+    async logout(principal: Principal): Promise<void> {
+      if (principal.token.kind !== 'session') throw new ApiError('SESSION_REQUIRED');
+      await revoked(await revokeToken(deps.db, principal.id, { tokenHash: principal.tokenHash }, now()));
+    },
+
+    async createToken(principal: Principal, body: CreateTokenBody): Promise<CreatedTokenResponse> {
+      if (principal.token.kind !== 'session') throw new ApiError('SESSION_REQUIRED');
+      const at = now();
+      if ((await countActiveTokens(deps.db, principal.id, 'personal', at)) >= MAX_PERSONAL_TOKENS)
+        throw new ApiError('TOO_MANY_TOKENS', `at most ${MAX_PERSONAL_TOKENS} personal tokens`);
+      const token = newToken();
+      const scopes = SCOPES.filter((s) => body.scopes.includes(s));
+      const row = await insertToken(deps.db, {
+        id: randomUUID(),
+        playerId: principal.id,
+        kind: 'personal',
+        name: body.name,
+        tokenHash: hashToken(token),
+        scopes,
+        expiresAt: body.expiresInDays === undefined ? null : new Date(at.getTime() + body.expiresInDays * DAY_MS),
+      });
+      return { ...infoOf(row), kind: 'personal', token };
+    },
+
+    async listTokens(principal: Principal): Promise<TokenInfo[]> {
+      if (principal.username === null) return [];
+      return (await listActiveTokens(deps.db, principal.id, now())).map(infoOf);
+    },
+
+    /** Revokes one of the principal's tokens; TOKEN_NOT_FOUND when none has this id (or it is revoked). */
+    async revokeToken(principal: Principal, id: string): Promise<void> {
+      if (principal.token.kind !== 'session') throw new ApiError('SESSION_REQUIRED');
+      const done = await revoked(await revokeToken(deps.db, principal.id, { id }, now()));
+      if (!done) throw new ApiError('TOKEN_NOT_FOUND');
+    },
+  };
+}
+
+function infoOf(row: TokenRow): TokenInfo {
+  return {
+    id: row.id,
+    kind: row.kind,
+    name: row.name,
+    scopes: row.scopes.filter(isScope),
+    createdAt: row.created_at.toISOString(),
+    expiresAt: row.expires_at === null ? null : row.expires_at.toISOString(),
+  };
+}
+
+function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+}

@@ -1,0 +1,82 @@
+/**
+ * Request rate limits (@fastify/rate-limit) counted in Redis, so a limit holds across
+ * every gateway. Nothing is limited globally: a route opts in with `config: app.limits.X`
+ * (`X`: auth per client IP; moves and lobby per token, or per IP without one). Above the
+ * limit: 429 RATE_LIMITED with Retry-After (seconds). A limit whose max is 0 is off.
+ */
+import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { GatewayConfig, RateLimit, RateLimits } from '../config.js';
+import { ApiError } from '../domain/api-error.js';
+import { hashToken } from '../domain/auth.js';
+import { tokenOf } from './auth.js';
+
+/** What a route puts in its `config` to be limited (or `{ rateLimit: false }` when the limit is off). */
+export interface RouteLimit {
+  readonly rateLimit: RateLimitOptions | false;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    limits: Readonly<Record<keyof RateLimits, RouteLimit>>;
+    /**
+     * Counts one action against a limit outside a route (a WebSocket frame); throws
+     * RATE_LIMITED, with the seconds to wait in its detail, above the limit.
+     */
+    consumeLimit(name: keyof RateLimits, request: FastifyRequest): Promise<void>;
+  }
+}
+
+const byIp = (request: FastifyRequest) => `ip:${request.ip}`;
+/** the token's hash, never the token: these keys are Redis keys */
+const byToken = (request: FastifyRequest) => {
+  const token = tokenOf(request);
+  return token === null ? byIp(request) : `t:${hashToken(token).slice(0, 32)}`;
+};
+
+export default fp<{ config: GatewayConfig }>(
+  async (app: FastifyInstance, { config }) => {
+    await app.register(rateLimit, {
+      global: false,
+      redis: app.redis,
+      // per test file and per deployment, like the pub/sub channels
+      nameSpace: `${config.channelPrefix}rate-limit:`,
+      // a Redis outage does not stop play (the queue needs Redis anyway and will say so)
+      skipOnError: true,
+      errorResponseBuilder: (_request, context) => new ApiError('RATE_LIMITED', `retry in ${context.after}`),
+    });
+    const keys: Record<keyof RateLimits, (r: FastifyRequest) => string> = {
+      auth: byIp,
+      moves: byToken,
+      lobby: byToken,
+    };
+    const names = Object.keys(keys) as (keyof RateLimits)[];
+    const options = (limit: RateLimit, keyGenerator: (r: FastifyRequest) => string): RouteLimit => ({
+      rateLimit: limit.max === 0 ? false : { max: limit.max, timeWindow: limit.windowMs, keyGenerator },
+    });
+    app.decorate(
+      'limits',
+      Object.fromEntries(names.map((name) => [name, options(config.rateLimits[name], keys[name])])) as Record<
+        keyof RateLimits,
+        RouteLimit
+      >,
+    );
+    // counters of socket frames, apart from the routes' (which are keyed by route)
+    const checks = new Map<keyof RateLimits, ReturnType<FastifyInstance['createRateLimit']>>();
+    for (const name of names) {
+      const { max, windowMs } = config.rateLimits[name];
+      if (max === 0) continue;
+      const keyGenerator = (r: FastifyRequest) => `socket-${name}:${keys[name](r)}`;
+      checks.set(name, app.createRateLimit({ max, timeWindow: windowMs, keyGenerator }));
+    }
+    app.decorate('consumeLimit', async (name: keyof RateLimits, request: FastifyRequest) => {
+      const check = checks.get(name);
+      if (check === undefined) return;
+      const result = await check(request);
+      if (!result.isAllowed && result.isExceeded)
+        throw new ApiError('RATE_LIMITED', `retry in ${result.ttlInSeconds} s`);
+    });
+  },
+  { name: 'rate-limit', dependencies: ['redis'] },
+);

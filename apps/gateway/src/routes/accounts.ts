@@ -1,0 +1,164 @@
+/**
+ * Accounts, sessions and personal API tokens. Passwords and tokens are never logged:
+ * handlers log ids only, and the logger redacts the fields by path (logger.ts).
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  AccountResponse,
+  CreatedTokenResponse,
+  CreateTokenBody,
+  CredentialsBody,
+  ErrorResponse,
+  MeResponse,
+  SessionResponse,
+  TokenList,
+  TokenParams,
+} from '@shogi/protocol';
+
+const errors = {
+  400: ErrorResponse,
+  401: ErrorResponse,
+  403: ErrorResponse,
+  404: ErrorResponse,
+  409: ErrorResponse,
+  429: ErrorResponse,
+};
+const bearer = [{ bearer: [] }];
+
+const accounts: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/api/accounts',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Register an account (a player with a username and a password, hashed with argon2id)',
+        body: CredentialsBody,
+        response: { 201: AccountResponse, ...errors },
+      },
+      config: app.limits.auth,
+    },
+    async (request, reply) => {
+      const account = await app.auth.register(request.body.username, request.body.password);
+      request.log.info({ playerId: account.id }, 'account registered');
+      return reply.code(201).send(account);
+    },
+  );
+
+  app.post(
+    '/api/session',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Log in: a session token with the play and read scopes, valid SESSION_TTL_DAYS days',
+        body: CredentialsBody,
+        response: { 201: SessionResponse, ...errors },
+      },
+      config: app.limits.auth,
+    },
+    async (request, reply) => {
+      const session = await app.auth.login(request.body.username, request.body.password);
+      request.log.info({ playerId: session.player.id, tokenId: session.id }, 'logged in');
+      return reply.code(201).send(session);
+    },
+  );
+
+  app.delete(
+    '/api/session',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Log out: revokes the presented session token on every gateway',
+        security: bearer,
+        response: { 204: { type: 'null' }, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const principal = await app.authenticate(request);
+      await app.auth.logout(principal);
+      request.log.info({ playerId: principal.id, tokenId: principal.token.id }, 'logged out');
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/me',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'The player of the presented token, and the token: kind, scopes, expiry',
+        security: bearer,
+        response: { 200: MeResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const p = await app.authenticate(request);
+      return {
+        id: p.id,
+        name: p.name,
+        username: p.username,
+        token: {
+          id: p.token.id,
+          kind: p.token.kind,
+          scopes: [...p.token.scopes],
+          expiresAt: p.token.expiresAt === null ? null : p.token.expiresAt.toISOString(),
+        },
+      };
+    },
+  );
+
+  app.post(
+    '/api/tokens',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Create a personal API token (for bots and scripts); needs a session token',
+        security: bearer,
+        body: CreateTokenBody,
+        response: { 201: CreatedTokenResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const principal = await app.authenticate(request);
+      const created = await app.auth.createToken(principal, request.body);
+      request.log.info({ playerId: principal.id, tokenId: created.id, scopes: created.scopes }, 'token created');
+      return reply.code(201).send(created);
+    },
+  );
+
+  app.get(
+    '/api/tokens',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: "The account's active session and personal tokens (never the tokens themselves); needs read",
+        security: bearer,
+        response: { 200: TokenList, ...errors },
+      },
+    },
+    async (request) => {
+      const principal = await app.requireScope(request, 'read');
+      return { tokens: await app.auth.listTokens(principal) };
+    },
+  );
+
+  app.delete(
+    '/api/tokens/:id',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Revoke a token of yours (it stops working on every gateway at once); needs a session token',
+        security: bearer,
+        params: TokenParams,
+        response: { 204: { type: 'null' }, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const principal = await app.authenticate(request);
+      await app.auth.revokeToken(principal, request.params.id);
+      request.log.info({ playerId: principal.id, tokenId: request.params.id }, 'token revoked');
+      return reply.code(204).send(null);
+    },
+  );
+};
+
+export default accounts;
