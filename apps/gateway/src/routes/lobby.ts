@@ -1,0 +1,270 @@
+/**
+ * The lobby routes: seeks with automatic pairing, challenges, rematch offers, and the
+ * per-player lobby WebSocket that pushes pairings, challenges and answers. The plugin owns
+ * its infrastructure: a small PostgreSQL pool (pairing holds a connection for a
+ * transaction while the game is created on the games pool, so the two never starve each
+ * other) and one Redis subscriber for the `player:<id>` channels of this gateway's sockets.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  AuthHeaders,
+  ChallengeList,
+  ChallengeView,
+  CLOSE_CODES,
+  CreateChallengeBody,
+  CreateSeekBody,
+  ErrorResponse,
+  GameParams,
+  type LobbyMessage,
+  LobbyParams,
+  LobbyQuery,
+  SeekList,
+  SeekView,
+} from '@shogi/protocol';
+import { createDb, getPlayer } from '@shogi/store';
+import type { FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
+import { createHub } from '../domain/hub.js';
+import { createLobbyService } from '../domain/lobby-service.js';
+import type { Player } from '../domain/service.js';
+
+const errors = {
+  400: ErrorResponse,
+  401: ErrorResponse,
+  403: ErrorResponse,
+  404: ErrorResponse,
+  409: ErrorResponse,
+  422: ErrorResponse,
+  429: ErrorResponse,
+};
+const authed = { security: [{ bearer: [] }], headers: AuthHeaders };
+
+const lobby: FastifyPluginAsyncTypebox = async (app) => {
+  const { config } = app;
+  const db = createDb(config.databaseUrl, {
+    max: Math.max(2, Math.ceil(config.dbPoolSize / 2)),
+    applicationName: 'shogi-lobby',
+  });
+  const channelOf = (playerId: string) => `${config.channelPrefix}player:${playerId}`;
+  const service = createLobbyService({
+    db,
+    games: app.games,
+    players: {
+      byId: async (id) => {
+        const row = await getPlayer(db, id);
+        return row ? { id: row.id, name: row.name } : null;
+      },
+    },
+    notify: async (playerId, message) => {
+      await app.redis.publish(channelOf(playerId), JSON.stringify(message));
+    },
+  });
+  const subscriber = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null });
+  subscriber.on('error', (err) => app.log.warn({ err }, 'lobby: subscriber connection error'));
+  await subscriber.connect();
+  const hub = createHub(subscriber, channelOf, app.log.child({ component: 'lobby-hub' }));
+  app.addHook('onClose', async () => {
+    await hub.close();
+    await db.destroy();
+  });
+
+  // --- seeks
+  app.post(
+    '/api/seeks',
+    {
+      schema: {
+        tags: ['lobby'],
+        summary: 'Seek a game: paired at once with the closest compatible open seek, else left open for 10 minutes',
+        ...authed,
+        body: CreateSeekBody,
+        response: { 201: SeekView, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const player = await app.authenticate(request);
+      const seek = await service.createSeek(player, request.body);
+      request.log.debug({ seekId: seek.id, playerId: player.id, gameId: seek.gameId }, 'seek posted');
+      return reply.code(201).send(seek);
+    },
+  );
+
+  app.get(
+    '/api/seeks',
+    { schema: { tags: ['lobby'], summary: 'Open seeks, oldest first', response: { 200: SeekList, ...errors } } },
+    async () => ({ seeks: await service.listSeeks() }),
+  );
+
+  app.get(
+    '/api/seeks/:id',
+    {
+      schema: {
+        tags: ['lobby'],
+        summary: 'A seek: open, paired (with its game and side), cancelled or expired',
+        params: LobbyParams,
+        response: { 200: SeekView, ...errors },
+      },
+    },
+    async (request) => service.seek(request.params.id),
+  );
+
+  app.delete(
+    '/api/seeks/:id',
+    {
+      schema: {
+        tags: ['lobby'],
+        summary: 'Cancel your open seek (409 SEEK_CLOSED once paired or expired)',
+        ...authed,
+        params: LobbyParams,
+        response: { 200: SeekView, ...errors },
+      },
+    },
+    async (request) => service.cancelSeek(await app.authenticate(request), request.params.id),
+  );
+
+  // --- challenges
+  app.post(
+    '/api/challenges',
+    {
+      schema: {
+        tags: ['lobby'],
+        summary: 'Challenge a player (by id or exact name); pending for 5 minutes',
+        ...authed,
+        body: CreateChallengeBody,
+        response: { 201: ChallengeView, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const challenge = await service.createChallenge(await app.authenticate(request), request.body);
+      return reply.code(201).send(challenge);
+    },
+  );
+
+  app.get(
+    '/api/challenges',
+    {
+      schema: {
+        tags: ['lobby'],
+        summary: 'Your latest challenges, received and sent, newest first',
+        ...authed,
+        response: { 200: ChallengeList, ...errors },
+      },
+    },
+    async (request) => service.challenges(await app.authenticate(request)),
+  );
+
+  app.get(
+    '/api/challenges/:id',
+    {
+      schema: {
+        tags: ['lobby'],
+        summary: 'A challenge you sent or received',
+        ...authed,
+        params: LobbyParams,
+        response: { 200: ChallengeView, ...errors },
+      },
+    },
+    async (request) => service.challenge(await app.authenticate(request), request.params.id),
+  );
+
+  const answer = (action: 'accept' | 'decline', summary: string) =>
+    app.post(
+      `/api/challenges/:id/${action}`,
+      {
+        schema: {
+          tags: ['lobby'],
+          summary,
+          ...authed,
+          params: LobbyParams,
+          response: { 200: ChallengeView, ...errors },
+        },
+      },
+      async (request) => service[action](await app.authenticate(request), request.params.id),
+    );
+  answer('accept', 'Accept a challenge sent to you: creates the game (a replay answers the same game)');
+  answer('decline', 'Decline a challenge sent to you');
+
+  app.delete(
+    '/api/challenges/:id',
+    {
+      schema: {
+        tags: ['lobby'],
+        summary: 'Withdraw a pending challenge you sent',
+        ...authed,
+        params: LobbyParams,
+        response: { 200: ChallengeView, ...errors },
+      },
+    },
+    async (request) => service.cancelChallenge(await app.authenticate(request), request.params.id),
+  );
+
+  app.post(
+    '/api/games/:id/rematch',
+    {
+      schema: {
+        tags: ['lobby'],
+        summary:
+          'Offer a rematch of an ended game (colours swapped; a handicap giver stays the giver); 201 when offered, 200 when it accepts the opponent’s offer or repeats yours',
+        ...authed,
+        params: GameParams,
+        response: { 200: ChallengeView, 201: ChallengeView, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { challenge, created } = await service.rematch(await app.authenticate(request), request.params.id);
+      return reply.code(created ? 201 : 200).send(challenge);
+    },
+  );
+
+  // --- the lobby WebSocket
+  const sessions = new WeakMap<FastifyRequest, Player>();
+  app.get(
+    '/api/lobby/ws',
+    {
+      websocket: true,
+      schema: {
+        tags: ['lobby'],
+        summary: 'Lobby WebSocket (upgrade, read-only): hello, then paired / challenge / rematch / accepted / declined',
+        querystring: LobbyQuery,
+      },
+      preValidation: async (request) => {
+        sessions.set(request, await app.authenticate(request));
+      },
+    },
+    (socket, request) => {
+      const player = sessions.get(request);
+      if (!player) {
+        socket.close(CLOSE_CODES.UNAUTHORIZED, 'UNAUTHORIZED');
+        return;
+      }
+      let leave: (() => void) | null = null;
+      let closed = false;
+      const send = (message: LobbyMessage) => {
+        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+      };
+      socket.on('close', () => {
+        closed = true;
+        leave?.();
+      });
+      // the socket is read-only: a client frame is ignored rather than an error
+      hub
+        .join(player.id, (messages) => {
+          for (const m of messages) send(m as LobbyMessage);
+        })
+        .then(
+          (off) => {
+            if (closed) off();
+            else {
+              leave = off;
+              send({ type: 'hello', playerId: player.id });
+            }
+          },
+          (err: unknown) => {
+            request.log.warn({ err, playerId: player.id }, 'lobby: subscribe failed');
+            socket.close(CLOSE_CODES.TRY_AGAIN_LATER, 'TRY_AGAIN_LATER');
+          },
+        );
+    },
+  );
+};
+
+export default lobby;

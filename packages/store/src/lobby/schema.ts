@@ -1,0 +1,61 @@
+/** Table types of the lobby (migration 0010). Use `lobbyDb(db)` (kysely's withTables). */
+import type { ColumnType, Kysely, Selectable } from 'kysely';
+import type { Database } from '../schema.js';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+/** jsonb: written as its JSON text, read back parsed */
+type Json = ColumnType<unknown, string, string>;
+
+export interface SeeksTable {
+  id: string;
+  player_id: string;
+  player_name: string;
+  rating: number;
+  pool_key: string;
+  time_control: Json;
+  rated: boolean;
+  ruleset: string;
+  handicap: string | null;
+  color: string;
+  rating_min: number | null;
+  rating_max: number | null;
+  /** 'open' | 'paired' | 'cancelled'; an open seek past expires_at is expired */
+  status: string;
+  game_id: string | null;
+  side: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface ChallengesTable {
+  id: string;
+  challenger_id: string;
+  challenger_name: string;
+  opponent_id: string;
+  opponent_name: string;
+  time_control: Json;
+  rated: boolean;
+  ruleset: string;
+  handicap: string | null;
+  sfen: string | null;
+  /** the challenger's colour preference */
+  color: string;
+  /** 'pending' | 'accepted' | 'declined' | 'cancelled'; a pending one past expires_at is expired */
+  status: string;
+  game_id: string | null;
+  rematch_of: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+// a type, not an interface: withTables wants an index signature
+export type LobbyTables = {
+  seeks: SeeksTable;
+  challenges: ChallengesTable;
+};
+
+export type LobbyDb = Kysely<Database & LobbyTables>;
+export type SeekRow = Selectable<SeeksTable>;
+export type ChallengeRow = Selectable<ChallengesTable>;
+
+export const lobbyDb = (db: Kysely<Database>): LobbyDb => db.withTables<LobbyTables>();

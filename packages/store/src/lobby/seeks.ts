@@ -1,0 +1,111 @@
+/**
+ * Seeks: repository functions over `seeks`, each taking the db or a transaction first.
+ * Pairing is serialized per pool (the terms a seek pairs on) by a transaction-scoped
+ * advisory lock, so two seeks posted at once in one pool can neither both take the same
+ * open seek nor both miss each other; the chosen seek is also locked `for update`, which
+ * is what a concurrent cancel waits on.
+ */
+import { sql } from 'kysely';
+import type { LobbyDb, SeekRow } from './schema.js';
+
+export type NewSeek = Omit<SeekRow, 'time_control' | 'status' | 'game_id' | 'side'> & {
+  readonly time_control: unknown;
+};
+
+export async function insertSeek(
+  db: LobbyDb,
+  seek: NewSeek,
+  paired?: { readonly gameId: string; readonly side: string },
+): Promise<SeekRow> {
+  return db
+    .insertInto('seeks')
+    .values({
+      ...seek,
+      time_control: JSON.stringify(seek.time_control),
+      status: paired ? 'paired' : 'open',
+      game_id: paired?.gameId ?? null,
+      side: paired?.side ?? null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function getSeek(db: LobbyDb, id: string): Promise<SeekRow | undefined> {
+  return db.selectFrom('seeks').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Takes the pool's advisory lock until the transaction ends. */
+export async function lockSeekPool(trx: LobbyDb, poolKey: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`seeks:${poolKey}`}, 0))`.execute(trx);
+}
+
+/** Open seeks of a pool by other players, oldest first (the caller ranks them). */
+export async function openSeeksInPool(
+  db: LobbyDb,
+  poolKey: string,
+  excludingPlayer: string,
+  now: Date,
+  limit = 200,
+): Promise<SeekRow[]> {
+  return db
+    .selectFrom('seeks')
+    .selectAll()
+    .where('status', '=', 'open')
+    .where('pool_key', '=', poolKey)
+    .where('expires_at', '>', now)
+    .where('player_id', '<>', excludingPlayer)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Locks an open seek for pairing; undefined when it was taken, cancelled or expired meanwhile. */
+export async function lockOpenSeek(trx: LobbyDb, id: string, now: Date): Promise<SeekRow | undefined> {
+  return trx
+    .selectFrom('seeks')
+    .selectAll()
+    .where('id', '=', id)
+    .where('status', '=', 'open')
+    .where('expires_at', '>', now)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function markSeekPaired(trx: LobbyDb, id: string, gameId: string, side: string): Promise<void> {
+  await trx.updateTable('seeks').set({ status: 'paired', game_id: gameId, side }).where('id', '=', id).execute();
+}
+
+/** Cancels an open seek; the row as it is afterwards (undefined: no such seek). */
+export async function cancelSeek(db: LobbyDb, id: string, now: Date): Promise<SeekRow | undefined> {
+  const cancelled = await db
+    .updateTable('seeks')
+    .set({ status: 'cancelled' })
+    .where('id', '=', id)
+    .where('status', '=', 'open')
+    .where('expires_at', '>', now)
+    .returningAll()
+    .executeTakeFirst();
+  return cancelled ?? getSeek(db, id);
+}
+
+export async function listOpenSeeks(db: LobbyDb, now: Date, limit = 200): Promise<SeekRow[]> {
+  return db
+    .selectFrom('seeks')
+    .selectAll()
+    .where('status', '=', 'open')
+    .where('expires_at', '>', now)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+}
+
+export async function countOpenSeeks(db: LobbyDb, playerId: string, now: Date): Promise<number> {
+  const row = await db
+    .selectFrom('seeks')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('player_id', '=', playerId)
+    .where('status', '=', 'open')
+    .where('expires_at', '>', now)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
