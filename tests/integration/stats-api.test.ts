@@ -125,6 +125,13 @@ describe('records out', () => {
     const kif = await get(`/api/games/${live.gameId}/record.kif`);
     expect(kif.status).toBe(200);
     expect(kif.text).toContain('投了');
+    // the same record at /api/games/:id.kif (and .csa, .sfen)
+    expect((await get(`/api/games/${live.gameId}.kif`)).text).toBe(kif.text);
+    expect((await get(`/api/games/${live.gameId}.csa`)).text).toBe(
+      (await get(`/api/games/${live.gameId}/record.csa`)).text,
+    );
+    expect((await get(`/api/games/${live.gameId}.sfen`)).text).toMatch(/^sfen /);
+    expect((await call(stack.app, 'GET', '/api/games/nope.kif')).status).toBe(404);
     const missing = await call(stack.app, 'GET', '/api/games/nope/record.csa');
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('GAME_NOT_FOUND');

@@ -96,9 +96,13 @@ const records: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onClose', async () => db.destroy());
   const text = Type.String({ description: 'the record as text' });
 
-  for (const format of RECORD_OUT_FORMATS) {
+  // `/api/games/:id.kif` is the statistics issue's shape; `/record.kif` came first and stays
+  for (const [format, path] of RECORD_OUT_FORMATS.flatMap((f) => [
+    [f, `/api/games/:id.${f}`] as const,
+    [f, `/api/games/:id/record.${f}`] as const,
+  ])) {
     app.get(
-      `/api/games/:id/record.${format}`,
+      path,
       {
         schema: {
           tags: ['records'],
