@@ -29,6 +29,7 @@ export const ERRORS = {
   },
   // 404
   GAME_NOT_FOUND: { status: 404, message: 'No game has this id' },
+  PLAYER_NOT_FOUND: { status: 404, message: 'No player has this id' },
   NOT_FOUND: { status: 404, message: 'No such route' },
   // 409: the state of the game forbids it now
   NOT_YOUR_TURN: { status: 409, message: 'It is not your turn' },

@@ -5,20 +5,35 @@
  * records routes (records.ts) too, so app.ts needs one line for both.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorResponse } from '@shogi/protocol';
+import {
+  ErrorResponse,
+  Leaderboard,
+  LeaderboardParams,
+  LeaderboardQuery,
+  OpponentBands,
+  OpponentBandsQuery,
+  RatingBound,
+  ScoreByDifference,
+  ScoreByDifferenceQuery,
+} from '@shogi/protocol';
 import { parseSfen } from '@shogi/rules';
 import {
   createDb,
   endingReasons,
+  leaderboard,
   lengthDistribution,
   openingExplorer,
   openingsAtPosition,
+  playerResultsByOpponentBand,
   playerStats,
+  RATING_BAND,
   resultsSummary,
   type StatsFilter,
+  scoreByRatingDifference,
 } from '@shogi/store';
 import { type Static, Type } from 'typebox';
 import { ApiError } from '../domain/api-error.js';
+import playerProfile from './player-profile.js';
 import records from './records.js';
 
 const closed = { additionalProperties: false } as const;
@@ -41,6 +56,11 @@ export const StatsQuery = Type.Object(
   closed,
 );
 type StatsQuery = Static<typeof StatsQuery>;
+/** The results also take a rating band (rated games only). */
+const ResultsQuery = Type.Object(
+  { ...StatsQuery.properties, ratingMin: Type.Optional(RatingBound), ratingMax: Type.Optional(RatingBound) },
+  closed,
+);
 
 const Count = Type.Integer({ minimum: 0 });
 const Pct = Type.Number({ minimum: 0, maximum: 100 });
@@ -131,6 +151,15 @@ function filterOf(q: StatsQuery): StatsFilter {
   return f;
 }
 
+function resultsFilterOf(q: Static<typeof ResultsQuery>): StatsFilter {
+  const f = filterOf(q);
+  const min = q.ratingMin === undefined ? undefined : Number(q.ratingMin);
+  const max = q.ratingMax === undefined ? undefined : Number(q.ratingMax);
+  if (min !== undefined && max !== undefined && min >= max)
+    throw new ApiError('BAD_REQUEST', 'ratingMin must be below ratingMax');
+  return { ...f, ...(min === undefined ? {} : { ratingMin: min }), ...(max === undefined ? {} : { ratingMax: max }) };
+}
+
 const stats: FastifyPluginAsyncTypebox = async (app) => {
   const db = createDb(app.config.databaseUrl, { max: 3, applicationName: 'shogi-gateway-stats' });
   app.addHook('onClose', async () => db.destroy());
@@ -142,12 +171,12 @@ const stats: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['stats'],
         summary: 'Sente wins, gote wins and draws: counts and percentages (no-result games apart)',
-        description: filtered,
-        querystring: StatsQuery,
+        description: `${filtered} ratingMin/ratingMax (multiples of 100): rated games whose players' average pre-game rating is in [ratingMin, ratingMax).`,
+        querystring: ResultsQuery,
         response: { 200: Results, ...errors },
       },
     },
-    async (request) => resultsSummary(db, filterOf(request.query)),
+    async (request) => resultsSummary(db, resultsFilterOf(request.query)),
   );
 
   app.get(
@@ -217,7 +246,65 @@ const stats: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  app.get(
+    '/api/stats/players/:id/opponents',
+    {
+      schema: {
+        tags: ['stats'],
+        summary: "A player's rated results by the opponent's pre-game rating band (100 wide)",
+        params: PlayerParams,
+        querystring: OpponentBandsQuery,
+        response: { 200: OpponentBands, ...errors },
+      },
+    },
+    async (request) => ({
+      playerId: request.params.id,
+      category: request.query.category ?? null,
+      bandSize: RATING_BAND,
+      bands: await playerResultsByOpponentBand(db, request.params.id, request.query.category),
+    }),
+  );
+
+  app.get(
+    '/api/stats/score-by-rating-difference',
+    {
+      schema: {
+        tags: ['stats'],
+        summary:
+          "The higher-rated player's observed score vs the Glicko-2 expectation, by bucket of pre-game rating difference (50 wide, the last from 800)",
+        querystring: ScoreByDifferenceQuery,
+        response: { 200: ScoreByDifference, ...errors },
+      },
+    },
+    async (request) => {
+      const { category, higherColor } = request.query;
+      return scoreByRatingDifference(db, {
+        ...(category === undefined ? {} : { category }),
+        ...(higherColor === undefined ? {} : { higherColor: higherColor as 'sente' | 'gote' }),
+      });
+    },
+  );
+
+  app.get(
+    '/api/leaderboards/:category',
+    {
+      schema: {
+        tags: ['stats'],
+        summary: 'The top players of a rating category (provisional ratings, RD above 110, left out)',
+        params: LeaderboardParams,
+        querystring: LeaderboardQuery,
+        response: { 200: Leaderboard, ...errors },
+      },
+    },
+    async (request) => {
+      const limit = Number(request.query.limit ?? 50);
+      if (limit > 200) throw new ApiError('BAD_REQUEST', 'limit is at most 200');
+      return { category: request.params.category, players: await leaderboard(db, request.params.category, limit) };
+    },
+  );
+
   await app.register(records);
+  await app.register(playerProfile, { db });
 };
 
 export default stats;

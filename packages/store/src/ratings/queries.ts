@@ -3,7 +3,7 @@
  * a player's results by opponent band, observed score vs expectation by rating difference.
  * Each reads an index range or a few pre-aggregated rows.
  */
-import { isProvisional, PROVISIONAL_DEVIATION } from '@shogi/ratings';
+import { isProvisional, PROVISIONAL_DEVIATION, type RatingCategory } from '@shogi/ratings';
 import { sql } from 'kysely';
 import type { Db } from '../schema.js';
 import type { GameResult } from '../stats/schema.js';
@@ -15,7 +15,7 @@ const n = (v: unknown): number => Number(v ?? 0);
 const pct = (x: number, total: number): number => (total === 0 ? 0 : Math.round((x * 10000) / total) / 100);
 
 export interface CategoryRating {
-  readonly category: string;
+  readonly category: RatingCategory;
   /** Rounded, as shown. */
   readonly rating: number;
   readonly rd: number;
@@ -67,7 +67,7 @@ const shown = (r: {
   draws: number;
   updated_at: Date;
 }): CategoryRating => ({
-  category: r.category,
+  category: r.category as RatingCategory,
   rating: Math.round(r.rating),
   rd: Math.round(r.rd),
   provisional: isProvisional({ rating: r.rating, deviation: r.rd, volatility: 0 }),
