@@ -149,10 +149,12 @@ const APPEND_MANY_PREPARED = `
         when 1 then p.pending_value
         when 2 then null
         when 3 then case when games.pending_seq = p.pending_value then null else games.pending_seq end
-        else games.pending_seq end
+        else games.pending_seq end,
+      deadline_at = case when p.deadline_set then p.deadline_at else games.deadline_at end
     from unnest($2::text[], $8::integer[], $9::integer[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
-        $16::integer[], $17::integer[])
-      as p(id, last_seq, ply, sfen, side_to_move, status, winner, result, end_reason, pending_op, pending_value)
+        $16::integer[], $17::integer[], $18::boolean[], $19::timestamptz[])
+      as p(id, last_seq, ply, sfen, side_to_move, status, winner, result, end_reason, pending_op, pending_value,
+        deadline_set, deadline_at)
     where games.id = p.id and p.id in (select game_id from ok)
   )
   select game_id, seq, recorded_at, global_position from ins`;
@@ -165,7 +167,7 @@ function appendParameters(requests: readonly AppendRequest[]): unknown[] {
   const seqs: number[] = [];
   const types: string[] = [];
   const payloads: string[] = [];
-  const cols: (number | string | null)[][] = Array.from({ length: 10 }, () => []);
+  const cols: (number | string | boolean | null)[][] = Array.from({ length: 12 }, () => []);
   for (const r of requests) {
     r.events.forEach((e, i) => {
       gameIds.push(r.gameId);
@@ -181,8 +183,8 @@ function appendParameters(requests: readonly AppendRequest[]): unknown[] {
   return [READ_ALL_LOCK_KEY, requests.map((r) => r.gameId), expected, gameIds, seqs, types, payloads, ...cols];
 }
 
-/** last_seq, ply, sfen, side, status, winner, result, reason, pending op, pending value. */
-function projectedColumns(r: AppendRequest): (number | string | null)[] {
+/** last_seq, ply, sfen, side, status, winner, result, reason, pending op, pending value, deadline set, deadline. */
+function projectedColumns(r: AppendRequest): (number | string | boolean | null)[] {
   const patch = patchOf(r.expectedSeq, r.events);
   const ended = patch.status === 'ended';
   // pending op: 0 unchanged, 1 set to value, 2 set null, 3 set null if it equals value
@@ -202,6 +204,8 @@ function projectedColumns(r: AppendRequest): (number | string | null)[] {
     ended ? (patch.result ?? null) : null,
     ended ? (patch.end_reason ?? null) : null,
     ...pending,
+    'deadline_at' in patch,
+    patch.deadline_at?.toISOString() ?? null,
   ];
 }
 
@@ -212,7 +216,7 @@ async function appendManyPrepared(
   let rows: InsertedRow[];
   try {
     const r = await pool.query<InsertedRow>({
-      name: 'shogi_append_many_v3',
+      name: 'shogi_append_many_v4',
       text: APPEND_MANY_PREPARED,
       values: appendParameters(requests),
     });
@@ -276,14 +280,17 @@ function projectionStatement(gameId: string, patch: GameRowPatch) {
   const full = asFullRow(patch);
   if (full !== null) {
     return sql`insert into games (id, sente_id, sente_name, gote_id, gote_name, ruleset, handicap, status,
-        side_to_move, ply, last_seq, result, winner, end_reason, sfen, pending_seq, created_at, updated_at)
+        side_to_move, ply, last_seq, result, winner, end_reason, sfen, pending_seq, created_at, deadline_at, updated_at)
       select ${full.id}, ${full.sente_id}, ${full.sente_name}, ${full.gote_id}, ${full.gote_name}, ${full.ruleset},
         ${full.handicap}, ${full.status}, ${full.side_to_move}, ${full.ply}, ${full.last_seq}, ${full.result},
-        ${full.winner}, ${full.end_reason}, ${full.sfen}, ${full.pending_seq}::integer, ${full.created_at.toISOString()}::timestamptz, now()
+        ${full.winner}, ${full.end_reason}, ${full.sfen}, ${full.pending_seq}::integer, ${full.created_at.toISOString()}::timestamptz,
+        ${full.deadline_at?.toISOString() ?? null}::timestamptz, now()
       where exists (select 1 from ins)`;
   }
   const sets = Object.entries(patch).map(([column, value]) => {
     if (column === 'created_at') return sql`created_at = ${(value as Date).toISOString()}::timestamptz`;
+    if (column === 'deadline_at')
+      return sql`deadline_at = ${(value as Date | null)?.toISOString() ?? null}::timestamptz`;
     if (column === 'pending_clear_if')
       return sql`pending_seq = case when pending_seq = ${value}::integer then null else pending_seq end`;
     return sql`${sql.ref(column)} = ${value}`;

@@ -3,7 +3,7 @@
  * it in the same statement as the append (so the row never lags the log), and
  * `compareGamesWithLog` applies it to the whole log to check the live table.
  */
-import type { GameEvent } from '@shogi/game';
+import { firstMoveLimitMs, type GameEvent } from '@shogi/game';
 import type { GameRow } from './schema.js';
 
 /** Columns of a games row that events set; a patch is a subset of them. */
@@ -14,6 +14,12 @@ export type GameRowPatch = Partial<GameRowValues> & {
 };
 
 const sideOfSfen = (sfen: string): 'sente' | 'gote' => (sfen.split(' ')[1] === 'w' ? 'gote' : 'sente');
+
+/** The first move's deadline of a new game (game-clock.ts); null without a clock. */
+function firstMoveDeadline(tc: Parameters<typeof firstMoveLimitMs>[0], createdAt: string): Date | null {
+  const limit = firstMoveLimitMs(tc);
+  return limit === null ? null : new Date(Date.parse(createdAt) + limit);
+}
 
 /** Applies one event (with its seq) to a patch; starting from {} gives the columns a batch changes. */
 export function applyToGameRow(patch: GameRowPatch, seq: number, event: GameEvent): GameRowPatch {
@@ -50,13 +56,24 @@ export function applyToGameRow(patch: GameRowPatch, seq: number, event: GameEven
         sfen: d.initialSfen,
         pending_seq: null,
         created_at: new Date(d.createdAt),
+        deadline_at: firstMoveDeadline(d.timeControl, d.createdAt),
       };
     }
-    case 'MoveAccepted':
-      return { ...next, ply: event.data.ply, sfen: event.data.sfen, side_to_move: sideOfSfen(event.data.sfen) };
+    case 'MoveAccepted': {
+      const d = event.data;
+      const moved = { ...next, ply: d.ply, sfen: d.sfen, side_to_move: sideOfSfen(d.sfen) };
+      return d.clock === undefined ? moved : { ...moved, deadline_at: new Date(d.clock.deadlineAt) };
+    }
     case 'GameEnded': {
       const w = event.data.winner;
-      return { ...next, status: 'ended', winner: w, result: w ?? 'draw', end_reason: event.data.reason };
+      return {
+        ...next,
+        status: 'ended',
+        winner: w,
+        result: w ?? 'draw',
+        end_reason: event.data.reason,
+        deadline_at: null,
+      };
     }
     case 'MoveSubmitted':
     case 'MoveRejected':
@@ -88,6 +105,7 @@ const ROW_KEYS = [
   'sfen',
   'pending_seq',
   'created_at',
+  'deadline_at',
 ] as const satisfies readonly (keyof GameRowValues)[];
 
 /** A patch that sets every column (a batch starting with GameCreated) as a full row. */

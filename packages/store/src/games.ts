@@ -137,3 +137,25 @@ export async function findStalledSubmissions(
     .execute();
   return rows.map((r) => ({ gameId: r.id, seq: r.pending_seq as number }));
 }
+
+/**
+ * Ongoing games whose side to move ran out more than `graceMs` ago (deadline_at, through the
+ * partial index of migration 0007): the sweeper enqueues their flag check, a backstop for a
+ * delayed flag job that was lost. `ply` names the turn (the flag job's id).
+ */
+export async function findOverdueClocks(
+  db: Db,
+  graceMs: number,
+  limit = 500,
+): Promise<{ gameId: string; ply: number }[]> {
+  const rows = await db
+    .selectFrom('games')
+    .select(['id', 'ply'])
+    .where('status', '=', 'ongoing')
+    .where('deadline_at', 'is not', null)
+    .where(sql<boolean>`deadline_at < now() - ${graceMs} * interval '1 millisecond'`)
+    .orderBy('deadline_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ gameId: r.id, ply: r.ply }));
+}

@@ -19,6 +19,7 @@ export { READ_ALL_LOCK_KEY, toRecorded } from './event-rows.js';
 export { createPgEventStore, type PgEventStoreOptions } from './event-store.js';
 export {
   compareGamesWithLog,
+  findOverdueClocks,
   findStalledSubmissions,
   type GameRowDifference,
   gamesFromLog,
@@ -31,6 +32,7 @@ export { applyToGameRow, type GameRowPatch, type GameRowValues } from './games-p
 export * from './lobby/index.js';
 export { createMigrator, migrateToLatest } from './migrate.js';
 export { createPlayer, findPlayerByTokenHash, getPlayer, getPlayers } from './players.js';
+export * from './ratings/index.js';
 export { readAll, readAllHorizon, readStream, readStreams } from './read.js';
 export {
   type AccountRow,
@@ -51,5 +53,4 @@ export {
   type TokenRowKind,
   type TokensTable,
 } from './schema.js';
-export * from './ratings/index.js';
 export * from './stats/index.js';

@@ -9,9 +9,10 @@ import * as m0003 from './migrations/0003_games_pending_seq.js';
 import * as m0004 from './migrations/0004_finished_games.js';
 import * as m0005 from './migrations/0005_stats_rollups.js';
 import * as m0006 from './migrations/0006_opening_positions.js';
-import * as m0010 from './migrations/0010_lobby.js';
-import * as m0009 from './migrations/0009_ratings.js';
+import * as m0007 from './migrations/0007_games_clock.js';
 import * as m0008 from './migrations/0008_accounts.js';
+import * as m0009 from './migrations/0009_ratings.js';
+import * as m0010 from './migrations/0010_lobby.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004_finished_games': m0004,
   '0005_stats_rollups': m0005,
   '0006_opening_positions': m0006,
+  '0007_games_clock': m0007,
   '0010_lobby': m0010,
   '0009_ratings': m0009,
   '0008_accounts': m0008,

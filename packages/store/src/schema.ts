@@ -33,6 +33,8 @@ export interface GamesTable {
   sfen: string;
   /** The latest submission without a verdict yet (migration 0003). */
   pending_seq: number | null;
+  /** When the side to move runs out of time, lag allowance not included; null: never (migration 0007). */
+  deadline_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   created_at: ColumnType<Date, Date | string, Date | string>;
   updated_at: ColumnType<Date, Date | string, Date | string>;
 }

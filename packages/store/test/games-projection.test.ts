@@ -35,8 +35,27 @@ describe('games projection reducer', () => {
       winner: null,
       result: 'draw',
       end_reason: 'sennichite',
+      deadline_at: null,
     });
     expect(asFullRow(patch)).toBeNull();
+  });
+  it('keeps the deadline of the side to move: the first-move limit, then the one each timed move records', () => {
+    const created = asFullRow(
+      fold({}, 1, [gameCreated('g', { timeControl: { kind: 'fischer', mainSeconds: 60, incrementSeconds: 0 } })]),
+    );
+    expect(created?.deadline_at).toEqual(new Date('2026-01-01T00:00:30.000Z'));
+    expect(asFullRow(fold({}, 1, [gameCreated('g')]))?.deadline_at).toBeNull();
+    const side = { mainMs: 60_000, periodsLeft: 0, periodMs: 0 };
+    const clock = {
+      sente: side,
+      gote: side,
+      movedAt: '2026-01-01T00:00:05.000Z',
+      deadlineAt: '2026-01-01T00:01:05.000Z',
+    };
+    const moved = fold({}, 3, [
+      { type: 'MoveAccepted', data: { submittedSeq: 2, ply: 2, usi: '3c3d', sfen: 'x b - 3', check: false, clock } },
+    ]);
+    expect(moved.deadline_at).toEqual(new Date('2026-01-01T00:01:05.000Z'));
   });
   it.each([
     ['a submission sets pending_seq', [moveSubmitted('7g7f', 0)], { pending_seq: 2 }],
