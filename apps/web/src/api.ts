@@ -1,0 +1,60 @@
+/**
+ * The HTTP API, typed by @shogi/protocol (types only: the browser bundle carries no
+ * schema code). Errors come back as the catalog's `{code, message, detail?}`.
+ */
+import type {
+  AcceptedResponse,
+  BotList,
+  CreateGameBody,
+  CreatePlayerResponse,
+  ErrorBody,
+  GameView,
+  LiveResponse,
+} from '@shogi/protocol';
+
+export type ApiErrorBody = ErrorBody;
+export class ApiFailure extends Error {
+  readonly status: number;
+  readonly body: ApiErrorBody;
+  constructor(status: number, body: ApiErrorBody) {
+    super(body.detail ? `${body.message} (${body.detail})` : body.message);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown, token?: string): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (token !== undefined) headers.authorization = `Bearer ${token}`;
+  const init: RequestInit = { method, headers };
+  if (body !== undefined) init.body = JSON.stringify(body);
+  const res = await fetch(path, init);
+  const text = await res.text();
+  const parsed: unknown = text === '' ? null : JSON.parse(text);
+  if (!res.ok) {
+    const err = (parsed ?? { code: 'INTERNAL', message: res.statusText }) as ApiErrorBody;
+    throw new ApiFailure(res.status, err);
+  }
+  return parsed as T;
+}
+
+export const api = {
+  createPlayer: (name: string) => request<CreatePlayerResponse>('POST', '/api/players', { name }),
+  createGame: (body: CreateGameBody) => request<GameView>('POST', '/api/games', body),
+  game: (id: string) => request<GameView>('GET', `/api/games/${encodeURIComponent(id)}`),
+  live: () => request<LiveResponse>('GET', '/api/live'),
+  bots: () => request<BotList>('GET', '/api/bots'),
+  botGame: (botId: string, token: string, side: 'sente' | 'gote' | 'random') =>
+    request<GameView>('POST', `/api/bots/${encodeURIComponent(botId)}/games`, { side }, token),
+  move: (id: string, token: string, usi: string, ply: number) =>
+    request<AcceptedResponse>('POST', `/api/games/${encodeURIComponent(id)}/moves`, { usi, ply }, token),
+  resign: (id: string, token: string) =>
+    request<AcceptedResponse>('POST', `/api/games/${encodeURIComponent(id)}/resign`, {}, token),
+  get: <T>(path: string) => request<T>('GET', path),
+  post: <T>(path: string, body: unknown, token?: string) => request<T>('POST', path, body, token),
+};
+
+/** ws:// or wss:// for a path on this origin. */
+export const socketUrl = (path: string): string =>
+  `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${path}`;

@@ -1,0 +1,40 @@
+/**
+ * The client's router: /, /games/:id, /stats, /players/:id. Links marked `data-link` are
+ * followed without a reload; the gateway answers any of these paths with index.html.
+ */
+import './styles.css';
+import { gamePage } from './views/game.js';
+import { lobbyPage } from './views/lobby.js';
+import { playerPage, statsPage } from './views/stats.js';
+
+const main = document.getElementById('main') as HTMLElement;
+let leave: () => void = () => {};
+
+function route(): void {
+  leave();
+  const path = location.pathname;
+  const game = /^\/games\/([A-Za-z0-9_-]+)$/.exec(path);
+  const player = /^\/players\/([A-Za-z0-9_-]+)$/.exec(path);
+  for (const a of document.querySelectorAll<HTMLAnchorElement>('nav a'))
+    a.toggleAttribute('aria-current', a.pathname === path || (a.pathname === '/' && game !== null));
+  if (game?.[1]) leave = gamePage(main, game[1], navigate);
+  else if (player?.[1]) leave = playerPage(main, player[1]);
+  else if (path === '/stats') leave = statsPage(main);
+  else leave = lobbyPage(main, navigate);
+  document.title = path === '/stats' ? 'Statistics · Shogi' : game ? document.title : 'Shogi';
+}
+
+export function navigate(path: string): void {
+  history.pushState(null, '', path);
+  route();
+  main.focus();
+}
+
+document.addEventListener('click', (event) => {
+  const a = (event.target as Element).closest<HTMLAnchorElement>('a[data-link]');
+  if (!a || event.ctrlKey || event.metaKey || event.shiftKey || a.origin !== location.origin) return;
+  event.preventDefault();
+  navigate(a.pathname);
+});
+window.addEventListener('popstate', route);
+route();

@@ -1,0 +1,52 @@
+/**
+ * Following one game on the spectator socket `/api/games/:id/watch`: a snapshot first,
+ * then events in seq order; after a drop it reconnects with `?since=<last seq>` and gets
+ * exactly the events it missed (a `resume` frame, then the gap, then the live ones).
+ */
+import type { GameSnapshot, WatchMessage, WireEvent } from '@shogi/protocol';
+import { socketUrl } from '../api.js';
+import { reconnecting } from './reconnecting.js';
+
+export interface WatchHandlers {
+  snapshot(game: GameSnapshot): void;
+  events(events: WireEvent[]): void;
+  spectators(count: number): void;
+  status(connected: boolean): void;
+  error(message: string): void;
+}
+
+export function watchGame(gameId: string, on: WatchHandlers): { close(): void } {
+  let lastSeq: number | null = null;
+  return reconnecting({
+    url: () =>
+      socketUrl(`/api/games/${encodeURIComponent(gameId)}/watch${lastSeq === null ? '' : `?since=${lastSeq}`}`),
+    onStatus: on.status,
+    onMessage(data) {
+      const m = data as WatchMessage;
+      switch (m.type) {
+        case 'snapshot':
+          lastSeq = m.game.seq;
+          on.snapshot(m.game);
+          on.spectators(m.game.spectators);
+          break;
+        case 'resume':
+          on.spectators(m.spectators);
+          break;
+        case 'events': {
+          // a repeat can only come from a bug; dropping it keeps the replay exact
+          const fresh = m.events.filter((e) => lastSeq === null || e.seq > lastSeq);
+          const last = fresh.at(-1);
+          if (last) lastSeq = last.seq;
+          if (fresh.length > 0) on.events(fresh);
+          break;
+        }
+        case 'spectators':
+          on.spectators(m.count);
+          break;
+        case 'error':
+          on.error(m.error.message);
+          break;
+      }
+    },
+  });
+}

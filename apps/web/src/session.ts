@@ -1,0 +1,56 @@
+/**
+ * Who this browser plays as: a guest player created on first play, its bearer token kept in
+ * localStorage (the server stores only its hash, and shows it once). Also the display
+ * preferences.
+ */
+import { api } from './api.js';
+import type { PieceStyle } from './shogi/pieces.js';
+
+export interface Identity {
+  readonly id: string;
+  readonly name: string;
+  readonly token: string;
+}
+
+const KEY = 'shogi.identity';
+const STYLE_KEY = 'shogi.pieceStyle';
+
+export function identity(): Identity | null {
+  try {
+    const raw = localStorage.getItem(KEY);
+    if (raw === null) return null;
+    const v = JSON.parse(raw) as Partial<Identity>;
+    return typeof v.id === 'string' && typeof v.name === 'string' && typeof v.token === 'string'
+      ? { id: v.id, name: v.name, token: v.token }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveIdentity(who: Identity): void {
+  localStorage.setItem(KEY, JSON.stringify(who));
+}
+
+export function forgetIdentity(): void {
+  localStorage.removeItem(KEY);
+}
+
+/** The guest this browser plays as, created (named `name`, or Guest-NNNN) when there is none. */
+export async function ensureIdentity(name?: string): Promise<Identity> {
+  const known = identity();
+  if (known) return known;
+  const wanted = name?.trim() || `Guest-${Math.floor(1000 + Math.random() * 9000)}`;
+  const created = await api.createPlayer(wanted);
+  const who = { id: created.id, name: created.name, token: created.token };
+  saveIdentity(who);
+  return who;
+}
+
+export function pieceStyle(): PieceStyle {
+  return localStorage.getItem(STYLE_KEY) === 'latin' ? 'latin' : 'kanji';
+}
+
+export function setPieceStyle(style: PieceStyle): void {
+  localStorage.setItem(STYLE_KEY, style);
+}

@@ -1,0 +1,487 @@
+/**
+ * The game page: board, hands, clocks, moves (Japanese and USI), spectators and the result.
+ * Everyone follows the game on the watch socket; a player also moves (click, drag, or a
+ * USI typed in), drops, resigns. Moves go over HTTP and show once the worker accepts them.
+ */
+import type { GameSnapshot, WireEvent } from '@shogi/protocol';
+import { formatUsi, type Game, type Move, moveIllegality, moveTo, parseUsi } from '@shogi/rules';
+import { ApiFailure, api } from '../api.js';
+import { announce, h } from '../dom.js';
+import { watchGame } from '../net/watch.js';
+import { identity, pieceStyle, setPieceStyle } from '../session.js';
+import { type ClockState, clockFace, initialClock, timeControlText } from '../shogi/clock.js';
+import { boardOf, moveSquares, newGame, promotionChoice, type Targets, targetsFrom } from '../shogi/model.js';
+import { japaneseMove } from '../shogi/notation.js';
+import { resultText } from '../shogi/result.js';
+import { boardElement, handElement } from './board.js';
+
+type Side = 'sente' | 'gote';
+interface Selection {
+  readonly source: { square: number } | { dropType: number };
+  readonly targets: Targets;
+}
+
+export function gamePage(root: HTMLElement, gameId: string, navigate: (path: string) => void): () => void {
+  let snap: GameSnapshot | null = null;
+  let game: Game | null = null;
+  let kifu: string[] = [];
+  let lastTo: number | null = null;
+  let clock: ClockState | null = null;
+  let spectators = 0;
+  let connected = false;
+  let selection: Selection | null = null;
+  let pendingSeq: number | null = null;
+  let sending = false;
+  let message = '';
+  let dragFrom: number | null = null;
+  let botIds = new Set<string>();
+  const me = identity();
+
+  const mySide = (): Side | null => {
+    if (!snap || !me) return null;
+    if (snap.players.sente.id === me.id) return 'sente';
+    if (snap.players.gote.id === me.id) return 'gote';
+    return null;
+  };
+  const myTurn = () =>
+    game !== null && snap?.status === 'ongoing' && mySide() === (game.position.side === 0 ? 'sente' : 'gote');
+
+  // --- layout built once; the parts below are refilled on each change
+  const title = h('h1', { class: 'game-title' }, 'Game');
+  const topBar = h('div', { class: 'player-bar top' });
+  const bottomBar = h('div', { class: 'player-bar bottom' });
+  const boardBox = h('div', { class: 'board-box' });
+  const banner = h('div', { class: 'banner', role: 'status' });
+  const info = h('p', { class: 'game-info' });
+  const moveList = h('ol', { class: 'moves', 'aria-label': 'Moves' });
+  const note = h('p', { class: 'note', role: 'alert' });
+  const usiInput = h('input', {
+    id: 'usi-input',
+    name: 'usi',
+    autocomplete: 'off',
+    autocapitalize: 'off',
+    spellcheck: 'false',
+    placeholder: 'e.g. 7g7f, P*5e, 8h2b+',
+    'aria-describedby': 'usi-help',
+  });
+  const usiForm = h(
+    'form',
+    {
+      class: 'usi-form',
+      onsubmit: (e: Event) => {
+        e.preventDefault();
+        typed();
+      },
+    },
+    h('label', { for: 'usi-input' }, 'Your move (USI)'),
+    usiInput,
+    h('button', { type: 'submit' }, 'Play'),
+    h('small', { id: 'usi-help' }, 'from-square to-square, + to promote; drops as P*5e'),
+  );
+  const resignButton = h('button', { type: 'button', class: 'danger', onclick: () => resign() }, 'Resign');
+  const againButton = h('button', { type: 'button', onclick: () => playAgain() }, 'Play the bot again');
+  const styleToggle = h('button', { type: 'button', class: 'link', onclick: () => toggleStyle() }, '');
+  const controls = h('div', { class: 'controls' }, resignButton, againButton);
+  const promotion = h(
+    'dialog',
+    { class: 'promotion', 'aria-label': 'Promote this piece?' },
+    h('p', {}, 'Promote?'),
+    h(
+      'form',
+      { method: 'dialog' },
+      h('button', { value: 'promote', class: 'primary' }, '成 Promote'),
+      h('button', { value: 'plain' }, '不成 Keep'),
+      h('button', { value: 'cancel', class: 'link' }, 'Cancel'),
+    ),
+  );
+
+  root.replaceChildren(
+    h(
+      'section',
+      { class: 'game-page' },
+      h('div', { class: 'play-area' }, title, topBar, boardBox, bottomBar, banner),
+      h(
+        'aside',
+        { class: 'side-panel' },
+        info,
+        controls,
+        usiForm,
+        note,
+        h('h2', {}, 'Moves'),
+        moveList,
+        h('p', {}, styleToggle),
+      ),
+      promotion,
+    ),
+  );
+
+  // --- state from the watch socket
+  const reset = (s: GameSnapshot) => {
+    snap = s;
+    game = newGame(s.initialSfen, s.ruleset);
+    kifu = [];
+    lastTo = null;
+    for (const usi of s.moves) addMove(usi, false);
+    clock = s.clocks
+      ? {
+          sente: { mainMs: s.clocks.sente, periodsLeft: 0, periodMs: 0 },
+          gote: { mainMs: s.clocks.gote, periodsLeft: 0, periodMs: 0 },
+          runningSince: null,
+        }
+      : initialClock(s.timeControl);
+    selection = null;
+    render();
+  };
+  const addMove = (usi: string, live: boolean) => {
+    if (!game) return;
+    const text = japaneseMove(game, usi, lastTo);
+    if (!game.playUsi(usi).ok) return;
+    kifu.push(text);
+    lastTo = moveTo(parseUsi(usi));
+    if (live) {
+      const check = game.position.inCheck() ? ', check' : '';
+      announce(`${kifu.length}. ${text} (${usi})${check}`);
+    }
+  };
+  const apply = (events: WireEvent[]) => {
+    if (!snap) return;
+    let s: GameSnapshot = snap;
+    for (const e of events) {
+      const p = e.payload;
+      switch (e.type) {
+        case 'MoveAccepted': {
+          const usi = String(p.usi);
+          if (game && Number(p.ply) === game.ply + 1) addMove(usi, true);
+          s = { ...s, moves: [...s.moves, usi], ply: s.ply + 1, sfen: String(p.sfen ?? s.sfen) };
+          const c = p.clock as { sente: ClockState['sente']; gote: ClockState['gote']; movedAt: string } | undefined;
+          if (c) clock = { sente: c.sente, gote: c.gote, runningSince: Date.parse(c.movedAt) };
+          if (p.submittedSeq === pendingSeq) pendingSeq = null;
+          selection = null;
+          break;
+        }
+        case 'MoveRejected':
+          if (p.submittedSeq === pendingSeq) {
+            pendingSeq = null;
+            message = `Move ${String(p.usi)} refused: ${String(p.reason).replaceAll('_', ' ')}`;
+          }
+          break;
+        case 'GameEnded': {
+          const result = { winner: (p.winner ?? null) as Side | null, reason: String(p.reason) };
+          s = { ...s, status: 'ended', result };
+          announce(resultText(result, { sente: s.players.sente.name, gote: s.players.gote.name }));
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    if (game) s = { ...s, sideToMove: game.position.side === 0 ? 'sente' : 'gote' };
+    snap = s;
+    render();
+  };
+
+  const watcher = watchGame(gameId, {
+    snapshot: reset,
+    events: apply,
+    spectators(count) {
+      spectators = count;
+      renderInfo();
+    },
+    status(up) {
+      connected = up;
+      renderInfo();
+    },
+    error(text) {
+      message = text;
+      renderNote();
+    },
+  });
+  api.bots().then(
+    (list) => {
+      botIds = new Set(list.bots.map((b) => b.id));
+      render();
+    },
+    () => {},
+  );
+
+  // --- moving
+  const submit = async (m: Move) => {
+    if (!game || !me || !snap || sending) return;
+    const usi = formatUsi(m);
+    sending = true;
+    message = '';
+    selection = null;
+    render();
+    try {
+      const answer = await api.move(gameId, me.token, usi, game.ply);
+      pendingSeq = answer.seq;
+    } catch (err) {
+      message = err instanceof ApiFailure ? `${usi}: ${err.message}` : String(err);
+    } finally {
+      sending = false;
+      render();
+    }
+  };
+
+  const choosePromotion = (plain: Move, promote: Move): Promise<Move | null> =>
+    new Promise((resolve) => {
+      promotion.addEventListener(
+        'close',
+        () => resolve(promotion.returnValue === 'promote' ? promote : promotion.returnValue === 'plain' ? plain : null),
+        { once: true },
+      );
+      promotion.returnValue = '';
+      promotion.showModal();
+    });
+
+  const moveTo_ = async (target: number) => {
+    if (!selection) return;
+    const moves = selection.targets.byTarget.get(target);
+    if (!moves) return;
+    const { plain, promote } = promotionChoice(moves);
+    // a prompt only when both are legal; otherwise the one legal form is played
+    const chosen = plain !== null && promote !== null ? await choosePromotion(plain, promote) : (plain ?? promote);
+    if (chosen === null) {
+      selection = null;
+      render();
+      return;
+    }
+    await submit(chosen);
+  };
+
+  const onSquare = (index: number) => {
+    if (!game || !myTurn() || sending || pendingSeq !== null) return;
+    if (selection?.targets.byTarget.has(index)) {
+      void moveTo_(index);
+      return;
+    }
+    const targets = targetsFrom(game, { square: index });
+    selection = targets.byTarget.size > 0 ? { source: { square: index }, targets } : null;
+    render();
+  };
+
+  const onPick = (type: number) => {
+    if (!game || !myTurn()) return;
+    const same = selection && 'dropType' in selection.source && selection.source.dropType === type;
+    const targets = targetsFrom(game, { dropType: type });
+    selection = same || targets.byTarget.size === 0 ? null : { source: { dropType: type }, targets };
+    render();
+  };
+
+  // drag: press on a piece, release on a target square
+  boardBox.addEventListener('pointerdown', (event) => {
+    const cell = (event.target as Element).closest<HTMLElement>('[data-index]');
+    if (!cell || !game || !myTurn() || pendingSeq !== null) return;
+    const index = Number(cell.dataset.index);
+    if (selection?.targets.byTarget.has(index)) return;
+    const targets = targetsFrom(game, { square: index });
+    if (targets.byTarget.size === 0) return;
+    dragFrom = index;
+    selection = { source: { square: index }, targets };
+    render();
+  });
+  boardBox.addEventListener('pointerup', (event) => {
+    const from = dragFrom;
+    dragFrom = null;
+    if (from === null) return;
+    const cell = document.elementFromPoint(event.clientX, event.clientY)?.closest<HTMLElement>('[data-index]');
+    const index = cell ? Number(cell.dataset.index) : from;
+    if (index !== from && selection?.targets.byTarget.has(index)) void moveTo_(index);
+  });
+  // a click after a drag that stayed on its square keeps the selection (click-click moves)
+  boardBox.addEventListener(
+    'click',
+    (event) => {
+      const cell = (event.target as Element).closest<HTMLElement>('[data-index]');
+      if (!cell) return;
+      const index = Number(cell.dataset.index);
+      if (selection && 'square' in selection.source && selection.source.square === index) event.stopPropagation();
+    },
+    true,
+  );
+
+  const say = (text: string) => {
+    message = text;
+    renderNote();
+  };
+  const typed = () => {
+    if (!game) return;
+    const text = usiInput.value.trim();
+    if (!me || !mySide()) return say('You are watching this game.');
+    if (!myTurn()) return say('Wait for your turn.');
+    const m = parseUsi(text);
+    if (m < 0) return say(`"${text}" is not a USI move (7g7f, P*5e, 8h2b+)`);
+    const illegal = moveIllegality(game.position, m);
+    if (illegal) return say(`${text} is illegal: ${illegal.replaceAll('_', ' ')}`);
+    usiInput.value = '';
+    void submit(m);
+  };
+
+  const resign = async () => {
+    if (!me || !mySide() || snap?.status !== 'ongoing') return;
+    if (!confirm('Resign this game?')) return;
+    try {
+      await api.resign(gameId, me.token);
+    } catch (err) {
+      message = err instanceof ApiFailure ? err.message : String(err);
+      renderNote();
+    }
+  };
+
+  const opponentBot = (): string | null => {
+    const side = mySide();
+    if (!snap || !side) return null;
+    const other = side === 'sente' ? snap.players.gote.id : snap.players.sente.id;
+    return botIds.has(other) ? other : null;
+  };
+  const playAgain = async () => {
+    const bot = opponentBot();
+    const side = mySide();
+    if (!bot || !me || !side) return;
+    try {
+      const view = await api.botGame(bot, me.token, side === 'sente' ? 'gote' : 'sente');
+      navigate(`/games/${view.id}`);
+    } catch (err) {
+      message = err instanceof ApiFailure ? err.message : String(err);
+      renderNote();
+    }
+  };
+
+  const toggleStyle = () => {
+    setPieceStyle(pieceStyle() === 'kanji' ? 'latin' : 'kanji');
+    render();
+  };
+
+  // --- rendering
+  const renderNote = () => {
+    note.textContent = message;
+  };
+  const renderInfo = () => {
+    if (!snap) return;
+    const watching = `${spectators} watching`;
+    info.replaceChildren(
+      h('span', { class: 'spectators', 'aria-label': `${spectators} spectators` }, `👁 ${watching}`),
+      ' · ',
+      timeControlText(snap.timeControl),
+      snap.rated ? ' · rated' : ' · casual',
+      ` · ruleset ${snap.ruleset}`,
+      connected ? '' : h('span', { class: 'offline' }, ' · reconnecting…'),
+    );
+  };
+  const playerBar = (side: Side) => {
+    if (!snap || !game) return [];
+    const turn = snap.status === 'ongoing' && (game.position.side === 0 ? 'sente' : 'gote') === side;
+    const player = snap.players[side];
+    const parts: (Node | string)[] = [
+      h('span', { class: 'mark', 'aria-hidden': 'true' }, side === 'sente' ? '☗' : '☖'),
+      h('a', { href: `/players/${player.id}`, 'data-link': true, class: 'name' }, player.name),
+      turn ? h('span', { class: 'turn' }, 'to move') : '',
+    ];
+    if (clock) {
+      const running = turn && clock.runningSince !== null;
+      const face = clockFace(clock[side], running ? Date.now() - (clock.runningSince ?? 0) : 0);
+      parts.push(
+        h(
+          'span',
+          {
+            class: `clock${running ? ' running' : ''}${face.low ? ' low' : ''}`,
+            'data-side': side,
+            'aria-label': `${side} clock ${face.text}${face.periods > 0 ? `, ${face.periods} byoyomi periods` : ''}`,
+          },
+          h('span', { class: 'time' }, face.text),
+          face.periods > 0 ? h('span', { class: 'periods' }, ` ×${face.periods}`) : '',
+        ),
+      );
+    }
+    return parts;
+  };
+  const render = () => {
+    if (!snap || !game) return;
+    // the board is rebuilt: keep a keyboard user's focus on the same square
+    const focused = (document.activeElement as HTMLElement | null)?.dataset?.index;
+    const side = mySide();
+    const flipped = side === 'gote';
+    const style = pieceStyle();
+    const state = boardOf(game);
+    const last = snap.moves.at(-1);
+    title.textContent = `${snap.players.sente.name} vs ${snap.players.gote.name}`;
+    document.title = `${title.textContent} · Shogi`;
+    const selected = selection && 'square' in selection.source ? selection.source.square : null;
+    const dropType = selection && 'dropType' in selection.source ? selection.source.dropType : null;
+    const targets = new Set(selection?.targets.byTarget.keys() ?? []);
+    const board = boardElement(state, {
+      style,
+      flipped,
+      lastMove: last ? moveSquares(last) : null,
+      selected,
+      targets,
+      onSquare,
+    });
+    const hand = (s: Side) =>
+      handElement(s, state.hands[s === 'sente' ? 0 : 1], {
+        style,
+        selectedType: dropType,
+        ...(s === side && myTurn() ? { onPick } : {}),
+      });
+    const [topSide, bottomSide]: [Side, Side] = flipped ? ['sente', 'gote'] : ['gote', 'sente'];
+    topBar.replaceChildren(...playerBar(topSide), hand(topSide));
+    bottomBar.replaceChildren(...playerBar(bottomSide), hand(bottomSide));
+    boardBox.replaceChildren(board);
+    if (focused !== undefined) boardBox.querySelector<HTMLElement>(`[data-index="${focused}"]`)?.focus();
+    boardBox.classList.toggle('my-turn', myTurn());
+    const names = { sente: snap.players.sente.name, gote: snap.players.gote.name };
+    banner.textContent = snap.result
+      ? resultText(snap.result, names)
+      : state.inCheck
+        ? `Check! ${state.sideToMove === 'sente' ? 'Sente' : 'Gote'} to move`
+        : '';
+    banner.className = snap.result ? 'banner result' : state.inCheck ? 'banner check' : 'banner';
+    moveList.replaceChildren(
+      ...kifu.map((text, i) =>
+        h(
+          'li',
+          { class: i === kifu.length - 1 ? 'current' : null },
+          h('span', { class: 'jp' }, text),
+          ' ',
+          h('code', { class: 'usi' }, snap?.moves[i] ?? ''),
+        ),
+      ),
+    );
+    moveList.lastElementChild?.scrollIntoView({ block: 'nearest' });
+    const playing = side !== null && snap.status === 'ongoing';
+    resignButton.hidden = !playing;
+    usiForm.hidden = !playing;
+    againButton.hidden = !(snap.status === 'ended' && opponentBot() !== null);
+    usiInput.disabled = !myTurn() || sending || pendingSeq !== null;
+    styleToggle.textContent = style === 'kanji' ? 'Show pieces as letters' : 'Show pieces in kanji';
+    renderInfo();
+    renderNote();
+  };
+
+  // only the running clock's text changes between events: the board is not redrawn
+  const ticker = setInterval(() => {
+    if (!clock || clock.runningSince === null || snap?.status !== 'ongoing' || !game) return;
+    const side: Side = game.position.side === 0 ? 'sente' : 'gote';
+    const el = root.querySelector<HTMLElement>(`.clock[data-side="${side}"] .time`);
+    if (el) el.textContent = clockFace(clock[side], Date.now() - clock.runningSince).text;
+  }, 250);
+
+  void api.game(gameId).catch((err: unknown) => {
+    if (err instanceof ApiFailure && err.status === 404) {
+      root.replaceChildren(
+        h(
+          'p',
+          { class: 'note' },
+          'No game has this id. ',
+          h('a', { href: '/', 'data-link': true }, 'Back to the lobby'),
+        ),
+      );
+      watcher.close();
+    }
+  });
+
+  return () => {
+    clearInterval(ticker);
+    watcher.close();
+  };
+}
