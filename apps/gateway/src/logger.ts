@@ -1,5 +1,5 @@
 /** The one root logger: JSON lines, bearer tokens and passwords redacted, pretty only on a terminal. */
-import { type Logger, pino, stdSerializers } from 'pino';
+import { type DestinationStream, type Logger, type LoggerOptions, pino, stdSerializers } from 'pino';
 
 /** Secrets by path, wherever a log line could carry them: bearer tokens, their hashes, passwords. */
 export const REDACT_PATHS = [
@@ -38,9 +38,13 @@ function prettyAvailable(): boolean {
   }
 }
 
-export function createLogger(options: { level: string; pretty?: boolean; name?: string }): Logger {
-  const pretty = (options.pretty ?? process.stdout.isTTY === true) && prettyAvailable();
-  return pino({
+export function createLogger(
+  options: { level: string; pretty?: boolean; name?: string },
+  /** where the lines go (stdout by default); tests pass a stream to read them back */
+  destination?: DestinationStream,
+): Logger {
+  const pretty = destination === undefined && (options.pretty ?? process.stdout.isTTY === true) && prettyAvailable();
+  const settings: LoggerOptions = {
     level: options.level,
     name: options.name ?? 'shogi',
     redact: { paths: REDACT_PATHS, censor: '[Redacted]' },
@@ -51,5 +55,6 @@ export function createLogger(options: { level: string; pretty?: boolean; name?: 
     ...(pretty
       ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } }
       : {}),
-  });
+  };
+  return destination === undefined ? pino(settings) : pino(settings, destination);
 }

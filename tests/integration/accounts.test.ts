@@ -1,0 +1,400 @@
+/**
+ * Accounts, sessions, personal tokens, scopes, revocation, expiry and rate limits through
+ * app.inject() on real PostgreSQL and Redis, with the gateway's own logger writing into
+ * memory: no password or token may appear in any line it wrote.
+ */
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { buildApp, createLogger, type GatewayConfig, loadConfig } from '@shogi/gateway';
+import { createDb, type Db, migrateToLatest } from '@shogi/store';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createTestDatabase, REDIS_URL, startTestWorker, type TestDatabase } from './harness.js';
+
+const lines: string[] = [];
+/** every password and token handed out or sent, to look for in the logs */
+const secrets: string[] = [];
+const sink = new Writable({
+  write(chunk, _encoding, done) {
+    lines.push(String(chunk));
+    done();
+  },
+});
+
+let database: TestDatabase;
+let db: Db;
+let app: FastifyInstance;
+/** a second gateway on the same database and Redis */
+let appB: FastifyInstance;
+let worker: { close(): Promise<void> };
+let prefix: string;
+
+function configFor(overrides: Partial<GatewayConfig> = {}): GatewayConfig {
+  return {
+    ...loadConfig({}),
+    databaseUrl: database.url,
+    redisUrl: REDIS_URL,
+    queuePrefix: prefix,
+    channelPrefix: `${prefix}:`,
+    dbPoolSize: 4,
+    closeGraceMs: 2000,
+    // per-request lines too, so the log check sees every URL and header path
+    logLevel: 'trace',
+    // the revocation test must see the Redis notice work, not the cache age run out
+    authCacheMs: 60_000,
+    rateLimits: {
+      auth: { max: 1000, windowMs: 60_000 },
+      moves: { max: 1000, windowMs: 1000 },
+      lobby: { max: 1000, windowMs: 60_000 },
+    },
+    ...overrides,
+  };
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  prefix = `t${randomBytes(4).toString('hex')}`;
+  db = createDb(database.url, { max: 2 });
+  await migrateToLatest(db);
+  const logger = createLogger({ level: 'trace' }, sink);
+  app = await buildApp(configFor(), logger);
+  appB = await buildApp(configFor(), logger);
+  worker = await startTestWorker(database.url, prefix);
+});
+
+afterAll(async () => {
+  await worker?.close();
+  await app?.close();
+  await appB?.close();
+  await db?.destroy();
+  await database?.drop();
+});
+
+type Method = 'GET' | 'POST' | 'DELETE';
+async function req(
+  method: Method,
+  url: string,
+  options: { body?: unknown; token?: string; on?: FastifyInstance } = {},
+): Promise<{ status: number; body: any; headers: Record<string, unknown> }> {
+  const headers: Record<string, string> = {};
+  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await (options.on ?? app).inject({
+    method,
+    url,
+    headers,
+    ...(options.body === undefined ? {} : { payload: JSON.stringify(options.body) }),
+  });
+  return { status: res.statusCode, body: res.body === '' ? null : JSON.parse(res.body), headers: res.headers };
+}
+
+let counter = 0;
+async function register(username = `user_${++counter}_${randomBytes(3).toString('hex')}`, password = pw()) {
+  const res = await req('POST', '/api/accounts', { body: { username, password } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return { ...(res.body as { id: string; name: string; username: string }), password };
+}
+function pw(): string {
+  const p = `pw-${randomBytes(12).toString('base64url')}`;
+  secrets.push(p);
+  return p;
+}
+async function login(username: string, password: string, on?: FastifyInstance) {
+  const res = await req('POST', '/api/session', { body: { username, password }, ...(on ? { on } : {}) });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  secrets.push(res.body.token);
+  return res.body as { id: string; token: string; scopes: string[]; expiresAt: string };
+}
+async function personal(session: string, scopes: string[], extra: Record<string, unknown> = {}) {
+  const res = await req('POST', '/api/tokens', { token: session, body: { name: 'bot', scopes, ...extra } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  secrets.push(res.body.token);
+  return res.body as { id: string; token: string; scopes: string[]; expiresAt: string | null };
+}
+async function gameBetween(sente: string, gote: string): Promise<string> {
+  const res = await req('POST', '/api/games', { body: { sente, gote } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.id;
+}
+const move = (gameId: string, token: string, usi: string, ply: number, on?: FastifyInstance) =>
+  req('POST', `/api/games/${gameId}/moves`, { token, body: { usi, ply }, ...(on ? { on } : {}) });
+
+describe('accounts', () => {
+  test('register: 201 with the player id; the username is unique case-insensitively (409)', async () => {
+    const a = await register('Sakura_1');
+    expect(a).toMatchObject({ name: 'Sakura_1', username: 'Sakura_1' });
+    const again = await req('POST', '/api/accounts', { body: { username: 'sakura_1', password: pw() } });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('USERNAME_TAKEN');
+    // the account is a player: games take its id
+    const row = await db.selectFrom('accounts').selectAll().where('player_id', '=', a.id).executeTakeFirstOrThrow();
+    expect(row.password_hash.startsWith('$argon2id$v=19$m=19456,t=2,p=1$')).toBe(true);
+    expect(row.password_hash).not.toContain(a.password);
+  });
+
+  test.each([
+    ['too short a username', { username: 'ab', password: 'long enough' }],
+    ['a username with a space', { username: 'a b c', password: 'long enough' }],
+    ['too long a username', { username: 'x'.repeat(25), password: 'long enough' }],
+    ['too short a password', { username: 'valid_name', password: 'short' }],
+    ['too long a password', { username: 'valid_name', password: 'x'.repeat(201) }],
+    ['an extra field', { username: 'valid_name', password: 'long enough', admin: true }],
+  ])('register with %s: 400', async (_name, body) => {
+    const res = await req('POST', '/api/accounts', { body });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('BAD_REQUEST');
+  });
+
+  test('login: a session token with play and read; a wrong password and an unknown user get the same 401', async () => {
+    const a = await register();
+    const session = await login(a.username.toUpperCase(), a.password);
+    expect(session.scopes).toEqual(['play', 'read']);
+    expect(session.token).toMatch(/^[A-Za-z0-9_-]{43}$/); // 32 bytes, base64url
+    const days = (Date.parse(session.expiresAt) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29);
+    expect(days).toBeLessThanOrEqual(30);
+    const wrong = await req('POST', '/api/session', { body: { username: a.username, password: `${a.password}x` } });
+    const unknown = await req('POST', '/api/session', { body: { username: 'nobody_here', password: a.password } });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(wrong.body).toEqual(unknown.body);
+    expect(wrong.body.code).toBe('INVALID_CREDENTIALS');
+    // only the hash is stored
+    const stored = await db
+      .selectFrom('tokens')
+      .select('token_hash')
+      .where('id', '=', session.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.token_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(stored.token_hash).not.toBe(session.token);
+  });
+
+  test('GET /api/me tells the player, the username and the token', async () => {
+    const a = await register();
+    const session = await login(a.username, a.password);
+    const me = await req('GET', '/api/me', { token: session.token });
+    expect(me.status).toBe(200);
+    expect(me.body).toEqual({
+      id: a.id,
+      name: a.username,
+      username: a.username,
+      token: { id: session.id, kind: 'session', scopes: ['play', 'read'], expiresAt: session.expiresAt },
+    });
+    const guest = (await req('POST', '/api/players', { body: { name: 'guest' } })).body;
+    secrets.push(guest.token);
+    const guestMe = await req('GET', '/api/me', { token: guest.token });
+    expect(guestMe.body).toEqual({
+      id: guest.id,
+      name: 'guest',
+      username: null,
+      token: { id: null, kind: 'guest', scopes: ['play', 'read'], expiresAt: null },
+    });
+    expect((await req('GET', '/api/me')).status).toBe(401);
+  });
+
+  test('a session token plays a game against a guest; accepted moves come back', async () => {
+    const a = await register();
+    const session = await login(a.username, a.password);
+    const guest = (await req('POST', '/api/players', { body: { name: 'guest' } })).body;
+    secrets.push(guest.token);
+    const gameId = await gameBetween(a.id, guest.id);
+    expect((await move(gameId, session.token, '7g7f', 0)).status).toBe(202);
+    await untilAccepted(gameId, 1);
+    expect((await move(gameId, guest.token, '3c3d', 1)).status).toBe(202);
+    await untilAccepted(gameId, 2);
+    const resign = await req('POST', `/api/games/${gameId}/resign`, { token: session.token, body: {} });
+    expect(resign.status).toBe(202);
+  });
+
+  test('personal tokens: read-only cannot move (403 INSUFFICIENT_SCOPE) but lists tokens; play moves', async () => {
+    const a = await register();
+    const session = await login(a.username, a.password);
+    const reader = await personal(session.token, ['read']);
+    const player = await personal(session.token, ['play'], { expiresInDays: 7 });
+    expect(player.expiresAt).not.toBeNull();
+    expect(reader.expiresAt).toBeNull();
+    const guest = (await req('POST', '/api/players', { body: { name: 'guest' } })).body;
+    const gameId = await gameBetween(a.id, guest.id);
+
+    const denied = await move(gameId, reader.token, '7g7f', 0);
+    expect(denied.status).toBe(403);
+    expect(denied.body.code).toBe('INSUFFICIENT_SCOPE');
+    const deniedResign = await req('POST', `/api/games/${gameId}/resign`, { token: reader.token, body: {} });
+    expect(deniedResign.body.code).toBe('INSUFFICIENT_SCOPE');
+    // the player WebSocket checks the scope before the upgrade
+    const socket = await req('GET', `/api/games/${gameId}/ws?token=${encodeURIComponent(reader.token)}`);
+    expect(socket.status).toBe(403);
+    expect(socket.body.code).toBe('INSUFFICIENT_SCOPE');
+    expect((await move(gameId, player.token, '7g7f', 0)).status).toBe(202);
+
+    const list = await req('GET', '/api/tokens', { token: reader.token });
+    expect(list.status).toBe(200);
+    expect(list.body.tokens.map((t: { id: string }) => t.id).sort()).toEqual([session.id, reader.id, player.id].sort());
+    expect(JSON.stringify(list.body)).not.toContain(reader.token);
+    expect(JSON.stringify(list.body)).not.toContain(session.token);
+    // a play-only token cannot read the list; personal tokens cannot make tokens
+    expect((await req('GET', '/api/tokens', { token: player.token })).body.code).toBe('INSUFFICIENT_SCOPE');
+    const minted = await req('POST', '/api/tokens', { token: player.token, body: { name: 'x', scopes: ['play'] } });
+    expect(minted.status).toBe(403);
+    expect(minted.body.code).toBe('SESSION_REQUIRED');
+    // nor can a guest token
+    const guestMint = await req('POST', '/api/tokens', { token: guest.token, body: { name: 'x', scopes: ['play'] } });
+    expect(guestMint.body.code).toBe('SESSION_REQUIRED');
+    const badScope = await req('POST', '/api/tokens', { token: session.token, body: { name: 'x', scopes: ['admin'] } });
+    expect(badScope.status).toBe(400);
+  });
+
+  test('a revoked token stops at once, on this gateway and on another one', async () => {
+    const a = await register();
+    const session = await login(a.username, a.password);
+    const bot = await personal(session.token, ['play', 'read']);
+    const guest = (await req('POST', '/api/players', { body: { name: 'guest' } })).body;
+    const gameId = await gameBetween(a.id, guest.id);
+    // both gateways have the token in their caches
+    expect((await req('GET', '/api/me', { token: bot.token })).status).toBe(200);
+    expect((await req('GET', '/api/me', { token: bot.token, on: appB })).status).toBe(200);
+
+    const revoke = await req('DELETE', `/api/tokens/${bot.id}`, { token: session.token });
+    expect(revoke.status).toBe(204);
+    const refused = await move(gameId, bot.token, '7g7f', 0);
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe('UNAUTHORIZED');
+    // gateway B hears of it on Redis (its cache would otherwise trust the token for 60 s)
+    await until(async () => (await req('GET', '/api/me', { token: bot.token, on: appB })).status === 401);
+    // revoked again, or someone else's token: 404
+    expect((await req('DELETE', `/api/tokens/${bot.id}`, { token: session.token })).body.code).toBe('TOKEN_NOT_FOUND');
+    const other = await register();
+    const otherSession = await login(other.username, other.password);
+    const theirs = await req('DELETE', `/api/tokens/${session.id}`, { token: otherSession.token });
+    expect(theirs.status).toBe(404);
+    expect((await req('GET', '/api/me', { token: session.token })).status).toBe(200);
+    // the list no longer shows it
+    const list = await req('GET', '/api/tokens', { token: session.token });
+    expect(list.body.tokens.map((t: { id: string }) => t.id)).toEqual([session.id]);
+  });
+
+  test('an expired token is refused with 401', async () => {
+    const a = await register();
+    const session = await login(a.username, a.password);
+    const bot = await personal(session.token, ['play'], { expiresInDays: 1 });
+    await db
+      .updateTable('tokens')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', bot.id)
+      .execute();
+    const res = await req('GET', '/api/me', { token: bot.token });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('UNAUTHORIZED');
+  });
+
+  test('logout revokes the session token; a guest token cannot log out', async () => {
+    const a = await register();
+    const session = await login(a.username, a.password);
+    const other = await login(a.username, a.password);
+    expect((await req('DELETE', '/api/session', { token: session.token })).status).toBe(204);
+    expect((await req('GET', '/api/me', { token: session.token })).status).toBe(401);
+    expect((await req('DELETE', '/api/session', { token: session.token })).status).toBe(401);
+    // the account's other session lives on
+    expect((await req('GET', '/api/me', { token: other.token })).status).toBe(200);
+    const guest = (await req('POST', '/api/players', { body: { name: 'guest' } })).body;
+    expect((await req('DELETE', '/api/session', { token: guest.token })).body.code).toBe('SESSION_REQUIRED');
+  });
+});
+
+describe('rate limits', () => {
+  test('login per IP: 429 RATE_LIMITED with Retry-After, then allowed after the window', async () => {
+    const limited = await buildApp(
+      configFor({
+        // its own counters
+        channelPrefix: `${prefix}-limited:`,
+        rateLimits: {
+          auth: { max: 2, windowMs: 1000 },
+          moves: { max: 2, windowMs: 60_000 },
+          lobby: { max: 0, windowMs: 1000 },
+        },
+      }),
+      createLogger({ level: 'trace' }, sink),
+    );
+    try {
+      const a = await register();
+      const attempt = () =>
+        req('POST', '/api/session', { body: { username: a.username, password: 'wrong-password' }, on: limited });
+      expect((await attempt()).status).toBe(401);
+      expect((await attempt()).status).toBe(401);
+      const third = await attempt();
+      expect(third.status).toBe(429);
+      expect(third.body.code).toBe('RATE_LIMITED');
+      expect(Number(third.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      // the window passes: answered again (no clock assertion: wait until it is)
+      await until(async () => (await attempt()).status === 401);
+
+      // moves per token: a third move in the window is refused; another player's token is not
+      const session = await login(a.username, a.password, limited);
+      const guest = (await req('POST', '/api/players', { body: { name: 'guest' } })).body;
+      const gameId = await gameBetween(a.id, guest.id);
+      expect((await move(gameId, session.token, '7g7f', 0, limited)).status).toBe(202);
+      await untilAccepted(gameId, 1);
+      expect((await move(gameId, guest.token, '3c3d', 1, limited)).status).toBe(202);
+      await untilAccepted(gameId, 2);
+      expect((await move(gameId, session.token, '2g2f', 2, limited)).status).toBe(202);
+      await untilAccepted(gameId, 3);
+      const over = await move(gameId, session.token, '2f2e', 2, limited);
+      expect(over.status).toBe(429);
+      expect(over.body.code).toBe('RATE_LIMITED');
+      expect((await move(gameId, guest.token, '8c8d', 3, limited)).status).toBe(202);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('logs', () => {
+  test('no password and no token appears in any log line', () => {
+    expect(lines.length).toBeGreaterThan(50);
+    expect(secrets.length).toBeGreaterThan(20);
+    const text = lines.join('');
+    for (const secret of secrets) expect(text.includes(secret), `a secret is in the logs`).toBe(false);
+    // the per-request lines were written
+    expect(text).toContain('"url":"/api/session"');
+  });
+
+  test('the redacted paths hide secrets wherever a handler might log them', () => {
+    const out: string[] = [];
+    const logger = createLogger(
+      { level: 'info' },
+      new Writable({
+        write(chunk, _e, done) {
+          out.push(String(chunk));
+          done();
+        },
+      }),
+    );
+    logger.info(
+      {
+        req: { headers: { authorization: 'Bearer s3cret-a' } },
+        headers: { authorization: 'Bearer s3cret-b' },
+        password: 's3cret-c',
+        body: { password: 's3cret-d', username: 'visible' },
+        token: 's3cret-e',
+        session: { token: 's3cret-f', tokenHash: 's3cret-g' },
+      },
+      'x',
+    );
+    logger.info({ req: { url: '/api/games/g/ws?token=s3cret-h&after=1' } }, 'y');
+    const text = out.join('');
+    expect(text).toContain('visible');
+    expect(text).not.toMatch(/s3cret/);
+  });
+});
+
+async function until(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function untilAccepted(gameId: string, ply: number): Promise<void> {
+  await until(async () => (await req('GET', `/api/games/${gameId}`)).body.ply >= ply);
+}
