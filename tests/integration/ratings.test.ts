@@ -1,0 +1,313 @@
+/**
+ * The ratings projection on the real PostgreSQL: finished games appended through the event
+ * store are rated by the statistics projector in log order, each exactly once, even with
+ * two projectors racing; aborted, unrated and unlimited games change nothing; a rebuild
+ * equals the live tables; and the profile, history, leaderboard and rating statistics
+ * routes answer from them (app.inject).
+ */
+import type { GameEvent } from '@shogi/game';
+import { gameCreated } from '@shogi/game/testing';
+import type { TimeControlShape } from '@shogi/ratings';
+import {
+  catchUp,
+  createPgEventStore,
+  DERIVED_RATING_TABLES,
+  type PlayerRating,
+  ratableGame,
+  rateGames,
+  ratingKey,
+  readCheckpoint,
+  rebuildStats,
+  startProjector,
+} from '@shogi/store';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { call, type Stack, startStack } from './harness.js';
+
+const BLITZ: TimeControlShape = { kind: 'byoyomi', mainSeconds: 300, byoyomiSeconds: 10, periods: 1 }; // 700 s: blitz
+const BULLET: TimeControlShape = { kind: 'byoyomi', mainSeconds: 0, byoyomiSeconds: 10, periods: 1 }; // 400 s: bullet
+const quiet = { info: () => undefined, error: (o: object) => console.error(o) };
+
+let stack: Stack;
+const players: { id: string; name: string }[] = [];
+/** What each game is, so the test knows which should be rated. */
+const games: { id: string; kind: 'rated' | 'abort' | 'unrated' | 'unlimited' }[] = [];
+
+beforeAll(async () => {
+  stack = await startStack({ worker: false });
+  // two players through the API (their names come from the players table), four only in the log
+  for (const name of ['alice', 'bob']) players.push((await call(stack.app, 'POST', '/api/players', { name })).body);
+  for (const id of ['p3', 'p4', 'p5', 'p6']) players.push({ id, name: id.toUpperCase() });
+});
+afterAll(async () => stack?.close());
+
+const at = (i: number) => new Date(Date.UTC(2026, 2, 1 + (i % 9), 10, i)).toISOString();
+
+/** The events of game i: created, a few moves for some, then its end. */
+function eventsOf(i: number): { id: string; kind: (typeof games)[number]['kind']; events: GameEvent[] } {
+  const id = `r${i}`;
+  const kind = i % 11 === 3 ? 'abort' : i % 11 === 7 ? 'unrated' : i % 11 === 9 ? 'unlimited' : 'rated';
+  const sente = players[i % players.length] as { id: string; name: string };
+  const gote = players[(i * 5 + 1) % players.length] as { id: string; name: string };
+  const timeControl = kind === 'unlimited' ? { kind: 'unlimited' as const } : i % 4 === 0 ? BULLET : BLITZ;
+  const events: GameEvent[] = [
+    gameCreated(id, {
+      sente,
+      gote: gote.id === sente.id ? (players[(i + 1) % players.length] as typeof gote) : gote,
+      timeControl: timeControl as never,
+      rated: kind !== 'unrated',
+      createdAt: at(i),
+    }),
+  ];
+  if (i % 3 === 0)
+    events.push(
+      { type: 'MoveSubmitted', data: { playerId: sente.id, color: 'sente', usi: '7g7f', ply: 0, receivedAt: at(i) } },
+      { type: 'MoveAccepted', data: { submittedSeq: 2, ply: 1, usi: '7g7f', sfen: 'x', check: false } },
+    );
+  const end =
+    kind === 'abort'
+      ? { winner: null, reason: 'abort' as const }
+      : i % 5 === 0
+        ? { winner: null, reason: 'sennichite' as const }
+        : i % 5 === 1
+          ? { winner: 'gote' as const, reason: 'timeout' as const }
+          : { winner: i % 3 ? ('sente' as const) : ('gote' as const), reason: 'resignation' as const };
+  events.push({ type: 'GameEnded', data: { ...end, at: at(i) } });
+  return { id, kind, events };
+}
+
+async function snapshot(): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const table of [...DERIVED_RATING_TABLES, 'finished_games']) {
+    const r = await sql.raw(`select * from ${table}`).execute(stack.db);
+    out[table] = r.rows.map((row) => JSON.stringify(row)).sort();
+  }
+  return out;
+}
+
+/** The ratings a pure fold over the log's finished games gives, in global order. */
+async function expectedRatings(): Promise<Map<string, PlayerRating>> {
+  const ended = await sql<{ game_id: string; global_position: string; payload: { reason: string; at: string } }>`
+    select game_id, global_position, payload from game_events where type = 'GameEnded' order by global_position`.execute(
+    stack.db,
+  );
+  const rated = ended.rows.flatMap((e) => {
+    const ev = eventsOf(Number(e.game_id.slice(1)));
+    const c = (ev.events[0] as { data: ReturnType<typeof gameCreated>['data'] }).data;
+    const end = (ev.events.at(-1) as { data: { winner: 'sente' | 'gote' | null; reason: string; at: string } }).data;
+    const g = ratableGame({
+      game_id: e.game_id,
+      sente_id: c.sente.id,
+      sente_name: c.sente.name,
+      gote_id: c.gote.id,
+      gote_name: c.gote.name,
+      ruleset: 'default',
+      handicap: null,
+      initial_sfen: '',
+      rated: c.rated,
+      time_category: c.timeControl.kind === 'unlimited' ? null : c.timeControl.mainSeconds === 0 ? 'bullet' : 'blitz',
+      sente_rating_before: null,
+      sente_rating_after: null,
+      gote_rating_before: null,
+      gote_rating_after: null,
+      result: end.winner ?? (end.reason === 'abort' ? 'none' : 'draw'),
+      end_reason: end.reason,
+      plies: 0,
+      opening: [],
+      started_at: end.at,
+      ended_at: end.at,
+      imported: false,
+      global_position: e.global_position,
+    });
+    return g === null ? [] : [g];
+  });
+  return rateGames(rated, new Map()).ratings;
+}
+
+describe('the ratings projection', () => {
+  test('two projectors racing rate each game once, in log order; other games change nothing', async () => {
+    // 1. two projectors with small, different batches while 44 games are appended concurrently
+    const store = createPgEventStore(stack.db);
+    const a = startProjector({ db: stack.db, logger: quiet, intervalMs: 5, batchSize: 7 });
+    const b = startProjector({ db: stack.db, logger: quiet, intervalMs: 5, batchSize: 11 });
+    await Promise.all(
+      Array.from({ length: 44 }, async (_, i) => {
+        const g = eventsOf(i);
+        games.push({ id: g.id, kind: g.kind });
+        await store.append(g.id, 0, g.events);
+      }),
+    );
+    const { max } = await stack.db
+      .selectFrom('game_events')
+      .select((eb) => eb.fn.max('global_position').as('max'))
+      .executeTakeFirstOrThrow();
+    while ((await readCheckpoint(stack.db)) < Number(max)) await new Promise((r) => setTimeout(r, 10));
+    await Promise.all([a.stop(), b.stop()]);
+
+    // 2. exactly two history rows per rated game, none for the others
+    const history = await sql<{ game_id: string; n: string }>`
+      select game_id, count(*) as n from rating_history group by game_id`.execute(stack.db);
+    const rated = games.filter((g) => g.kind === 'rated').map((g) => g.id);
+    expect(history.rows.map((r) => r.game_id).sort()).toEqual([...rated].sort());
+    expect(history.rows.every((r) => r.n === '2')).toBe(true);
+    expect(rated.length).toBe(32);
+
+    // 3. the ratings are the pure fold of the rated games in global order
+    const expected = await expectedRatings();
+    const live = await sql<{ player_id: string; category: string; rating: number; rd: number; games: number }>`
+      select * from ratings`.execute(stack.db);
+    expect(live.rows).toHaveLength(expected.size);
+    for (const r of live.rows) {
+      const e = expected.get(ratingKey(r.player_id, r.category)) as PlayerRating;
+      expect(r.rating).toBe(e.rating);
+      expect(r.rd).toBe(e.deviation);
+      expect(r.games).toBe(e.games);
+    }
+
+    // 4. finished_games: ratings before/after on rated games only
+    const rows = await sql<{ game_id: string; sente_rating_before: number | null; gote_rating_after: number | null }>`
+      select game_id, sente_rating_before, gote_rating_after from finished_games`.execute(stack.db);
+    expect(rows.rows).toHaveLength(games.length);
+    for (const r of rows.rows) {
+      const isRated = rated.includes(r.game_id);
+      expect(r.sente_rating_before !== null, r.game_id).toBe(isRated);
+      expect(r.gote_rating_after !== null, r.game_id).toBe(isRated);
+    }
+  });
+
+  test('running the projector again changes nothing; a rebuild equals the live tables', async () => {
+    const live = await snapshot();
+    expect(await catchUp(stack.db)).toBe(0);
+    expect(await snapshot()).toEqual(live);
+    expect(await rebuildStats(stack.db, 5)).toBe(games.length);
+    expect(await snapshot()).toEqual(live);
+  });
+});
+
+describe('routes', () => {
+  test('GET /api/players/:id: name, ratings per category, results by colour, recent games', async () => {
+    const alice = players[0] as { id: string };
+    const r = await call(stack.app, 'GET', `/api/players/${alice.id}`);
+    expect(r.status).toBe(200);
+    expect(r.body.name).toBe('alice');
+    const expected = await expectedRatings();
+    for (const c of r.body.ratings) {
+      const e = expected.get(ratingKey(alice.id, c.category)) as PlayerRating;
+      expect(c).toMatchObject({ rating: Math.round(e.rating), rd: Math.round(e.deviation), games: e.games });
+      expect(c.provisional).toBe(e.deviation > 110);
+    }
+    const { sente, gote } = r.body.results;
+    const total = (x: { wins: number; losses: number; draws: number; noResult: number }) =>
+      x.wins + x.losses + x.draws + x.noResult;
+    const played = await sql<{ n: string }>`
+      select count(*) as n from finished_games where sente_id = ${alice.id} or gote_id = ${alice.id}`.execute(stack.db);
+    expect(total(sente) + total(gote)).toBe(Number(played.rows[0]?.n));
+    expect(r.body.recentGames).toHaveLength(10);
+    const ended = r.body.recentGames.map((g: { endedAt: string }) => g.endedAt);
+    expect([...ended].sort().reverse()).toEqual(ended);
+    const ratedGame = r.body.recentGames.find(
+      (g: { rated: boolean; outcome: string }) => g.rated && g.outcome !== 'none',
+    );
+    if (ratedGame?.timeCategory) expect(ratedGame.ratingBefore).not.toBeNull();
+
+    // a player known only from the log: the name in their games
+    expect((await call(stack.app, 'GET', '/api/players/p3')).body.name).toBe('P3');
+    const missing = await call(stack.app, 'GET', '/api/players/nobody');
+    expect(missing).toMatchObject({ status: 404, body: { code: 'PLAYER_NOT_FOUND' } });
+  });
+
+  test('GET /api/players/:id/ratings/:category/history: one point per rated game, chained', async () => {
+    const r = await call(stack.app, 'GET', '/api/players/p3/ratings/blitz/history');
+    expect(r.status).toBe(200);
+    const points = r.body.points as { ratingBefore: number; rating: number; rdBefore: number; rd: number }[];
+    const expected = (await expectedRatings()).get(ratingKey('p3', 'blitz')) as PlayerRating;
+    expect(points).toHaveLength(expected.games);
+    expect(points[0]).toMatchObject({ ratingBefore: 1500, rdBefore: 350 });
+    for (let i = 1; i < points.length; i++) expect(points[i]?.ratingBefore).toBe(points[i - 1]?.rating);
+    expect(points.at(-1)?.rating).toBe(Math.round(expected.rating));
+    const last2 = await call(stack.app, 'GET', '/api/players/p3/ratings/blitz/history?limit=2');
+    expect(last2.body.points).toEqual(points.slice(-2));
+    expect((await call(stack.app, 'GET', '/api/players/p3/ratings/classical/history')).body.points).toEqual([]);
+    expect((await call(stack.app, 'GET', '/api/players/nobody/ratings/blitz/history')).status).toBe(404);
+    expect((await call(stack.app, 'GET', '/api/players/p3/ratings/hyperbullet/history')).body.code).toBe('BAD_REQUEST');
+  });
+
+  test('GET /api/leaderboards/:category: non-provisional players, best first', async () => {
+    // make p5 established: 40 blitz games against a fresh opponent each, all won
+    const store = createPgEventStore(stack.db);
+    for (let i = 0; i < 40; i++) {
+      const id = `lb${i}`;
+      await store.append(id, 0, [
+        gameCreated(id, {
+          sente: { id: 'p5', name: 'P5' },
+          gote: { id: `newbie${i}`, name: `N${i}` },
+          timeControl: BLITZ as never,
+          rated: true,
+          createdAt: at(100 + i),
+        }),
+        { type: 'GameEnded', data: { winner: 'sente', reason: 'checkmate', at: at(100 + i) } },
+      ]);
+    }
+    await catchUp(stack.db);
+    const r = await call(stack.app, 'GET', '/api/leaderboards/blitz?limit=5');
+    expect(r.status).toBe(200);
+    expect(r.body.players[0]).toMatchObject({ rank: 1, playerId: 'p5', name: 'P5' });
+    for (const p of r.body.players) expect(p.rd).toBeLessThanOrEqual(110);
+    const all = await sql<{
+      n: string;
+    }>`select count(*) as n from ratings where category = 'blitz' and rd <= 110`.execute(stack.db);
+    expect(r.body.players).toHaveLength(Math.min(5, Number(all.rows[0]?.n)));
+    expect((await call(stack.app, 'GET', '/api/leaderboards/bullet')).body.players).toEqual([]); // all provisional
+    expect((await call(stack.app, 'GET', '/api/leaderboards/blitz?limit=500')).status).toBe(400);
+    expect((await call(stack.app, 'GET', '/api/leaderboards/speed')).status).toBe(400);
+  });
+
+  test('rating statistics: results by rating band, by opponent band, score by rating difference', async () => {
+    const all = await call(stack.app, 'GET', '/api/stats/results');
+    const rated = await call(stack.app, 'GET', '/api/stats/results?ratingMin=0&ratingMax=9900');
+    const ratedGames = await sql<{ n: string }>`
+      select count(*) as n from finished_games where sente_rating_before is not null`.execute(stack.db);
+    expect(rated.body.games).toBe(Number(ratedGames.rows[0]?.n));
+    expect(rated.body.games).toBeLessThan(all.body.games);
+    // bands partition the rated games
+    const low = await call(stack.app, 'GET', '/api/stats/results?ratingMax=1500');
+    const high = await call(stack.app, 'GET', '/api/stats/results?ratingMin=1500');
+    expect(low.body.games + high.body.games).toBe(rated.body.games);
+    const avg1500 = await sql<{ n: string }>`select count(*) as n from finished_games
+      where sente_rating_before is not null and (sente_rating_before + gote_rating_before) / 2.0 >= 1500`.execute(
+      stack.db,
+    );
+    expect(high.body.games).toBe(Number(avg1500.rows[0]?.n));
+    for (const url of [
+      '/api/stats/results?ratingMin=1550',
+      '/api/stats/results?ratingMin=1600&ratingMax=1500',
+      '/api/stats/results?ratingMin=-100',
+    ])
+      expect((await call(stack.app, 'GET', url)).body.code, url).toBe('BAD_REQUEST');
+
+    const p5 = await call(stack.app, 'GET', '/api/stats/players/p5/opponents?category=blitz');
+    expect(p5.status).toBe(200);
+    const bands = p5.body.bands as { band: number; games: number; wins: number }[];
+    const p5Games = (await p5Blitz()).games;
+    expect(bands.reduce((s, b) => s + b.games, 0)).toBe(p5Games);
+    expect(bands.find((b) => b.band === 1500)?.wins).toBeGreaterThanOrEqual(40); // the 40 newcomers at 1500
+
+    const diff = await call(stack.app, 'GET', '/api/stats/score-by-rating-difference');
+    expect(diff.status).toBe(200);
+    const buckets = diff.body.buckets as { from: number; games: number; score: number; expected: number }[];
+    expect(buckets.reduce((s, b) => s + b.games, 0)).toBe(rated.body.games);
+    expect(buckets[0]).toMatchObject({ from: 0 });
+    for (const b of buckets) expect(b.expected).toBeGreaterThanOrEqual(0.5);
+    const bySente = await call(stack.app, 'GET', '/api/stats/score-by-rating-difference?higherColor=sente');
+    const byGote = await call(stack.app, 'GET', '/api/stats/score-by-rating-difference?higherColor=gote');
+    const sum = (r: { body: { buckets: { games: number }[] } }) => r.body.buckets.reduce((s, b) => s + b.games, 0);
+    expect(sum(bySente) + sum(byGote)).toBe(rated.body.games);
+  });
+});
+
+async function p5Blitz(): Promise<{ games: number }> {
+  const r = await sql<{
+    games: number;
+  }>`select games from ratings where player_id = 'p5' and category = 'blitz'`.execute(stack.db);
+  return r.rows[0] ?? { games: 0 };
+}
