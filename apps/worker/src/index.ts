@@ -1,3 +1,12 @@
+export {
+  FLAG_JOB_OPTIONS,
+  FLAG_QUEUE,
+  type FlagJobData,
+  flagJobId,
+  isFlagJobData,
+  scheduleFlag,
+} from './flag-queue.js';
+export { createFlagProcessor, type FlagDeps, type FlagResult } from './processors/flag.js';
 export { GameCache } from './processors/game-cache.js';
 export {
   createValidateProcessor,
@@ -16,5 +25,5 @@ export {
   type ValidateJobData,
   validateJobId,
 } from './queues.js';
-export { startSweeper, sweepStalled } from './sweeper.js';
+export { startSweeper, sweepOverdueClocks, sweepStalled } from './sweeper.js';
 export { type RunningWorker, startWorker, type WorkerOptions } from './worker.js';

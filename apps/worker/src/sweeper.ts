@@ -4,10 +4,16 @@
  * each worker looks for submissions that have waited longer than `afterMs` and enqueues
  * them again. Idempotent like every validation; the job id carries the time bucket so
  * several workers sweeping at once add one job, and a failed job's id does not block it.
+ *
+ * It is also the backstop of the flag jobs: ongoing games whose side to move ran out
+ * (games.deadline_at, plus the lag allowance) get a flag check, for a delayed job lost
+ * with Redis' data or never scheduled (a gateway or worker dying after its append).
  */
-import { type Db, findStalledSubmissions } from '@shogi/store';
+import { LAG_ALLOWANCE_MS } from '@shogi/game';
+import { type Db, findOverdueClocks, findStalledSubmissions } from '@shogi/store';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
+import { FLAG_JOB_OPTIONS, FLAG_QUEUE, type FlagJobData, flagJobId } from './flag-queue.js';
 import { VALIDATE_JOB_OPTIONS, VALIDATE_QUEUE, type ValidateJobData, validateJobId } from './queues.js';
 
 export async function sweepStalled(
@@ -30,19 +36,54 @@ export async function sweepStalled(
   return stalled.length;
 }
 
+/**
+ * Enqueues a flag check for every ongoing game past its deadline and the lag allowance; the
+ * job id carries the time bucket, as above. Returns how many were found.
+ */
+export async function sweepOverdueClocks(
+  db: Db,
+  queue: Queue<FlagJobData>,
+  intervalMs: number,
+  now: number = Date.now(),
+): Promise<number> {
+  const overdue = await findOverdueClocks(db, LAG_ALLOWANCE_MS);
+  const bucket = Math.floor(now / intervalMs);
+  await Promise.all(
+    overdue.map(({ gameId, ply }) =>
+      queue.add(
+        FLAG_QUEUE,
+        { gameId, ply },
+        { ...FLAG_JOB_OPTIONS, jobId: `${flagJobId(gameId, ply)}-sweep${bucket}` },
+      ),
+    ),
+  );
+  return overdue.length;
+}
+
 export function startSweeper(
   db: Db,
   queue: Queue<ValidateJobData>,
-  options: { intervalMs: number; afterMs: number; logger: Logger },
+  options: { intervalMs: number; afterMs: number; logger: Logger; flagQueue?: Queue<FlagJobData> },
 ): { stop(): Promise<void> } {
   let running: Promise<unknown> = Promise.resolve();
+  const flagQueue = options.flagQueue;
   const timer = setInterval(() => {
-    running = sweepStalled(db, queue, options.afterMs).then(
+    const stalled = sweepStalled(db, queue, options.afterMs).then(
       (n) => {
         if (n > 0) options.logger.warn({ count: n }, 'sweeper: re-enqueued submissions that waited without a verdict');
       },
       (err: unknown) => options.logger.warn({ err }, 'sweeper: sweep failed'),
     );
+    const overdue =
+      flagQueue === undefined
+        ? null
+        : sweepOverdueClocks(db, flagQueue, options.intervalMs).then(
+            (n) => {
+              if (n > 0) options.logger.info({ count: n }, 'sweeper: flag checks for games past their deadline');
+            },
+            (err: unknown) => options.logger.warn({ err }, 'sweeper: clock sweep failed'),
+          );
+    running = Promise.all([stalled, overdue]);
   }, options.intervalMs);
   timer.unref();
   return {

@@ -1,11 +1,15 @@
 /** startWorker: a BullMQ worker on the validate queue, with its pool, Redis connections and cache. */
+
+import type { GameState } from '@shogi/game';
 import { createDb, createPgEventStore, type Db, startProjector } from '@shogi/store';
-import { Queue, Worker } from 'bullmq';
+import { DelayedError, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { FLAG_QUEUE, type FlagJobData, scheduleFlag } from './flag-queue.js';
+import { createFlagProcessor } from './processors/flag.js';
 import { GameCache } from './processors/game-cache.js';
 import { createValidateProcessor, type ValidateResult } from './processors/validate.js';
-import { gameChannel, VALIDATE_QUEUE, type ValidateJobData } from './queues.js';
+import { type EventEnvelope, gameChannel, VALIDATE_QUEUE, type ValidateJobData } from './queues.js';
 import { startSweeper } from './sweeper.js';
 
 export interface WorkerOptions {
@@ -49,6 +53,8 @@ export interface WorkerOptions {
 
 export interface RunningWorker {
   readonly worker: Worker<ValidateJobData>;
+  /** The flag checks' worker (FLAG_QUEUE). */
+  readonly flagWorker: Worker<FlagJobData>;
   readonly db: Db;
   /** Finishes the jobs in flight, then closes the connections. */
   close(): Promise<void>;
@@ -67,18 +73,41 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const publisher = new Redis(options.redisUrl, { maxRetriesPerRequest: 3, enableAutoPipelining: true });
   // without listeners ioredis reports every failed reconnect as an unhandled 'error' event;
   // jobs whose publish fails are retried, and a retry republishes the recorded verdict
-  for (const [name, client] of [['queue', connection], ['publisher', publisher]] as const) {
+  for (const [name, client] of [
+    ['queue', connection],
+    ['publisher', publisher],
+  ] as const) {
     client.on('error', (err: Error) => logger.warn({ err: err.message }, `worker: Redis ${name} connection error`));
   }
   const channelPrefix = options.channelPrefix ?? '';
-  const processJob = createValidateProcessor({
-    events: createPgEventStore(db, { batch: options.batch !== false, maxInFlight: options.maxInFlight ?? 1 }),
-    cache: new GameCache(options.cacheSize ?? 2_000),
-    logger,
-    publish: async (gameId, events) => {
-      await publisher.publish(gameChannel(gameId, channelPrefix), JSON.stringify(events));
+  const prefix = options.prefix === undefined ? {} : { prefix: options.prefix };
+  const events = createPgEventStore(db, { batch: options.batch !== false, maxInFlight: options.maxInFlight ?? 1 });
+  // one cache for both processors: its per-game chain runs a game's verdicts and flag checks in turn
+  const cache = new GameCache(options.cacheSize ?? 2_000);
+  const publish = async (gameId: string, envelopes: readonly EventEnvelope[]) => {
+    await publisher.publish(gameChannel(gameId, channelPrefix), JSON.stringify(envelopes));
+  };
+  const flagQueue = new Queue<FlagJobData>(FLAG_QUEUE, { connection, ...prefix });
+  const schedule = (gameId: string, state: GameState) => scheduleFlag(flagQueue, gameId, state);
+  const processJob = createValidateProcessor({ events, cache, logger, publish, afterVerdict: schedule });
+  const processFlag = createFlagProcessor({ events, cache, logger, publish, schedule });
+  const flagWorker = new Worker<FlagJobData>(
+    FLAG_QUEUE,
+    async (job, token) => {
+      const result = await processFlag(job.data);
+      if (result.retryAt !== undefined && token !== undefined) {
+        // early by this machine's clock: the same job runs again at the deadline
+        await job.moveToDelayed(result.retryAt, token);
+        throw new DelayedError();
+      }
+      return result;
     },
-  });
+    { connection, concurrency: 8, ...prefix },
+  );
+  flagWorker.on('failed', (job, err) =>
+    logger.warn({ err, gameId: job?.data.gameId, ply: job?.data.ply }, 'flag job failed'),
+  );
+  flagWorker.on('error', (err) => logger.error({ err }, 'flag worker error'));
   const worker = new Worker<ValidateJobData>(
     VALIDATE_QUEUE,
     (job) => processJob(job.data, { redelivered: job.attemptsMade > 0 || (job.attemptsStarted ?? 0) > 1 }),
@@ -97,7 +126,12 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const sweepInterval = options.sweepIntervalMs ?? 10_000;
   const sweeper =
     sweepInterval > 0
-      ? startSweeper(db, queue, { intervalMs: sweepInterval, afterMs: options.sweepAfterMs ?? 5_000, logger })
+      ? startSweeper(db, queue, {
+          intervalMs: sweepInterval,
+          afterMs: options.sweepAfterMs ?? 5_000,
+          logger,
+          flagQueue,
+        })
       : null;
   const projectorInterval = options.projectorIntervalMs ?? 1_000;
   const projector =
@@ -127,18 +161,19 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     ),
   );
   worker.on('error', (err) => logger.error({ err }, 'worker error'));
-  await worker.waitUntilReady();
+  await Promise.all([worker.waitUntilReady(), flagWorker.waitUntilReady()]);
   let closing: Promise<void> | null = null;
   return {
     worker,
+    flagWorker,
     db,
     close() {
       closing ??= (async () => {
         clearInterval(statsTimer);
         await sweeper?.stop();
         await projector?.stop();
-        await worker.close();
-        await queue.close();
+        await Promise.all([worker.close(), flagWorker.close()]);
+        await Promise.all([queue.close(), flagQueue.close()]);
         await Promise.allSettled([publisher.quit(), connection.quit()]);
         await db.destroy();
       })();

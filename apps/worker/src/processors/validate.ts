@@ -35,6 +35,11 @@ export interface ValidateDeps {
   readonly now?: () => Date;
   readonly logger?: Logger;
   readonly cache?: GameCache;
+  /**
+   * Called with the game's state after each job (the flag job of its current turn is
+   * scheduled here); a failure fails the job, and the retry calls it again.
+   */
+  readonly afterVerdict?: (gameId: string, state: GameState) => Promise<void>;
   /** Re-read-and-decide rounds after version conflicts before giving up (the job is retried). */
   readonly maxConflicts?: number;
 }
@@ -121,6 +126,7 @@ export function createValidateProcessor(
       }
       if (decision.events.length === 0) {
         if (redelivered) await republish(gameId, seq);
+        await deps.afterVerdict?.(gameId, state);
         return { appended: 0, conflicts };
       }
       try {
@@ -131,6 +137,7 @@ export function createValidateProcessor(
         await deps.publish(gameId, appended.events.map(toEnvelope)).catch((err: unknown) => {
           deps.logger?.warn({ err, gameId }, 'publish failed; clients catch up from the log');
         });
+        await deps.afterVerdict?.(gameId, next);
         return { appended: appended.events.length, conflicts };
       } catch (e) {
         if (!isVersionConflict(e)) throw e;

@@ -1,0 +1,51 @@
+/**
+ * The flag queue: one delayed job per turn of a timed game, due when the side to move
+ * runs out (its deadline plus the lag allowance). It lives in Redis, so it survives worker
+ * restarts; the job id is derived from the game and the ply, so scheduling a turn twice
+ * (the worker after each verdict, the gateway after creating a game) adds one job.
+ * The gateway writes the same queue name and job ids (apps/gateway/src/plugins/games.ts).
+ */
+import { type GameState, turnFlagDueAt } from '@shogi/game';
+import type { JobsOptions, Queue } from 'bullmq';
+
+export const FLAG_QUEUE = 'flag';
+
+/** Check the clock of game `gameId` in its turn after `ply` accepted moves. */
+export interface FlagJobData {
+  readonly gameId: string;
+  readonly ply: number;
+}
+
+/** One job per turn (BullMQ forbids ':' in custom ids). */
+export const flagJobId = (gameId: string, ply: number): string => `flag-${gameId}-${ply}`;
+
+export const FLAG_JOB_OPTIONS: JobsOptions = {
+  attempts: 8,
+  backoff: { type: 'exponential', delay: 200 },
+  // a completed turn's id stays taken a while, so a late duplicate schedule adds nothing
+  removeOnComplete: { age: 3600, count: 10_000 },
+  removeOnFail: { age: 24 * 3600 },
+};
+
+/** Schedules the flag check of the state's current turn; nothing for ended or unlimited games. */
+export async function scheduleFlag(
+  queue: Queue<FlagJobData>,
+  gameId: string,
+  state: GameState,
+  now: number = Date.now(),
+): Promise<void> {
+  if (state.status !== 'ongoing' || state.clock === null) return;
+  const due = turnFlagDueAt(state.clock, state.ply);
+  if (due === null) return;
+  await queue.add(
+    FLAG_QUEUE,
+    { gameId, ply: state.ply },
+    { ...FLAG_JOB_OPTIONS, delay: Math.max(0, due - now), jobId: flagJobId(gameId, state.ply) },
+  );
+}
+
+export function isFlagJobData(x: unknown): x is FlagJobData {
+  if (typeof x !== 'object' || x === null) return false;
+  const { gameId, ply } = x as Record<string, unknown>;
+  return typeof gameId === 'string' && gameId.length > 0 && Number.isInteger(ply) && (ply as number) >= 0;
+}

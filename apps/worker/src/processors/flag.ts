@@ -1,0 +1,111 @@
+/**
+ * The flag processor: a small idempotent function of (gameId, ply) run at a turn's deadline.
+ *
+ * 1. Fold the game (the cache shared with the validate processor, plus the log's tail).
+ * 2. decide CheckClock at the worker's `now`: pending submissions get their verdicts first
+ *    (a move received in time still counts), then the side to move flags if its time ran out.
+ * 3. Append at the expected seq (a version conflict: re-read and decide again), publish.
+ * An ended game, or a turn already answered by a move, gives nothing: a job delivered twice,
+ * a sweep and a racing worker all end the game once. A job that comes before its deadline
+ * (clock skew between machines) asks to be retried at the deadline (`retryAt`).
+ */
+import {
+  decide,
+  type EventStore,
+  evolve,
+  type GameEvent,
+  type GameState,
+  initialState,
+  isVersionConflict,
+  type RecordedEvent,
+  turnFlagDueAt,
+} from '@shogi/game';
+import { UnrecoverableError } from 'bullmq';
+import type { Logger } from 'pino';
+import { isFlagJobData } from '../flag-queue.js';
+import type { EventEnvelope } from '../queues.js';
+import { GameCache } from './game-cache.js';
+import { toEnvelope } from './validate.js';
+
+export interface FlagDeps {
+  readonly events: Pick<EventStore, 'append' | 'readStream'>;
+  readonly publish: (gameId: string, events: readonly EventEnvelope[]) => Promise<void>;
+  /** Schedules the flag job of the game's current turn (after a verdict this job gave). */
+  readonly schedule: (gameId: string, state: GameState) => Promise<void>;
+  readonly now?: () => Date;
+  readonly logger?: Logger;
+  readonly cache?: GameCache;
+  readonly maxConflicts?: number;
+}
+
+export interface FlagResult {
+  /** Events this call appended: 0 when there was nothing to do (or it was done already). */
+  readonly appended: number;
+  /** Whether this call ended the game. */
+  readonly ended: boolean;
+  /** The turn's flag is not due yet at this worker's clock: run the job again then. */
+  readonly retryAt?: number;
+}
+
+const eventOf = (e: RecordedEvent): GameEvent => ({ type: e.type, data: e.data }) as GameEvent;
+
+export function createFlagProcessor(deps: FlagDeps): (data: unknown) => Promise<FlagResult> {
+  const cache = deps.cache ?? new GameCache();
+  const now = deps.now ?? (() => new Date());
+  const maxConflicts = deps.maxConflicts ?? 20;
+
+  async function fold(gameId: string, from: GameState | undefined): Promise<GameState> {
+    let state = from ?? initialState();
+    for (const e of await deps.events.readStream(gameId, state.seq)) {
+      if (e.seq !== state.seq + 1) {
+        cache.forget(gameId);
+        if (from === undefined) throw new Error(`game ${gameId}: event seq ${e.seq} after ${state.seq}`);
+        return fold(gameId, undefined);
+      }
+      state = evolve(state, eventOf(e));
+    }
+    cache.set(gameId, state);
+    return state;
+  }
+
+  async function check(gameId: string, ply: number): Promise<FlagResult> {
+    let state = await fold(gameId, cache.get(gameId));
+    for (let conflicts = 0; conflicts <= maxConflicts; conflicts++) {
+      const at = now();
+      const decision = decide({ type: 'CheckClock', now: at }, state);
+      if (!decision.ok) throw new UnrecoverableError(`game ${gameId}: ${decision.rejection.code}`);
+      if (decision.events.length === 0) {
+        // this very turn, not yet flagged: the job came early
+        const due = state.status === 'ongoing' && state.clock !== null && state.ply === ply;
+        const retryAt = due && state.clock ? turnFlagDueAt(state.clock, state.ply) : null;
+        return retryAt !== null && retryAt > at.getTime()
+          ? { appended: 0, ended: false, retryAt }
+          : { appended: 0, ended: false };
+      }
+      try {
+        const appended = await deps.events.append(gameId, state.seq, decision.events);
+        let next = state;
+        for (const e of decision.events) next = evolve(next, e);
+        cache.set(gameId, next);
+        await deps.publish(gameId, appended.events.map(toEnvelope)).catch((err: unknown) => {
+          deps.logger?.warn({ err, gameId }, 'publish failed; clients catch up from the log');
+        });
+        const ended = next.status === 'ended';
+        if (ended) deps.logger?.info({ gameId, result: next.result }, 'flag: the game ended on the clock');
+        // a pending move it accepted started a new turn
+        else await deps.schedule(gameId, next);
+        return { appended: appended.events.length, ended };
+      } catch (e) {
+        if (!isVersionConflict(e)) throw e;
+        cache.forget(gameId);
+        state = await fold(gameId, undefined);
+      }
+    }
+    throw new Error(`game ${gameId}: flag check still conflicting after ${maxConflicts} re-reads`);
+  }
+
+  return async (data: unknown): Promise<FlagResult> => {
+    if (!isFlagJobData(data)) throw new UnrecoverableError(`bad flag job data: ${JSON.stringify(data)}`);
+    return cache.serialize(data.gameId, () => check(data.gameId, data.ply));
+  };
+}
