@@ -36,6 +36,8 @@ let fixture: { id: string; players: Players; round: number };
 /** the first 202 for each idempotency key of the fixture games */
 const keySeqs = new Map<string, { seq: number; usi: string }>();
 let nextFixture: Promise<void> | null = null;
+/** an account's session and personal (read-only) tokens, for the account routes */
+let account: { id: string; username: string; session: string; reader: string; readerId: string };
 
 beforeAll(async () => {
   stack = await startStack({ listen: true });
@@ -47,6 +49,23 @@ beforeAll(async () => {
   ended = { id: c.game.id, players: c.players };
   await call(stack.app, 'POST', `/api/games/${ended.id}/resign`, {}, bearer(ended.players.gote.token));
   fixture = { ...(await newFixture()), round: 0 };
+  const username = 'fuzz_account';
+  const registered = await call(stack.app, 'POST', '/api/accounts', { username, password: 'fuzz-password' });
+  const session = await call(stack.app, 'POST', '/api/session', { username, password: 'fuzz-password' });
+  const reader = await call(
+    stack.app,
+    'POST',
+    '/api/tokens',
+    { name: 'r', scopes: ['read'] },
+    bearer(session.body.token),
+  );
+  account = {
+    id: registered.body.id,
+    username,
+    session: session.body.token,
+    reader: reader.body.token,
+    readerId: reader.body.id,
+  };
 });
 
 async function newFixture() {
@@ -153,6 +172,8 @@ const authorization = () =>
       `Bearer ${main.players.gote.token}`,
       `Bearer ${other.players.sente.token}`,
       `Bearer ${ended.players.sente.token}`,
+      `Bearer ${account.session}`,
+      `Bearer ${account.reader}`,
       // forged: a real token with one character changed, a token's hash, another scheme
       `Bearer ${main.players.sente.token.slice(0, -1)}A`,
       `Basic ${Buffer.from('alice:secret').toString('base64')}`,
@@ -250,6 +271,43 @@ function requests(): fc.Arbitrary<Req> {
       })
       .map((r) => ({ ...r, method: 'POST' as const, url: '/api/games' })),
     fc.tuple(id).map(([i]) => ({ route: 'view', method: 'GET' as const, url: `/api/games/${i}`, id: i })),
+    // accounts, sessions and tokens (registration and login are rate-limited per IP: mostly 429s)
+    fc
+      .record({
+        route: fc.constantFrom('accounts', 'session'),
+        body: jsonBody(
+          fc.record(
+            {
+              username: fc.oneof(fc.constantFrom(account.username, 'FUZZ_ACCOUNT', 'ab', 'a-b_c'), text),
+              password: fc.oneof(fc.constantFrom('fuzz-password', 'short', 'x'.repeat(201)), text),
+            },
+            { requiredKeys: [] },
+          ),
+        ),
+      })
+      .map((r) => ({ ...r, method: 'POST' as const, url: r.route === 'accounts' ? '/api/accounts' : '/api/session' })),
+    fc
+      .record({
+        route: fc.constant('tokens'),
+        body: jsonBody(
+          fc.record(
+            {
+              name: text,
+              scopes: fc.oneof(fc.subarray(['play', 'read']), fc.array(text, { maxLength: 3 })),
+              expiresInDays: fc.oneof(fc.integer({ min: -1, max: 400 }), fc.constantFrom('7', null, 1.5)),
+            },
+            { requiredKeys: [] },
+          ),
+        ),
+      })
+      .map((r) => ({ ...r, method: 'POST' as const, url: '/api/tokens' })),
+    fc.constantFrom('/api/me', '/api/tokens').map((url) => ({ route: 'account-read', method: 'GET' as const, url })),
+    fc
+      .oneof(
+        fc.constant('/api/session'),
+        fc.oneof(fc.constant(account.readerId), id).map((i) => `/api/tokens/${i}`),
+      )
+      .map((url) => ({ route: 'revoke', method: 'DELETE' as const, url })),
     fc
       .tuple(id, query(['after', 'limit']))
       .map(([i, q]) => ({ route: 'events', method: 'GET' as const, url: `/api/games/${i}/events${q}`, id: i })),
@@ -409,7 +467,8 @@ async function send(req: Req): Promise<void> {
   if (res.statusCode >= 400 && req.method !== 'HEAD') checkErrorBody(res.statusCode, res.body, where);
   if (res.statusCode < 300 && req.method === 'POST') {
     const body = JSON.parse(res.body);
-    if (req.route === 'players' && res.statusCode === 201) created.players++;
+    // an account is a player too
+    if ((req.route === 'players' || req.route === 'accounts') && res.statusCode === 201) created.players++;
     if (req.route === 'games' && res.statusCode === 201) created.games++;
     if (req.route === 'moves' && res.statusCode === 202 && req.id !== undefined && req.usi !== undefined)
       acknowledged.push({ gameId: req.id, seq: body.seq, usi: req.usi });
@@ -636,7 +695,7 @@ describe('fuzzing every route', () => {
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .executeTakeFirstOrThrow();
     const fixtures = fixture.round + 1;
-    expect(Number(players.n)).toBe(6 + 2 * fixtures + created.players);
+    expect(Number(players.n)).toBe(7 + 2 * fixtures + created.players);
     expect(report.games).toBe(3 + fixtures + created.games);
     const total = counted.http + counted.frames + counted.upgrades;
     console.log(
