@@ -72,6 +72,7 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/seeks',
     {
+      config: app.limits.lobby,
       schema: {
         tags: ['lobby'],
         summary: 'Seek a game: paired at once with the closest compatible open seek, else left open for 10 minutes',
@@ -81,7 +82,7 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const player = await app.authenticate(request);
+      const player = await app.requireScope(request, 'play');
       const seek = await service.createSeek(player, request.body);
       request.log.debug({ seekId: seek.id, playerId: player.id, gameId: seek.gameId }, 'seek posted');
       return reply.code(201).send(seek);
@@ -110,6 +111,7 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/api/seeks/:id',
     {
+      config: app.limits.lobby,
       schema: {
         tags: ['lobby'],
         summary: 'Cancel your open seek (409 SEEK_CLOSED once paired or expired)',
@@ -118,13 +120,14 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: SeekView, ...errors },
       },
     },
-    async (request) => service.cancelSeek(await app.authenticate(request), request.params.id),
+    async (request) => service.cancelSeek(await app.requireScope(request, 'play'), request.params.id),
   );
 
   // --- challenges
   app.post(
     '/api/challenges',
     {
+      config: app.limits.lobby,
       schema: {
         tags: ['lobby'],
         summary: 'Challenge a player (by id or exact name); pending for 5 minutes',
@@ -134,7 +137,7 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const challenge = await service.createChallenge(await app.authenticate(request), request.body);
+      const challenge = await service.createChallenge(await app.requireScope(request, 'play'), request.body);
       return reply.code(201).send(challenge);
     },
   );
@@ -170,6 +173,7 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
     app.post(
       `/api/challenges/:id/${action}`,
       {
+        config: app.limits.lobby,
         schema: {
           tags: ['lobby'],
           summary,
@@ -178,7 +182,7 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
           response: { 200: ChallengeView, ...errors },
         },
       },
-      async (request) => service[action](await app.authenticate(request), request.params.id),
+      async (request) => service[action](await app.requireScope(request, 'play'), request.params.id),
     );
   answer('accept', 'Accept a challenge sent to you: creates the game (a replay answers the same game)');
   answer('decline', 'Decline a challenge sent to you');
@@ -186,6 +190,7 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/api/challenges/:id',
     {
+      config: app.limits.lobby,
       schema: {
         tags: ['lobby'],
         summary: 'Withdraw a pending challenge you sent',
@@ -194,12 +199,13 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ChallengeView, ...errors },
       },
     },
-    async (request) => service.cancelChallenge(await app.authenticate(request), request.params.id),
+    async (request) => service.cancelChallenge(await app.requireScope(request, 'play'), request.params.id),
   );
 
   app.post(
     '/api/games/:id/rematch',
     {
+      config: app.limits.lobby,
       schema: {
         tags: ['lobby'],
         summary:
@@ -210,7 +216,7 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { challenge, created } = await service.rematch(await app.authenticate(request), request.params.id);
+      const { challenge, created } = await service.rematch(await app.requireScope(request, 'play'), request.params.id);
       return reply.code(created ? 201 : 200).send(challenge);
     },
   );
@@ -227,7 +233,7 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
         querystring: LobbyQuery,
       },
       preValidation: async (request) => {
-        sessions.set(request, await app.authenticate(request));
+        sessions.set(request, await app.requireScope(request, 'play'));
       },
     },
     (socket, request) => {

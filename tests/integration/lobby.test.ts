@@ -1,0 +1,443 @@
+/**
+ * The lobby on real PostgreSQL and Redis: seeks pairing into games, two gateways racing
+ * for the same seeks, challenges (accept, decline, expiry, replays), rematch offers, and
+ * the lobby WebSocket that tells each player what happened.
+ */
+import { randomBytes } from 'node:crypto';
+import { buildApp } from '@shogi/gateway';
+import type { LobbyMessage, SeekView } from '@shogi/protocol';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import WebSocket from 'ws';
+import { Conditions } from './conditions.js';
+import { bearer, call, type Stack, silentLogger, startStack } from './harness.js';
+
+let stack: Stack;
+let second: FastifyInstance;
+beforeAll(async () => {
+  stack = await startStack({ listen: true, worker: false });
+  second = await buildApp(stack.config, silentLogger());
+});
+afterAll(async () => {
+  await second?.close();
+  await stack?.close();
+});
+
+interface TestPlayer {
+  id: string;
+  name: string;
+  token: string;
+}
+const newPlayer = async (prefix: string, app: FastifyInstance = stack.app): Promise<TestPlayer> => {
+  const res = await call(app, 'POST', '/api/players', { name: `${prefix}-${randomBytes(4).toString('hex')}` });
+  if (res.status !== 201) throw new Error(`player: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+};
+const as = (p: TestPlayer) => bearer(p.token);
+const post = (path: string, p: TestPlayer, body?: unknown, app: FastifyInstance = stack.app) =>
+  call(app, 'POST', path, body, as(p));
+const del = async (path: string, p: TestPlayer) => {
+  const res = await stack.app.inject({ method: 'DELETE', url: path, headers: as(p) });
+  return { status: res.statusCode, body: JSON.parse(res.body) };
+};
+
+const blitz = { kind: 'byoyomi', mainSeconds: 300, byoyomiSeconds: 10, periods: 1 } as const;
+
+/** The lobby WebSocket of a player, collecting what it is sent. */
+class LobbySocket {
+  readonly received: LobbyMessage[] = [];
+  private readonly conditions = new Conditions();
+  readonly ws: WebSocket;
+
+  private constructor(ws: WebSocket) {
+    this.ws = ws;
+    ws.on('message', (data) => {
+      this.received.push(JSON.parse(String(data)) as LobbyMessage);
+      this.conditions.notify();
+    });
+  }
+
+  static async open(player: TestPlayer): Promise<LobbySocket> {
+    const ws = new WebSocket(`${stack.baseUrl.replace(/^http/, 'ws')}/api/lobby/ws?token=${player.token}`);
+    const socket = new LobbySocket(ws);
+    await socket.waitFor((m) => m.type === 'hello');
+    return socket;
+  }
+
+  async waitFor(match: (m: LobbyMessage) => boolean): Promise<LobbyMessage> {
+    await this.conditions.until(
+      () => this.received.some(match),
+      10_000,
+      () => `no matching lobby message in ${JSON.stringify(this.received)}`,
+    );
+    return this.received.find(match) as LobbyMessage;
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
+
+describe('seeks', () => {
+  test('two compatible seeks pair into one game with the right colours and settings, and both seekers learn it', async () => {
+    const alice = await newPlayer('alice');
+    const bob = await newPlayer('bob');
+    const socket = await LobbySocket.open(alice);
+    // 1. alice seeks a rated jsa game as gote: nobody is there, the seek stays open
+    const body = { timeControl: blitz, rated: true, color: 'gote', ruleset: 'jsa' };
+    const first = await post('/api/seeks', alice, body);
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ status: 'open', gameId: null, side: null, rating: 1500, color: 'gote' });
+    const listed = await call(stack.app, 'GET', '/api/seeks');
+    expect(listed.body.seeks.map((s: SeekView) => s.id)).toContain(first.body.id);
+    // 2. bob seeks the same terms (fields in another order), colour open: paired at once, as sente
+    const second = await post('/api/seeks', bob, {
+      ruleset: 'jsa',
+      rated: true,
+      timeControl: { periods: 1, byoyomiSeconds: 10, mainSeconds: 300, kind: 'byoyomi' },
+    });
+    expect(second.status).toBe(201);
+    expect(second.body).toMatchObject({ status: 'paired', side: 'sente' });
+    const gameId = second.body.gameId as string;
+    // 3. the game has the seeks' settings
+    const game = await call(stack.app, 'GET', `/api/games/${gameId}`);
+    expect(game.body).toMatchObject({
+      ruleset: 'jsa',
+      rated: true,
+      timeControl: blitz,
+      players: { sente: { id: bob.id }, gote: { id: alice.id } },
+    });
+    // 4. alice is told on her lobby socket, and her seek says so to a polling client
+    expect(await socket.waitFor((m) => m.type === 'paired')).toEqual({
+      type: 'paired',
+      seekId: first.body.id,
+      gameId,
+      color: 'gote',
+    });
+    expect((await call(stack.app, 'GET', `/api/seeks/${first.body.id}`)).body).toMatchObject({
+      status: 'paired',
+      gameId,
+      side: 'gote',
+    });
+    const after = await call(stack.app, 'GET', '/api/seeks');
+    expect(after.body.seeks.map((s: SeekView) => s.id)).not.toContain(first.body.id);
+    socket.close();
+  });
+
+  test('incompatible seeks stay open: rated against casual, a rating out of range, the same colour', async () => {
+    const tc = { kind: 'fischer', mainSeconds: 181, incrementSeconds: 2 };
+    const a = await newPlayer('a');
+    const open = await post('/api/seeks', a, { timeControl: tc, rated: false, color: 'sente' });
+    expect(open.body.status).toBe('open');
+    for (const body of [
+      { timeControl: tc, rated: true },
+      { timeControl: tc, rated: false, color: 'sente' },
+      { timeControl: tc, rated: false, ratingRange: { min: 1600, max: 2000 } },
+      { timeControl: tc, rated: false, handicap: 'lance' },
+    ]) {
+      const res = await post('/api/seeks', await newPlayer('b'), body);
+      expect(res.status, JSON.stringify(body)).toBe(201);
+      expect(res.body.status, JSON.stringify(body)).toBe('open');
+    }
+    // your own seeks never pair with each other
+    const tc3 = { ...tc, incrementSeconds: 3 };
+    expect((await post('/api/seeks', a, { timeControl: tc3, rated: false })).body.status).toBe('open');
+    expect((await post('/api/seeks', a, { timeControl: tc3, rated: false })).body.status).toBe('open');
+  });
+
+  test('the closest rating is paired first, then the oldest; each rating range holds both ways', async () => {
+    const tc = { kind: 'fischer', mainSeconds: 600, incrementSeconds: 3 }; // 720 s: blitz
+    const rate = async (p: TestPlayer, rating: number) => {
+      await sql`insert into ratings (player_id, category, name, rating, rd, volatility, games, wins, losses, draws, updated_at)
+        values (${p.id}, 'blitz', ${p.name}, ${rating}, 60, 0.06, 30, 15, 15, 0, now())`.execute(stack.db);
+    };
+    const [old1500, far1900, near1650, narrow1610, newer1650, me] = await Promise.all(
+      ['old', 'far', 'near', 'narrow', 'newer', 'me'].map((n) => newPlayer(n)),
+    );
+    for (const [p, r] of [
+      [far1900, 1900],
+      [near1650, 1650],
+      [narrow1610, 1610],
+      [newer1650, 1650],
+      [me, 1600],
+    ] as const)
+      await rate(p as TestPlayer, r);
+    // the waiting seeks all ask for sente, so they never pair with each other; me for gote
+    const seekOf = async (p: TestPlayer, extra: object = {}) =>
+      (await post('/api/seeks', p, { timeControl: tc, rated: true, color: 'sente', ...extra })).body as SeekView;
+    const s1 = await seekOf(old1500);
+    await seekOf(far1900);
+    const s3 = await seekOf(near1650);
+    // the closest (10 points) but its range leaves me out
+    await seekOf(narrow1610, { ratingRange: { min: 1605, max: 1700 } });
+    const s5 = await seekOf(newer1650);
+    expect(s1.rating).toBe(1500);
+    // me (1600): 1610 is out (its range), 1650 twice: the older one
+    const mine = await seekOf(me, { color: 'gote', ratingRange: { min: 1400, max: 1800 } });
+    expect(mine.status).toBe('paired');
+    expect((await call(stack.app, 'GET', `/api/seeks/${s3.id}`)).body.gameId).toBe(mine.gameId);
+    // again: the newer 1650 is now the closest in my range; 1900 is outside it
+    const again = await seekOf(me, { color: 'gote', ratingRange: { min: 1400, max: 1800 } });
+    expect((await call(stack.app, 'GET', `/api/seeks/${s5.id}`)).body.gameId).toBe(again.gameId);
+    // and then the 1500 one; never the 1900 one
+    const third = await seekOf(me, { color: 'gote', ratingRange: { min: 1400, max: 1800 } });
+    expect((await call(stack.app, 'GET', `/api/seeks/${s1.id}`)).body.gameId).toBe(third.gameId);
+    expect((await seekOf(me, { color: 'gote', ratingRange: { min: 1400, max: 1800 } })).status).toBe('open');
+  });
+
+  test('a handicap seek pairs the giver (gote) with the receiver (sente) and starts from the handicap position', async () => {
+    const giver = await newPlayer('uwate');
+    const receiver = await newPlayer('shitate');
+    const tc = { kind: 'byoyomi', mainSeconds: 0, byoyomiSeconds: 30, periods: 1 };
+    await post('/api/seeks', giver, { timeControl: tc, rated: false, handicap: 'bishop', color: 'gote' });
+    const paired = await post('/api/seeks', receiver, { timeControl: tc, rated: false, handicap: 'bishop' });
+    expect(paired.body).toMatchObject({ status: 'paired', side: 'sente' });
+    const game = (await call(stack.app, 'GET', `/api/games/${paired.body.gameId}`)).body;
+    expect(game.players).toMatchObject({ sente: { id: receiver.id }, gote: { id: giver.id } });
+    expect(game.sideToMove).toBe('gote');
+  });
+
+  test('cancel: only the seeker, a repeat answers the same, and a cancelled or expired seek is never paired', async () => {
+    const tc = { kind: 'fischer', mainSeconds: 182, incrementSeconds: 2 };
+    const a = await newPlayer('a');
+    const b = await newPlayer('b');
+    const seek = (await post('/api/seeks', a, { timeControl: tc, rated: false })).body as SeekView;
+    expect((await del(`/api/seeks/${seek.id}`, b)).body.code).toBe('NOT_YOUR_SEEK');
+    const cancelled = await del(`/api/seeks/${seek.id}`, a);
+    expect(cancelled).toMatchObject({ status: 200, body: { status: 'cancelled' } });
+    expect((await del(`/api/seeks/${seek.id}`, a)).body.status).toBe('cancelled');
+    expect((await post('/api/seeks', b, { timeControl: tc, rated: false })).body.status).toBe('open');
+
+    // expiry: a seek past its time is listed as expired, not paired, not cancellable
+    const tc2 = { kind: 'fischer', mainSeconds: 183, incrementSeconds: 2 };
+    const old = (await post('/api/seeks', a, { timeControl: tc2, rated: false })).body as SeekView;
+    await sql`update seeks set expires_at = now() - interval '1 second' where id = ${old.id}`.execute(stack.db);
+    expect((await call(stack.app, 'GET', `/api/seeks/${old.id}`)).body.status).toBe('expired');
+    expect((await call(stack.app, 'GET', '/api/seeks')).body.seeks.map((s: SeekView) => s.id)).not.toContain(old.id);
+    expect((await post('/api/seeks', b, { timeControl: tc2, rated: false })).body.status).toBe('open');
+    expect((await del(`/api/seeks/${old.id}`, a)).body.code).toBe('SEEK_CLOSED');
+  });
+
+  test('bad seeks get a 4xx with a catalog code', async () => {
+    const a = await newPlayer('a');
+    const cases: [unknown, number, string][] = [
+      [{ timeControl: { kind: 'unlimited' }, rated: true }, 422, 'INVALID_TIME_CONTROL'],
+      [
+        { timeControl: { kind: 'fischer', mainSeconds: 0, incrementSeconds: 0 }, rated: false },
+        422,
+        'INVALID_TIME_CONTROL',
+      ],
+      [{ timeControl: blitz, rated: true, ratingRange: { min: 1800, max: 1200 } }, 422, 'INVALID_RATING_RANGE'],
+      [{ timeControl: blitz, rated: true, color: 'black' }, 400, 'BAD_REQUEST'],
+      [{ timeControl: blitz, rated: true, extra: 1 }, 400, 'BAD_REQUEST'],
+      [{ timeControl: blitz }, 400, 'BAD_REQUEST'],
+    ];
+    for (const [body, status, code] of cases) {
+      const res = await post('/api/seeks', a, body);
+      expect([res.status, res.body.code], JSON.stringify(body)).toEqual([status, code]);
+    }
+    expect((await call(stack.app, 'POST', '/api/seeks', { timeControl: blitz, rated: false })).status).toBe(401);
+    expect((await call(stack.app, 'GET', '/api/seeks/nope')).body.code).toBe('SEEK_NOT_FOUND');
+  });
+});
+
+test('two gateways racing for open seeks: no seek is ever paired twice, and each target is taken exactly once', async () => {
+  // POOLS targets, each with its own time control, and RACERS seekers per target split
+  // across the two gateways, all at once
+  const POOLS = 24;
+  const RACERS = 3;
+  const targets = await Promise.all(
+    Array.from({ length: POOLS }, async (_, i) => {
+      const p = await newPlayer(`target${i}`);
+      const tc = { kind: 'fischer', mainSeconds: 1000 + i, incrementSeconds: 1 };
+      const seek = (await post('/api/seeks', p, { timeControl: tc, rated: false })).body as SeekView;
+      expect(seek.status).toBe('open');
+      return { tc, seek };
+    }),
+  );
+  const racers = await Promise.all(Array.from({ length: POOLS * RACERS }, (_, i) => newPlayer(`racer${i}`)));
+  const answers = await Promise.all(
+    racers.map((p, i) => {
+      const target = targets[i % POOLS] as (typeof targets)[number];
+      return post('/api/seeks', p, { timeControl: target.tc, rated: false }, i % 2 === 0 ? stack.app : second);
+    }),
+  );
+  for (const a of answers) expect(a.status).toBe(201);
+  for (const target of targets) {
+    const after = (await call(stack.app, 'GET', `/api/seeks/${target.seek.id}`)).body as SeekView;
+    expect(after.status).toBe('paired');
+    const takers = answers.filter((a) => a.body.gameId === after.gameId);
+    expect(takers).toHaveLength(1);
+  }
+  // every paired seek shares its game with exactly one other seek, of another player, on the other side
+  const { rows } = await sql<{ game_id: string; n: number; players: number; sides: number }>`
+    select game_id, count(*)::int as n, count(distinct player_id)::int as players, count(distinct side)::int as sides
+    from seeks where status = 'paired' group by game_id`.execute(stack.db);
+  for (const r of rows) expect(r).toMatchObject({ n: 2, players: 2, sides: 2 });
+  const games = await sql<{ n: number }>`select count(*)::int as n from games`.execute(stack.db);
+  const created = await sql<{ n: number }>`
+    select count(distinct game_id)::int as n from seeks where status = 'paired'`.execute(stack.db);
+  // every game of this file so far came from a pairing (challenges come later)
+  expect(games.rows[0]?.n).toBe(created.rows[0]?.n);
+});
+
+describe('challenges', () => {
+  const tc = { kind: 'byoyomi', mainSeconds: 600, byoyomiSeconds: 30, periods: 1 };
+
+  test('accept: only the challenged player, once; both sides are told the game', async () => {
+    const alice = await newPlayer('alice');
+    const bob = await newPlayer('bob');
+    const carol = await newPlayer('carol');
+    const [aliceSocket, bobSocket] = await Promise.all([LobbySocket.open(alice), LobbySocket.open(bob)]);
+    // by name
+    const made = await post('/api/challenges', alice, {
+      opponent: bob.name,
+      timeControl: tc,
+      rated: true,
+      color: 'sente',
+    });
+    expect(made.status).toBe(201);
+    const id = made.body.id as string;
+    expect(made.body).toMatchObject({ status: 'pending', challenger: { id: alice.id }, opponent: { id: bob.id } });
+    expect(await bobSocket.waitFor((m) => m.type === 'challenge')).toMatchObject({ challenge: { id } });
+    expect((await call(stack.app, 'GET', '/api/challenges', undefined, as(bob))).body.incoming[0].id).toBe(id);
+    expect((await call(stack.app, 'GET', '/api/challenges', undefined, as(alice))).body.outgoing[0].id).toBe(id);
+    expect((await call(stack.app, 'GET', `/api/challenges/${id}`, undefined, as(carol))).body.code).toBe(
+      'CHALLENGE_NOT_FOUND',
+    );
+
+    expect((await post(`/api/challenges/${id}/accept`, alice)).body.code).toBe('NOT_YOUR_CHALLENGE');
+    expect((await post(`/api/challenges/${id}/accept`, carol)).body.code).toBe('CHALLENGE_NOT_FOUND');
+    // two accepts at once (on two gateways) and a replay: one game
+    const [x, y] = await Promise.all([
+      post(`/api/challenges/${id}/accept`, bob),
+      post(`/api/challenges/${id}/accept`, bob, undefined, second),
+    ]);
+    expect(x.status).toBe(200);
+    expect(y.body.gameId).toBe(x.body.gameId);
+    const replay = await post(`/api/challenges/${id}/accept`, bob);
+    expect(replay.body).toMatchObject({ status: 'accepted', gameId: x.body.gameId });
+    const gameId = x.body.gameId as string;
+    const game = (await call(stack.app, 'GET', `/api/games/${gameId}`)).body;
+    expect(game).toMatchObject({
+      rated: true,
+      timeControl: tc,
+      players: { sente: { id: alice.id }, gote: { id: bob.id } },
+    });
+    expect(await aliceSocket.waitFor((m) => m.type === 'accepted')).toEqual({
+      type: 'accepted',
+      challengeId: id,
+      gameId,
+      color: 'sente',
+    });
+    expect((await post(`/api/challenges/${id}/decline`, bob)).body.code).toBe('CHALLENGE_CLOSED');
+    const sql_ = await sql<{ n: number }>`select count(*)::int as n from games where id = ${gameId}`.execute(stack.db);
+    expect(sql_.rows[0]?.n).toBe(1);
+    aliceSocket.close();
+    bobSocket.close();
+  });
+
+  test('decline and cancel: the other side is told; a closed challenge cannot be accepted', async () => {
+    const alice = await newPlayer('alice');
+    const bob = await newPlayer('bob');
+    const aliceSocket = await LobbySocket.open(alice);
+    const id = (await post('/api/challenges', alice, { opponent: bob.id, timeControl: tc, rated: false })).body.id;
+    const declined = await post(`/api/challenges/${id}/decline`, bob);
+    expect(declined.body.status).toBe('declined');
+    expect((await post(`/api/challenges/${id}/decline`, bob)).body.status).toBe('declined');
+    expect(await aliceSocket.waitFor((m) => m.type === 'declined')).toEqual({ type: 'declined', challengeId: id });
+    expect((await post(`/api/challenges/${id}/accept`, bob)).body.code).toBe('CHALLENGE_CLOSED');
+
+    const bobSocket = await LobbySocket.open(bob);
+    const id2 = (await post('/api/challenges', alice, { opponent: bob.id, timeControl: tc, rated: false })).body.id;
+    const res = await del(`/api/challenges/${id2}`, bob);
+    expect(res.body.code).toBe('NOT_YOUR_CHALLENGE');
+    expect((await del(`/api/challenges/${id2}`, alice)).body.status).toBe('cancelled');
+    expect(await bobSocket.waitFor((m) => m.type === 'cancelled')).toEqual({ type: 'cancelled', challengeId: id2 });
+    expect((await post(`/api/challenges/${id2}/accept`, bob)).body.code).toBe('CHALLENGE_CLOSED');
+    aliceSocket.close();
+    bobSocket.close();
+  });
+
+  test('expiry: a challenge past its time shows as expired and cannot be accepted', async () => {
+    const alice = await newPlayer('alice');
+    const bob = await newPlayer('bob');
+    const id = (await post('/api/challenges', alice, { opponent: bob.id, timeControl: tc, rated: false })).body.id;
+    await sql`update challenges set expires_at = now() - interval '1 second' where id = ${id}`.execute(stack.db);
+    expect((await call(stack.app, 'GET', `/api/challenges/${id}`, undefined, as(bob))).body.status).toBe('expired');
+    expect((await post(`/api/challenges/${id}/accept`, bob)).body).toMatchObject({
+      code: 'CHALLENGE_CLOSED',
+      detail: 'expired',
+    });
+  });
+
+  test('bad challenges get a 4xx with a catalog code', async () => {
+    const alice = await newPlayer('alice');
+    const twin1 = await newPlayer('twin');
+    await call(stack.app, 'POST', '/api/players', { name: twin1.name });
+    const cases: [unknown, number, string][] = [
+      [{ opponent: 'nobody-by-this-name', timeControl: tc, rated: false }, 422, 'UNKNOWN_PLAYER'],
+      [{ opponent: alice.id, timeControl: tc, rated: false }, 422, 'SAME_PLAYER'],
+      [{ opponent: twin1.name, timeControl: tc, rated: false }, 422, 'AMBIGUOUS_PLAYER'],
+      [{ opponent: twin1.id, timeControl: { kind: 'unlimited' }, rated: true }, 422, 'INVALID_TIME_CONTROL'],
+    ];
+    for (const [body, status, code] of cases) {
+      const res = await post('/api/challenges', alice, body);
+      expect([res.status, res.body.code], JSON.stringify(body)).toEqual([status, code]);
+    }
+  });
+});
+
+describe('rematch', () => {
+  const tc = { kind: 'fischer', mainSeconds: 300, incrementSeconds: 5 };
+  const gameBetween = async (a: TestPlayer, b: TestPlayer, extra: object = {}) => {
+    const id = (await post('/api/challenges', a, { opponent: b.id, timeControl: tc, rated: true, ...extra })).body.id;
+    return (await post(`/api/challenges/${id}/accept`, b)).body.gameId as string;
+  };
+
+  test('offered after the end, colours swapped; offering back accepts it', async () => {
+    const alice = await newPlayer('alice');
+    const bob = await newPlayer('bob');
+    const bobSocket = await LobbySocket.open(bob);
+    const gameId = await gameBetween(alice, bob, { color: 'sente' });
+    expect((await post(`/api/games/${gameId}/rematch`, alice)).body.code).toBe('GAME_NOT_ENDED');
+    expect((await post(`/api/games/${gameId}/rematch`, await newPlayer('c'))).body.code).toBe('NOT_A_PLAYER');
+    expect((await post(`/api/games/${gameId}/resign`, bob, {})).status).toBe(202);
+
+    const offer = await post(`/api/games/${gameId}/rematch`, alice);
+    expect(offer.status).toBe(201);
+    expect(offer.body).toMatchObject({ status: 'pending', rematchOf: gameId, color: 'gote', opponent: { id: bob.id } });
+    expect(await bobSocket.waitFor((m) => m.type === 'rematch')).toMatchObject({ challenge: { id: offer.body.id } });
+    const repeat = await post(`/api/games/${gameId}/rematch`, alice);
+    expect([repeat.status, repeat.body.id]).toEqual([200, offer.body.id]);
+
+    const back = await post(`/api/games/${gameId}/rematch`, bob);
+    expect(back.status).toBe(200);
+    expect(back.body).toMatchObject({ id: offer.body.id, status: 'accepted' });
+    const rematch = (await call(stack.app, 'GET', `/api/games/${back.body.gameId}`)).body;
+    expect(rematch).toMatchObject({
+      rated: true,
+      timeControl: tc,
+      players: { sente: { id: bob.id }, gote: { id: alice.id } },
+    });
+    // offering again once accepted answers the same game
+    expect((await post(`/api/games/${gameId}/rematch`, alice)).body.gameId).toBe(back.body.gameId);
+    bobSocket.close();
+  });
+
+  test('in a handicap game the giver stays the giver; the opponent may accept with the challenge route', async () => {
+    const giver = await newPlayer('uwate');
+    const receiver = await newPlayer('shitate');
+    const gameId = await gameBetween(giver, receiver, { color: 'gote', handicap: 'rook', rated: false });
+    const first = (await call(stack.app, 'GET', `/api/games/${gameId}`)).body;
+    expect(first.players.gote.id).toBe(giver.id);
+    await post(`/api/games/${gameId}/resign`, giver, {});
+    const offer = await post(`/api/games/${gameId}/rematch`, receiver);
+    expect(offer.body).toMatchObject({ color: 'sente', handicap: 'rook' });
+    const accepted = await post(`/api/challenges/${offer.body.id}/accept`, giver);
+    const rematch = (await call(stack.app, 'GET', `/api/games/${accepted.body.gameId}`)).body;
+    expect(rematch.players).toMatchObject({ sente: { id: receiver.id }, gote: { id: giver.id } });
+    expect(rematch.initialSfen).toBe(first.initialSfen);
+  });
+});
