@@ -14,12 +14,29 @@
  * Distribution: 93 % even games, the rest lance/bishop/rook/two-piece handicaps; 95 %
  * default ruleset; half rated; time categories bullet/blitz/rapid/classical or none;
  * openings drawn (Zipf-like) from 3,000 seeded random legal 12-ply openings per start.
+ * Ratings: every player has a hidden strength (normal, mean 1500, sd 300) that decides who
+ * wins (Elo odds); games start in order of their index, so rated games (rated, with a time
+ * category, not aborted) are rated in that order by the ratings projection's own pure fold,
+ * their rows carry the ratings before/after, and `ratings`, `rating_history` and the
+ * rating counters are loaded as the projector would write them.
  */
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { randomPlayout, seededRandom } from '@shogi/game/testing';
 import { Game, HANDICAP_SFENS, type Handicap, parseSfen, START_SFEN, toSfen } from '@shogi/rules';
-import { createDb, type Db, migrateToLatest, rebuildStats } from '@shogi/store';
+import {
+  createDb,
+  type Db,
+  migrateToLatest,
+  type PlayerRating,
+  type RatedOutcome,
+  ratableGame,
+  rateGames,
+  ratingKey,
+  rebuildStats,
+  withRatings,
+  writeRatingCounters,
+} from '@shogi/store';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { writeCounters } from '../../packages/store/src/stats/counters.js';
@@ -75,6 +92,11 @@ const REASONS = [
   ['abort', 0.035],
 ] as const;
 const T0 = Date.UTC(2024, 0, 1);
+/** Hidden strengths: Box-Muller normal, mean 1500, sd 300. */
+const STRENGTH = Array.from(
+  { length: PLAYERS },
+  () => 1500 + 300 * Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random()),
+);
 
 function pickWeighted<T>(items: readonly T[], weight: (t: T) => number): T {
   let r = random();
@@ -94,13 +116,11 @@ function game(i: number): FinishedRow {
   const g = (s + 1 + Math.floor(random() * (PLAYERS - 1))) % PLAYERS;
   const reason = pickWeighted(REASONS, (r) => r[1])[0];
   const plies = reason === 'abort' ? Math.floor(random() * 4) : 30 + Math.floor(random() * random() * 200);
-  const winner =
-    reason === 'abort' || reason === 'sennichite'
-      ? null
-      : random() < (root.handicap === null ? 0.52 : 0.45)
-        ? 'sente'
-        : 'gote';
-  const started = T0 + Math.floor(random() * DAYS * 86_400_000);
+  const edge = (root.handicap === null ? 0.52 : 0.45) - 0.5;
+  const senteOdds = 1 / (1 + 10 ** (((STRENGTH[g] as number) - (STRENGTH[s] as number)) / 400)) + edge;
+  const winner = reason === 'abort' || reason === 'sennichite' ? null : random() < senteOdds ? 'sente' : 'gote';
+  // in index order (plus a jitter under a game's gap), so the log order is the time order
+  const started = T0 + Math.floor(((i + random() * 0.5) / N) * DAYS * 86_400_000);
   const rated = random() < 0.5;
   return {
     game_id: `b${i.toString(36).padStart(8, '0')}`,
@@ -186,6 +206,10 @@ const FINISHED_COLUMNS = [
   'initial_sfen',
   'rated',
   'time_category',
+  'sente_rating_before',
+  'sente_rating_after',
+  'gote_rating_before',
+  'gote_rating_after',
   'result',
   'end_reason',
   'plies',
@@ -196,31 +220,98 @@ const FINISHED_COLUMNS = [
   'global_position',
 ] as const;
 
+const ratings = new Map<string, PlayerRating>();
+
+/** Rates the chunk's rated games in order (the projector's fold) and fills their rows. */
+function rateChunk(rows: FinishedRow[]): { rows: FinishedRow[]; rated: RatedOutcome[]; history: string[] } {
+  const rated: RatedOutcome[] = [];
+  const history: string[] = [];
+  const out = rows.map((r) => {
+    const g = ratableGame(r);
+    if (g === null) return r;
+    const fold = rateGames([g], ratings);
+    for (const [k, v] of fold.ratings) ratings.set(k, v);
+    const [sc, gc] = fold.changes as [(typeof fold.changes)[0], (typeof fold.changes)[0]];
+    for (const c of fold.changes)
+      history.push(
+        [
+          c.gameId,
+          c.playerId,
+          c.category,
+          c.opponentId,
+          c.before.rating,
+          c.before.deviation,
+          c.after.rating,
+          c.after.deviation,
+          c.after.volatility,
+          c.at,
+          c.globalPosition,
+        ].join(','),
+      );
+    const row = withRatings(r, sc, gc);
+    rated.push({ row, sente: sc.before, gote: gc.before });
+    return row;
+  });
+  return { rows: out, rated, history };
+}
+
+async function loadRatings(url: string): Promise<void> {
+  const copy = copyIn(
+    url,
+    'ratings (player_id, category, name, rating, rd, volatility, games, wins, losses, draws, updated_at)',
+  );
+  for (const r of ratings.values())
+    await copy.write(
+      `${[r.playerId, r.category, csv(r.name), r.rating, r.deviation, r.volatility, r.games, r.wins, r.losses, r.draws, r.updatedAt].join(',')}\n`,
+    );
+  await copy.end();
+}
+
 async function loadFinished(db: Db, url: string): Promise<void> {
-  await sql`truncate finished_games, results_counters, length_counters, player_results, opening_counters`.execute(db);
+  await sql`truncate finished_games, results_counters, results_rollups, length_counters, player_results, opening_counters,
+    ratings, rating_history, rating_band_rollups, player_band_results, rating_diff_counters`.execute(db);
   await sql`delete from projection_checkpoints where name = 'stats'`.execute(db);
   const t0 = performance.now();
   const copy = copyIn(url, `finished_games (${FINISHED_COLUMNS.join(', ')})`);
+  const historyCopy = copyIn(
+    url,
+    'rating_history (game_id, player_id, category, opponent_id, rating_before, rd_before, rating_after, rd_after, volatility_after, at, global_position)',
+  );
   const CHUNK = 20_000;
   let counters = 0;
   for (let i = 0; i < N; i += CHUNK) {
-    const rows = Array.from({ length: Math.min(CHUNK, N - i) }, (_, k) => game(i + k));
+    const chunk = rateChunk(Array.from({ length: Math.min(CHUNK, N - i) }, (_, k) => game(i + k)));
+    const rows = chunk.rows;
+    for (const h of chunk.history) await historyCopy.write(`${h}\n`);
     for (const r of rows)
       await copy.write(
         `${FINISHED_COLUMNS.map((c) => (c === 'opening' ? csv(pgArray(r.opening)) : csv(r[c] ?? null))).join(',')}\n`,
       );
     const positions = new Map(rows.map((r) => [r.game_id, positionsAfter(r.initial_sfen, r.opening)]));
     const t = performance.now();
-    await db.transaction().execute((trx) => writeCounters(trx as never, rows, positions));
+    await db.transaction().execute(async (trx) => {
+      await writeCounters(trx as never, rows, positions);
+      await writeRatingCounters(trx as never, chunk.rated);
+    });
     counters += performance.now() - t;
     if ((i / CHUNK) % 10 === 0) console.log(`${i + rows.length} games generated`);
   }
   await copy.end();
+  await historyCopy.end();
+  await loadRatings(url);
   await sql`analyze`.execute(db);
   console.log(
     `loaded ${N} finished games in ${((performance.now() - t0) / 1000).toFixed(1)} s (counters: ${(counters / 1000).toFixed(1)} s)`,
   );
 }
+
+/** A time control in each category (`categoryOf` maps it back), for the log of the rebuild bench. */
+const TIME_CONTROL_OF: Record<string, object> = {
+  bullet: { kind: 'byoyomi', mainSeconds: 0, byoyomiSeconds: 10, periods: 1 },
+  blitz: { kind: 'byoyomi', mainSeconds: 300, byoyomiSeconds: 10, periods: 1 },
+  rapid: { kind: 'byoyomi', mainSeconds: 600, byoyomiSeconds: 30, periods: 1 },
+  classical: { kind: 'byoyomi', mainSeconds: 1800, byoyomiSeconds: 60, periods: 1 },
+};
 
 /** G games as events (GameCreated, MoveAccepted per ply, GameEnded), then a timed rebuild. */
 async function loadLogAndRebuild(db: Db, url: string, games: number): Promise<void> {
@@ -241,7 +332,8 @@ async function loadLogAndRebuild(db: Db, url: string, games: number): Promise<vo
       ruleset: r.ruleset,
       handicap: r.handicap,
       initialSfen: r.initial_sfen,
-      rated: false,
+      timeControl: TIME_CONTROL_OF[r.time_category ?? ''] ?? { kind: 'unlimited' },
+      rated: r.rated && r.time_category !== null,
       createdAt: r.started_at,
     });
     // beyond the opening the moves are placeholders: the projector only counts them

@@ -10,13 +10,18 @@ import { replayMoves, START_SFEN } from '@shogi/rules';
 import {
   createDb,
   endingReasons,
+  leaderboard,
   lengthDistribution,
   openingExplorer,
   openingsAtPosition,
   playerGames,
+  playerProfile,
+  playerResultsByOpponentBand,
   playerStats,
+  ratingHistory,
   resultsSummary,
   type StatsFilter,
+  scoreByRatingDifference,
 } from '@shogi/store';
 import { sql } from 'kysely';
 
@@ -75,4 +80,22 @@ await time('player games, first 100 (NDJSON)', async (i) => {
   let c = 0;
   for await (const _ of playerGames(db, `p${(i * 104729) % 20000}`, { pageSize: 100 })) if (++c >= 100) break;
 });
+const BANDS: StatsFilter[] = [
+  { ratingMin: 1400, ratingMax: 1600 },
+  { ratingMin: 1800 },
+  { ratingMax: 1200, timeCategory: 'blitz' },
+  { ratingMin: 1500, ratingMax: 1700, from: '2025-03-01', to: '2025-08-31' },
+];
+const CATS = ['bullet', 'blitz', 'rapid', 'classical'] as const;
+const cat = (i: number) => CATS[i % CATS.length] as string;
+await time('results by rating band (?ratingMin=)', (i) => resultsSummary(db, BANDS[i % BANDS.length] as StatsFilter));
+await time('player by opponent band', (i) =>
+  playerResultsByOpponentBand(db, `p${(i * 7919) % 20000}`, i % 2 ? cat(i) : undefined),
+);
+await time('score by rating difference', (i) =>
+  scoreByRatingDifference(db, i % 3 === 0 ? {} : { category: cat(i), ...(i % 3 === 2 ? { higherColor: 'gote' } : {}) }),
+);
+await time('leaderboard (top 50)', (i) => leaderboard(db, cat(i), 50));
+await time('player profile (GET /api/players/:id)', (i) => playerProfile(db, `p${(i * 104729) % 20000}`));
+await time('rating history', (i) => ratingHistory(db, `p${(i * 7919) % 20000}`, cat(i)));
 await db.destroy();
