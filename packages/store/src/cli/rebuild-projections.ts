@@ -1,7 +1,8 @@
 /**
  * `npm run projections:rebuild -w @shogi/store`: rebuilds the projections from the event
  * log: the games table (one transaction) and the statistics tables (truncate, then replay
- * from position 0 in checkpointed batches). `--stats` or `--games` for one of them.
+ * from position 0 in checkpointed batches; the ratings are rebuilt with them). `--stats` or `--games`
+ * for one of them.
  */
 import { createDb } from '../db.js';
 import { rebuildGamesTable } from '../games.js';
@@ -22,7 +23,7 @@ try {
   if (all || args.has('--stats')) {
     const t = performance.now();
     const n = await rebuildStats(db);
-    console.log(`stats: ${n} finished games rebuilt in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    console.log(`stats and ratings: ${n} finished games rebuilt in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
 } catch (e) {
   console.error(`rebuild failed on ${url.replace(/\/\/[^@]*@/, '//***@')}: ${(e as Error).message}`);
