@@ -9,6 +9,7 @@ import { buildApp, createLogger, type GatewayConfig, loadConfig } from '@shogi/g
 import { createDb, type Db, migrateToLatest } from '@shogi/store';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import WebSocket from 'ws';
 import { createTestDatabase, REDIS_URL, startTestWorker, type TestDatabase } from './harness.js';
 
 const lines: string[] = [];
@@ -271,6 +272,32 @@ describe('accounts', () => {
     // the list no longer shows it
     const list = await req('GET', '/api/tokens', { token: session.token });
     expect(list.body.tokens.map((t: { id: string }) => t.id)).toEqual([session.id]);
+  });
+
+  test('a player socket whose token is revoked answers UNAUTHORIZED and closes with 4001', async () => {
+    const a = await register();
+    const session = await login(a.username, a.password);
+    const bot = await personal(session.token, ['play']);
+    const guest = (await req('POST', '/api/players', { body: { name: 'guest' } })).body;
+    const gameId = await gameBetween(a.id, guest.id);
+    const base = await appB.listen({ host: '127.0.0.1', port: 0 });
+    const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/api/games/${gameId}/ws?token=${bot.token}`);
+    const frames: { type: string; error?: { code: string } }[] = [];
+    ws.on('message', (data) => frames.push(JSON.parse(String(data))));
+    const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    ws.send(JSON.stringify({ type: 'move', usi: '7g7f', ply: 0 }));
+    await until(async () => frames.some((f) => f.type === 'ack'));
+    // revoked on the other gateway: the notice reaches the socket's gateway over Redis
+    expect((await req('DELETE', `/api/tokens/${bot.id}`, { token: session.token })).status).toBe(204);
+    await until(async () => (await req('GET', '/api/me', { token: bot.token, on: appB })).status === 401);
+    ws.send(JSON.stringify({ type: 'resign' }));
+    expect(await closed).toBe(4001);
+    expect(frames.at(-1)).toMatchObject({ type: 'error', error: { code: 'UNAUTHORIZED' } });
+    expect((await req('GET', `/api/games/${gameId}`)).body.status).toBe('ongoing');
   });
 
   test('an expired token is refused with 401', async () => {
