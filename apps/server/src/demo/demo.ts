@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { ApiClient } from '../client.js';
 import { type BotPlayer, playAsBot } from './bot.js';
 import { seeded } from './brain.js';
+import { answerSeeks } from './seek-answerer.js';
 
 export interface DemoOptions {
   readonly baseUrl: string;
@@ -17,6 +18,8 @@ export interface DemoOptions {
   readonly pauseBetweenGamesMs?: number;
   readonly maxGames?: number;
   readonly seed?: number;
+  /** a third bot answers casual seeks nobody takes (default true) */
+  readonly answerSeeks?: boolean;
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -36,6 +39,18 @@ export async function runDemo(options: DemoOptions): Promise<void> {
   const b = await api.createPlayer('bot-b');
   const bots: Record<string, BotPlayer> = { [a.id]: { ...a }, [b.id]: { ...b } };
   logger.info(`Demo: two bots, bot-a and bot-b, will play games through the public API (pass --no-demo to skip)`);
+  if (options.answerSeeks !== false) {
+    // runs beside the demo games until the demo stops
+    answerSeeks({
+      api,
+      logger,
+      signal,
+      random: seeded((options.seed ?? Date.now()) + 1),
+      publicUrl: options.publicUrl,
+    }).catch((err: unknown) => {
+      if (!signal.aborted) logger.warn({ err }, 'Demo: bot-lobby stopped after an error');
+    });
+  }
 
   for (let n = 1; !signal.aborted && n <= (options.maxGames ?? Number.POSITIVE_INFINITY); n++) {
     // colors alternate; every third game is played under the JSA ruleset

@@ -1,0 +1,146 @@
+/**
+ * A demo bot in the lobby: it answers open casual seeks that nobody took within a few
+ * seconds, by posting a matching seek of its own through the public API (so the server
+ * pairs them as any two seekers), then plays the game with playAsBot. A newcomer who
+ * seeks a game on an empty server gets one at once.
+ */
+import type { ColorPreference, SeekList, SeekView } from '@shogi/protocol';
+import type { Logger } from 'pino';
+import type { ApiClient } from '../client.js';
+import { type BotPlayer, playAsBot } from './bot.js';
+import type { Random } from './brain.js';
+
+export interface SeekAnswererOptions {
+  readonly api: ApiClient;
+  readonly logger: Logger;
+  readonly signal: AbortSignal;
+  readonly random: Random;
+  readonly publicUrl: string;
+  /** how long a seek waits for a person before the bot takes it */
+  readonly waitMs?: number;
+  readonly pollMs?: number;
+  /** games the bot plays at once; seeks beyond are left to people */
+  readonly maxGames?: number;
+  readonly moveDelayMs?: number;
+  /** a game where nothing happened for this long is resigned (a person who left) */
+  readonly idleMs?: number;
+}
+
+/** The bot's rating in any category: it plays only casual games, so it keeps the start rating. */
+const BOT_RATING = 1500;
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done);
+  });
+
+const opposite = (c: ColorPreference): ColorPreference => (c === 'sente' ? 'gote' : c === 'gote' ? 'sente' : 'random');
+
+/** Whether the bot should take this seek now. */
+export function worthAnswering(seek: SeekView, botId: string, now: number, waitMs: number): boolean {
+  if (seek.rated || seek.status !== 'open' || seek.player.id === botId) return false;
+  if (now - Date.parse(seek.createdAt) < waitMs) return false;
+  const range = seek.ratingRange;
+  return range === null || (BOT_RATING >= range.min && BOT_RATING <= range.max);
+}
+
+export async function answerSeeks(options: SeekAnswererOptions): Promise<void> {
+  const { api, logger, signal } = options;
+  const waitMs = options.waitMs ?? 3000;
+  const maxGames = options.maxGames ?? 4;
+  const me = await api.createPlayer('bot-lobby');
+  const bot: BotPlayer = me;
+  const auth = { authorization: `Bearer ${me.token}` };
+  const tried = new Set<string>();
+  const playing = new Set<string>();
+  logger.info(`Demo: bot-lobby answers casual seeks nobody takes within ${waitMs / 1000} s (POST /api/seeks)`);
+
+  /** Posts the matching seek; the game id once paired (with this seek or another), else null. */
+  const take = async (seek: SeekView): Promise<string | null> => {
+    const mine = await api.request<SeekView>(
+      'POST',
+      '/api/seeks',
+      {
+        timeControl: seek.timeControl,
+        rated: false,
+        ruleset: seek.ruleset,
+        color: opposite(seek.color),
+        ...(seek.handicap === null ? {} : { handicap: seek.handicap }),
+      },
+      auth,
+    );
+    if (!mine.ok) return null;
+    if (mine.body.gameId !== null) return mine.body.gameId;
+    // someone else took the seek first: withdraw ours, unless a person paired with it meanwhile
+    const cancelled = await api.request<SeekView>('DELETE', `/api/seeks/${mine.body.id}`, undefined, auth);
+    if (cancelled.ok) return null;
+    const now = await api.request<SeekView>('GET', `/api/seeks/${mine.body.id}`);
+    return now.ok ? now.body.gameId : null;
+  };
+
+  /** Resigns a game in which nothing happened for idleMs, so a slot is not held forever. */
+  const watchIdle = async (gameId: string, done: AbortSignal) => {
+    const idleMs = options.idleMs ?? 10 * 60_000;
+    let lastSeq = -1;
+    let since = Date.now();
+    while (!done.aborted && !signal.aborted) {
+      await sleep(Math.min(60_000, idleMs), AbortSignal.any([done, signal]));
+      const view = await api.request<{ lastSeq: number; status: string }>('GET', `/api/games/${gameId}`);
+      if (!view.ok || view.body.status === 'ended') return;
+      if (view.body.lastSeq !== lastSeq) {
+        lastSeq = view.body.lastSeq;
+        since = Date.now();
+      } else if (Date.now() - since >= idleMs) {
+        await api.resign(gameId, me.token);
+        return;
+      }
+    }
+  };
+
+  const play = async (gameId: string) => {
+    playing.add(gameId);
+    const done = new AbortController();
+    try {
+      const view = await api.game(gameId);
+      logger.info(`Demo: bot-lobby took a seek; watch it: ${options.publicUrl}/api/games/${gameId}/stream`);
+      watchIdle(gameId, done.signal).catch(() => undefined);
+      const end = await playAsBot(view, {
+        api,
+        player: bot,
+        via: 'ws',
+        random: options.random,
+        moveDelayMs: options.moveDelayMs ?? 300,
+        maxMoves: 400,
+        onError: (message) => logger.debug(`Demo: bot-lobby game ${gameId}: ${message}`),
+      });
+      logger.info(`Demo: bot-lobby's game ${gameId} ended by ${end.reason.replace('_', ' ')} after ${end.moves} moves`);
+    } finally {
+      done.abort();
+      playing.delete(gameId);
+    }
+  };
+
+  while (!signal.aborted) {
+    await sleep(options.pollMs ?? 1000, signal);
+    if (signal.aborted || playing.size >= maxGames) continue;
+    const list = await api.request<SeekList>('GET', '/api/seeks').catch(() => null);
+    if (!list?.ok) continue;
+    for (const seek of list.body.seeks) {
+      if (playing.size >= maxGames || signal.aborted) break;
+      if (tried.has(seek.id) || !worthAnswering(seek, me.id, Date.now(), waitMs)) continue;
+      tried.add(seek.id);
+      const gameId = await take(seek).catch(() => null);
+      if (gameId === null || playing.has(gameId)) continue;
+      play(gameId).catch((err: unknown) => logger.warn({ err }, `Demo: bot-lobby's game ${gameId} stopped`));
+    }
+    // seeks live 10 minutes: forget the ids of those gone from the list
+    if (tried.size > 10_000) tried.clear();
+  }
+}
