@@ -372,6 +372,20 @@ describe('challenges', () => {
     });
   });
 
+  test('an account is challenged by its username, in any case, even when a guest has the same name', async () => {
+    const username = `Kaede${randomBytes(3).toString('hex')}`;
+    const account = await call(stack.app, 'POST', '/api/accounts', { username, password: 'a long password' });
+    expect(account.status).toBe(201);
+    await call(stack.app, 'POST', '/api/players', { name: username });
+    const alice = await newPlayer('alice');
+    const made = await post('/api/challenges', alice, {
+      opponent: username.toLowerCase(),
+      timeControl: tc,
+      rated: false,
+    });
+    expect(made.body.opponent).toEqual({ id: account.body.id, name: username });
+  });
+
   test('bad challenges get a 4xx with a catalog code', async () => {
     const alice = await newPlayer('alice');
     const twin1 = await newPlayer('twin');

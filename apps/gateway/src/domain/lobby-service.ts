@@ -35,6 +35,7 @@ import {
   countOpenSeeks,
   countPendingChallenges,
   type Db,
+  findAccountByUsername,
   gameSetupOf,
   getChallenge,
   getSeek,
@@ -114,6 +115,9 @@ export function createLobbyService(deps: LobbyDeps) {
   async function resolveOpponent(opponent: string): Promise<Player> {
     const byId = ID.test(opponent) ? await deps.players.byId(opponent) : null;
     if (byId) return byId;
+    // an account's username is unique (case-insensitively); guests' names need not be
+    const account = await findAccountByUsername(deps.db, opponent);
+    if (account) return { id: account.playerId, name: account.name };
     const named = await playersNamed(deps.db, opponent);
     if (named.length > 1) throw new ApiError('AMBIGUOUS_PLAYER', opponent);
     const [found] = named;
