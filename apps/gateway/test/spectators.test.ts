@@ -47,6 +47,9 @@ function world() {
     result: null,
     lastSeq: log.length,
     players: { sente: { id: 'a', name: 'a' }, gote: { id: 'b', name: 'b' } },
+    timeControl: { kind: 'unlimited' },
+    rated: false,
+    clock: null,
   });
   const spectators = createSpectators({
     hub,

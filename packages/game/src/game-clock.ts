@@ -170,3 +170,52 @@ export function clockView(clock: Clock, ply: number, stop: ClockStop | null, now
   const r = remaining(clock, now);
   return { sente: r.sente, gote: r.gote, running: clock.toMove, started, deadlineAt, at: iso(now) };
 }
+
+/**
+ * One side's time after `elapsed` more ms from `side` (which may be part-way through a period):
+ * main time first, then what is left of the current period, then whole periods; every end
+ * inclusive, as in clock.ts. `remaining` composes with it: advancing the clocks at t1 to t2
+ * gives the clocks at t2.
+ */
+function advanceSide(side: SideClock, elapsed: number, period: number): SideClock {
+  if (elapsed <= side.mainMs) return { ...side, mainMs: side.mainMs - elapsed };
+  const rest = elapsed - side.mainMs;
+  if (side.periodsLeft === 0) return ZERO;
+  if (rest <= side.periodMs) return { mainMs: 0, periodsLeft: side.periodsLeft, periodMs: side.periodMs - rest };
+  const beyond = rest - side.periodMs; // into the periods after the current one
+  const whole = side.periodsLeft - 1;
+  if (period === 0 || beyond > whole * period) return ZERO;
+  const lost = Math.ceil(beyond / period) - 1;
+  return { mainMs: 0, periodsLeft: whole - lost, periodMs: period - (beyond - lost * period) };
+}
+
+const periodOf = (tc: TimeControl): number =>
+  tc.kind === 'byoyomi' ? tc.byoyomiSeconds * 1000 : tc.kind === 'correspondence' ? tc.daysPerMove * DAY_MS : 0;
+
+/** The view at `now` of clocks viewed at `view.at` (the running side charged the time between). */
+export function advanceClockView(view: ClockView, tc: TimeControl, now: number): ClockView {
+  const running = view.running;
+  if (running === null) return { ...view, at: iso(now) };
+  const elapsed = Math.max(0, now - Date.parse(view.at));
+  return { ...view, [running]: advanceSide(view[running], elapsed, periodOf(tc)), at: iso(now) };
+}
+
+/** The view, at the move's receive time, of the clocks a MoveAccepted recorded (`ply` counts that move). */
+export const clockViewOfRecord = (r: RecordedClock, ply: number, toMove: ColorName): ClockView => ({
+  sente: r.sente,
+  gote: r.gote,
+  running: clockStarted(ply) ? toMove : null,
+  started: clockStarted(ply),
+  deadlineAt: r.deadlineAt,
+  at: r.movedAt,
+});
+
+/** The view stopped at the end of the game (`stop.at`): nothing runs, and the loser on time shows zero. */
+export function stopClockView(view: ClockView, tc: TimeControl, stop: ClockStop): ClockView {
+  let { sente, gote } = advanceClockView(view, tc, Math.max(Date.parse(view.at), Date.parse(stop.at)));
+  if (stop.reason === 'timeout' && stop.winner !== null) {
+    if (stop.winner === 'sente') gote = ZERO;
+    else sente = ZERO;
+  }
+  return { sente, gote, running: null, started: view.started, deadlineAt: null, at: stop.at };
+}

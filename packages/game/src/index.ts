@@ -53,6 +53,7 @@ export {
 } from './events.js';
 export { evolve, fold } from './evolve.js';
 export {
+  advanceClockView,
   CLOCK_START_PLY,
   type ClockStop,
   type ClockView,
@@ -60,6 +61,7 @@ export {
   clockOfRecord,
   clockStarted,
   clockView,
+  clockViewOfRecord,
   FIRST_MOVE_MS,
   type Flag,
   firstMoveLimitMs,
@@ -67,6 +69,7 @@ export {
   type MoveTiming,
   newGameClock,
   recordClock,
+  stopClockView,
   turnDeadline,
   turnFlagDueAt,
 } from './game-clock.js';

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  advanceClockView,
   byoyomi,
   clockView,
   correspondence,
@@ -294,5 +295,30 @@ describe('DeclareImpasse', () => {
     given(log)
       .when({ type: 'DeclareImpasse', playerId: SENTE.id, now: t(20 * S) })
       .then([{ type: 'GameEnded', data: { winner: 'gote', reason: 'timeout', at: iso(12 * S) } }]);
+  });
+});
+
+describe('advanceClockView', () => {
+  // the clocks viewed at t1 and advanced to t2 equal the clocks viewed at t2, across main time,
+  // period ends (inclusive) and the flag, for byoyomi, Fischer and correspondence
+  const cases: [string, TimeControl, number][] = [
+    ['byoyomi 10 s + 3 × 5 s', byoyomi(10, 5, 3), 40 * S],
+    ['byoyomi 0 + 1 × 2 s', byoyomi(0, 2, 1), 4 * S],
+    ['Fischer 20 + 3', fischer(20, 3), 40 * S],
+    ['correspondence 1 day', correspondence(1), 2 * DAY],
+  ];
+  it.each(cases)('composes with the view at read time: %s', (_name, tc, span) => {
+    const log = history(tc, [1 * S, 2 * S]);
+    const s = stateOf(log);
+    const start = s.clock!.turnStartedAt;
+    const step = span / 40;
+    for (let i = 0; i <= 40; i++) {
+      for (const j of [i, i + 1, i + 7, 40]) {
+        const t1 = start + i * step;
+        const t2 = start + j * step;
+        const advanced = advanceClockView(clockView(s.clock!, s.ply, null, t1), tc, t2);
+        expect(advanced, `${i} -> ${j}`).toEqual(clockView(s.clock!, s.ply, null, t2));
+      }
+    }
   });
 });

@@ -39,6 +39,7 @@ export const ERRORS = {
   MOVE_PENDING: { status: 409, message: 'A move at this ply is waiting for its verdict' },
   CONFLICT: { status: 409, message: 'The game changed while the request was handled; try again' },
   IDEMPOTENCY_KEY_REUSED: { status: 409, message: 'This idempotency key was used for a different request' },
+  TOO_LATE_TO_ABORT: { status: 409, message: 'A game can be aborted only before your first move' },
   // 413/415
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send application/json' },
@@ -53,7 +54,10 @@ export const ERRORS = {
   SEEK_NOT_FOUND: { status: 404, message: 'No seek has this id' },
   CHALLENGE_NOT_FOUND: { status: 404, message: 'No challenge has this id, or it is not yours to see' },
   NOT_YOUR_SEEK: { status: 403, message: 'Only the seeker may cancel a seek' },
-  NOT_YOUR_CHALLENGE: { status: 403, message: 'Only the challenged player answers a challenge; only the challenger cancels it' },
+  NOT_YOUR_CHALLENGE: {
+    status: 403,
+    message: 'Only the challenged player answers a challenge; only the challenger cancels it',
+  },
   SEEK_CLOSED: { status: 409, message: 'The seek was already paired, cancelled or has expired' },
   CHALLENGE_CLOSED: { status: 409, message: 'The challenge was already answered, cancelled or has expired' },
   GAME_NOT_ENDED: { status: 409, message: 'A rematch is offered once the game has ended' },
@@ -127,4 +131,5 @@ export const REJECTION_ERRORS = {
   illegal_move: 'ILLEGAL_MOVE',
   move_pending: 'MOVE_PENDING',
   unknown_submission: 'CONFLICT',
+  too_late_to_abort: 'TOO_LATE_TO_ABORT',
 } as const satisfies Record<string, ErrorCode>;

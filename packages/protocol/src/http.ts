@@ -95,6 +95,34 @@ export const GameResult = Type.Object(
   { winner: Type.Union([Side, Type.Null()]), reason: Type.String({ description: 'checkmate, resignation, ...' }) },
   closed,
 );
+/** One side's time: main time left, byoyomi periods left (counting the current one) and time left in it. */
+export const SideTime = Type.Object(
+  {
+    mainMs: Type.Integer({ minimum: 0 }),
+    periodsLeft: Type.Integer({ minimum: 0, description: 'byoyomi periods left; correspondence: 1' }),
+    periodMs: Type.Integer({ minimum: 0, description: 'time left in the current period (byoyomi, correspondence)' }),
+  },
+  closed,
+);
+/** The clocks at read time; null for unlimited games. */
+export const ClockView = Type.Object(
+  {
+    sente: SideTime,
+    gote: SideTime,
+    running: Type.Union([Side, Type.Null()], {
+      description: 'the side whose time runs; null before both first moves (the first-move timer) and after the end',
+    }),
+    started: Type.Boolean({ description: 'both sides made their first move, so the clocks run' }),
+    deadlineAt: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'ISO 8601: when the side to move runs out (its first-move limit before the clocks start); null once over',
+    }),
+    at: Type.String({ description: 'ISO 8601: the instant the values hold at (the read)' }),
+  },
+  closed,
+);
+export type ClockView = Static<typeof ClockView>;
+
 /** What every view of a game's state holds (the game view, a spectator's snapshot). */
 export const GAME_STATE_FIELDS = {
   id: Id,
@@ -109,6 +137,7 @@ export const GAME_STATE_FIELDS = {
   players: Type.Object({ sente: PlayerRef, gote: PlayerRef }, closed),
   timeControl: TimeControl,
   rated: Type.Boolean(),
+  clock: Type.Union([ClockView, Type.Null()]),
 };
 export const GameView = Type.Object(
   {
@@ -152,6 +181,9 @@ export const SubmitMoveBody = Type.Object(
 export type SubmitMoveBody = Static<typeof SubmitMoveBody>;
 export const ResignBody = Type.Object({ idempotencyKey: Type.Optional(IdempotencyKey) }, closed);
 export type ResignBody = Static<typeof ResignBody>;
+/** The body of abort and impasse declarations (optional, like resign's). */
+export const GameActionBody = Type.Object({ idempotencyKey: Type.Optional(IdempotencyKey) }, closed);
+export type GameActionBody = Static<typeof GameActionBody>;
 export const AcceptedResponse = Type.Object(
   { seq: Type.Integer({ description: 'seq of the recorded MoveSubmitted (or Resigned) event' }) },
   closed,

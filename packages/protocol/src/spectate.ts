@@ -31,6 +31,7 @@ export const StreamQuery = Type.Object(
 );
 export type StreamQuery = Static<typeof StreamQuery>;
 
+/** Deprecated, never sent: the clocks are `clock` (GAME_STATE_FIELDS); kept until the web client reads that. */
 export const Clocks = Type.Object(
   { sente: Type.Number({ description: 'ms left' }), gote: Type.Number({ description: 'ms left' }) },
   closed,

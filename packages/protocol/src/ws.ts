@@ -17,7 +17,16 @@ export const ClientResign = Type.Object(
   { type: Type.Literal('resign'), idempotencyKey: Type.Optional(IdempotencyKey) },
   closed,
 );
-export const ClientMessage = Type.Union([ClientMove, ClientResign]);
+/** Abort before your first move; declare impasse (27-point rule) on your turn. */
+export const ClientAbort = Type.Object(
+  { type: Type.Literal('abort'), idempotencyKey: Type.Optional(IdempotencyKey) },
+  closed,
+);
+export const ClientImpasse = Type.Object(
+  { type: Type.Literal('impasse'), idempotencyKey: Type.Optional(IdempotencyKey) },
+  closed,
+);
+export const ClientMessage = Type.Union([ClientMove, ClientResign, ClientAbort, ClientImpasse]);
 export type ClientMessage = Static<typeof ClientMessage>;
 
 // --- server -> client

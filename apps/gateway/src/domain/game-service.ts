@@ -6,6 +6,8 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
+  clockView,
+  colorOfPlayer,
   type Decision,
   decide,
   type EventStore,
@@ -20,7 +22,14 @@ import {
   type RecordedEvent,
   type RejectionCode,
 } from '@shogi/game';
-import { type CreateGameBody, type ErrorCode, type GameView, REJECTION_ERRORS, type WireEvent } from '@shogi/protocol';
+import {
+  type ClockView,
+  type CreateGameBody,
+  type ErrorCode,
+  type GameView,
+  REJECTION_ERRORS,
+  type WireEvent,
+} from '@shogi/protocol';
 import { ApiError } from './api-error.js';
 import type { GameService, Player, Submission, Verdict } from './service.js';
 
@@ -52,6 +61,8 @@ export interface GameServiceDeps {
    * returns: the submitter's ack and its MoveSubmitted then leave in one write.
    */
   readonly deliverLocal?: (gameId: string, events: readonly RecordedEvent[]) => void;
+  /** Schedules the flag job of a new timed game's first turn (the worker schedules every later one). */
+  readonly scheduleFlag?: (gameId: string, state: GameState) => Promise<void>;
   readonly now?: () => Date;
   readonly maxRetries: number;
   /** games whose folded state is kept in memory */
@@ -111,6 +122,50 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
     return resigned?.seq ?? null;
   };
 
+  /**
+   * The seq of the event that ended the game by this player's own `reason` when `err` says
+   * the game is over (a replayed abort or declaration with a key answers it), else null.
+   */
+  const endingOf = async (
+    gameId: string,
+    playerId: string,
+    err: unknown,
+    reason: 'abort' | 'impasse',
+  ): Promise<number | null> => {
+    if (!(err instanceof ApiError) || err.code !== 'GAME_OVER') return null;
+    const state = await states.current(gameId);
+    if (state.result?.reason !== reason || colorOfPlayer(state, playerId) === null) return null;
+    const events = await deps.events.readStream(gameId, 0);
+    const color = colorOfPlayer(state, playerId);
+    const found =
+      reason === 'abort'
+        ? events.find((e) => e.type === 'GameEnded')
+        : events.find((e) => e.type === 'ImpasseDeclared' && e.data.color === color);
+    return found?.seq ?? null;
+  };
+
+  /** Abort and impasse: decide, append, publish; a replay with a key after the end answers the original seq. */
+  const endingCommand = async (
+    gameId: string,
+    player: Player,
+    idempotencyKey: string | undefined,
+    reason: 'abort' | 'impasse',
+  ): Promise<{ seq: number }> => {
+    let appended: RecordedEvent[];
+    try {
+      ({ appended } = await execute(gameId, (s) =>
+        decide({ type: reason === 'abort' ? 'Abort' : 'DeclareImpasse', playerId: player.id, now: now() }, s),
+      ));
+    } catch (err) {
+      const original = idempotencyKey === undefined ? null : await endingOf(gameId, player.id, err, reason);
+      if (original === null) throw err;
+      return { seq: original };
+    }
+    await publishQuietly(gameId, appended);
+    deps.deliverLocal?.(gameId, appended);
+    return { seq: (appended[0] as RecordedEvent).seq };
+  };
+
   const known = async (gameId: string): Promise<GameState> => {
     const state = await states.current(gameId);
     if (state.status === 'none') throw new ApiError('GAME_NOT_FOUND');
@@ -151,11 +206,13 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
         ),
       );
       if (appended.length === 0) throw new ApiError('INTERNAL');
-      return viewOf(await known(gameId));
+      const created = await known(gameId);
+      await deps.scheduleFlag?.(gameId, created);
+      return viewOf(created, now());
     },
 
     async view(gameId) {
-      return viewOf(await known(gameId));
+      return viewOf(await known(gameId), now());
     },
 
     async eventsAfter(gameId, afterSeq, limit = 1000) {
@@ -222,6 +279,14 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
       return { seq: (appended[0] as RecordedEvent).seq };
     },
 
+    abort(gameId, player, idempotencyKey) {
+      return endingCommand(gameId, player, idempotencyKey, 'abort');
+    },
+
+    declareImpasse(gameId, player, idempotencyKey) {
+      return endingCommand(gameId, player, idempotencyKey, 'impasse');
+    },
+
     observe(gameId, published) {
       states.observe(gameId, published as readonly RecordedEvent[]);
     },
@@ -264,7 +329,13 @@ export function wireOf(e: RecordedEvent): WireEvent {
   return { seq: e.seq, type: e.type, payload: e.data as unknown as Record<string, unknown>, recordedAt: e.recordedAt };
 }
 
-export function viewOf(state: GameState): GameView {
+/** The clocks at `now` (null for unlimited games), stopped at the end of an ended game. */
+export function clockOf(state: GameState, now: Date): ClockView | null {
+  if (state.clock === null) return null;
+  return clockView(state.clock, state.ply, state.result, now.getTime());
+}
+
+export function viewOf(state: GameState, now: Date = new Date()): GameView {
   const info = state.info;
   if (info === null) throw new ApiError('GAME_NOT_FOUND');
   return {
@@ -281,6 +352,7 @@ export function viewOf(state: GameState): GameView {
     players: { sente: info.sente, gote: info.gote },
     timeControl: info.timeControl,
     rated: info.rated,
+    clock: clockOf(state, now),
   };
 }
 

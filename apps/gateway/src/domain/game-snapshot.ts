@@ -4,10 +4,27 @@
  * The gateway keeps one per watched game and folds each published batch onto it, so a new
  * watcher gets its snapshot without a read, and the NDJSON stream folds its own (delayed) one.
  */
+import {
+  advanceClockView,
+  type ClockView,
+  clockView,
+  clockViewOfRecord,
+  type EndReason,
+  newGameClock,
+  type RecordedClock,
+  stopClockView,
+} from '@shogi/game';
 import type { GameSnapshot, GameView, Side, TimeControl, WireEvent } from '@shogi/protocol';
 
-/** A snapshot without the spectator count (that is per gateway and changes on its own). */
+/**
+ * A snapshot without the spectator count (that is per gateway and changes on its own). Its
+ * `clock` holds at `clock.at` (the last event that set it): `clockNow` gives it at read time.
+ */
 export type SnapshotState = Omit<GameSnapshot, 'spectators' | 'moves'> & { moves: string[] };
+
+/** The snapshot's clocks at `now`: the running side charged since the last event. */
+export const clockNow = (s: SnapshotState, now: number = Date.now()): ClockView | null =>
+  s.clock == null ? null : advanceClockView(s.clock, s.timeControl, now);
 
 export const sideOfSfen = (sfen: string): Side => (sfen.split(' ')[1] === 'w' ? 'gote' : 'sente');
 
@@ -25,6 +42,7 @@ export function snapshotOfView(view: GameView): SnapshotState {
     players: view.players,
     timeControl: view.timeControl,
     rated: view.rated,
+    clock: view.clock,
     seq: view.lastSeq,
   };
 }
@@ -37,12 +55,17 @@ interface CreatedPayload {
   initialSfen: string;
   timeControl?: TimeControl;
   rated?: boolean;
+  createdAt: string;
 }
 
 /** The snapshot right after GameCreated, or null when the event is not one. */
 export function snapshotOfCreated(event: WireEvent): SnapshotState | null {
   if (event.type !== 'GameCreated') return null;
   const d = event.payload as unknown as CreatedPayload;
+  // GameCreated written before time controls existed (see @shogi/game's upcast)
+  const timeControl = d.timeControl ?? { kind: 'unlimited' };
+  const createdAt = Date.parse(d.createdAt);
+  const clock = newGameClock(timeControl, createdAt, sideOfSfen(d.initialSfen));
   return {
     id: d.gameId,
     ruleset: d.ruleset,
@@ -54,9 +77,9 @@ export function snapshotOfCreated(event: WireEvent): SnapshotState | null {
     status: 'ongoing',
     result: null,
     players: { sente: { id: d.sente.id, name: d.sente.name }, gote: { id: d.gote.id, name: d.gote.name } },
-    // GameCreated written before time controls existed (see @shogi/game's upcast)
-    timeControl: d.timeControl ?? { kind: 'unlimited' },
+    timeControl,
     rated: d.rated ?? false,
+    clock: clock === null ? null : clockView(clock, 0, null, createdAt),
     seq: event.seq,
   };
 }
@@ -77,15 +100,20 @@ export function applyEvent(s: SnapshotState, event: WireEvent): boolean {
       s.sfen = sfen;
       s.ply = typeof p.ply === 'number' ? p.ply : s.moves.length;
       s.sideToMove = sideOfSfen(sfen);
-      const clocks = p.clocks as { sente?: unknown; gote?: unknown } | undefined;
-      if (clocks && typeof clocks.sente === 'number' && typeof clocks.gote === 'number')
-        s.clocks = { sente: clocks.sente, gote: clocks.gote };
+      const clock = p.clock as RecordedClock | undefined;
+      if (clock !== undefined && s.clock !== null) s.clock = clockViewOfRecord(clock, s.ply, s.sideToMove);
       return true;
     }
     case 'GameEnded': {
       const winner = p.winner === 'sente' || p.winner === 'gote' ? p.winner : null;
       s.status = 'ended';
       s.result = { winner, reason: String(p.reason) };
+      if (s.clock !== null)
+        s.clock = stopClockView(s.clock, s.timeControl, {
+          at: String(p.at),
+          reason: s.result.reason as EndReason,
+          winner,
+        });
       return true;
     }
     default:

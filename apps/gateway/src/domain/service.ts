@@ -24,6 +24,10 @@ export interface GameService {
   /** Durable MoveSubmitted + job enqueued; throws ApiError with a catalog code. */
   submitMove(gameId: string, player: Player, move: Submission): Promise<{ seq: number }>;
   resign(gameId: string, player: Player, idempotencyKey?: string): Promise<{ seq: number }>;
+  /** GameEnded 'abort' before the player's first move; throws TOO_LATE_TO_ABORT, NOT_A_PLAYER, GAME_OVER... */
+  abort(gameId: string, player: Player, idempotencyKey?: string): Promise<{ seq: number }>;
+  /** ImpasseDeclared + GameEnded (the declarer wins if valid, else loses); throws NOT_YOUR_TURN, GAME_OVER... */
+  declareImpasse(gameId: string, player: Player, idempotencyKey?: string): Promise<{ seq: number }>;
   /** Events seen on the hub: keeps the cached state of a watched game current. */
   observe(gameId: string, published: readonly unknown[]): void;
   /** Normalizes an event published by the worker on Redis into the wire shape. */

@@ -9,7 +9,7 @@
  */
 import type { GameView, WireEvent } from '@shogi/protocol';
 import { Feed } from './feed.js';
-import { applyEvent, type SnapshotState, snapshotOfView } from './game-snapshot.js';
+import { applyEvent, clockNow, type SnapshotState, snapshotOfView } from './game-snapshot.js';
 import type { Hub } from './hub.js';
 
 /** Events in seq order with no gap; their wire forms are built on first use and shared. */
@@ -115,10 +115,11 @@ export class Room {
     return this.snapshot.seq;
   }
 
-  /** The snapshot frame: the game is serialized once per change, the count spliced in. */
+  /** The snapshot frame: the game is serialized once per change, the clocks at read time and the count spliced in. */
   snapshotFrame(count = this.cursors.size): string {
-    this.snapshotJson ??= JSON.stringify(this.snapshot).slice(0, -1);
-    return `{"type":"snapshot","game":${this.snapshotJson},"spectators":${count}}}`;
+    this.snapshotJson ??= JSON.stringify({ ...this.snapshot, clock: undefined }).slice(0, -1);
+    const clock = JSON.stringify(clockNow(this.snapshot));
+    return `{"type":"snapshot","game":${this.snapshotJson},"clock":${clock},"spectators":${count}}}`;
   }
 
   /** Folds an ordered batch into the snapshot and hands it to every member. */

@@ -3,7 +3,7 @@
  * (@shogi/store), the players repository, and the BullMQ producer of `validate` jobs.
  */
 
-import type { RecordedEvent } from '@shogi/game';
+import { type RecordedEvent, turnFlagDueAt } from '@shogi/game';
 import { Queue } from 'bullmq';
 import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
@@ -18,12 +18,17 @@ declare module 'fastify' {
 }
 
 export const VALIDATE_QUEUE = 'validate';
+/** The worker's flag queue and job ids (apps/worker/src/flag-queue.ts): one delayed job per turn. */
+export const FLAG_QUEUE = 'flag';
+export const flagJobId = (gameId: string, ply: number): string => `flag-${gameId}-${ply}`;
 
 export default fp<{ config: GatewayConfig }>(
   async (app, { config }) => {
     const store = openStore(config);
     const queue = new Queue(VALIDATE_QUEUE, { connection: app.redis, prefix: config.queuePrefix });
     queue.on('error', (err) => app.log.warn({ err }, 'queue: error'));
+    const flagQueue = new Queue(FLAG_QUEUE, { connection: app.redis, prefix: config.queuePrefix });
+    flagQueue.on('error', (err) => app.log.warn({ err }, 'flag queue: error'));
     const channelOf = (gameId: string) => `${config.channelPrefix}game:${gameId}`;
     const envelopes = (gameId: string, events: readonly RecordedEvent[]) =>
       events.map((e) => ({ gameId, seq: e.seq, type: e.type, data: e.data, recordedAt: e.recordedAt }));
@@ -37,6 +42,23 @@ export default fp<{ config: GatewayConfig }>(
       players: store.players,
       maxRetries: config.maxAppendRetries,
       cacheSize: config.stateCacheSize,
+      // the first-move timer of a new game; the worker schedules each later turn after its verdict
+      scheduleFlag: async (gameId, state) => {
+        const due = state.clock === null ? null : turnFlagDueAt(state.clock, state.ply);
+        if (due === null || state.status !== 'ongoing') return;
+        await flagQueue.add(
+          FLAG_QUEUE,
+          { gameId, ply: state.ply },
+          {
+            jobId: flagJobId(gameId, state.ply),
+            delay: Math.max(0, due - Date.now()),
+            removeOnComplete: { age: 3600, count: 10_000 },
+            removeOnFail: { age: 24 * 3600 },
+            attempts: 8,
+            backoff: { type: 'exponential', delay: 200 },
+          },
+        );
+      },
       enqueue: async (gameId, seq, submitted) => {
         // the job id makes a retried enqueue (or a second gateway) a no-op; the submission's
         // copy spares the worker a read of the log (see @shogi/worker's ValidateJobData)
@@ -53,7 +75,7 @@ export default fp<{ config: GatewayConfig }>(
     const service = createGameService(deps);
     app.decorate('games', { ...service, channelOf });
     app.addHook('onClose', async () => {
-      await queue.close();
+      await Promise.all([queue.close(), flagQueue.close()]);
       await store.close();
     });
   },

@@ -6,6 +6,7 @@ import {
   ErrorResponse,
   EventsQuery,
   EventsResponse,
+  GameActionBody,
   GameParams,
   GameView,
   ResignBody,
@@ -131,6 +132,44 @@ const games: FastifyPluginAsyncTypebox = async (app) => {
       return reply.code(202).send({ seq });
     },
   );
+
+  for (const action of ['abort', 'impasse'] as const) {
+    app.post(
+      `/api/games/:id/${action}`,
+      {
+        schema: {
+          tags: ['moves'],
+          summary:
+            action === 'abort'
+              ? 'Abort the game before your first move (before both sides have moved): it ends unrated, no winner'
+              : 'Declare impasse (27-point rule) on your turn: a valid declaration wins, a wrong one loses',
+          security: [{ bearer: [] }],
+          params: GameParams,
+          headers: AuthHeaders,
+          body: GameActionBody,
+          response: { 202: AcceptedResponse, ...errors },
+        },
+        // bodiless, like resign
+        preValidation: async (request) => {
+          if (request.body === undefined || request.body === null) request.body = {};
+        },
+      },
+      async (request, reply) => {
+        const player = await app.authenticate(request);
+        const idempotencyKey = keyOf(request.headers['idempotency-key'], request.body.idempotencyKey);
+        const gameId = request.params.id;
+        const { seq } =
+          action === 'abort'
+            ? await app.games.abort(gameId, player, idempotencyKey)
+            : await app.games.declareImpasse(gameId, player, idempotencyKey);
+        request.log.info(
+          { gameId, playerId: player.id, seq },
+          action === 'abort' ? 'game aborted' : 'impasse declared',
+        );
+        return reply.code(202).send({ seq });
+      },
+    );
+  }
 };
 
 export default games;

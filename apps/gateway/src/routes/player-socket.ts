@@ -43,7 +43,7 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['moves'],
         summary:
-          'Player WebSocket (upgrade): send {type:"move",usi,ply} or {type:"resign"}; receive acks, verdicts, events',
+          'Player WebSocket (upgrade): send {type:"move",usi,ply}, {type:"resign"}, {type:"abort"} or {type:"impasse"}; receive acks, verdicts, events',
         params: GameParams,
         querystring: SocketQuery,
       },
@@ -142,7 +142,13 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
             const { seq } = await app.games.submitMove(gameId, session.player, message);
             send({ type: 'ack', seq, ply: message.ply, usi: message.usi, ...extra });
           } else {
-            const { seq } = await app.games.resign(gameId, session.player, message.idempotencyKey);
+            const act =
+              message.type === 'resign'
+                ? app.games.resign
+                : message.type === 'abort'
+                  ? app.games.abort
+                  : app.games.declareImpasse;
+            const { seq } = await act(gameId, session.player, message.idempotencyKey);
             send({ type: 'ack', seq, ...extra });
           }
           badFrames = 0;
