@@ -395,11 +395,18 @@ describe('challenges', () => {
       [{ opponent: alice.id, timeControl: tc, rated: false }, 422, 'SAME_PLAYER'],
       [{ opponent: twin1.name, timeControl: tc, rated: false }, 422, 'AMBIGUOUS_PLAYER'],
       [{ opponent: twin1.id, timeControl: { kind: 'unlimited' }, rated: true }, 422, 'INVALID_TIME_CONTROL'],
+      [{ opponent: 'nul\u0000name', timeControl: tc, rated: false }, 400, 'BAD_REQUEST'],
+      [{ opponent: 'x'.repeat(65), timeControl: tc, rated: false }, 400, 'BAD_REQUEST'],
     ];
     for (const [body, status, code] of cases) {
       const res = await post('/api/challenges', alice, body);
       expect([res.status, res.body.code], JSON.stringify(body)).toEqual([status, code]);
     }
+    for (const path of ['/api/challenges/nope/accept', '/api/challenges/nope/decline']) {
+      expect((await post(path, alice)).body.code).toBe('CHALLENGE_NOT_FOUND');
+    }
+    expect((await post('/api/games/nope/rematch', alice)).body.code).toBe('GAME_NOT_FOUND');
+    expect((await call(stack.app, 'GET', '/api/challenges')).status).toBe(401);
   });
 });
 

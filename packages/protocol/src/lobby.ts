@@ -81,7 +81,13 @@ export const LobbyParams = Type.Object({ id: Id }, closed);
 // --- challenges (a rematch offer is a challenge with `rematchOf`)
 export const CreateChallengeBody = Type.Object(
   {
-    opponent: Type.String({ minLength: 1, maxLength: 64, description: 'the player id, or their exact name' }),
+    // no control characters, as player names: PostgreSQL refuses NUL in text
+    opponent: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      pattern: '^[^\\u0000-\\u001f\\u007f]+$',
+      description: "the player id, an account's username, or a guest's exact name",
+    }),
     timeControl: TimeControl,
     rated: Type.Boolean(),
     color: Type.Optional(ColorPreference),
