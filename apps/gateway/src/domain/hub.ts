@@ -15,8 +15,12 @@ export interface HubLog {
 export type HubListener = (events: readonly unknown[]) => void;
 
 export interface Hub {
-  /** Resolves once the channel is subscribed, so a catch-up read after it misses nothing. */
-  join(gameId: string, listener: HubListener): Promise<() => void>;
+  /**
+   * Resolves once the channel is subscribed, so a catch-up read after it misses nothing.
+   * `resync` is called once the subscriber is back after a lost Redis connection: what was
+   * published meanwhile is lost, so the caller re-reads its tail.
+   */
+  join(gameId: string, listener: HubListener, resync?: () => void): Promise<() => void>;
   /**
    * Hands events this process appended to its own listeners at once, as if they had come
    * back from Redis (they will, too: feeds drop what they already have).
@@ -36,6 +40,21 @@ export function createHub(
 ): Hub {
   const listeners = new Map<string, Set<HubListener>>();
   const gameOfChannel = new Map<string, string>();
+  const resyncs = new Map<HubListener, () => void>();
+
+  // The subscriber connected before the hub was made, so 'ready' here is a reconnection.
+  // ioredis re-sends SUBSCRIBE after 'ready'; subscribing again (idempotent) and awaiting it
+  // means the channels are live before the listeners re-read what they missed.
+  subscriber.on('ready', () => {
+    const channels = [...gameOfChannel.keys()];
+    if (channels.length === 0) return;
+    subscriber.subscribe(...channels).then(
+      () => {
+        for (const resync of resyncs.values()) resync();
+      },
+      (err: unknown) => logger.warn({ err }, 'hub: resubscribe after reconnect failed'),
+    );
+  });
 
   const dispatch = (gameId: string, batch: readonly unknown[]) => {
     try {
@@ -68,6 +87,7 @@ export function createHub(
   });
 
   const leave = (gameId: string, listener: HubListener) => {
+    resyncs.delete(listener);
     const set = listeners.get(gameId);
     if (!set?.delete(listener) || set.size > 0) return;
     listeners.delete(gameId);
@@ -80,7 +100,7 @@ export function createHub(
     deliver(gameId, events) {
       if (listeners.has(gameId)) dispatch(gameId, events);
     },
-    async join(gameId, listener) {
+    async join(gameId, listener, resync) {
       let set = listeners.get(gameId);
       if (!set) {
         set = new Set();
@@ -88,6 +108,7 @@ export function createHub(
         gameOfChannel.set(channelOf(gameId), gameId);
       }
       set.add(listener);
+      if (resync) resyncs.set(listener, resync);
       // SUBSCRIBE is idempotent in Redis; awaiting it for every joiner keeps the
       // "subscribed before catch-up" promise even when two sockets join at once.
       await subscriber.subscribe(channelOf(gameId));
@@ -99,6 +120,7 @@ export function createHub(
     async close() {
       listeners.clear();
       gameOfChannel.clear();
+      resyncs.clear();
       await subscriber.quit().catch(() => subscriber.disconnect());
     },
   };

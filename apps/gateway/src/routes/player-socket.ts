@@ -176,7 +176,12 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
       send({ type: 'hello', gameId, side: session.side, lastSeq: after });
       // subscribe first, then read what was missed: nothing falls between the two
       app.hub
-        .join(gameId, (batch) => feed.push(wireEvents(app.games.toWire, batch)))
+        .join(
+          gameId,
+          (batch) => feed.push(wireEvents(app.games.toWire, batch)),
+          // Redis came back: verdicts published while it was away are only in PostgreSQL
+          () => feed.catchUp(),
+        )
         .then((off) => {
           if (closed) off();
           else {

@@ -1,0 +1,331 @@
+/**
+ * Redis killed and restarted mid-game with jobs in flight (issue 8). Two gateways and a
+ * worker share a private redis-server (the shared one on 6379 is never touched); six games
+ * stream moves over the players' WebSockets (sente on gateway A, gote on B) while a
+ * spectator watches each one. Then:
+ *
+ * 1. the worker takes one job at a time, so validate jobs queue up in Redis; once at least
+ *    three wait, Redis is killed with SIGKILL (verdicts being published are lost with it);
+ * 2. while it is down, two more games get their first move: durable in PostgreSQL, their
+ *    enqueue and pub/sub messages fail; the clients resend under the same idempotency key
+ *    when told to;
+ * 3. Redis comes back on the same port, either empty (production: infra/redis.conf has no
+ *    persistence) or from its append-only file; without persistence the waiting jobs are
+ *    gone and only the sweeper can bring them back;
+ * 4. every client finishes its moves, every socket ends with the whole ordered stream, and
+ *    the audit holds: every acknowledged move in the log, exactly one verdict each.
+ *
+ * Found by this test: player sockets never re-read after Redis came back, so a verdict
+ * published while the hub was resubscribing never reached its player (the hub now calls
+ * each player feed's catch-up once its channels are subscribed again).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findPlayout } from '@shogi/game/testing';
+import { buildApp } from '@shogi/gateway';
+import type { WireEvent } from '@shogi/protocol';
+import { type RunningWorker, startWorker } from '@shogi/worker';
+import { Queue } from 'bullmq';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { expect, test } from 'vitest';
+import WebSocket from 'ws';
+import { type Acknowledged, auditWhenSettled } from './audit.js';
+import { Conditions } from './conditions.js';
+import { call, type Stack, silentLogger, startStack } from './harness.js';
+import { range, Watcher } from './spectate-client.js';
+
+const PORT = 7000 + Math.floor(Math.random() * 1000);
+const REDIS = `redis://127.0.0.1:${PORT}`;
+const GAMES = 6;
+const MOVES = findPlayout('checkmate', 300, 60).moves.slice(0, 24);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let redis: ChildProcess | null = null;
+let dataDir = '';
+
+async function startRedis(persistent: boolean): Promise<void> {
+  const persistence = persistent
+    ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dataDir]
+    : ['--appendonly', 'no', '--dir', dataDir];
+  redis = spawn(
+    'redis-server',
+    ['--port', String(PORT), '--bind', '127.0.0.1', '--save', '', '--maxmemory-policy', 'noeviction', ...persistence],
+    { stdio: 'ignore' },
+  );
+  const probe = new Redis(REDIS, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  probe.on('error', () => undefined);
+  for (let i = 0; ; i++) {
+    try {
+      await probe.connect();
+      await probe.ping();
+      probe.disconnect();
+      return;
+    } catch {
+      if (i > 100) throw new Error(`redis-server on port ${PORT} did not start`);
+      await sleep(50);
+    }
+  }
+}
+
+function killRedis(): Promise<void> {
+  const child = redis;
+  redis = null;
+  if (!child || child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+/**
+ * A player's WebSocket that keeps the game's stream (dense, in order) across reconnects
+ * (`after=` the last seq seen) and resends a move the gateway could not take (an error
+ * frame) under the same idempotency key.
+ */
+class Player {
+  readonly events: WireEvent[] = [];
+  readonly acks: Acknowledged[] = [];
+  readonly problems: string[] = [];
+  readonly errors: string[] = [];
+  private readonly conditions = new Conditions();
+  private ws: WebSocket | null = null;
+  private closing = false;
+  private pending: { usi: string; ply: number; key: string } | null = null;
+
+  constructor(
+    readonly name: string,
+    private readonly baseUrl: string,
+    private readonly gameId: string,
+    private readonly token: string,
+  ) {}
+
+  get lastSeq(): number {
+    return this.events.at(-1)?.seq ?? 0;
+  }
+
+  async connect(): Promise<void> {
+    const url = `${this.baseUrl.replace(/^http/, 'ws')}/api/games/${this.gameId}/ws?token=${this.token}&after=${this.lastSeq}`;
+    const ws = new WebSocket(url);
+    this.ws = ws;
+    ws.on('message', (data) => this.take(JSON.parse(String(data)) as Record<string, unknown>));
+    ws.on('close', () => {
+      if (this.ws === ws && !this.closing) void this.reconnect();
+    });
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+  }
+
+  private take(m: Record<string, unknown>): void {
+    if (m.type === 'events') {
+      for (const e of m.events as WireEvent[]) {
+        if (e.seq !== this.lastSeq + 1) this.problems.push(`${this.name}: seq ${e.seq} after ${this.lastSeq}`);
+        if (e.seq > this.lastSeq) this.events.push(e);
+      }
+    }
+    if (m.type === 'ack' && typeof m.usi === 'string')
+      this.acks.push({ gameId: this.gameId, seq: Number(m.seq), usi: m.usi });
+    if (m.type === 'error') {
+      const code = (m.error as { code: string }).code;
+      this.errors.push(code);
+      // the submission may or may not be recorded: the same key makes a resend safe
+      const move = this.pending;
+      if (move && m.ply === move.ply) setTimeout(() => move === this.pending && this.sendMove(move), 200);
+    }
+    this.conditions.notify();
+  }
+
+  private async reconnect(): Promise<void> {
+    for (let attempt = 0; attempt < 100 && !this.closing; attempt++) {
+      try {
+        await this.connect();
+        if (this.pending) this.sendMove(this.pending);
+        return;
+      } catch {
+        await sleep(100);
+      }
+    }
+    this.problems.push(`${this.name}: could not reconnect`);
+  }
+
+  private sendMove(move: { usi: string; ply: number; key: string }): void {
+    if (this.ws?.readyState === WebSocket.OPEN)
+      this.ws.send(JSON.stringify({ type: 'move', usi: move.usi, ply: move.ply, idempotencyKey: move.key }));
+  }
+
+  /** Sends a move and resolves once its MoveAccepted is in this socket's stream. */
+  async play(usi: string, ply: number): Promise<void> {
+    this.pending = { usi, ply, key: `${this.gameId}-${ply}` };
+    this.sendMove(this.pending);
+    await this.waitForPly(ply + 1);
+    this.pending = null;
+  }
+
+  waitForPly(ply: number): Promise<void> {
+    return this.conditions.until(
+      () => this.events.some((e) => e.type === 'MoveAccepted' && e.payload.ply === ply),
+      60_000,
+      () => `${this.name}: no MoveAccepted ply ${ply} (last seq ${this.lastSeq}; errors ${this.errors.join(',')})`,
+    );
+  }
+
+  waitForSeq(seq: number): Promise<void> {
+    return this.conditions.until(
+      () => this.lastSeq >= seq,
+      60_000,
+      () => `${this.name}: stream at seq ${this.lastSeq}, ${seq} expected`,
+    );
+  }
+
+  close(): void {
+    this.closing = true;
+    this.ws?.close(1000);
+  }
+}
+
+interface TestGame {
+  readonly id: string;
+  readonly players: readonly [Player, Player];
+  readonly watcher: Watcher;
+}
+
+let stack: Stack;
+let second: FastifyInstance;
+let urlB: string;
+let worker: RunningWorker;
+let queue: Queue;
+
+async function openGame(): Promise<TestGame> {
+  const sente = (await call(stack.app, 'POST', '/api/players', { name: 'alice' })).body;
+  const gote = (await call(stack.app, 'POST', '/api/players', { name: 'bob' })).body;
+  const game = (await call(stack.app, 'POST', '/api/games', { sente: sente.id, gote: gote.id })).body;
+  const players = [
+    new Player(`${game.id} sente`, stack.baseUrl, game.id, sente.token),
+    new Player(`${game.id} gote`, urlB, game.id, gote.token),
+  ] as const;
+  await Promise.all(players.map((p) => p.connect()));
+  const watcher = await Watcher.open(urlB, game.id);
+  return { id: game.id, players, watcher };
+}
+
+async function playAll(game: TestGame, moves: readonly string[], progress: () => void): Promise<void> {
+  for (const [ply, usi] of moves.entries()) {
+    await (game.players[ply % 2] as Player).play(usi, ply);
+    progress();
+  }
+}
+
+async function setUp(persistent: boolean): Promise<void> {
+  dataDir = await mkdtemp(join(tmpdir(), 'shogi-redis-'));
+  await startRedis(persistent);
+  stack = await startStack({ listen: true, worker: false, config: { redisUrl: REDIS } });
+  second = await buildApp(stack.config, silentLogger());
+  urlB = await second.listen({ host: '127.0.0.1', port: 0 });
+  worker = await startWorker({
+    databaseUrl: stack.config.databaseUrl,
+    redisUrl: REDIS,
+    logger: silentLogger(),
+    concurrency: 1,
+    prefix: stack.config.queuePrefix,
+    channelPrefix: stack.config.channelPrefix,
+    // production sweeps every 10 s for submissions 5 s old; the same mechanism, sooner
+    sweepIntervalMs: 300,
+    sweepAfterMs: 1_000,
+    lockDuration: 2_000,
+    stalledInterval: 1_000,
+  });
+  const connection = new Redis(REDIS, { maxRetriesPerRequest: null });
+  connection.on('error', () => undefined);
+  queue = new Queue('validate', {
+    connection,
+    prefix: stack.config.queuePrefix,
+  });
+  queue.on('error', () => undefined);
+}
+
+async function tearDown(): Promise<void> {
+  if (!redis) await startRedis(false).catch(() => undefined);
+  await queue?.close();
+  await worker?.close();
+  await second?.close();
+  await stack?.close();
+  await killRedis();
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+const CASES = [
+  { persistence: 'none (production: infra/redis.conf), the sweeper re-enqueues lost jobs', persistent: false },
+  { persistence: 'an append-only file (jobs survive the restart)', persistent: true },
+] as const;
+
+for (const { persistence, persistent } of CASES) {
+  test.sequential(`Redis killed and restarted mid-game, persistence ${persistence}: every move one verdict, every client whole`, async () => {
+    await setUp(persistent);
+    try {
+      // 1. six games stream moves
+      const games = await Promise.all(Array.from({ length: GAMES }, () => openGame()));
+      let played = 0;
+      const progress = () => {
+        played++;
+      };
+      const running = games.map((g) => playAll(g, MOVES, progress));
+      while (played < GAMES * 4) await sleep(10);
+
+      // 2. with one job at a time for six games, jobs queue up: Redis dies with several waiting
+      let waiting = await queue.getWaitingCount();
+      while (waiting < 3) {
+        await sleep(5);
+        waiting = await queue.getWaitingCount();
+      }
+      const playedAtKill = played;
+      await killRedis();
+
+      // 3. while Redis is down, two new games get their first move (durable in PostgreSQL)
+      const late = await Promise.all([openGame(), openGame()]);
+      const lateRunning = late.map((g) => playAll(g, MOVES.slice(0, 6), () => undefined));
+      await sleep(1_500);
+
+      // 4. Redis comes back on the same port
+      await startRedis(persistent);
+      await Promise.all([...running, ...lateRunning]);
+      expect(played).toBeGreaterThan(playedAtKill);
+
+      // 5. every socket has the whole ordered stream; the audit holds
+      const all = [...games, ...late];
+      const acknowledged: Acknowledged[] = [];
+      for (const g of all) {
+        const view = (await call(stack.app, 'GET', `/api/games/${g.id}`)).body;
+        for (const p of g.players) {
+          await p.waitForSeq(view.lastSeq);
+          expect(p.problems).toEqual([]);
+          expect(p.events.map((e) => e.seq)).toEqual(range(1, view.lastSeq));
+          acknowledged.push(...p.acks);
+        }
+        await g.watcher.waitForSeq(view.lastSeq, 30_000);
+        const seqs = g.watcher.seqs;
+        expect(seqs).toEqual(range(seqs[0] ?? 1, view.lastSeq));
+      }
+      const report = await auditWhenSettled(stack.db, { acknowledged });
+      expect(report.problems).toEqual([]);
+      // idempotency keys kept resends from recording a move twice
+      expect(report.submissions).toBe(GAMES * MOVES.length + 2 * 6);
+      expect(report.accepted).toBe(report.submissions);
+      expect(waiting).toBeGreaterThanOrEqual(3);
+      if (!persistent) {
+        // the jobs that waited died with Redis: the sweeper's jobs validated them
+        const swept = (await queue.getCompleted(0, 10_000)).filter((j) => j.id?.includes('-sweep'));
+        expect(swept.length).toBeGreaterThanOrEqual(1);
+      }
+      for (const g of all) {
+        for (const p of g.players) p.close();
+        await g.watcher.close();
+      }
+    } finally {
+      await tearDown();
+    }
+  }, 120_000);
+}
