@@ -305,6 +305,34 @@ describe('routes', () => {
   });
 });
 
+describe('contracts', () => {
+  test('the OpenAPI document lists the rating routes', async () => {
+    const doc = await call(stack.app, 'GET', '/docs/json');
+    for (const path of [
+      '/api/players/{id}',
+      '/api/players/{id}/ratings/{category}/history',
+      '/api/leaderboards/{category}',
+      '/api/stats/score-by-rating-difference',
+      '/api/stats/players/{id}/opponents',
+    ])
+      expect(Object.keys(doc.body.paths), path).toContain(path);
+    expect(JSON.stringify(doc.body.paths['/api/stats/results'])).toContain('ratingMin');
+  });
+
+  test.each([
+    ['/api/players/a%00b'],
+    ['/api/players/p3?x=1'],
+    ['/api/players/p3/ratings/blitz/history?limit=0'],
+    ['/api/players/p3/ratings/blitz/history?limit=abc'],
+    ['/api/stats/score-by-rating-difference?higherColor=black'],
+    ['/api/stats/players/p3/opponents?category=fast'],
+    ['/api/leaderboards/blitz?limit=-1'],
+  ])('%s is a 400 BAD_REQUEST', async (url) => {
+    const r = await call(stack.app, 'GET', url);
+    expect(r).toMatchObject({ status: 400, body: { code: 'BAD_REQUEST' } });
+  });
+});
+
 async function p5Blitz(): Promise<{ games: number }> {
   const r = await sql<{
     games: number;

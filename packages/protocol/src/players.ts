@@ -17,6 +17,8 @@ export const RatingCategoryName = Type.Unsafe<(typeof RATING_CATEGORY_NAMES)[num
 // no control characters: PostgreSQL refuses NUL in text; ids of imported players hold ':' and spaces
 export const PlayerIdParam = Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000-\\u001f\\u007f]+$' });
 export const PlayerProfileParams = Type.Object({ id: PlayerIdParam }, closed);
+/** No options: an unknown parameter is a 400, not silently ignored. */
+export const PlayerProfileQuery = Type.Object({}, closed);
 export const RatingHistoryParams = Type.Object({ id: PlayerIdParam, category: RatingCategoryName }, closed);
 export const RatingHistoryQuery = Type.Object(
   {
