@@ -32,7 +32,7 @@ test('a casual seek nobody takes is answered by the bot, which plays the game', 
   }).catch(() => undefined);
   const person = (await call(stack.app, 'POST', '/api/players', { name: 'newcomer' })).body;
   const tc = { kind: 'fischer', mainSeconds: 600, incrementSeconds: 5 };
-  // a rated seek is left alone, so this one stays open while the casual one is taken
+  // a rated seek is left alone by the bot
   const rated = (await call(stack.app, 'POST', '/api/seeks', { timeControl: tc, rated: true }, bearer(person.token)))
     .body as SeekView;
   const seek = (
@@ -55,5 +55,9 @@ test('a casual seek nobody takes is answered by the bot, which plays the game', 
   ).toBe(202);
   const reply = await waitForEvent(stack.app, gameId, (e) => e.type === 'MoveAccepted' && e.payload.ply === 2);
   expect(reply.payload.usi).toMatch(/^[1-9][a-i][1-9][a-i]\+?$|^[PLNSGBR]\*/);
-  expect((await call(stack.app, 'GET', `/api/seeks/${rated.id}`)).body.status).toBe('open');
+  // the bot saw the older rated seek first and left it: it was withdrawn by the pairing, never paired
+  expect((await call(stack.app, 'GET', `/api/seeks/${rated.id}`)).body).toMatchObject({
+    status: 'cancelled',
+    gameId: null,
+  });
 });

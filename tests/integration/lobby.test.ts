@@ -125,6 +125,22 @@ describe('seeks', () => {
     socket.close();
   });
 
+  test("once paired, both players' other open seeks are withdrawn", async () => {
+    const alice = await newPlayer('alice');
+    const bob = await newPlayer('bob');
+    const tcOf = (main: number) => ({ kind: 'fischer', mainSeconds: main, incrementSeconds: 7 });
+    const aliceOther = (await post('/api/seeks', alice, { timeControl: tcOf(100), rated: false })).body as SeekView;
+    await post('/api/seeks', alice, { timeControl: tcOf(200), rated: false });
+    const bobOther = (await post('/api/seeks', bob, { timeControl: tcOf(300), rated: false })).body as SeekView;
+    const paired = await post('/api/seeks', bob, { timeControl: tcOf(200), rated: false });
+    expect(paired.body.status).toBe('paired');
+    for (const id of [aliceOther.id, bobOther.id])
+      expect((await call(stack.app, 'GET', `/api/seeks/${id}`)).body).toMatchObject({
+        status: 'cancelled',
+        gameId: null,
+      });
+  });
+
   test('incompatible seeks stay open: rated against casual, a rating out of range, the same colour', async () => {
     const tc = { kind: 'fischer', mainSeconds: 181, incrementSeconds: 2 };
     const a = await newPlayer('a');

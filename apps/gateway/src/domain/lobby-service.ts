@@ -55,6 +55,7 @@ import {
   playersNamed,
   rematchesOf,
   type SeekRow,
+  withdrawOpenSeeks,
 } from '@shogi/store';
 import { ApiError } from './api-error.js';
 import { other, rankCandidates, rematchSide, type SeekTerms, sideOf, timeControlKey } from './pairing.js';
@@ -182,6 +183,7 @@ export function createLobbyService(deps: LobbyDeps) {
       const { mine, theirs } = result;
       if (theirs !== null && mine.game_id !== null && mine.side !== null) {
         const gameId = mine.game_id;
+        await withdrawOpenSeeks(db, [player.id, theirs.player_id]);
         await Promise.all([
           notify(player.id, { type: 'paired', seekId: mine.id, gameId, color: mine.side as Side }),
           notify(theirs.player_id, { type: 'paired', seekId: theirs.id, gameId, color: other(mine.side as Side) }),

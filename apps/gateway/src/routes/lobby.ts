@@ -247,8 +247,13 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
       const send = (message: LobbyMessage) => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
       };
+      // the spectators' heartbeat: a socket that misses a ping (a vanished client) is dropped
+      app.heartbeat.track(socket);
+      socket.on('pong', () => app.heartbeat.alive(socket));
+      socket.on('error', (err) => request.log.debug({ err }, 'lobby: socket error'));
       socket.on('close', () => {
         closed = true;
+        app.heartbeat.untrack(socket);
         leave?.();
       });
       // the socket is read-only: a client frame is ignored rather than an error

@@ -109,3 +109,21 @@ export async function countOpenSeeks(db: LobbyDb, playerId: string, now: Date): 
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/**
+ * Withdraws the other open seeks of players who were just paired (a player plays one
+ * lobby game at a time). Run after the pairing commits, not inside it: inside, two
+ * pairings in different pools could each hold one seek of the same player and wait for the
+ * other's.
+ */
+export async function withdrawOpenSeeks(db: LobbyDb, playerIds: readonly string[]): Promise<number> {
+  if (playerIds.length === 0) return 0;
+  const rows = await db
+    .updateTable('seeks')
+    .set({ status: 'cancelled' })
+    .where('status', '=', 'open')
+    .where('player_id', 'in', playerIds)
+    .returning('id')
+    .execute();
+  return rows.length;
+}
