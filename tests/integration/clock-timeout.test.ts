@@ -18,7 +18,7 @@ import {
   startClock,
   type TimeControl,
 } from '@shogi/game';
-import { FLAG_QUEUE, flagJobId } from '@shogi/worker';
+import { FLAG_QUEUE, flagJobId, sweepOverdueClocks } from '@shogi/worker';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,6 +71,15 @@ async function settled(jobId: string, timeoutMs = 15_000): Promise<string> {
     if (state === 'completed' || state === 'failed') return state;
     if (Date.now() > deadline) throw new Error(`job ${jobId} still ${state}`);
     await sleep(50);
+  }
+}
+
+/** Polls until the job exists (the worker schedules it after publishing the verdict). */
+async function waitForJob(jobId: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await flagQueue.getJobState(jobId)) === 'unknown') {
+    if (Date.now() > deadline) throw new Error(`no job ${jobId}`);
+    await sleep(20);
   }
 }
 
@@ -135,6 +144,33 @@ describe('flag fall', () => {
     const ended = await waitForEvent(stack.app, game.id, (e) => e.type === 'GameEnded');
     expect(ended.payload).toMatchObject({ winner: 'gote', reason: 'timeout' });
     expect(ended.seq).toBe(verdict.seq + 1);
+  });
+});
+
+describe('the sweep backstop', () => {
+  it('ends on time a game whose flag job was lost, once it is past games.deadline_at', async () => {
+    if (workers.length === 0) await startWorker();
+    const { game, players } = await newGame(stack.app, { timeControl: BYOYOMI_1S });
+    await playMove(stack.app, game.id, players.sente.token, '7g7f', 0);
+    await playMove(stack.app, game.id, players.gote.token, '3c3d', 1);
+    // the turn's delayed job is lost (as with Redis' data): nothing else would end the game
+    await waitForJob(flagJobId(game.id, 2));
+    expect(await flagQueue.remove(flagJobId(game.id, 2))).toBe(1);
+    const row = () =>
+      stack.db
+        .selectFrom('games')
+        .select(['deadline_at', 'status'])
+        .where('id', '=', game.id)
+        .executeTakeFirstOrThrow();
+    const { deadline_at } = await row();
+    expect(deadline_at).not.toBeNull();
+    await sleep(Math.max(0, (deadline_at as Date).getTime() + LAG_ALLOWANCE_MS + 200 - Date.now()));
+    expect(await sweepOverdueClocks(stack.db, flagQueue, 10_000)).toBeGreaterThanOrEqual(1);
+    const ended = await waitForEvent(stack.app, game.id, (e) => e.type === 'GameEnded', 20_000);
+    expect(ended.payload).toEqual({ winner: 'gote', reason: 'timeout', at: (deadline_at as Date).toISOString() });
+    expect((await row()).deadline_at).toBeNull();
+    // swept again with nothing due: no job, nothing more in the log
+    expect(await sweepOverdueClocks(stack.db, flagQueue, 10_000)).toBe(0);
   });
 });
 
