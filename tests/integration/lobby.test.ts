@@ -91,15 +91,21 @@ describe('seeks', () => {
     expect(first.body).toMatchObject({ status: 'open', gameId: null, side: null, rating: 1500, color: 'gote' });
     const listed = await call(stack.app, 'GET', '/api/seeks');
     expect(listed.body.seeks.map((s: SeekView) => s.id)).toContain(first.body.id);
-    // 2. bob seeks the same terms (fields in another order), colour open: paired at once, as sente
-    const second = await post('/api/seeks', bob, {
-      ruleset: 'jsa',
-      rated: true,
-      timeControl: { periods: 1, byoyomiSeconds: 10, mainSeconds: 300, kind: 'byoyomi' },
-    });
-    expect(second.status).toBe(201);
-    expect(second.body).toMatchObject({ status: 'paired', side: 'sente' });
-    const gameId = second.body.gameId as string;
+    // 2. bob seeks the same terms (fields in another order), colour open, on the other gateway:
+    // paired at once, as sente
+    const paired = await post(
+      '/api/seeks',
+      bob,
+      {
+        ruleset: 'jsa',
+        rated: true,
+        timeControl: { periods: 1, byoyomiSeconds: 10, mainSeconds: 300, kind: 'byoyomi' },
+      },
+      second,
+    );
+    expect(paired.status).toBe(201);
+    expect(paired.body).toMatchObject({ status: 'paired', side: 'sente' });
+    const gameId = paired.body.gameId as string;
     // 3. the game has the seeks' settings
     const game = await call(stack.app, 'GET', `/api/games/${gameId}`);
     expect(game.body).toMatchObject({
@@ -108,7 +114,8 @@ describe('seeks', () => {
       timeControl: blitz,
       players: { sente: { id: bob.id }, gote: { id: alice.id } },
     });
-    // 4. alice is told on her lobby socket, and her seek says so to a polling client
+    // 4. alice is told on her lobby socket (on the first gateway, through Redis), and her seek
+    // says so to a polling client
     expect(await socket.waitFor((m) => m.type === 'paired')).toEqual({
       type: 'paired',
       seekId: first.body.id,
