@@ -51,6 +51,19 @@ export default defineConfig({
         resolve,
         ssr,
         test: {
+          // the web client in headless Chromium (/usr/bin/chromium) against a real gateway + worker
+          name: 'e2e',
+          sequence: { groupOrder: 3 },
+          include: ['tests/e2e/**/*.test.ts'],
+          globalSetup: ['tests/setup/services.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        resolve,
+        ssr,
+        test: {
           name: 'slow',
           sequence: { groupOrder: 2 },
           include: ['packages/*/test/**/*.slow.ts'],

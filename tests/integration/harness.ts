@@ -4,7 +4,7 @@
  * a real worker in-process through @shogi/worker's startWorker.
  */
 import { randomBytes } from 'node:crypto';
-import { buildApp, type GatewayConfig, loadConfig } from '@shogi/gateway';
+import { type AppExtras, buildApp, type GatewayConfig, loadConfig } from '@shogi/gateway';
 import { createDb, type Db, migrateToLatest } from '@shogi/store';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -54,6 +54,8 @@ export interface StackOptions {
   readonly listen?: boolean;
   readonly worker?: boolean;
   readonly config?: Partial<GatewayConfig>;
+  /** bot opponents, the web client's folder (tests/e2e) */
+  readonly extras?: AppExtras;
 }
 
 export const silentLogger = () => pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -76,7 +78,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const db = createDb(database.url, { max: 4 });
   await migrateToLatest(db);
   const logger = silentLogger();
-  const app = await buildApp(config, logger);
+  const app = await buildApp(config, logger, options.extras);
   let baseUrl = '';
   if (options.listen) baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
   const worker = options.worker === false ? null : await startTestWorker(database.url, prefix);

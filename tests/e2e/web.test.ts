@@ -1,0 +1,219 @@
+/**
+ * The web client end to end, in headless Chromium (Debian's /usr/bin/chromium driven by
+ * playwright-core; no browser download) against a real gateway + worker on an ephemeral
+ * port, serving a fresh Vite build of apps/web.
+ *
+ * The story: two players, each in their own browser context, play a short game to
+ * checkmate by clicks (one promotion prompt, one drop) and by typed USI moves, while a
+ * third context watches and must see every move as it happens. Screenshots of the lobby,
+ * the game and the statistics page go to test-artifacts/ and are checked to show pieces.
+ */
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { BotRegistry } from '@shogi/gateway';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startBotOpponent } from '../../apps/server/src/demo/opponent.js';
+import { type Stack, silentLogger, startStack } from '../integration/harness.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const ARTIFACTS = join(ROOT, 'test-artifacts');
+// a cooperative mate: ▲7六歩 △1四歩 ▲5三歩不成 △1五歩 ▲5二金打 (頭金)
+const START = '4k4/9/8p/4P4/9/9/2P6/9/4K4 b G 1';
+const MOVES = [
+  { usi: '7g7f', by: 'click' },
+  { usi: '1c1d', by: 'keyboard' },
+  { usi: '5d5c', by: 'click', promote: false },
+  { usi: '1d1e', by: 'keyboard' },
+  { usi: 'G*5b', by: 'click' },
+] as const;
+const DROP_TYPES: Record<string, number> = { P: 1, L: 2, N: 3, S: 4, B: 5, R: 6, G: 7 };
+
+let stack: Stack;
+let browser: Browser;
+let webRoot: string;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  webRoot = mkdtempSync(join(tmpdir(), 'shogi-web-'));
+  await build({
+    configFile: join(ROOT, 'apps/web/vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir: webRoot, emptyOutDir: true },
+  });
+  const bots = new BotRegistry();
+  stack = await startStack({ listen: true, extras: { bots, web: { root: webRoot } } });
+  await startBotOpponent({ baseUrl: stack.baseUrl, registry: bots, logger: silentLogger(), moveDelayMs: 50 });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
+  });
+  mkdirSync(ARTIFACTS, { recursive: true });
+});
+
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => {});
+  await browser?.close();
+  await stack?.close();
+  if (webRoot) rmSync(webRoot, { recursive: true, force: true });
+});
+
+/** A browser context that plays as `who` (the client keeps its guest token in localStorage). */
+async function contextAs(who: { id: string; name: string; token: string } | null, width = 1100): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  contexts.push(context);
+  if (who) await context.addInitScript((v) => localStorage.setItem('shogi.identity', v), JSON.stringify(who));
+  const page = await context.newPage();
+  page.on('pageerror', (err) => {
+    throw err;
+  });
+  return page;
+}
+
+const url = (path: string) => `${stack.baseUrl}${path}`;
+/** GET with the path sent as written (fetch would normalise `%2e%2e` away). */
+const rawStatus = (path: string) =>
+  new Promise<number>((done, fail) => {
+    const { hostname, port } = new URL(stack.baseUrl);
+    request({ hostname, port, path }, (res) => {
+      res.resume();
+      done(res.statusCode ?? 0);
+    })
+      .on('error', fail)
+      .end();
+  });
+const movesShown = (page: Page) => page.locator('.moves li .usi').allTextContents();
+const waitForMoves = (page: Page, n: number) =>
+  page.waitForFunction((count) => document.querySelectorAll('.moves li').length >= count, n, { timeout: 10_000 });
+
+async function play(page: Page, move: (typeof MOVES)[number]): Promise<void> {
+  if (move.by === 'keyboard') {
+    await page.fill('#usi-input', move.usi);
+    await page.press('#usi-input', 'Enter');
+    return;
+  }
+  const [from, to] = move.usi.includes('*')
+    ? [move.usi[0] as string, move.usi.slice(2)]
+    : [move.usi.slice(0, 2), move.usi.slice(2, 4)];
+  if (move.usi.includes('*')) await page.click(`.hand [data-hand="${DROP_TYPES[from]}"]`);
+  else await page.click(`.board [data-sq="${from}"]`);
+  await page.click(`.board [data-sq="${to}"]`);
+  if ('promote' in move) {
+    // promotion is optional here: the prompt must appear, and we answer it
+    await page.click(`dialog.promotion button[value="${move.promote ? 'promote' : 'plain'}"]`);
+  }
+}
+
+describe('web client', () => {
+  test('the gateway serves the client and never shadows the API', async () => {
+    const get = (path: string) => fetch(url(path));
+    const home = await get('/');
+    expect(home.status).toBe(200);
+    expect(home.headers.get('content-type')).toMatch(/text\/html/);
+    expect((await get('/games/some-id')).status).toBe(200); // the client's router takes it
+    expect((await get('/stats')).status).toBe(200);
+    const api = await get('/api/no-such-route');
+    expect(api.status).toBe(404);
+    expect(await api.json()).toMatchObject({ code: 'NOT_FOUND' });
+    expect((await get('/docs/json')).status).toBe(200);
+    expect((await get('/docs/no-such-page')).status).toBe(404);
+    for (const path of [
+      '/../package.json',
+      '/%2e%2e/%2e%2e/package.json',
+      '/..%2f..%2fpackage.json',
+      '/assets/%2e%2e/%2e%2e/package.json',
+      '/assets/..%5c..%5cpackage.json',
+      '/.env',
+    ])
+      expect(await rawStatus(path), path).toBe(404);
+    expect(await rawStatus('/%00index.html')).toBe(400); // NUL is refused at the door, as everywhere
+    expect((await get('/assets/missing-file.js')).status).toBe(404);
+  });
+
+  test('two players play to checkmate while a third watches every move', async () => {
+    // 1. two players and their game, from a position with a short mate
+    const alice = await stack.api.createPlayer('alice');
+    const bob = await stack.api.createPlayer('bob');
+    const game = await stack.api.createGame({ sente: alice.id, gote: bob.id, sfen: START });
+    const sente = await contextAs(alice);
+    const gote = await contextAs(bob);
+    const watcher = await contextAs(null, 390); // a phone-width spectator
+
+    // 2. the watcher finds the game in the lobby's live games, as a mini board
+    await watcher.goto(url('/'));
+    const card = watcher.locator(`.live-card[data-game="${game.id}"]`);
+    await card.waitFor({ timeout: 10_000 });
+    expect(await card.locator('.piece').count()).toBe(5);
+    await watcher.screenshot({ path: join(ARTIFACTS, 'web-lobby.png'), fullPage: true });
+    await card.locator('a').click();
+    await watcher.waitForURL(`**/games/${game.id}`);
+
+    // 3. both players open the game; every page shows the board
+    await sente.goto(url(`/games/${game.id}`));
+    await gote.goto(url(`/games/${game.id}`));
+    for (const page of [sente, gote, watcher]) await page.locator('.board .piece').first().waitFor();
+    expect(await gote.locator('.spectators').textContent()).toMatch(/\d+ watching/);
+
+    // 4. the moves, alternately; after each one every page shows it, the watcher included
+    for (const [i, move] of MOVES.entries()) {
+      await play(i % 2 === 0 ? sente : gote, move);
+      for (const page of [sente, gote, watcher]) await waitForMoves(page, i + 1);
+      expect((await movesShown(watcher)).at(-1)).toBe(move.usi);
+    }
+
+    // 5. the end: checkmate on every page, the mated king highlighted, the moves in both notations
+    for (const page of [sente, gote, watcher]) {
+      await page.locator('.banner.result').waitFor();
+      expect(await page.locator('.banner.result').textContent()).toMatch(/Sente \(alice\) wins by checkmate/);
+      expect(await movesShown(page)).toEqual(MOVES.map((m) => m.usi));
+    }
+    expect(await watcher.locator('.moves .jp').allTextContents()).toEqual([
+      '▲７六歩',
+      '△１四歩',
+      '▲５三歩不成',
+      '△１五歩',
+      '▲５二金打',
+    ]);
+    expect(await watcher.locator('.board .sq.check').getAttribute('aria-label')).toBe('5a, gote king');
+    expect(await watcher.locator('.board .sq.last').count()).toBe(1); // a drop marks only its square
+    expect(await sente.locator('#usi-input').isVisible()).toBe(false); // no moves after the end
+    await sente.screenshot({ path: join(ARTIFACTS, 'web-game.png'), fullPage: true });
+    await watcher.screenshot({ path: join(ARTIFACTS, 'web-game-phone.png'), fullPage: true });
+    expect(await sente.locator('.board .piece').count()).toBe(6);
+
+    // 6. the statistics page renders its table, charts and the explorer's board
+    await watcher.setViewportSize({ width: 1100, height: 900 });
+    await watcher.goto(url('/stats'));
+    await watcher.locator('table.results').waitFor();
+    await watcher.locator('.explorer .board .piece').first().waitFor();
+    expect(await watcher.locator('.explorer .board .piece').count()).toBe(40);
+    expect(await watcher.locator('svg.chart').count()).toBe(3);
+    await watcher.screenshot({ path: join(ARTIFACTS, 'web-stats.png'), fullPage: true });
+
+    for (const name of ['web-lobby.png', 'web-game.png', 'web-game-phone.png', 'web-stats.png'])
+      expect(statSync(join(ARTIFACTS, name)).size, name).toBeGreaterThan(10_000);
+  });
+
+  test('a newcomer plays the bot from the lobby with one click', async () => {
+    const page = await contextAs(null);
+    await page.goto(url('/'));
+    await page.click('#play-bot');
+    await page.waitForURL('**/games/*');
+    await page.locator('.board .piece').first().waitFor();
+    expect(await page.locator('.board .piece').count()).toBe(40);
+    // drag a pawn (pointer down on 7g, up on 7f), then the bot answers
+    const from = await page.locator('.board [data-sq="7g"]').boundingBox();
+    const to = await page.locator('.board [data-sq="7f"]').boundingBox();
+    if (!from || !to) throw new Error('squares not laid out');
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 4 });
+    await page.mouse.up();
+    await waitForMoves(page, 2);
+    expect((await movesShown(page))[0]).toBe('7g7f');
+    expect(await page.locator('#announcer').textContent()).toMatch(/^2\. △/);
+  });
+});
