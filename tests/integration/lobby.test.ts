@@ -485,3 +485,20 @@ describe('rematch', () => {
     expect(rematch.initialSfen).toBe(first.initialSfen);
   });
 });
+
+// (WebSocket routes are not in the document, as /api/games/{id}/ws)
+test('the OpenAPI document lists the lobby routes', async () => {
+  const res = await stack.app.inject({ method: 'GET', url: '/docs/json' });
+  expect(res.statusCode).toBe(200);
+  expect(Object.keys(JSON.parse(res.body).paths)).toEqual(
+    expect.arrayContaining([
+      '/api/seeks',
+      '/api/seeks/{id}',
+      '/api/challenges',
+      '/api/challenges/{id}',
+      '/api/challenges/{id}/accept',
+      '/api/challenges/{id}/decline',
+      '/api/games/{id}/rematch',
+    ]),
+  );
+});
