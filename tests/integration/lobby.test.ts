@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { buildApp } from '@shogi/gateway';
 import type { LobbyMessage, SeekView } from '@shogi/protocol';
+import { expireLobby, lobbyDb } from '@shogi/store';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -240,6 +241,11 @@ describe('seeks', () => {
     expect((await call(stack.app, 'GET', '/api/seeks')).body.seeks.map((s: SeekView) => s.id)).not.toContain(old.id);
     expect((await post('/api/seeks', b, { timeControl: tc2, rated: false })).body.status).toBe('open');
     expect((await del(`/api/seeks/${old.id}`, a)).body.code).toBe('SEEK_CLOSED');
+    // the sweep writes down what the queries already said
+    expect((await expireLobby(lobbyDb(stack.db), new Date())).seeks).toBeGreaterThanOrEqual(1);
+    const row = await sql<{ status: string }>`select status from seeks where id = ${old.id}`.execute(stack.db);
+    expect(row.rows[0]?.status).toBe('expired');
+    expect((await call(stack.app, 'GET', `/api/seeks/${old.id}`)).body.status).toBe('expired');
   });
 
   test('bad seeks get a 4xx with a catalog code', async () => {
@@ -390,6 +396,12 @@ describe('challenges', () => {
     await sql`update challenges set expires_at = now() - interval '1 second' where id = ${id}`.execute(stack.db);
     expect((await call(stack.app, 'GET', `/api/challenges/${id}`, undefined, as(bob))).body.status).toBe('expired');
     expect((await post(`/api/challenges/${id}/accept`, bob)).body).toMatchObject({
+      code: 'CHALLENGE_CLOSED',
+      detail: 'expired',
+    });
+    await expireLobby(lobbyDb(stack.db), new Date());
+    expect((await call(stack.app, 'GET', `/api/challenges/${id}`, undefined, as(bob))).body.status).toBe('expired');
+    expect((await post(`/api/challenges/${id}/decline`, bob)).body).toMatchObject({
       code: 'CHALLENGE_CLOSED',
       detail: 'expired',
     });

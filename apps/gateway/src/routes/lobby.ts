@@ -21,7 +21,7 @@ import {
   SeekList,
   SeekView,
 } from '@shogi/protocol';
-import { createDb, getPlayer } from '@shogi/store';
+import { createDb, expireLobby, getPlayer, lobbyDb } from '@shogi/store';
 import type { FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { createHub } from '../domain/hub.js';
@@ -63,7 +63,12 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
   subscriber.on('error', (err) => app.log.warn({ err }, 'lobby: subscriber connection error'));
   await subscriber.connect();
   const hub = createHub(subscriber, channelOf, app.log.child({ component: 'lobby-hub' }));
+  const sweep = setInterval(() => {
+    expireLobby(lobbyDb(db), new Date()).catch((err: unknown) => app.log.debug({ err }, 'lobby: expiry sweep failed'));
+  }, 60_000);
+  sweep.unref();
   app.addHook('onClose', async () => {
+    clearInterval(sweep);
     await hub.close();
     await db.destroy();
   });

@@ -19,7 +19,7 @@ export interface SeeksTable {
   color: string;
   rating_min: number | null;
   rating_max: number | null;
-  /** 'open' | 'paired' | 'cancelled'; an open seek past expires_at is expired */
+  /** 'open' | 'paired' | 'cancelled' | 'expired' (set by the sweep; an open seek past expires_at is expired already) */
   status: string;
   game_id: string | null;
   side: string | null;
@@ -40,7 +40,7 @@ export interface ChallengesTable {
   sfen: string | null;
   /** the challenger's colour preference */
   color: string;
-  /** 'pending' | 'accepted' | 'declined' | 'cancelled'; a pending one past expires_at is expired */
+  /** 'pending' | 'accepted' | 'declined' | 'cancelled' | 'expired' (set by the sweep; a pending one past expires_at is expired already) */
   status: string;
   game_id: string | null;
   rematch_of: string | null;

@@ -127,3 +127,23 @@ export async function withdrawOpenSeeks(db: LobbyDb, playerIds: readonly string[
     .execute();
   return rows.length;
 }
+
+/**
+ * Marks seeks and challenges past their time as expired. Expiry is already read at query
+ * time; this only keeps the open-seek index small. Any gateway may run it, at once.
+ */
+export async function expireLobby(db: LobbyDb, now: Date): Promise<{ seeks: number; challenges: number }> {
+  const seeks = await db
+    .updateTable('seeks')
+    .set({ status: 'expired' })
+    .where('status', '=', 'open')
+    .where('expires_at', '<=', now)
+    .executeTakeFirst();
+  const challenges = await db
+    .updateTable('challenges')
+    .set({ status: 'expired' })
+    .where('status', '=', 'pending')
+    .where('expires_at', '<=', now)
+    .executeTakeFirst();
+  return { seeks: Number(seeks.numUpdatedRows), challenges: Number(challenges.numUpdatedRows) };
+}
