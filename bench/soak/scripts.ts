@@ -1,0 +1,19 @@
+/** Whole games played by the demo brain (as bench/e2e does), replayed move by move by the soak's players. */
+import { Game, startPosition } from '@shogi/rules';
+import { chooseMove, seeded } from '../../apps/server/src/demo/brain.js';
+
+export function scripts(count: number): string[][] {
+  const out: string[][] = [];
+  for (let seed = 1; out.length < count; seed++) {
+    const random = seeded(seed);
+    const game = new Game(startPosition());
+    const moves: string[] = [];
+    while (moves.length < 400) {
+      const usi = chooseMove(game, random);
+      if (usi === null) break;
+      moves.push(usi);
+    }
+    if (moves.length >= 40) out.push(moves);
+  }
+  return out;
+}
