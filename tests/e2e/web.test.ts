@@ -184,7 +184,16 @@ describe('web client', () => {
     await watcher.screenshot({ path: join(ARTIFACTS, 'web-game-phone.png'), fullPage: true });
     expect(await sente.locator('.board .piece').count()).toBe(6);
 
-    // 6. the statistics page renders its table, charts and the explorer's board
+    // 6. a rematch: alice offers, bob's page shows the offer, he accepts, both land in the new game
+    await sente.click('button:has-text("Rematch")');
+    await gote.locator('.offer button:has-text("Accept rematch")').click();
+    for (const page of [sente, gote])
+      await page.waitForURL((u) => /\/games\//.test(u.pathname) && !u.pathname.endsWith(game.id));
+    expect(sente.url()).toBe(gote.url());
+    await gote.locator('.board .piece').first().waitFor();
+    expect(await gote.locator('.player-bar.bottom .name').textContent()).toBe('bob'); // colours swapped: bob is sente
+
+    // 7. the statistics page renders its table, charts and the explorer's board
     await watcher.setViewportSize({ width: 1100, height: 900 });
     await watcher.goto(url('/stats'));
     await watcher.locator('table.results').waitFor();

@@ -23,7 +23,7 @@ export class ApiFailure extends Error {
   }
 }
 
-async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown, token?: string): Promise<T> {
+async function request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, token?: string): Promise<T> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (token !== undefined) headers.authorization = `Bearer ${token}`;
@@ -53,6 +53,8 @@ export const api = {
     request<AcceptedResponse>('POST', `/api/games/${encodeURIComponent(id)}/resign`, {}, token),
   get: <T>(path: string) => request<T>('GET', path),
   post: <T>(path: string, body: unknown, token?: string) => request<T>('POST', path, body, token),
+  del: <T>(path: string, token: string) => request<T>('DELETE', path, undefined, token),
+  authed: <T>(path: string, token: string) => request<T>('GET', path, undefined, token),
 };
 
 /** ws:// or wss:// for a path on this origin. */

@@ -10,6 +10,8 @@ export interface Identity {
   readonly id: string;
   readonly name: string;
   readonly token: string;
+  /** a logged-in account's session (else a guest) */
+  readonly account?: boolean;
 }
 
 const KEY = 'shogi.identity';
@@ -20,9 +22,8 @@ export function identity(): Identity | null {
     const raw = localStorage.getItem(KEY);
     if (raw === null) return null;
     const v = JSON.parse(raw) as Partial<Identity>;
-    return typeof v.id === 'string' && typeof v.name === 'string' && typeof v.token === 'string'
-      ? { id: v.id, name: v.name, token: v.token }
-      : null;
+    if (typeof v.id !== 'string' || typeof v.name !== 'string' || typeof v.token !== 'string') return null;
+    return { id: v.id, name: v.name, token: v.token, ...(v.account === true ? { account: true } : {}) };
   } catch {
     return null;
   }

@@ -12,8 +12,12 @@ export interface SideClock {
 export interface ClockState {
   readonly sente: SideClock;
   readonly gote: SideClock;
-  /** when the side to move's time began running (ms since epoch); null: not running */
-  readonly runningSince: number | null;
+  /** the side whose time runs (null before both first moves and after the end) */
+  readonly running: 'sente' | 'gote' | null;
+  /** the instant the values above hold at (ms since epoch) */
+  readonly since: number;
+  /** a whole byoyomi period (ms); 0 without byoyomi */
+  readonly periodLength: number;
 }
 export interface ClockFace {
   readonly text: string;
@@ -22,15 +26,18 @@ export interface ClockFace {
   readonly low: boolean;
 }
 
-export function initialClock(tc: TimeControl): ClockState | null {
+export const periodLength = (tc: TimeControl): number => (tc.kind === 'byoyomi' ? tc.byoyomiSeconds * 1000 : 0);
+
+/** The clocks before any move: both sides' full time, nothing running. */
+export function initialClock(tc: TimeControl, now: number): ClockState | null {
   switch (tc.kind) {
     case 'byoyomi': {
       const side = { mainMs: tc.mainSeconds * 1000, periodsLeft: tc.periods, periodMs: tc.byoyomiSeconds * 1000 };
-      return { sente: side, gote: side, runningSince: null };
+      return { sente: side, gote: side, running: null, since: now, periodLength: periodLength(tc) };
     }
     case 'fischer': {
       const side = { mainMs: tc.mainSeconds * 1000, periodsLeft: 0, periodMs: 0 };
-      return { sente: side, gote: side, runningSince: null };
+      return { sente: side, gote: side, running: null, since: now, periodLength: 0 };
     }
     case 'correspondence':
     case 'unlimited':
@@ -38,16 +45,21 @@ export function initialClock(tc: TimeControl): ClockState | null {
   }
 }
 
-/** What a side's clock shows `elapsed` ms into its turn. */
-export function clockFace(c: SideClock, elapsed: number): ClockFace {
-  let main = c.mainMs - elapsed;
+/**
+ * What a side's clock shows `elapsed` ms after its values were read: main time first, then
+ * what is left of the current period (`periodMs`), then whole periods of `full` ms.
+ */
+export function clockFace(c: SideClock, elapsed: number, full: number): ClockFace {
+  const main = c.mainMs - elapsed;
   if (main > 0) return { text: formatMs(main), periods: c.periodsLeft, byoyomi: false, low: main < 10_000 };
-  if (c.periodMs <= 0 || c.periodsLeft <= 0) return { text: '0:00', periods: 0, byoyomi: false, low: true };
-  main = -main;
-  const used = Math.floor(main / c.periodMs);
-  const periods = Math.max(0, c.periodsLeft - used);
-  const left = periods === 0 ? 0 : c.periodMs - (main % c.periodMs);
-  return { text: formatMs(left), periods, byoyomi: true, low: true };
+  const over = -main;
+  if (c.periodsLeft <= 0 || (over >= c.periodMs && full <= 0))
+    return { text: formatMs(0), periods: 0, byoyomi: false, low: true };
+  if (over < c.periodMs) return { text: formatMs(c.periodMs - over), periods: c.periodsLeft, byoyomi: true, low: true };
+  const beyond = over - c.periodMs;
+  const periods = c.periodsLeft - 1 - Math.floor(beyond / full);
+  if (periods <= 0) return { text: formatMs(0), periods: 0, byoyomi: true, low: true };
+  return { text: formatMs(full - (beyond % full)), periods, byoyomi: true, low: true };
 }
 
 export function formatMs(ms: number): string {

@@ -3,13 +3,14 @@
  * Everyone follows the game on the watch socket; a player also moves (click, drag, or a
  * USI typed in), drops, resigns. Moves go over HTTP and show once the worker accepts them.
  */
-import type { GameSnapshot, WireEvent } from '@shogi/protocol';
+import type { ChallengeView, GameSnapshot, WireEvent } from '@shogi/protocol';
 import { formatUsi, type Game, type Move, moveIllegality, moveTo, parseUsi } from '@shogi/rules';
 import { ApiFailure, api } from '../api.js';
 import { announce, h } from '../dom.js';
+import { lobbySocket } from '../net/lobby.js';
 import { watchGame } from '../net/watch.js';
 import { identity, pieceStyle, setPieceStyle } from '../session.js';
-import { type ClockState, clockFace, initialClock, timeControlText } from '../shogi/clock.js';
+import { type ClockState, clockFace, initialClock, periodLength, timeControlText } from '../shogi/clock.js';
 import { boardOf, moveSquares, newGame, promotionChoice, type Targets, targetsFrom } from '../shogi/model.js';
 import { japaneseMove } from '../shogi/notation.js';
 import { resultText } from '../shogi/result.js';
@@ -80,8 +81,25 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
   );
   const resignButton = h('button', { type: 'button', class: 'danger', onclick: () => resign() }, 'Resign');
   const againButton = h('button', { type: 'button', onclick: () => playAgain() }, 'Play the bot again');
+  const abortButton = h('button', { type: 'button', onclick: () => act('abort', 'Abort this game?') }, 'Abort');
+  const impasseButton = h(
+    'button',
+    { type: 'button', onclick: () => act('impasse', 'Declare impasse (27-point rule)? A wrong declaration loses.') },
+    'Declare impasse',
+  );
+  const rematchButton = h('button', { type: 'button', class: 'primary', onclick: () => rematch() }, 'Rematch');
+  const offer = h('div', { class: 'offer', role: 'status' });
   const styleToggle = h('button', { type: 'button', class: 'link', onclick: () => toggleStyle() }, '');
-  const controls = h('div', { class: 'controls' }, resignButton, againButton);
+  const controls = h(
+    'div',
+    { class: 'controls' },
+    resignButton,
+    abortButton,
+    impasseButton,
+    rematchButton,
+    againButton,
+    offer,
+  );
   const promotion = h(
     'dialog',
     { class: 'promotion', 'aria-label': 'Promote this piece?' },
@@ -122,13 +140,15 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
     kifu = [];
     lastTo = null;
     for (const usi of s.moves) addMove(usi, false);
-    clock = s.clocks
+    clock = s.clock
       ? {
-          sente: { mainMs: s.clocks.sente, periodsLeft: 0, periodMs: 0 },
-          gote: { mainMs: s.clocks.gote, periodsLeft: 0, periodMs: 0 },
-          runningSince: null,
+          sente: s.clock.sente,
+          gote: s.clock.gote,
+          running: s.clock.running,
+          since: Date.parse(s.clock.at),
+          periodLength: periodLength(s.timeControl),
         }
-      : initialClock(s.timeControl);
+      : initialClock(s.timeControl, Date.now());
     selection = null;
     render();
   };
@@ -154,7 +174,13 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
           if (game && Number(p.ply) === game.ply + 1) addMove(usi, true);
           s = { ...s, moves: [...s.moves, usi], ply: s.ply + 1, sfen: String(p.sfen ?? s.sfen) };
           const c = p.clock as { sente: ClockState['sente']; gote: ClockState['gote']; movedAt: string } | undefined;
-          if (c) clock = { sente: c.sente, gote: c.gote, runningSince: Date.parse(c.movedAt) };
+          // the clocks start once both sides have made their first move
+          const running: Side | null =
+            Number(p.ply) >= 2 && game ? (game.position.side === 0 ? 'sente' : 'gote') : null;
+          if (c) {
+            const since = Date.parse(c.movedAt);
+            clock = { sente: c.sente, gote: c.gote, running, since, periodLength: periodLength(s.timeControl) };
+          }
           if (p.submittedSeq === pendingSeq) pendingSeq = null;
           selection = null;
           break;
@@ -168,6 +194,7 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
         case 'GameEnded': {
           const result = { winner: (p.winner ?? null) as Side | null, reason: String(p.reason) };
           s = { ...s, status: 'ended', result };
+          if (clock) clock = { ...clock, running: null };
           announce(resultText(result, { sente: s.players.sente.name, gote: s.players.gote.name }));
           break;
         }
@@ -317,16 +344,42 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
     void submit(m);
   };
 
-  const resign = async () => {
+  const resign = () => act('resign', 'Resign this game?');
+  const act = async (verb: 'resign' | 'abort' | 'impasse', question: string) => {
     if (!me || !mySide() || snap?.status !== 'ongoing') return;
-    if (!confirm('Resign this game?')) return;
+    if (!confirm(question)) return;
     try {
-      await api.resign(gameId, me.token);
+      await api.post(`/api/games/${encodeURIComponent(gameId)}/${verb}`, {}, me.token);
     } catch (err) {
-      message = err instanceof ApiFailure ? err.message : String(err);
-      renderNote();
+      say(err instanceof ApiFailure ? err.message : String(err));
     }
   };
+
+  // rematch: an offer to the opponent, answered on their lobby socket (or this page's)
+  const rematch = async () => {
+    if (!me) return;
+    try {
+      const c = await api.post<ChallengeView>(`/api/games/${encodeURIComponent(gameId)}/rematch`, {}, me.token);
+      if (c.gameId) return navigate(`/games/${c.gameId}`);
+      offerIds.add(c.id);
+      offer.replaceChildren('Rematch offered; waiting for your opponent…');
+    } catch (err) {
+      say(err instanceof ApiFailure ? err.message : String(err));
+    }
+  };
+  const offerIds = new Set<string>();
+  const lobby = me
+    ? lobbySocket(me.token, (m) => {
+        if (m.type === 'accepted' && offerIds.has(m.challengeId)) navigate(`/games/${m.gameId}`);
+        else if (m.type === 'rematch' && m.challenge.rematchOf === gameId) {
+          offerIds.add(m.challenge.id);
+          offer.replaceChildren(
+            `${m.challenge.challenger.name} offers a rematch. `,
+            h('button', { type: 'button', class: 'primary', onclick: () => rematch() }, 'Accept rematch'),
+          );
+        } else if (m.type === 'declined' && offerIds.has(m.challengeId)) offer.replaceChildren('Rematch declined.');
+      })
+    : null;
 
   const opponentBot = (): string | null => {
     const side = mySide();
@@ -360,7 +413,7 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
     if (!snap) return;
     const watching = `${spectators} watching`;
     info.replaceChildren(
-      h('span', { class: 'spectators', 'aria-label': `${spectators} spectators` }, `👁 ${watching}`),
+      h('span', { class: 'spectators', 'aria-label': `${spectators} spectators` }, watching),
       ' · ',
       timeControlText(snap.timeControl),
       snap.rated ? ' · rated' : ' · casual',
@@ -378,8 +431,8 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
       turn ? h('span', { class: 'turn' }, 'to move') : '',
     ];
     if (clock) {
-      const running = turn && clock.runningSince !== null;
-      const face = clockFace(clock[side], running ? Date.now() - (clock.runningSince ?? 0) : 0);
+      const running = clock.running === side && snap.status === 'ongoing';
+      const face = clockFace(clock[side], running ? Date.now() - clock.since : 0, clock.periodLength);
       parts.push(
         h(
           'span',
@@ -389,7 +442,7 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
             'aria-label': `${side} clock ${face.text}${face.periods > 0 ? `, ${face.periods} byoyomi periods` : ''}`,
           },
           h('span', { class: 'time' }, face.text),
-          face.periods > 0 ? h('span', { class: 'periods' }, ` ×${face.periods}`) : '',
+          h('span', { class: 'periods', title: 'byoyomi periods' }, face.periods > 0 ? ` ×${face.periods}` : ''),
         ),
       );
     }
@@ -450,6 +503,9 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
     moveList.lastElementChild?.scrollIntoView({ block: 'nearest' });
     const playing = side !== null && snap.status === 'ongoing';
     resignButton.hidden = !playing;
+    abortButton.hidden = !playing || snap.ply >= 2;
+    impasseButton.hidden = !myTurn() || snap.ply < 2;
+    rematchButton.hidden = !(snap.status === 'ended' && side !== null && opponentBot() === null);
     usiForm.hidden = !playing;
     againButton.hidden = !(snap.status === 'ended' && opponentBot() !== null);
     usiInput.disabled = !myTurn() || sending || pendingSeq !== null;
@@ -460,10 +516,14 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
 
   // only the running clock's text changes between events: the board is not redrawn
   const ticker = setInterval(() => {
-    if (!clock || clock.runningSince === null || snap?.status !== 'ongoing' || !game) return;
-    const side: Side = game.position.side === 0 ? 'sente' : 'gote';
-    const el = root.querySelector<HTMLElement>(`.clock[data-side="${side}"] .time`);
-    if (el) el.textContent = clockFace(clock[side], Date.now() - clock.runningSince).text;
+    if (!clock || clock.running === null || snap?.status !== 'ongoing') return;
+    const side = clock.running;
+    const face = clockFace(clock[side], Date.now() - clock.since, clock.periodLength);
+    const el = root.querySelector<HTMLElement>(`.clock[data-side="${side}"]`);
+    const time = el?.querySelector('.time');
+    const periods = el?.querySelector('.periods');
+    if (time) time.textContent = face.text;
+    if (periods) periods.textContent = face.periods > 0 ? ` ×${face.periods}` : '';
   }, 250);
 
   void api.game(gameId).catch((err: unknown) => {
@@ -483,5 +543,6 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
   return () => {
     clearInterval(ticker);
     watcher.close();
+    lobby?.close();
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The lobby: "Play now" against the bot (a guest player is created on the first click, so a
- * newcomer is playing within seconds), a game against a friend by player id, your ongoing
- * games, and the live games as mini boards kept current by `/api/live/ws`.
+ * newcomer is playing within seconds), seeks and challenges (pairing.ts), your ongoing games,
+ * and the live games as mini boards kept current by `/api/live/ws`.
  */
 import type { LiveFeedMessage, LiveGame } from '@shogi/protocol';
 import { ApiFailure, api, socketUrl } from '../api.js';
@@ -10,6 +10,7 @@ import { reconnecting } from '../net/reconnecting.js';
 import { ensureIdentity, forgetIdentity, identity, pieceStyle } from '../session.js';
 import { boardOfSfen, moveSquares } from '../shogi/model.js';
 import { boardElement } from './board.js';
+import { pairingPanel } from './pairing.js';
 
 export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): () => void {
   const games = new Map<string, LiveGame>();
@@ -23,12 +24,6 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
     maxlength: 40,
     placeholder: 'Guest',
     autocomplete: 'nickname',
-  });
-  const friendInput = h('input', {
-    id: 'friend-id',
-    name: 'friend',
-    placeholder: 'their player id',
-    autocomplete: 'off',
   });
 
   const fail = (err: unknown) => {
@@ -46,22 +41,6 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
         return;
       }
       const view = await api.botGame(bot.id, me.token, side);
-      navigate(`/games/${view.id}`);
-    } catch (err) {
-      fail(err);
-    }
-  };
-
-  const playFriend = async () => {
-    note.textContent = '';
-    const friend = friendInput.value.trim();
-    if (friend === '') {
-      note.textContent = "Enter your friend's player id (they find it on this page).";
-      return;
-    }
-    try {
-      const me = await ensureIdentity(nameInput.value);
-      const view = await api.createGame({ sente: me.id, gote: friend });
       navigate(`/games/${view.id}`);
     } catch (err) {
       fail(err);
@@ -113,7 +92,11 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
           { class: 'live-caption' },
           h('span', {}, `☗ ${g.players.sente.name}`),
           h('span', {}, `☖ ${g.players.gote.name}`),
-          h('span', { class: 'meta' }, `move ${g.ply} · 👁 ${g.spectators}${g.status === 'ended' ? ' · ended' : ''}`),
+          h(
+            'span',
+            { class: 'meta' },
+            `move ${g.ply} · ${g.spectators} watching${g.status === 'ended' ? ' · ended' : ''}`,
+          ),
         ),
       ),
     );
@@ -169,6 +152,10 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
     },
   });
 
+  const pairing = pairingPanel(navigate, () => {
+    renderWho();
+    renderGames();
+  });
   root.replaceChildren(
     h(
       'section',
@@ -189,21 +176,9 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
           ),
           h('button', { type: 'button', onclick: () => playBot('gote') }, 'Play the bot as gote'),
         ),
-        h(
-          'form',
-          {
-            class: 'friend',
-            onsubmit: (e: Event) => {
-              e.preventDefault();
-              void playFriend();
-            },
-          },
-          h('label', { for: 'friend-id' }, 'Play a friend: '),
-          friendInput,
-          h('button', { type: 'submit' }, 'Start the game'),
-        ),
         note,
         h('div', { class: 'mine', hidden: true }, h('h2', {}, 'Your games'), mine),
+        pairing.element,
       ),
       h('div', { class: 'live' }, h('h2', {}, 'Live games'), liveGrid),
     ),
@@ -218,5 +193,8 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
     },
     () => {},
   );
-  return () => feed.close();
+  return () => {
+    feed.close();
+    pairing.close();
+  };
 }

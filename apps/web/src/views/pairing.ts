@@ -1,0 +1,280 @@
+/**
+ * The lobby's ways to find a game and who you are: quick seeks by time control (paired at
+ * once with a compatible open seek, else waiting for one), the open seeks to accept,
+ * challenges (sent by player id or name; incoming ones to accept or decline), and sign up /
+ * log in / log out. Pairings arrive on the lobby socket; a seek is also polled.
+ */
+import type { ChallengeList, ChallengeView, SeekList, SeekView, SessionResponse, TimeControl } from '@shogi/protocol';
+import { ApiFailure, api } from '../api.js';
+import { h } from '../dom.js';
+import { lobbySocket } from '../net/lobby.js';
+import { ensureIdentity, forgetIdentity, identity, saveIdentity } from '../session.js';
+import { timeControlText } from '../shogi/clock.js';
+
+const QUICK: readonly { label: string; tc: TimeControl }[] = [
+  { label: '3 min + 10 s', tc: { kind: 'byoyomi', mainSeconds: 180, byoyomiSeconds: 10, periods: 1 } },
+  { label: '10 min + 30 s', tc: { kind: 'byoyomi', mainSeconds: 600, byoyomiSeconds: 30, periods: 1 } },
+  { label: 'No clock', tc: { kind: 'unlimited' } },
+];
+
+export interface PairingPanel {
+  readonly element: HTMLElement;
+  close(): void;
+}
+
+export function pairingPanel(navigate: (path: string) => void, onIdentity: () => void): PairingPanel {
+  const note = h('p', { class: 'note', role: 'alert' });
+  const waiting = h('div', { class: 'waiting', role: 'status' });
+  const seeksList = h('ul', { class: 'seeks', 'aria-label': 'Open seeks' });
+  const incoming = h('ul', { class: 'challenges', 'aria-label': 'Challenges to you' });
+  const account = h('div', { class: 'account' });
+  const opponentInput = h('input', { id: 'challenge-opponent', placeholder: 'player id or name', autocomplete: 'off' });
+  let mySeek: string | null = null;
+  let socket: { close(): void } | null = null;
+  let poll: ReturnType<typeof setInterval> | undefined;
+  const fail = (err: unknown) => {
+    note.textContent = err instanceof ApiFailure ? err.message : String(err);
+  };
+
+  const listen = () => {
+    socket?.close();
+    const me = identity();
+    socket = me
+      ? lobbySocket(me.token, (m) => {
+          if (m.type === 'paired' || m.type === 'accepted') navigate(`/games/${m.gameId}`);
+          else if (m.type === 'challenge' || m.type === 'rematch') void refreshChallenges();
+          else if (m.type === 'declined') note.textContent = 'Your challenge was declined.';
+        })
+      : null;
+  };
+
+  const seek = async (tc: TimeControl, color: 'sente' | 'gote' | 'random' = 'random') => {
+    note.textContent = '';
+    try {
+      const me = await ensureIdentity();
+      onIdentity();
+      if (!socket) listen();
+      const s = await api.post<SeekView>('/api/seeks', { timeControl: tc, rated: false, color }, me.token);
+      if (s.status === 'paired' && s.gameId) return navigate(`/games/${s.gameId}`);
+      mySeek = s.id;
+      waiting.replaceChildren(
+        `Looking for an opponent (${timeControlText(tc)})… `,
+        h('button', { type: 'button', onclick: () => void cancelSeek() }, 'Cancel'),
+      );
+      clearInterval(poll);
+      poll = setInterval(async () => {
+        if (!mySeek) return;
+        const now = await api.get<SeekView>(`/api/seeks/${mySeek}`).catch(() => null);
+        if (now?.status === 'paired' && now.gameId) navigate(`/games/${now.gameId}`);
+        else if (now && now.status !== 'open') {
+          mySeek = null;
+          waiting.textContent = `Your seek is ${now.status}.`;
+        }
+      }, 2000);
+    } catch (err) {
+      fail(err);
+    }
+  };
+
+  const cancelSeek = async () => {
+    const me = identity();
+    if (!mySeek || !me) return;
+    await api.del(`/api/seeks/${mySeek}`, me.token).catch(() => {});
+    mySeek = null;
+    clearInterval(poll);
+    waiting.textContent = '';
+  };
+
+  const refreshSeeks = async () => {
+    const { seeks } = await api.get<SeekList>('/api/seeks').catch(() => ({ seeks: [] as SeekView[] }));
+    const me = identity();
+    const others = seeks.filter((s) => s.player.id !== me?.id);
+    seeksList.replaceChildren(
+      ...(others.length === 0
+        ? [h('li', { class: 'empty' }, 'No open seeks: start one above.')]
+        : others.map((s) =>
+            h(
+              'li',
+              {},
+              `${s.player.name} (${s.rating}) · ${timeControlText(s.timeControl)}${s.rated ? ' · rated' : ''} `,
+              h(
+                'button',
+                {
+                  type: 'button',
+                  onclick: () =>
+                    void seek(s.timeControl, s.color === 'sente' ? 'gote' : s.color === 'gote' ? 'sente' : 'random'),
+                },
+                'Play',
+              ),
+            ),
+          )),
+    );
+  };
+
+  const refreshChallenges = async () => {
+    const me = identity();
+    if (!me) return incoming.replaceChildren();
+    const list = await api.authed<ChallengeList>('/api/challenges', me.token).catch(() => null);
+    const pending = (list?.incoming ?? []).filter((c) => c.status === 'pending');
+    const answer = async (c: ChallengeView, verb: 'accept' | 'decline') => {
+      try {
+        const done = await api.post<ChallengeView>(`/api/challenges/${c.id}/${verb}`, {}, me.token);
+        if (done.gameId) navigate(`/games/${done.gameId}`);
+        else void refreshChallenges();
+      } catch (err) {
+        fail(err);
+      }
+    };
+    incoming.replaceChildren(
+      ...pending.map((c) =>
+        h(
+          'li',
+          {},
+          `${c.challenger.name} ${c.rematchOf ? 'offers a rematch' : 'challenges you'} · ${timeControlText(c.timeControl)} `,
+          h('button', { type: 'button', class: 'primary', onclick: () => void answer(c, 'accept') }, 'Accept'),
+          h('button', { type: 'button', onclick: () => void answer(c, 'decline') }, 'Decline'),
+        ),
+      ),
+    );
+  };
+
+  const challenge = async () => {
+    note.textContent = '';
+    const opponent = opponentInput.value.trim();
+    if (opponent === '') {
+      note.textContent = 'Enter a player id or name.';
+      return;
+    }
+    try {
+      const me = await ensureIdentity();
+      onIdentity();
+      if (!socket) listen();
+      const c = await api.post<ChallengeView>(
+        '/api/challenges',
+        { opponent, timeControl: { kind: 'unlimited' }, rated: false, color: 'random' },
+        me.token,
+      );
+      waiting.textContent = `Challenge sent to ${c.opponent.name}; the game opens when they accept.`;
+    } catch (err) {
+      fail(err);
+    }
+  };
+
+  const renderAccount = () => {
+    const me = identity();
+    const user = h('input', {
+      id: 'username',
+      name: 'username',
+      autocomplete: 'username',
+      minlength: 3,
+      maxlength: 24,
+    });
+    const pass = h('input', {
+      id: 'password',
+      name: 'password',
+      type: 'password',
+      autocomplete: 'current-password',
+      minlength: 8,
+    });
+    const login = async (signUp: boolean) => {
+      note.textContent = '';
+      try {
+        const body = { username: user.value.trim(), password: pass.value };
+        if (signUp) await api.post('/api/accounts', body);
+        const s = await api.post<SessionResponse>('/api/session', body);
+        saveIdentity({ id: s.player.id, name: s.player.name, token: s.token, account: true });
+        onIdentity();
+        listen();
+        renderAccount();
+      } catch (err) {
+        fail(err);
+      }
+    };
+    if (me?.account) {
+      account.replaceChildren(
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'link',
+            onclick: async () => {
+              await api.del('/api/session', me.token).catch(() => {});
+              forgetIdentity();
+              socket?.close();
+              socket = null;
+              onIdentity();
+              renderAccount();
+            },
+          },
+          'Log out',
+        ),
+      );
+      return;
+    }
+    account.replaceChildren(
+      h(
+        'details',
+        {},
+        h('summary', {}, 'Sign up or log in (keeps your games and rating)'),
+        h(
+          'form',
+          {
+            class: 'login',
+            onsubmit: (e: Event) => {
+              e.preventDefault();
+              void login(false);
+            },
+          },
+          h('label', { for: 'username' }, 'Username ', user),
+          h('label', { for: 'password' }, 'Password ', pass),
+          h('button', { type: 'submit', class: 'primary' }, 'Log in'),
+          h('button', { type: 'button', onclick: () => void login(true) }, 'Sign up'),
+        ),
+      ),
+    );
+  };
+
+  const element = h(
+    'div',
+    { class: 'pairing' },
+    h('h2', {}, 'Find an opponent'),
+    h(
+      'div',
+      { class: 'buttons' },
+      ...QUICK.map((q) => h('button', { type: 'button', onclick: () => void seek(q.tc) }, q.label)),
+    ),
+    waiting,
+    h('h3', {}, 'Open seeks'),
+    seeksList,
+    h('h3', {}, 'Challenges'),
+    incoming,
+    h(
+      'form',
+      {
+        class: 'friend',
+        onsubmit: (e: Event) => {
+          e.preventDefault();
+          void challenge();
+        },
+      },
+      h('label', { for: 'challenge-opponent' }, 'Challenge: '),
+      opponentInput,
+      h('button', { type: 'submit' }, 'Send'),
+    ),
+    note,
+    account,
+  );
+  renderAccount();
+  listen();
+  void refreshSeeks();
+  void refreshChallenges();
+  const timer = setInterval(() => void refreshSeeks(), 5000);
+  return {
+    element,
+    close() {
+      clearInterval(timer);
+      clearInterval(poll);
+      socket?.close();
+    },
+  };
+}
