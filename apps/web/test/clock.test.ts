@@ -1,0 +1,34 @@
+import { describe, expect, test } from 'vitest';
+import { clockFace, formatMs, initialClock } from '../src/shogi/clock.js';
+
+describe('clock faces', () => {
+  const side = { mainMs: 60_000, periodsLeft: 3, periodMs: 10_000 };
+  test.each([
+    ['main time runs first', 1_000, '0:59', 3, false],
+    ['then what is left of the current period', 65_000, '0:05', 3, true],
+    ['then whole periods, one after another', 85_000, '0:05', 1, true],
+    ['and nothing once every period is used', 95_000, '0:00', 0, true],
+  ])('%s', (_name, elapsed, text, periods, byoyomi) => {
+    const face = clockFace(side, elapsed, 10_000);
+    expect([face.text, face.periods, face.byoyomi]).toEqual([text, periods, byoyomi]);
+  });
+
+  test('a clock read inside byoyomi counts from the period time it was read with', () => {
+    expect(clockFace({ mainMs: 0, periodsLeft: 2, periodMs: 4_000 }, 1_000, 30_000).text).toBe('0:03');
+    expect(clockFace({ mainMs: 0, periodsLeft: 2, periodMs: 4_000 }, 5_000, 30_000)).toMatchObject({
+      text: '0:29',
+      periods: 1,
+    });
+  });
+
+  test('formatting and the starting clocks', () => {
+    expect(formatMs(3_661_000)).toBe('1:01:01');
+    expect(formatMs(59_001)).toBe('1:00'); // a started second is shown whole
+    expect(initialClock({ kind: 'unlimited' }, 0)).toBeNull();
+    expect(initialClock({ kind: 'byoyomi', mainSeconds: 600, byoyomiSeconds: 30, periods: 2 }, 0)).toMatchObject({
+      sente: { mainMs: 600_000, periodsLeft: 2, periodMs: 30_000 },
+      running: null,
+      periodLength: 30_000,
+    });
+  });
+});

@@ -1,0 +1,44 @@
+import { START_SFEN } from '@shogi/rules';
+import { describe, expect, test } from 'vitest';
+import { boardOfSfen, moveSquares, usiSquare } from '../src/shogi/model.js';
+import { japaneseMoves } from '../src/shogi/notation.js';
+
+describe('Japanese move notation', () => {
+  test.each([
+    ['a pawn push, then the reply', START_SFEN, ['7g7f', '3c3d'], ['▲７六歩', '△３四歩']],
+    [
+      'a promoting capture, a recapture on the same square (同), a drop (打)',
+      START_SFEN,
+      ['7g7f', '3c3d', '8h2b+', '3a2b', 'B*4e'],
+      ['▲７六歩', '△３四歩', '▲２二角成', '△同　銀', '▲４五角打'],
+    ],
+    // both golds reach 5h: the origin tells them apart, as KIF writes it
+    ['two pieces that can reach the square', START_SFEN, ['6i5h'], ['▲５八金(69)']],
+    // rank c is in the zone but not the last rank: promotion was optional and declined
+    ['a declined promotion (不成)', '4k4/9/8p/4P4/9/9/2P6/9/4K4 b G 1', ['5d5c'], ['▲５三歩不成']],
+  ])('%s', (_name, sfen, moves, expected) => {
+    expect(japaneseMoves(sfen, 'default', moves)).toEqual(expected);
+  });
+});
+
+describe('board model', () => {
+  test('squares are numbered from 9a, row by row, as USI names them', () => {
+    expect(usiSquare(0)).toBe('9a');
+    expect(usiSquare(80)).toBe('1i');
+    expect(moveSquares('7g7f')).toEqual({ from: 6 * 9 + 2, to: 5 * 9 + 2 });
+    expect(moveSquares('P*5e')).toEqual({ from: null, to: 4 * 9 + 4 });
+  });
+
+  test('a position from its SFEN: pieces, hands, check', () => {
+    const board = boardOfSfen('4k4/4G4/4P4/9/8p/2P6/9/9/4K4 w - 6');
+    expect(board?.squares.filter((p) => p !== null)).toHaveLength(6);
+    expect(board?.squares[4]).toEqual({ type: 8, gote: true });
+    expect(board?.inCheck).toBe(true);
+    expect(board?.checkedKing).toBe(4);
+    expect(boardOfSfen('lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPP2/1B5R1/LNSGKGSNL b 2Pb 1')?.hands).toEqual([
+      [[1, 2]],
+      [[5, 1]],
+    ]);
+    expect(boardOfSfen('not a position')).toBeNull();
+  });
+});
