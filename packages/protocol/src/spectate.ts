@@ -31,17 +31,10 @@ export const StreamQuery = Type.Object(
 );
 export type StreamQuery = Static<typeof StreamQuery>;
 
-/** Deprecated, never sent: the clocks are `clock` (GAME_STATE_FIELDS); kept until the web client reads that. */
-export const Clocks = Type.Object(
-  { sente: Type.Number({ description: 'ms left' }), gote: Type.Number({ description: 'ms left' }) },
-  closed,
-);
-
 /** The state of a game at `seq`, as a spectator first sees it. */
 export const GameSnapshot = Type.Object(
   {
     ...GAME_STATE_FIELDS,
-    clocks: Type.Optional(Clocks),
     seq: Type.Integer({ description: 'seq of the last event folded into this snapshot' }),
     spectators: Type.Integer({ description: 'sockets watching this game on this gateway' }),
   },
