@@ -32,7 +32,6 @@ import {
   type RatedOutcome,
   ratableGame,
   rateGames,
-  ratingKey,
   rebuildStats,
   withRatings,
   writeRatingCounters,
