@@ -5,7 +5,8 @@
 import './styles.css';
 import { gamePage } from './views/game.js';
 import { lobbyPage } from './views/lobby.js';
-import { playerPage, statsPage } from './views/stats.js';
+import { playerPage } from './views/player.js';
+import { statsPage } from './views/stats.js';
 
 const main = document.getElementById('main') as HTMLElement;
 let leave: () => void = () => {};

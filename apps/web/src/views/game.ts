@@ -32,6 +32,8 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
   let connected = false;
   let selection: Selection | null = null;
   let pendingSeq: number | null = null;
+  // verdicts by submission seq: the watch socket may bring one before the 202 that names it
+  const verdicts = new Map<number, string | null>();
   let sending = false;
   let message = '';
   let dragFrom: number | null = null;
@@ -181,11 +183,13 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
             const since = Date.parse(c.movedAt);
             clock = { sente: c.sente, gote: c.gote, running, since, periodLength: periodLength(s.timeControl) };
           }
+          verdicts.set(Number(p.submittedSeq), null);
           if (p.submittedSeq === pendingSeq) pendingSeq = null;
           selection = null;
           break;
         }
         case 'MoveRejected':
+          verdicts.set(Number(p.submittedSeq), String(p.reason));
           if (p.submittedSeq === pendingSeq) {
             pendingSeq = null;
             message = `Move ${String(p.usi)} refused: ${String(p.reason).replaceAll('_', ' ')}`;
@@ -241,7 +245,9 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
     render();
     try {
       const answer = await api.move(gameId, me.token, usi, game.ply);
-      pendingSeq = answer.seq;
+      const verdict = verdicts.get(answer.seq);
+      if (verdict === undefined) pendingSeq = answer.seq;
+      else if (verdict !== null) message = `Move ${usi} refused: ${verdict.replaceAll('_', ' ')}`;
     } catch (err) {
       message = err instanceof ApiFailure ? `${usi}: ${err.message}` : String(err);
     } finally {

@@ -3,13 +3,16 @@
  * category, game lengths, ending reasons), the opening explorer on a board, and a player's
  * record. Every number comes from the stats API (pre-aggregated counters).
  */
+import type { Leaderboard, ScoreByDifference } from '@shogi/protocol';
+import { moveTo, parseUsi } from '@shogi/rules';
 import { ApiFailure, api } from '../api.js';
 import { h } from '../dom.js';
 import { pieceStyle } from '../session.js';
 import { boardOf, moveSquares, newGame } from '../shogi/model.js';
+import { japaneseMove } from '../shogi/notation.js';
 import { reasonText } from '../shogi/result.js';
 import { boardElement } from './board.js';
-import { histogram, type Shares, sharesChart } from './charts.js';
+import { histogram, lineChart, type Shares, sharesChart } from './charts.js';
 
 interface Results {
   games: number;
@@ -51,7 +54,6 @@ export function statsPage(root: HTMLElement): () => void {
   const table = h('div', { class: 'results-table' });
   const charts = h('div', { class: 'charts' });
   const explorer = h('div', { class: 'explorer' });
-  const profile = h('div', { class: 'profile' });
   const note = h('p', { class: 'note', role: 'alert' });
   let line: string[] = [];
 
@@ -159,6 +161,12 @@ export function statsPage(root: HTMLElement): () => void {
           return { label: c === 'none' ? 'no clock' : c, ...r };
         }),
       );
+      const category = (new FormData(form).get('timeCategory') as string | null) ?? '';
+      const rated = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'].includes(category);
+      const byDiff = await api
+        .get<ScoreByDifference>(`/api/stats/score-by-rating-difference${rated ? `?category=${category}` : ''}`)
+        .catch(() => null);
+      const diffPoints = (byDiff?.buckets ?? []).filter((b) => b.games > 0);
       charts.replaceChildren(
         h(
           'figure',
@@ -184,6 +192,25 @@ export function statsPage(root: HTMLElement): () => void {
             endings.reasons.map((r) => ({ ...r, label: reasonText(r.reason) })),
           ),
         ),
+        h(
+          'figure',
+          {},
+          h('figcaption', {}, 'Score of the higher-rated player by rating difference (rated games)'),
+          diffPoints.length === 0
+            ? h('p', {}, 'No rated games yet.')
+            : lineChart(
+                'Score by rating difference',
+                [
+                  { name: 'score', color: '#b3261e', points: diffPoints.map((b) => ({ x: b.from, y: b.score * 100 })) },
+                  {
+                    name: 'expected (Glicko-2)',
+                    color: '#2b2b2b',
+                    points: diffPoints.map((b) => ({ x: b.from, y: b.expected * 100 })),
+                  },
+                ],
+                { x: (v) => `+${v}`, y: (v) => `${Math.round(v)} %` },
+              ),
+        ),
       );
     } catch (err) {
       note.textContent = err instanceof ApiFailure ? err.message : String(err);
@@ -200,6 +227,8 @@ export function statsPage(root: HTMLElement): () => void {
       const game = newGame(START, 'default');
       for (const m of line) game.playUsi(m);
       const last = line.at(-1);
+      // japaneseMove compares engine squares (同 when the move lands where the last one did)
+      const lastTo = last === undefined ? null : moveTo(parseUsi(last));
       explorer.replaceChildren(
         h(
           'div',
@@ -243,7 +272,11 @@ export function statsPage(root: HTMLElement): () => void {
                   h(
                     'td',
                     {},
-                    h('button', { type: 'button', class: 'link', onclick: () => go([...line, n.usi]) }, n.usi),
+                    h(
+                      'button',
+                      { type: 'button', class: 'link', onclick: () => go([...line, n.usi]) },
+                      `${japaneseMove(game, n.usi, lastTo)} ${n.usi}`,
+                    ),
                   ),
                   h('td', {}, String(n.games)),
                   h('td', {}, pct(n.sentePct)),
@@ -260,6 +293,31 @@ export function statsPage(root: HTMLElement): () => void {
     }
   };
 
+  const board = h('div', { class: 'leaderboard' });
+  const boardCategory = h(
+    'select',
+    { id: 'leaderboard-category', onchange: () => void leaders() },
+    ...['blitz', 'bullet', 'rapid', 'classical', 'correspondence'].map((c) => h('option', { value: c }, c)),
+  );
+  const leaders = async () => {
+    const l = await api.get<Leaderboard>(`/api/leaderboards/${boardCategory.value}?limit=20`).catch(() => null);
+    board.replaceChildren(
+      !l || l.players.length === 0
+        ? h('p', {}, 'Nobody on this leaderboard yet (provisional ratings are left off).')
+        : h(
+            'ol',
+            {},
+            ...l.players.map((p) =>
+              h(
+                'li',
+                {},
+                h('a', { href: `/players/${p.playerId}`, 'data-link': true }, p.name),
+                ` ${p.rating} (${p.games} games)`,
+              ),
+            ),
+          ),
+    );
+  };
   root.replaceChildren(
     h(
       'section',
@@ -271,68 +329,13 @@ export function statsPage(root: HTMLElement): () => void {
       charts,
       h('h2', {}, 'Opening explorer'),
       explorer,
-      profile,
+      h('h2', {}, 'Leaderboard'),
+      h('label', { for: 'leaderboard-category' }, 'Category ', boardCategory),
+      board,
     ),
   );
   void refresh();
   void explore();
-  return () => {};
-}
-
-/** A player's record: results by colour and by ending, streaks. */
-export function playerPage(root: HTMLElement, playerId: string): () => void {
-  interface Rec {
-    wins: number;
-    losses: number;
-    draws: number;
-    noResult: number;
-  }
-  interface PlayerStats {
-    playerId: string;
-    streaks: { current: { outcome: string; games: number } | null; bestWin: number };
-    total: Rec;
-    byColor: { sente: Rec; gote: Rec };
-    byReason: (Rec & { reason: string })[];
-  }
-  const row = (label: string, r: Rec) =>
-    h('tr', {}, h('th', { scope: 'row' }, label), ...[r.wins, r.losses, r.draws].map((n) => h('td', {}, String(n))));
-  root.replaceChildren(h('p', {}, 'Loading…'));
-  api.get<PlayerStats>(`/api/stats/players/${encodeURIComponent(playerId)}`).then(
-    (p) =>
-      root.replaceChildren(
-        h(
-          'section',
-          { class: 'player' },
-          h('h1', {}, `Player ${p.playerId}`),
-          h(
-            'p',
-            {},
-            p.streaks.current
-              ? `Current streak: ${p.streaks.current.games} ${p.streaks.current.outcome}${p.streaks.current.games > 1 ? 's' : ''}. `
-              : '',
-            `Best winning streak: ${p.streaks.bestWin}.`,
-          ),
-          h(
-            'table',
-            { class: 'results' },
-            h(
-              'thead',
-              {},
-              h('tr', {}, h('th', {}, ''), h('th', {}, 'wins'), h('th', {}, 'losses'), h('th', {}, 'draws')),
-            ),
-            h(
-              'tbody',
-              {},
-              row('All games', p.total),
-              row('☗ as sente', p.byColor.sente),
-              row('☖ as gote', p.byColor.gote),
-              ...p.byReason.map((r) => row(reasonText(r.reason), r)),
-            ),
-          ),
-        ),
-      ),
-    (err: unknown) =>
-      root.replaceChildren(h('p', { class: 'note' }, err instanceof ApiFailure ? err.message : String(err))),
-  );
+  void leaders();
   return () => {};
 }
