@@ -210,6 +210,7 @@ describe('web client', () => {
     await watcher.setViewportSize({ width: 1100, height: 900 });
     await watcher.goto(url('/stats'));
     await watcher.locator('table.results').waitFor();
+    await watcher.locator('svg.chart').nth(2).waitFor();
     await watcher.locator('.explorer .board .piece').first().waitFor();
     expect(await watcher.locator('.explorer .board .piece').count()).toBe(40);
     expect(await watcher.locator('svg.chart').count()).toBeGreaterThanOrEqual(3);
