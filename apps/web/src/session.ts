@@ -3,7 +3,7 @@
  * localStorage (the server stores only its hash, and shows it once). Also the display
  * preferences.
  */
-import { api } from './api.js';
+import { ApiFailure, api } from './api.js';
 import type { PieceStyle } from './shogi/pieces.js';
 
 export interface Identity {
@@ -54,4 +54,19 @@ export function pieceStyle(): PieceStyle {
 
 export function setPieceStyle(style: PieceStyle): void {
   localStorage.setItem(STYLE_KEY, style);
+}
+
+/**
+ * Runs `act` as this browser's player; a guest token the server no longer knows (its
+ * database was reset) is forgotten and a new guest made, once.
+ */
+export async function withIdentity<T>(act: (who: Identity) => Promise<T>, name?: string): Promise<T> {
+  const who = await ensureIdentity(name);
+  try {
+    return await act(who);
+  } catch (err) {
+    if (!(err instanceof ApiFailure && err.status === 401) || who.account) throw err;
+    forgetIdentity();
+    return act(await ensureIdentity(name));
+  }
 }

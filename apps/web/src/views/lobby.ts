@@ -7,7 +7,7 @@ import type { LiveFeedMessage, LiveGame } from '@shogi/protocol';
 import { ApiFailure, api, socketUrl } from '../api.js';
 import { h } from '../dom.js';
 import { reconnecting } from '../net/reconnecting.js';
-import { ensureIdentity, forgetIdentity, identity, pieceStyle } from '../session.js';
+import { forgetIdentity, identity, pieceStyle, withIdentity } from '../session.js';
 import { boardOfSfen, moveSquares } from '../shogi/model.js';
 import { boardElement } from './board.js';
 import { pairingPanel } from './pairing.js';
@@ -33,14 +33,14 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
   const playBot = async (side: 'sente' | 'gote' | 'random') => {
     note.textContent = '';
     try {
-      const me = await ensureIdentity(nameInput.value);
       const { bots } = await api.bots();
       const bot = bots[0];
       if (!bot) {
         note.textContent = 'No bot runs on this server (it starts with `npm start`).';
         return;
       }
-      const view = await api.botGame(bot.id, me.token, side);
+      const view = await withIdentity((me) => api.botGame(bot.id, me.token, side), nameInput.value);
+      renderWho();
       navigate(`/games/${view.id}`);
     } catch (err) {
       fail(err);

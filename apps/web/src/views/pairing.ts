@@ -8,7 +8,7 @@ import type { ChallengeList, ChallengeView, SeekList, SeekView, SessionResponse,
 import { ApiFailure, api } from '../api.js';
 import { h } from '../dom.js';
 import { lobbySocket } from '../net/lobby.js';
-import { ensureIdentity, forgetIdentity, identity, saveIdentity } from '../session.js';
+import { ensureIdentity, forgetIdentity, identity, saveIdentity, withIdentity } from '../session.js';
 import { timeControlText } from '../shogi/clock.js';
 
 const QUICK: readonly { label: string; tc: TimeControl }[] = [
@@ -51,10 +51,11 @@ export function pairingPanel(navigate: (path: string) => void, onIdentity: () =>
   const seek = async (tc: TimeControl, color: 'sente' | 'gote' | 'random' = 'random') => {
     note.textContent = '';
     try {
-      const me = await ensureIdentity();
+      const s = await withIdentity((me) =>
+        api.post<SeekView>('/api/seeks', { timeControl: tc, rated: false, color }, me.token),
+      );
       onIdentity();
       if (!socket) listen();
-      const s = await api.post<SeekView>('/api/seeks', { timeControl: tc, rated: false, color }, me.token);
       if (s.status === 'paired' && s.gameId) return navigate(`/games/${s.gameId}`);
       mySeek = s.id;
       waiting.replaceChildren(
