@@ -63,11 +63,15 @@ export async function readStreams(
  * Takes the exclusive read-all lock for one index probe.
  */
 export async function readAllHorizon(db: Executor): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(${READ_ALL_LOCK_KEY}::bigint)`.execute(trx);
-    const r = await sql<{ max: string | null }>`select max(global_position) as max from game_events`.execute(trx);
-    return Number(r.rows[0]?.max ?? 0);
-  });
+  // One statement, so the exclusive lock is held (and appends wait) for one index probe and
+  // never across round trips to a busy client. Its snapshot predates the lock, which is
+  // still safe: every position at or below the highest one it sees was drawn before that
+  // snapshot by an append holding the shared lock until its commit, so once the exclusive
+  // lock is granted all of them are final.
+  const r = await sql<{ max: string | null }>`
+    with horizon_lock as materialized (select pg_advisory_xact_lock(${READ_ALL_LOCK_KEY}::bigint))
+    select (select max(global_position) from game_events) as max from horizon_lock`.execute(db);
+  return Number(r.rows[0]?.max ?? 0);
 }
 
 /** Events of all games with after < global position <= a final horizon, in global order. */
