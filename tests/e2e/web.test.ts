@@ -243,5 +243,11 @@ describe('web client', () => {
     await waitForMoves(page, 2);
     expect((await movesShown(page))[0]).toBe('7g7f');
     expect(await page.locator('#announcer').textContent()).toMatch(/^2\. △/);
+    // resigning ends the game for both: the banner says so, and the bot closes its socket (a bot
+    // still in a game holds its socket open, and the gateway's close would wait for it)
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.click('button:has-text("Resign")');
+    await page.locator('.banner.result').waitFor();
+    expect(await page.locator('.banner.result').textContent()).toMatch(/Gote \(demo-bot\) wins by resignation/);
   });
 });
