@@ -58,7 +58,11 @@ afterAll(async () => {
   // on a loaded machine a close can stall now and then: bounded, so the run still ends (and says which)
   await bounded('browser contexts', Promise.all(contexts.map((c) => c.close())), 10_000);
   await bounded('browser', browser?.close(), 10_000);
+  // as the gateway process does after its grace period (server.ts): a socket still open (the
+  // bot's, in its own game) must not hold the close
+  const grace = setTimeout(() => stack?.app.server.closeAllConnections(), 2_000);
   await bounded('stack', stack?.close(), 30_000);
+  clearTimeout(grace);
   if (webRoot) rmSync(webRoot, { recursive: true, force: true });
 });
 
