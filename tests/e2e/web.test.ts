@@ -35,6 +35,7 @@ const DROP_TYPES: Record<string, number> = { P: 1, L: 2, N: 3, S: 4, B: 5, R: 6,
 let stack: Stack;
 let browser: Browser;
 let webRoot: string;
+let idleBot: { id: string };
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
@@ -47,6 +48,13 @@ beforeAll(async () => {
   const bots = new BotRegistry();
   stack = await startStack({ listen: true, extras: { bots, web: { root: webRoot } } });
   await startBotOpponent({ baseUrl: stack.baseUrl, registry: bots, logger: silentLogger(), moveDelayMs: 50 });
+  idleBot = await startBotOpponent({
+    baseUrl: stack.baseUrl,
+    registry: bots,
+    logger: silentLogger(),
+    name: 'idle-bot',
+    idleMs: 1_500,
+  });
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
@@ -253,5 +261,23 @@ describe('web client', () => {
     await page.click('button:has-text("Resign")');
     await page.locator('.banner.result').waitFor();
     expect(await page.locator('.banner.result').textContent()).toMatch(/Gote \(demo-bot\) wins by resignation/);
+  });
+
+  test('a bot resigns a game its person walked away from', async () => {
+    const guest = await stack.api.createPlayer('walker');
+    const created = await fetch(url(`/api/bots/${idleBot.id}/games`), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${guest.token}` },
+      body: JSON.stringify({ side: 'sente' }),
+    });
+    expect(created.status).toBe(201);
+    const game = (await created.json()) as { id: string };
+    const deadline = Date.now() + 15_000;
+    let view = await stack.api.game(game.id);
+    while (view.status !== 'ended' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      view = await stack.api.game(game.id);
+    }
+    expect(view.result).toEqual({ winner: 'sente', reason: 'resignation' });
   });
 });

@@ -16,6 +16,37 @@ export interface OpponentOptions {
   readonly name?: string;
   /** pause before each move, so the person sees the reply arrive */
   readonly moveDelayMs?: number;
+  /** the bot resigns a game in which nobody moved for this long (default 15 min) */
+  readonly idleMs?: number;
+}
+
+/**
+ * Bot games are unlimited, so a game its person walks away from would hold the bot's socket
+ * for ever: the bot checks the game now and then and resigns once it has been idle `idleMs`.
+ */
+function resignWhenIdle(api: ApiClient, gameId: string, token: string, idleMs: number): () => void {
+  let lastPly = -1;
+  let since = Date.now();
+  const timer = setInterval(
+    () => {
+      api.game(gameId).then(
+        (g) => {
+          if (g.status === 'ended') return clearInterval(timer);
+          if (g.ply !== lastPly) {
+            lastPly = g.ply;
+            since = Date.now();
+          } else if (Date.now() - since >= idleMs) {
+            clearInterval(timer);
+            api.resign(gameId, token).catch(() => {});
+          }
+        },
+        () => {},
+      );
+    },
+    Math.min(60_000, Math.max(1_000, idleMs / 4)),
+  );
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** Creates the bot's player and registers it; resolves with the bot. */
@@ -27,6 +58,7 @@ export async function startBotOpponent(options: OpponentOptions): Promise<Bot> {
     id: player.id,
     name: player.name,
     join(view) {
+      const stopWatching = resignWhenIdle(api, view.id, player.token, options.idleMs ?? 15 * 60_000);
       playAsBot(view, {
         api,
         player,
@@ -35,10 +67,12 @@ export async function startBotOpponent(options: OpponentOptions): Promise<Bot> {
         moveDelayMs: options.moveDelayMs ?? 400,
         maxMoves: 400,
         onError: (message) => options.logger.debug(`Bot: game ${view.id}: ${message}`),
-      }).then(
-        (end) => options.logger.info(`Bot: game ${view.id} ended by ${end.reason} after ${end.moves} moves`),
-        (err: unknown) => options.logger.warn({ err }, `Bot: game ${view.id} stopped after an error`),
-      );
+      })
+        .then(
+          (end) => options.logger.info(`Bot: game ${view.id} ended by ${end.reason} after ${end.moves} moves`),
+          (err: unknown) => options.logger.warn({ err }, `Bot: game ${view.id} stopped after an error`),
+        )
+        .finally(stopWatching);
     },
   };
   options.registry.add(bot);
