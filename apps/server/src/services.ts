@@ -1,7 +1,7 @@
 /** The store's migrations and the worker, as the launcher uses them. */
 import type { GatewayConfig } from '@shogi/gateway';
 import { createDb, migrateToLatest } from '@shogi/store';
-import { startWorker } from '@shogi/worker';
+import { startWorker, workerTuningFromEnv } from '@shogi/worker';
 import type { Logger } from 'pino';
 
 export interface RunningWorker {
@@ -28,6 +28,8 @@ export function startValidationWorker(
     databaseUrl: config.databaseUrl,
     redisUrl: config.redisUrl,
     logger,
+    // the worker process's variables (WORKER_PROJECTOR_INTERVAL_MS, ...) work here too
+    ...workerTuningFromEnv(process.env),
     concurrency,
     prefix: config.queuePrefix,
     channelPrefix: config.channelPrefix,

@@ -1,3 +1,4 @@
+export { workerTuningFromEnv } from './env.js';
 export {
   FLAG_JOB_OPTIONS,
   FLAG_QUEUE,
