@@ -18,6 +18,7 @@ import {
   startClock,
   type TimeControl,
 } from '@shogi/game';
+import { catchUp } from '@shogi/store';
 import { FLAG_QUEUE, flagJobId, sweepOverdueClocks } from '@shogi/worker';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -121,6 +122,24 @@ describe('flag fall', () => {
       started: true,
       deadlineAt: null,
     });
+    // 7. rated: the workers' projectors (two of them now) rate the game, and a catch-up run
+    //    by hand on top changes nothing: each player has exactly one bullet game, sente lost
+    const profile = async (id: string) => (await call(stack.app, 'GET', `/api/players/${id}`)).body;
+    const deadline = Date.now() + 15_000;
+    while ((await profile(players.gote.id)).ratings.length === 0) {
+      if (Date.now() > deadline) throw new Error('the game was never rated');
+      await sleep(100);
+    }
+    await catchUp(stack.db);
+    const [sente, gote] = [await profile(players.sente.id), await profile(players.gote.id)];
+    expect(sente.ratings).toMatchObject([{ category: 'bullet', games: 1, losses: 1, wins: 0 }]);
+    expect(gote.ratings).toMatchObject([{ category: 'bullet', games: 1, wins: 1, losses: 0 }]);
+    expect(sente.ratings[0].rating).toBeLessThan(1500);
+    expect(gote.ratings[0].rating).toBeGreaterThan(1500);
+    for (const p of [players.sente, players.gote]) {
+      const history = (await call(stack.app, 'GET', `/api/players/${p.id}/ratings/bullet/history`)).body;
+      expect(history.points.map((x: { gameId: string }) => x.gameId)).toEqual([game.id]);
+    }
   });
 
   it('refuses a move that comes after the deadline as a timeout, and ends the game once', async () => {
