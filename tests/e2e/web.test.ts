@@ -280,4 +280,22 @@ describe('web client', () => {
     }
     expect(view.result).toEqual({ winner: 'sente', reason: 'resignation' });
   });
+
+  test('a read-only token may not start a bot game', async () => {
+    const post = async (path: string, body: unknown, token?: string) =>
+      fetch(url(path), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+    expect((await post('/api/accounts', { username: 'reader', password: 'correct horse' })).status).toBe(201);
+    const session = (await (await post('/api/session', { username: 'reader', password: 'correct horse' })).json()) as {
+      token: string;
+    };
+    const personal = await post('/api/tokens', { name: 'script', scopes: ['read'] }, session.token);
+    const { token } = (await personal.json()) as { token: string };
+    const refused = await post(`/api/bots/${idleBot.id}/games`, { side: 'sente' }, token);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { code: string }).code).toBe('INSUFFICIENT_SCOPE');
+  });
 });

@@ -164,6 +164,25 @@ describe('flag fall', () => {
     expect(ended.payload).toMatchObject({ winner: 'gote', reason: 'timeout' });
     expect(ended.seq).toBe(verdict.seq + 1);
   });
+
+  it('decides a flag that fell while every worker was down once one is back, at the flag instant', async () => {
+    if (workers.length === 0) await startWorker();
+    const { game, players } = await newGame(stack.app, { timeControl: BYOYOMI_1S });
+    await playMove(stack.app, game.id, players.sente.token, '7g7f', 0);
+    const { seq } = await playMove(stack.app, game.id, players.gote.token, '3c3d', 1);
+    await waitForJob(flagJobId(game.id, 2));
+    const started = Date.parse((await eventsOf(game.id))[seq - 1]?.payload.receivedAt);
+    // every worker goes away; sente's time (and the lag allowance) runs out with nobody to see it
+    for (const w of workers.splice(0)) await w.close();
+    await sleep(1000 + LAG_ALLOWANCE_MS + 500);
+    expect((await eventsOf(game.id)).some((e) => e.type === 'GameEnded')).toBe(false);
+    await startWorker();
+    const ended = await waitForEvent(stack.app, game.id, (e) => e.type === 'GameEnded', 20_000);
+    expect(ended.payload).toEqual({ winner: 'gote', reason: 'timeout', at: new Date(started + 1000).toISOString() });
+    await startWorker(); // a second worker coming back decides nothing more
+    await sleep(500);
+    expect((await eventsOf(game.id)).filter((e) => e.type === 'GameEnded')).toHaveLength(1);
+  });
 });
 
 describe('the sweep backstop', () => {

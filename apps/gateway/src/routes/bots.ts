@@ -23,11 +23,12 @@ const bots: FastifyPluginAsyncTypebox<BotRoutesOptions> = async (app, { bots }) 
         params: GameParams,
         headers: AuthHeaders,
         body: BotGameBody,
-        response: { 201: GameView, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse },
+        response: { 201: GameView, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
       },
     },
     async (request, reply) => {
-      const player = await app.authenticate(request);
+      // starting a game is playing: a read-only token may not
+      const player = await app.requireScope(request, 'play');
       const bot = bots.get(request.params.id);
       if (!bot) throw new ApiError('NOT_FOUND', 'no such bot');
       const wanted = request.body.side ?? 'sente';
