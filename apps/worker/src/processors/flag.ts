@@ -9,21 +9,12 @@
  * a sweep and a racing worker all end the game once. A job that comes before its deadline
  * (clock skew between machines) asks to be retried at the deadline (`retryAt`).
  */
-import {
-  decide,
-  type EventStore,
-  evolve,
-  type GameEvent,
-  type GameState,
-  initialState,
-  isVersionConflict,
-  type RecordedEvent,
-  turnFlagDueAt,
-} from '@shogi/game';
+import { decide, type EventStore, evolve, type GameState, isVersionConflict, turnFlagDueAt } from '@shogi/game';
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
 import { isFlagJobData } from '../flag-queue.js';
 import type { EventEnvelope } from '../queues.js';
+import { catchUpState } from './catch-up.js';
 import { GameCache } from './game-cache.js';
 import { toEnvelope } from './validate.js';
 
@@ -47,26 +38,13 @@ export interface FlagResult {
   readonly retryAt?: number;
 }
 
-const eventOf = (e: RecordedEvent): GameEvent => ({ type: e.type, data: e.data }) as GameEvent;
-
 export function createFlagProcessor(deps: FlagDeps): (data: unknown) => Promise<FlagResult> {
   const cache = deps.cache ?? new GameCache();
   const now = deps.now ?? (() => new Date());
   const maxConflicts = deps.maxConflicts ?? 20;
 
-  async function fold(gameId: string, from: GameState | undefined): Promise<GameState> {
-    let state = from ?? initialState();
-    for (const e of await deps.events.readStream(gameId, state.seq)) {
-      if (e.seq !== state.seq + 1) {
-        cache.forget(gameId);
-        if (from === undefined) throw new Error(`game ${gameId}: event seq ${e.seq} after ${state.seq}`);
-        return fold(gameId, undefined);
-      }
-      state = evolve(state, eventOf(e));
-    }
-    cache.set(gameId, state);
-    return state;
-  }
+  const fold = (gameId: string, from: GameState | undefined): Promise<GameState> =>
+    catchUpState(deps.events, cache, gameId, from);
 
   async function check(gameId: string, ply: number): Promise<FlagResult> {
     let state = await fold(gameId, cache.get(gameId));

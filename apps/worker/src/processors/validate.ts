@@ -13,19 +13,11 @@
  *    subscribers dedupe by seq.
  * Permanent failures (bad job data, unknown game) throw UnrecoverableError.
  */
-import {
-  decide,
-  type EventStore,
-  evolve,
-  type GameEvent,
-  type GameState,
-  initialState,
-  isVersionConflict,
-  type RecordedEvent,
-} from '@shogi/game';
+import { decide, type EventStore, evolve, type GameState, isVersionConflict, type RecordedEvent } from '@shogi/game';
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
 import { type EventEnvelope, isValidateJobData, type ValidateJobData } from '../queues.js';
+import { catchUpState } from './catch-up.js';
 import { GameCache } from './game-cache.js';
 
 export interface ValidateDeps {
@@ -58,8 +50,6 @@ export const toEnvelope = (e: RecordedEvent): EventEnvelope => ({
   recordedAt: e.recordedAt,
 });
 
-const eventOf = (e: RecordedEvent): GameEvent => ({ type: e.type, data: e.data }) as GameEvent;
-
 /** How the job came: `redelivered` when an earlier attempt started (a retry or a stalled job). */
 export interface JobDelivery {
   readonly redelivered?: boolean;
@@ -72,20 +62,8 @@ export function createValidateProcessor(
   const now = deps.now ?? (() => new Date());
   const maxConflicts = deps.maxConflicts ?? 20;
 
-  async function catchUp(gameId: string, from: GameState | undefined): Promise<GameState> {
-    let state = from ?? initialState();
-    for (const e of await deps.events.readStream(gameId, state.seq)) {
-      if (e.seq !== state.seq + 1) {
-        // a gap can only mean a stale or wrong cached state: start over from the log
-        cache.forget(gameId);
-        if (from === undefined) throw new Error(`game ${gameId}: event seq ${e.seq} after ${state.seq}`);
-        return catchUp(gameId, undefined);
-      }
-      state = evolve(state, eventOf(e));
-    }
-    cache.set(gameId, state);
-    return state;
-  }
+  const catchUp = (gameId: string, from: GameState | undefined): Promise<GameState> =>
+    catchUpState(deps.events, cache, gameId, from);
 
   /** A redelivered job may have died between append and publish: publish the verdict on record again. */
   async function republish(gameId: string, seq: number): Promise<void> {
