@@ -17,11 +17,10 @@ import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { ServerMessage, WireEvent } from '@shogi/protocol';
-import { Game, startPosition } from '@shogi/rules';
 import { ApiClient, type PlayerSocket } from '../../apps/server/src/client.js';
-import { chooseMove, seeded } from '../../apps/server/src/demo/brain.js';
 import { cpuByGroup, cpuReport } from './cpu.js';
 import { type Breakdown, printReport, type Sample } from './report.js';
+import { scripts } from './scripts.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -42,23 +41,6 @@ const RATE = Number(args.rate);
 const VIA = args.via as 'ws' | 'http' | 'mixed';
 const url = new URL(args.url);
 if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) throw new Error('the bench only targets loopback');
-
-/** Scripts: whole games played by the demo brain, replayed move by move by the clients. */
-function scripts(count: number): string[][] {
-  const out: string[][] = [];
-  for (let seed = 1; out.length < count; seed++) {
-    const random = seeded(seed);
-    const game = new Game(startPosition());
-    const moves: string[] = [];
-    while (moves.length < 400) {
-      const usi = chooseMove(game, random);
-      if (usi === null) break;
-      moves.push(usi);
-    }
-    if (moves.length >= 40) out.push(moves);
-  }
-  return out;
-}
 
 const api = new ApiClient(args.url);
 const samples: Sample[] = [];

@@ -24,8 +24,8 @@ import type { ServerMessage } from '@shogi/protocol';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { ApiClient, type PlayerSocket } from '../../apps/server/src/client.js';
+import { scripts } from '../e2e/scripts.js';
 import { Histogram } from '../fanout/clients.js';
-import { scripts } from './scripts.js';
 
 const { values: args } = parseArgs({
   options: {

@@ -1,4 +1,4 @@
-/** Whole games played by the demo brain (as bench/e2e does), replayed move by move by the soak's players. */
+/** Whole games played by the demo brain, replayed move by move by the scripted players of bench/e2e and bench/soak. */
 import { Game, startPosition } from '@shogi/rules';
 import { chooseMove, seeded } from '../../apps/server/src/demo/brain.js';
 
