@@ -19,7 +19,6 @@
  * published while the hub was resubscribing never reached its player (the hub now calls
  * each player feed's catch-up once its channels are subscribed again).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,49 +34,22 @@ import WebSocket from 'ws';
 import { type Acknowledged, auditWhenSettled } from './audit.js';
 import { Conditions } from './conditions.js';
 import { call, type Stack, silentLogger, startStack } from './harness.js';
+import { PrivateRedis } from './private-redis.js';
 import { range, Watcher } from './spectate-client.js';
 
-const PORT = 7000 + Math.floor(Math.random() * 1000);
-const REDIS = `redis://127.0.0.1:${PORT}`;
+const redis = new PrivateRedis(7000, 1000);
+const REDIS = redis.url;
 const GAMES = 6;
 const MOVES = findPlayout('checkmate', 300, 60).moves.slice(0, 24);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-let redis: ChildProcess | null = null;
 let dataDir = '';
 
-async function startRedis(persistent: boolean): Promise<void> {
+function startRedis(persistent: boolean): Promise<void> {
   const persistence = persistent
     ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dataDir]
     : ['--appendonly', 'no', '--dir', dataDir];
-  redis = spawn(
-    'redis-server',
-    ['--port', String(PORT), '--bind', '127.0.0.1', '--save', '', '--maxmemory-policy', 'noeviction', ...persistence],
-    { stdio: 'ignore' },
-  );
-  const probe = new Redis(REDIS, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  probe.on('error', () => undefined);
-  for (let i = 0; ; i++) {
-    try {
-      await probe.connect();
-      await probe.ping();
-      probe.disconnect();
-      return;
-    } catch {
-      if (i > 100) throw new Error(`redis-server on port ${PORT} did not start`);
-      await sleep(50);
-    }
-  }
-}
-
-function killRedis(): Promise<void> {
-  const child = redis;
-  redis = null;
-  if (!child || child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
+  return redis.start(['--save', '', '--maxmemory-policy', 'noeviction', ...persistence]);
 }
 
 /**
@@ -248,12 +220,12 @@ async function setUp(persistent: boolean): Promise<void> {
 }
 
 async function tearDown(): Promise<void> {
-  if (!redis) await startRedis(false).catch(() => undefined);
+  if (!redis.running) await startRedis(false).catch(() => undefined);
   await queue?.close();
   await worker?.close();
   await second?.close();
   await stack?.close();
-  await killRedis();
+  await redis.kill();
   await rm(dataDir, { recursive: true, force: true });
 }
 
@@ -282,7 +254,7 @@ for (const { persistence, persistent } of CASES) {
         waiting = await queue.getWaitingCount();
       }
       const playedAtKill = played;
-      await killRedis();
+      await redis.kill();
 
       // 3. while Redis is down, two new games get their first move (durable in PostgreSQL)
       const late = await Promise.all([openGame(), openGame()]);

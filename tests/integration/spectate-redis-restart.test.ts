@@ -4,56 +4,24 @@
  * were lost while Redis was down. The test runs its own redis-server on a private port
  * (the shared one on 6379 is never touched) and kills it with SIGKILL.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { buildApp } from '@shogi/gateway';
 import { startWorker } from '@shogi/worker';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { MATE_GAME } from './fixtures.js';
 import { bearer, call, newGame, playMove, type Stack, silentLogger, startStack } from './harness.js';
+import { PrivateRedis } from './private-redis.js';
 import { range, Watcher } from './spectate-client.js';
 
-const PORT = 6390 + Math.floor(Math.random() * 500);
-const REDIS = `redis://127.0.0.1:${PORT}`;
-
-let redis: ChildProcess | null = null;
-
-async function startRedis(): Promise<void> {
-  redis = spawn('redis-server', ['--port', String(PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
-  const probe = new Redis(REDIS, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  probe.on('error', () => undefined);
-  for (let i = 0; ; i++) {
-    try {
-      await probe.connect();
-      await probe.ping();
-      probe.disconnect();
-      return;
-    } catch {
-      if (i > 100) throw new Error(`redis-server on port ${PORT} did not start`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
-
-function killRedis(): Promise<void> {
-  const child = redis;
-  redis = null;
-  if (!child || child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
+const redis = new PrivateRedis(6390);
+const REDIS = redis.url;
 
 let stack: Stack;
 let second: FastifyInstance;
 let urlB: string;
 let worker: { close(): Promise<void> } | null = null;
 beforeAll(async () => {
-  await startRedis();
+  await redis.start();
   stack = await startStack({ listen: true, worker: false, config: { redisUrl: REDIS } });
   worker = await startWorker({
     databaseUrl: stack.config.databaseUrl,
@@ -67,11 +35,11 @@ beforeAll(async () => {
   urlB = await second.listen({ host: '127.0.0.1', port: 0 });
 });
 afterAll(async () => {
-  if (!redis) await startRedis().catch(() => undefined);
+  if (!redis.running) await redis.start().catch(() => undefined);
   await worker?.close();
   await second?.close();
   await stack?.close();
-  await killRedis();
+  await redis.kill();
 });
 
 test('Redis restarted mid-game: every spectator ends with the whole game, in order, once', async () => {
@@ -93,12 +61,12 @@ test('Redis restarted mid-game: every spectator ends with the whole game, in ord
 
   // 2. Redis dies; sente resigns through gateway B meanwhile: the events are durable in
   //    PostgreSQL, their pub/sub message goes out (if at all) before the subscribers are back
-  await killRedis();
+  await redis.kill();
   const resigned = call(second, 'POST', `/api/games/${game.id}/resign`, {}, bearer(players.sente.token));
   await new Promise((r) => setTimeout(r, 300));
 
   // 3. Redis comes back empty, on the same port; the gateways reconnect by themselves
-  await startRedis();
+  await redis.start();
   expect((await resigned).status).toBe(202);
   const { body: end } = await call(stack.app, 'GET', `/api/games/${game.id}`);
   expect(end.status).toBe('ended');
