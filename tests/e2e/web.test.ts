@@ -8,12 +8,15 @@
  * third context watches and must see every move as it happens. Screenshots of the lobby,
  * the game and the statistics page go to test-artifacts/ and are checked to show pieces.
  */
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BotRegistry } from '@shogi/gateway';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+const CHROMIUM = '/usr/bin/chromium';
+
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startBotOpponent } from '../../apps/server/src/demo/opponent.js';
@@ -55,8 +58,11 @@ beforeAll(async () => {
     name: 'idle-bot',
     idleMs: 1_500,
   });
+  // the browser is Debian's, never a download: say how to get it rather than fail obscurely
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does`);
   browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
   });
   mkdirSync(ARTIFACTS, { recursive: true });
