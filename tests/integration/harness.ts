@@ -90,7 +90,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     api: new ApiClient(baseUrl),
     async close() {
       await worker?.close();
+      // as the gateway process does after its grace period (apps/gateway/src/server.ts): a
+      // client still connected (a demo bot in mid-game reconnects) must not hold the close
+      const grace = setTimeout(() => app.server.closeAllConnections(), 2_000);
       await app.close();
+      clearTimeout(grace);
       await db.destroy();
       await database.drop();
     },
