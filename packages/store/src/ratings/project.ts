@@ -8,6 +8,7 @@
 import type { Rating } from '@shogi/ratings';
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../schema.js';
+import { addCounts } from '../stats/counters.js';
 import { dayOf, type FinishedRow, periodsOf, Tally } from '../stats/rows.js';
 import type { StatsTables } from '../stats/schema.js';
 import type { RatingTables } from './schema.js';
@@ -151,29 +152,6 @@ async function writeRatings(
       .execute();
 }
 
-async function upsert(
-  trx: Trx,
-  table: keyof RatingTables,
-  rows: readonly Record<string, unknown>[],
-  key: readonly string[],
-  sums: readonly string[],
-): Promise<void> {
-  for (let i = 0; i < rows.length; i += CHUNK)
-    await trx
-      .insertInto(table)
-      .values(rows.slice(i, i + CHUNK) as never)
-      .onConflict((oc) =>
-        oc
-          .columns(key as never)
-          .doUpdateSet(
-            Object.fromEntries(
-              sums.map((c) => [c, sql`${sql.ref(`${table}.${c}`)} + ${sql.ref(`excluded.${c}`)}`]),
-            ) as never,
-          ),
-      )
-      .execute();
-}
-
 /** Adds rated games to the rating counters (band rollups, player by opponent band, score vs expectation). */
 export async function writeRatingCounters(trx: Trx, rated: readonly RatedOutcome[]): Promise<void> {
   if (rated.length === 0) return;
@@ -230,21 +208,21 @@ export async function writeRatingCounters(trx: Trx, rated: readonly RatedOutcome
   }
   const flat = <V extends Record<string, number>>(t: Tally<Record<string, unknown>, V>) =>
     [...t.entries.values()].map((e) => ({ ...e.key, ...e.values }));
-  await upsert(
+  await addCounts(
     trx,
     'rating_band_rollups',
     flat(bands),
     ['grain', 'day', 'ruleset', 'handicap', 'rated', 'time_category', 'band'],
     ['sente_wins', 'gote_wins', 'draws', 'no_result'],
   );
-  await upsert(
+  await addCounts(
     trx,
     'player_band_results',
     flat(players),
     ['player_id', 'category', 'opponent_band'],
     ['wins', 'losses', 'draws'],
   );
-  await upsert(
+  await addCounts(
     trx,
     'rating_diff_counters',
     flat(diffs),

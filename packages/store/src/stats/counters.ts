@@ -8,9 +8,13 @@ type Trx = Transaction<Database & StatsTables>;
 
 const CHUNK = 1000;
 
-async function upsert(
-  trx: Trx,
-  table: keyof StatsTables,
+/**
+ * Adds `rows` to a counters table: an insert, or on a key already there the sum of the
+ * `sums` columns. One statement per chunk. Shared by the statistics and rating counters.
+ */
+export async function addCounts<DB>(
+  trx: Transaction<DB>,
+  table: keyof DB & string,
   rows: readonly Record<string, unknown>[],
   key: readonly string[],
   sums: readonly string[],
@@ -18,7 +22,7 @@ async function upsert(
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
     await trx
-      .insertInto(table)
+      .insertInto(table as never)
       .values(chunk as never)
       .onConflict((oc) =>
         oc
@@ -112,23 +116,23 @@ export async function writeCounters(
   const flat = <K, V>(t: Tally<K & Record<string, unknown>, V & Record<string, number>>) =>
     [...t.entries.values()].map((e) => ({ ...e.key, ...e.values }));
   const dimKey = ['grain', 'day', 'ruleset', 'handicap', 'rated', 'time_category'];
-  await upsert(trx, 'results_rollups', flat(rollups), dimKey, ['sente_wins', 'gote_wins', 'draws', 'no_result']);
-  await upsert(
+  await addCounts(trx, 'results_rollups', flat(rollups), dimKey, ['sente_wins', 'gote_wins', 'draws', 'no_result']);
+  await addCounts(
     trx,
     'results_counters',
     flat(results),
     [...dimKey, 'end_reason'],
     ['sente_wins', 'gote_wins', 'draws', 'no_result'],
   );
-  await upsert(trx, 'length_counters', flat(lengths), [...dimKey, 'bucket'], ['games']);
-  await upsert(
+  await addCounts(trx, 'length_counters', flat(lengths), [...dimKey, 'bucket'], ['games']);
+  await addCounts(
     trx,
     'player_results',
     flat(players),
     ['player_id', 'color', 'end_reason'],
     ['wins', 'losses', 'draws', 'no_result'],
   );
-  await upsert(
+  await addCounts(
     trx,
     'opening_counters',
     flat(openings),
