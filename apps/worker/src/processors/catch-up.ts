@@ -1,5 +1,7 @@
-/** Folding a game's log onto a cached state: shared by the validate and flag processors. */
+/** A game's log and a processor's cached state: reading it, and appending a decision to it. Shared by the validate and flag processors. */
 import { type EventStore, evolve, type GameEvent, type GameState, initialState, type RecordedEvent } from '@shogi/game';
+import type { Logger } from 'pino';
+import type { EventEnvelope } from '../queues.js';
 import type { GameCache } from './game-cache.js';
 
 const eventOf = (e: RecordedEvent): GameEvent => ({ type: e.type, data: e.data }) as GameEvent;
@@ -25,4 +27,40 @@ export async function catchUpState(
   }
   cache.set(gameId, state);
   return state;
+}
+
+export interface Committer {
+  readonly events: Pick<EventStore, 'append'>;
+  readonly publish: (gameId: string, events: readonly EventEnvelope[]) => Promise<void>;
+  readonly logger?: Logger | undefined;
+}
+
+export const toEnvelope = (e: RecordedEvent): EventEnvelope => ({
+  gameId: e.gameId,
+  seq: e.seq,
+  type: e.type,
+  data: e.data,
+  recordedAt: e.recordedAt,
+});
+
+/**
+ * Appends `events` at `state`'s version (a VersionConflictError propagates: the caller
+ * re-reads), caches the state after them and publishes them. The log is the truth: a lost
+ * publish costs a client a catch-up read by seq, never a verdict.
+ */
+export async function commit(
+  deps: Committer,
+  cache: GameCache,
+  gameId: string,
+  state: GameState,
+  events: readonly GameEvent[],
+): Promise<{ appended: number; next: GameState }> {
+  const appended = await deps.events.append(gameId, state.seq, events);
+  let next = state;
+  for (const e of events) next = evolve(next, e);
+  cache.set(gameId, next);
+  await deps.publish(gameId, appended.events.map(toEnvelope)).catch((err: unknown) => {
+    deps.logger?.warn({ err, gameId }, 'publish failed; clients catch up from the log');
+  });
+  return { appended: appended.events.length, next };
 }

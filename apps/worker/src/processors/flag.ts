@@ -9,14 +9,13 @@
  * a sweep and a racing worker all end the game once. A job that comes before its deadline
  * (clock skew between machines) asks to be retried at the deadline (`retryAt`).
  */
-import { decide, type EventStore, evolve, type GameState, isVersionConflict, turnFlagDueAt } from '@shogi/game';
+import { decide, type EventStore, type GameState, isVersionConflict, turnFlagDueAt } from '@shogi/game';
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
 import { isFlagJobData } from '../flag-queue.js';
 import type { EventEnvelope } from '../queues.js';
-import { catchUpState } from './catch-up.js';
+import { catchUpState, commit } from './catch-up.js';
 import { GameCache } from './game-cache.js';
-import { toEnvelope } from './validate.js';
 
 export interface FlagDeps {
   readonly events: Pick<EventStore, 'append' | 'readStream'>;
@@ -61,18 +60,12 @@ export function createFlagProcessor(deps: FlagDeps): (data: unknown) => Promise<
           : { appended: 0, ended: false };
       }
       try {
-        const appended = await deps.events.append(gameId, state.seq, decision.events);
-        let next = state;
-        for (const e of decision.events) next = evolve(next, e);
-        cache.set(gameId, next);
-        await deps.publish(gameId, appended.events.map(toEnvelope)).catch((err: unknown) => {
-          deps.logger?.warn({ err, gameId }, 'publish failed; clients catch up from the log');
-        });
+        const { appended, next } = await commit(deps, cache, gameId, state, decision.events);
         const ended = next.status === 'ended';
         if (ended) deps.logger?.info({ gameId, result: next.result }, 'flag: the game ended on the clock');
         // a pending move it accepted started a new turn
         else await deps.schedule(gameId, next);
-        return { appended: appended.events.length, ended };
+        return { appended, ended };
       } catch (e) {
         if (!isVersionConflict(e)) throw e;
         cache.forget(gameId);

@@ -13,11 +13,11 @@
  *    subscribers dedupe by seq.
  * Permanent failures (bad job data, unknown game) throw UnrecoverableError.
  */
-import { decide, type EventStore, evolve, type GameState, isVersionConflict, type RecordedEvent } from '@shogi/game';
+import { decide, type EventStore, evolve, type GameState, isVersionConflict } from '@shogi/game';
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
 import { type EventEnvelope, isValidateJobData, type ValidateJobData } from '../queues.js';
-import { catchUpState } from './catch-up.js';
+import { catchUpState, commit, toEnvelope } from './catch-up.js';
 import { GameCache } from './game-cache.js';
 
 export interface ValidateDeps {
@@ -42,13 +42,7 @@ export interface ValidateResult {
   readonly conflicts: number;
 }
 
-export const toEnvelope = (e: RecordedEvent): EventEnvelope => ({
-  gameId: e.gameId,
-  seq: e.seq,
-  type: e.type,
-  data: e.data,
-  recordedAt: e.recordedAt,
-});
+export { toEnvelope };
 
 /** How the job came: `redelivered` when an earlier attempt started (a retry or a stalled job). */
 export interface JobDelivery {
@@ -108,15 +102,9 @@ export function createValidateProcessor(
         return { appended: 0, conflicts };
       }
       try {
-        const appended = await deps.events.append(gameId, state.seq, decision.events);
-        let next = state;
-        for (const e of decision.events) next = evolve(next, e);
-        cache.set(gameId, next);
-        await deps.publish(gameId, appended.events.map(toEnvelope)).catch((err: unknown) => {
-          deps.logger?.warn({ err, gameId }, 'publish failed; clients catch up from the log');
-        });
+        const { appended, next } = await commit(deps, cache, gameId, state, decision.events);
         await deps.afterVerdict?.(gameId, next);
-        return { appended: appended.events.length, conflicts };
+        return { appended, conflicts };
       } catch (e) {
         if (!isVersionConflict(e)) throw e;
         deps.logger?.debug({ gameId, seq }, 'version conflict: re-reading');
