@@ -192,6 +192,8 @@ async function playAll(game: TestGame, moves: readonly string[], progress: () =>
 }
 
 async function setUp(persistent: boolean): Promise<void> {
+  // a timed-out attempt never reached its tearDown: its redis-server must not answer for this one
+  await redis.kill();
   dataDir = await mkdtemp(join(tmpdir(), 'shogi-redis-'));
   await startRedis(persistent);
   stack = await startStack({ listen: true, worker: false, config: { redisUrl: REDIS } });
