@@ -155,6 +155,79 @@ describe('spectator rooms', () => {
   });
 });
 
+describe('spectator rooms leave nothing behind', () => {
+  /** A world whose snapshot read waits for `release()`, so joins can be started at any point of a room's opening. */
+  function gatedWorld() {
+    const listeners = new Set<HubListener>();
+    const hub: Hub = {
+      async join(_gameId, listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      get size() {
+        return listeners.size;
+      },
+      async close() {},
+    };
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const base = world();
+    const spectators = createSpectators({
+      hub,
+      view: async () => {
+        await gate;
+        return (await base.spectators.join('g', member().m, {}, () => {})).snapshot;
+      },
+      eventsAfter: async () => [],
+      toWire: (e) => e as WireEvent,
+      log: { warn: () => {}, error: () => {} },
+    });
+    return { spectators, listeners, release };
+  }
+
+  // a join started in any microtask after the room's snapshot arrives (in the window where
+  // the opening was over but the room not yet listed, a second room used to be opened, whose
+  // members could never leave: sockets and subscriptions piled up on a busy gateway)
+  test.each(Array.from({ length: 16 }, (_, depth) => depth))(
+    'a join %i microtasks after the snapshot: after everyone leaves, no room and no subscription is left',
+    async (depth) => {
+      const { spectators, listeners, release } = gatedWorld();
+      const a = member();
+      const b = member();
+      const joinA = spectators.join('g', a.m, {}, a.onFirst);
+      await flush();
+      release();
+      let delay: Promise<void> = Promise.resolve();
+      for (let i = 0; i < depth; i++) delay = delay.then(() => {});
+      const joinB = delay.then(() => spectators.join('g', b.m, {}, b.onFirst));
+      const [roomA, roomB] = await Promise.all([joinA, joinB]);
+      expect(roomB).toBe(roomA);
+      spectators.leave('g', a.m);
+      spectators.leave('g', b.m);
+      expect(spectators.rooms.size).toBe(0);
+      expect(listeners.size).toBe(0);
+    },
+  );
+
+  test('a join racing the last leave lands in a live room, and its own leave closes it', async () => {
+    const { spectators, listeners, release } = gatedWorld();
+    release();
+    const a = member();
+    await spectators.join('g', a.m, {}, a.onFirst);
+    const b = member();
+    const joinB = spectators.join('g', b.m, {}, b.onFirst);
+    spectators.leave('g', a.m); // the room closes while b's join is between its steps
+    const room = await joinB;
+    expect(room.closed).toBe(false);
+    expect(spectators.rooms.get('g')).toBe(room);
+    spectators.leave('g', b.m);
+    expect(spectators.rooms.size).toBe(0);
+    expect(listeners.size).toBe(0);
+  });
+});
+
 describe('the delayed view of the NDJSON stream', () => {
   const created = ev(1, 'GameCreated', {
     gameId: 'g',

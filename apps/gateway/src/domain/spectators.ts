@@ -238,16 +238,28 @@ export function createSpectators(deps: SpectatorDeps): Spectators {
       if (ready && !ready.closed) return ready;
       let pending = opening.get(gameId);
       if (!pending) {
-        pending = open(gameId).finally(() => opening.delete(gameId));
+        // listed in the same step that ends the opening: a join in between would open a
+        // second room, whose members no leave could find
+        pending = open(gameId).then(
+          (room) => {
+            opening.delete(gameId);
+            rooms.set(gameId, room);
+            return room;
+          },
+          (err: unknown) => {
+            opening.delete(gameId);
+            throw err;
+          },
+        );
         opening.set(gameId, pending);
-        const room = await pending;
-        rooms.set(gameId, room);
-        return room;
       }
       const room = await pending;
       if (!room.closed) return room;
     }
   }
+
+  /** The room each member is in: a leave finds it even if the game has a newer room. */
+  const memberRooms = new Map<Member, Room>();
 
   const closeRoom = (room: Room) => {
     room.closed = true;
@@ -259,7 +271,10 @@ export function createSpectators(deps: SpectatorDeps): Spectators {
   return {
     rooms,
     async join(gameId, member, options, first) {
-      const room = await roomOf(gameId);
+      let room = await roomOf(gameId);
+      // the last member may have left (closing the room) while this join awaited it
+      while (room.closed) room = await roomOf(gameId);
+      memberRooms.set(member, room);
       const since = options.since;
       const cursor = new Cursor(since ?? room.seq, member);
       room.cursors.set(member, cursor);
@@ -268,8 +283,9 @@ export function createSpectators(deps: SpectatorDeps): Spectators {
       if (since !== undefined && since < room.seq) catchUp(room, cursor);
       return room;
     },
-    leave(gameId, member) {
-      const room = rooms.get(gameId);
+    leave(_gameId, member) {
+      const room = memberRooms.get(member);
+      memberRooms.delete(member);
       if (!room?.cursors.delete(member)) return;
       if (room.cursors.size === 0) closeRoom(room);
     },
@@ -293,6 +309,7 @@ export function createSpectators(deps: SpectatorDeps): Spectators {
     },
     close() {
       for (const room of [...rooms.values()]) closeRoom(room);
+      memberRooms.clear();
     },
   };
 }
