@@ -73,6 +73,7 @@ export {
   turnDeadline,
   turnFlagDueAt,
 } from './game-clock.js';
+export { RecentStates } from './recent-states.js';
 export { isRejectionCode, REJECTION_CODES, type Rejection, type RejectionCode, rejection } from './rejections.js';
 export {
   colorIndex,

@@ -19,6 +19,7 @@ import {
   isVersionConflict,
   type MoveSubmitted,
   movesOf,
+  RecentStates,
   type RecordedEvent,
   type RejectionCode,
 } from '@shogi/game';
@@ -359,15 +360,15 @@ export function viewOf(state: GameState, now: Date = new Date()): GameView {
 /** The shape of a game id, as `Id` in @shogi/protocol's schemas. */
 const GAME_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** Folded states by game, caught up from their seq on each use; LRU by insertion order. */
+/** Folded states by game, caught up from their seq on each use. */
 export class StateCache {
-  private readonly map = new Map<string, GameState>();
+  private readonly map: RecentStates<GameState>;
   private readonly events: EventStore;
-  private readonly limit: number;
 
-  constructor(events: EventStore, limit: number) {
+  /** `idleMs`: a game without a command or an observed event here for that long is read from the log again. */
+  constructor(events: EventStore, limit: number, idleMs = 60_000) {
     this.events = events;
-    this.limit = limit;
+    this.map = new RecentStates({ limit, idleMs });
   }
 
   async current(gameId: string): Promise<GameState> {
@@ -382,7 +383,7 @@ export class StateCache {
   }
 
   applied(gameId: string, before: GameState, events: readonly RecordedEvent[]): void {
-    const cached = this.map.get(gameId);
+    const cached = this.map.peek(gameId);
     // only move forward from the state the decision was made on
     if (cached !== undefined && cached.seq > before.seq) return;
     this.remember(gameId, foldOnto(before, events));
@@ -390,12 +391,12 @@ export class StateCache {
 
   /** The cached state without reading the log (possibly behind it). */
   peek(gameId: string): GameState | undefined {
-    return this.map.get(gameId);
+    return this.map.peek(gameId);
   }
 
   /** Folds published events onto the cached state when they follow it exactly. */
   observe(gameId: string, events: readonly RecordedEvent[]): void {
-    const cached = this.map.get(gameId);
+    const cached = this.map.peek(gameId);
     if (cached === undefined) return;
     let s = cached;
     for (const e of events) {
@@ -415,14 +416,9 @@ export class StateCache {
   }
 
   private remember(gameId: string, state: GameState): void {
-    this.map.delete(gameId);
     // ended games take no more moves: they are read from the log when asked for
-    if (state.status === 'ended') return;
-    this.map.set(gameId, state);
-    if (this.map.size > this.limit) {
-      const oldest = this.map.keys().next().value;
-      if (oldest !== undefined) this.map.delete(oldest);
-    }
+    if (state.status === 'ended') this.map.delete(gameId);
+    else this.map.set(gameId, state);
   }
 }
 

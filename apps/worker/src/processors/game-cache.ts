@@ -3,37 +3,27 @@
  * reads only the tail of a stream it has not seen, and a per-game chain so jobs of one
  * game in this process run one after another instead of colliding on the version.
  */
-import type { GameState } from '@shogi/game';
+import { type GameState, RecentStates } from '@shogi/game';
 
 export class GameCache {
-  private readonly states = new Map<string, GameState>();
+  private readonly states: RecentStates<GameState>;
   private readonly chains = new Map<string, Promise<unknown>>();
-  private readonly capacity: number;
 
-  constructor(capacity = 2_000) {
-    this.capacity = capacity;
+  /** `idleMs`: a game without a job here for that long is read from the log again. */
+  constructor(capacity = 2_000, idleMs = 60_000) {
+    this.states = new RecentStates({ limit: capacity, idleMs });
   }
 
   get(gameId: string): GameState | undefined {
-    const s = this.states.get(gameId);
-    if (s !== undefined) {
-      this.states.delete(gameId);
-      this.states.set(gameId, s);
-    }
-    return s;
+    return this.states.get(gameId);
   }
 
   /** Keeps the most advanced state; ended games leave the cache (no more moves come). */
   set(gameId: string, state: GameState): void {
-    const old = this.states.get(gameId);
+    const old = this.states.peek(gameId);
     if (old !== undefined && old.seq > state.seq) return;
-    this.states.delete(gameId);
-    if (state.status === 'ended') return;
-    this.states.set(gameId, state);
-    if (this.states.size > this.capacity) {
-      const oldest = this.states.keys().next().value;
-      if (oldest !== undefined) this.states.delete(oldest);
-    }
+    if (state.status === 'ended') this.states.delete(gameId);
+    else this.states.set(gameId, state);
   }
 
   forget(gameId: string): void {
