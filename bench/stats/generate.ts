@@ -312,7 +312,13 @@ const TIME_CONTROL_OF: Record<string, object> = {
   classical: { kind: 'byoyomi', mainSeconds: 1800, byoyomiSeconds: 60, periods: 1 },
 };
 
-/** G games as events (GameCreated, MoveAccepted per ply, GameEnded), then a timed rebuild. */
+/** A middle-game position: the size of the SFEN a MoveAccepted carries. */
+const PLACEHOLDER_SFEN = 'ln1g3nl/1r2kgs2/p1sppp1pp/2p3p2/1p5P1/2P1P4/PPSP1PP1P/2G2S1R1/LN2KG1NL b Bb 23';
+
+/**
+ * G games as events (GameCreated, then MoveSubmitted and MoveAccepted per ply, GameEnded),
+ * then a timed rebuild.
+ */
 async function loadLogAndRebuild(db: Db, url: string, games: number): Promise<void> {
   await sql`truncate game_events, games`.execute(db);
   const copy = copyIn(url, 'game_events (game_id, seq, type, payload, recorded_at)');
@@ -335,17 +341,34 @@ async function loadLogAndRebuild(db: Db, url: string, games: number): Promise<vo
       rated: r.rated && r.time_category !== null,
       createdAt: r.started_at,
     });
-    // beyond the opening the moves are placeholders: the projector only counts them
+    // as a live game logs them: each move a MoveSubmitted, then its MoveAccepted with the
+    // position and, in a timed game, the clocks; beyond the opening the moves are
+    // placeholders of a real move's size (the projector only counts them)
     const sfens = positionsAfter(r.initial_sfen, r.opening);
-    for (let p = 0; p < r.plies; p++)
-      await ev(p + 2, 'MoveAccepted', {
-        submittedSeq: 0,
-        ply: p + 1,
-        usi: r.opening[p] ?? '5i5h',
-        sfen: sfens[p] ?? '',
-        check: false,
+    const timed = TIME_CONTROL_OF[r.time_category ?? ''] !== undefined;
+    const side = { mainMs: 283_000, periodsLeft: 1, periodMs: 30_000 };
+    for (let p = 0; p < r.plies; p++) {
+      const color = p % 2 === 0 ? 'sente' : 'gote';
+      const usi = r.opening[p] ?? '5i5h';
+      await ev(2 * p + 2, 'MoveSubmitted', {
+        playerId: color === 'sente' ? r.sente_id : r.gote_id,
+        color,
+        usi,
+        ply: p,
+        receivedAt: r.ended_at,
       });
-    await ev(r.plies + 2, 'GameEnded', {
+      await ev(2 * p + 3, 'MoveAccepted', {
+        submittedSeq: 2 * p + 2,
+        ply: p + 1,
+        usi,
+        sfen: sfens[p] ?? PLACEHOLDER_SFEN,
+        check: false,
+        ...(timed
+          ? { clock: { sente: side, gote: side, movedAt: r.ended_at, deadlineAt: r.ended_at } }
+          : {}),
+      });
+    }
+    await ev(2 * r.plies + 2, 'GameEnded', {
       winner: r.result === 'sente' || r.result === 'gote' ? r.result : null,
       reason: r.end_reason,
       at: r.ended_at,

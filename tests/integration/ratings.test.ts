@@ -128,8 +128,8 @@ describe('the ratings projection', () => {
   test('two projectors racing rate each game once, in log order; other games change nothing', async () => {
     // 1. two projectors with small, different batches while 44 games are appended concurrently
     const store = createPgEventStore(stack.db);
-    const a = startProjector({ db: stack.db, logger: quiet, intervalMs: 5, batchSize: 7 });
-    const b = startProjector({ db: stack.db, logger: quiet, intervalMs: 5, batchSize: 11 });
+    const a = startProjector({ db: stack.db, logger: quiet, intervalMs: 5, span: 7 });
+    const b = startProjector({ db: stack.db, logger: quiet, intervalMs: 5, span: 11 });
     await Promise.all(
       Array.from({ length: 44 }, async (_, i) => {
         const g = eventsOf(i);

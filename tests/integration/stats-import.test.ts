@@ -75,6 +75,8 @@ function stated(text: string): Expected {
 
 let t: TestDatabase;
 const expected = { sente: 0, gote: 0, draw: 0, none: 0 };
+/** Game id -> the move lines of its file (an %ILLEGAL_MOVE record's last one is not a move played). */
+const moveLines = new Map<string, number>();
 
 beforeAll(async () => {
   t = await createTestDatabase({ max: 4 });
@@ -83,6 +85,9 @@ beforeAll(async () => {
     expected[BY_RULES[f]?.result ?? stated(new TextDecoder('latin1').decode(bytes))]++;
     const r = await importRecord(t.db, bytes, f);
     if (!r.ok) throw new Error(`${r.file} ply ${r.ply}: ${r.message}`);
+    const text = new TextDecoder('latin1').decode(bytes);
+    if (!text.includes('%ILLEGAL_MOVE'))
+      moveLines.set(r.gameId, text.split(/\r?\n/).filter((l) => /^[+-]\d{4}[A-Z]{2}/.test(l)).length);
   }
   await catchUp(t.db);
 });
@@ -99,6 +104,17 @@ describe('importing ../shared/fixtures/games', () => {
     const s = await resultsSummary(t.db);
     expect({ sente: s.senteWins, gote: s.goteWins, draw: s.draws, none: s.noResult }).toEqual(expected);
     expect(s.sentePct + s.gotePct + s.drawPct).toBeCloseTo(100, 1);
+  });
+
+  test("each game's length equals the move lines of its file", async () => {
+    const rows = await t.db
+      .withTables<{ finished_games: { game_id: string; plies: number } }>()
+      .selectFrom('finished_games')
+      .select(['game_id', 'plies'])
+      .execute();
+    const lengths = new Map(rows.map((r) => [r.game_id, r.plies]));
+    expect(moveLines.size).toBeGreaterThan(100);
+    for (const [gameId, n] of moveLines) expect({ gameId, plies: lengths.get(gameId) }).toEqual({ gameId, plies: n });
   });
 
   test('filters: the date range of WCSC28 (May 2018) holds its 131 games', async () => {

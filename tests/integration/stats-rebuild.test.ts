@@ -89,8 +89,8 @@ async function snapshot(): Promise<Record<string, unknown[]>> {
 
 test('live projectors count each finished game once; a rebuild equals the live tables', async () => {
   // 1. two projectors race over the same log while games are played and records imported
-  const a = startProjector({ db: t.db, logger: quiet, intervalMs: 10, batchSize: 37 });
-  const b = startProjector({ db: t.db, logger: quiet, intervalMs: 10, batchSize: 53 });
+  const a = startProjector({ db: t.db, logger: quiet, intervalMs: 10, span: 37 });
+  const b = startProjector({ db: t.db, logger: quiet, intervalMs: 10, span: 53 });
   const files = readdirSync(ROOT).slice(0, 20);
   const [ended] = await Promise.all([
     Promise.all(Array.from({ length: 36 }, (_, i) => playGame(i))),

@@ -22,12 +22,14 @@ type RatingsTrx = Transaction<Database & StatsTables & RatingTables>;
 export const statsDb = (db: Db): StatsDb => db.withTables<StatsTables>();
 
 export interface BatchResult {
-  /** Events read (0: caught up). */
+  /** Events the projector used from the range (its opening moves, creations and ends). */
   readonly events: number;
   /** Finished games written. */
   readonly games: number;
   /** The checkpoint after the batch. */
   readonly position: number;
+  /** The checkpoint was already at the read-all horizon: nothing to do. */
+  readonly caughtUp: boolean;
   /** Another projector moved the checkpoint first; nothing was written. */
   readonly lost?: true;
 }
@@ -42,16 +44,20 @@ export async function readCheckpoint(db: Db, name = STATS_PROJECTION): Promise<n
 }
 
 /**
- * An event as the projector needs it: MoveAccepted's USI alone (its SFEN and the
- * MoveSubmitted payloads are never parsed), GameCreated's and GameEnded's data.
+ * An event as the projector needs it. Only GameCreated, GameEnded and the opening moves
+ * (MoveAccepted with ply <= OPENING_PLIES) are read: the other moves and every
+ * MoveSubmitted (most of the log) never leave PostgreSQL. GameEnded carries the game's
+ * length instead, the ply of its last MoveAccepted.
  */
 interface LeanEvent {
   readonly position: number;
   readonly gameId: string;
   readonly type: string;
   readonly usi: string | null;
-  /** MoveAccepted's SFEN, for the opening plies only. */
+  /** MoveAccepted's SFEN (the position after the move). */
   readonly sfen: string | null;
+  /** GameEnded's: the accepted moves of the game. */
+  readonly plies: number | null;
   readonly data: unknown;
 }
 
@@ -61,12 +67,20 @@ interface LeanRow {
   type: string;
   usi: string | null;
   sfen: string | null;
+  plies: number | null;
   payload: unknown;
 }
 
+const LEAN_FILTER = sql`(type in ('GameCreated', 'GameEnded')
+  or (type = 'MoveAccepted' and (payload->>'ply')::int <= ${OPENING_PLIES}))`;
+
+// the last MoveAccepted before GameEnded is a short backward walk of the primary key
 const LEAN_COLUMNS = sql`global_position, game_id, type,
   case when type = 'MoveAccepted' then payload->>'usi' end as usi,
-  case when type = 'MoveAccepted' and (payload->>'ply')::int <= ${OPENING_PLIES} then payload->>'sfen' end as sfen,
+  case when type = 'MoveAccepted' then payload->>'sfen' end as sfen,
+  case when type = 'GameEnded' then coalesce((select (m.payload->>'ply')::int from game_events m
+    where m.game_id = e.game_id and m.seq < e.seq and m.type = 'MoveAccepted'
+    order by m.seq desc limit 1), 0) end as plies,
   case when type in ('GameCreated', 'GameEnded') then payload end as payload`;
 
 const lean = (r: LeanRow): LeanEvent => ({
@@ -75,25 +89,40 @@ const lean = (r: LeanRow): LeanEvent => ({
   type: r.type,
   usi: r.usi,
   sfen: r.sfen,
+  plies: r.plies,
   data: r.payload === null ? null : upcastEventData(r.type, r.payload),
 });
 
-/** Events after `after` up to the read-all horizon (see read.ts: no late commit is skipped). */
-async function readLean(db: Db, after: number, limit: number): Promise<LeanEvent[]> {
-  const upTo = await readAllHorizon(db);
-  if (upTo <= after) return [];
-  const r = await sql<LeanRow>`select ${LEAN_COLUMNS} from game_events
-    where global_position > ${after} and global_position <= ${upTo}
-    order by global_position limit ${limit}`.execute(db);
-  return r.rows.map(lean);
+interface LeanRange {
+  readonly after: number;
+  readonly events: LeanEvent[];
+  readonly through: number;
 }
 
-/** Applies the next batch of at most `batchSize` events. */
-export async function projectBatch(db: Db, batchSize = 2000): Promise<BatchResult> {
+/**
+ * The projector's events with after < global position <= `through`, where `through` is
+ * `after + span` or the read-all horizon if lower (see read.ts: no late commit is skipped).
+ */
+async function readLean(db: Db, after: number, span: number): Promise<LeanRange> {
+  const upTo = await readAllHorizon(db);
+  if (upTo <= after) return { after, events: [], through: after };
+  const through = Math.min(upTo, after + span);
+  const r = await sql<LeanRow>`select ${LEAN_COLUMNS} from game_events e
+    where global_position > ${after} and global_position <= ${through} and ${LEAN_FILTER}
+    order by global_position`.execute(db);
+  return { after, events: r.rows.map(lean), through };
+}
+
+/** Applies the events of the next `span` global positions (fewer at the horizon). */
+export async function projectBatch(db: Db, span = 20_000): Promise<BatchResult> {
   const before = await readCheckpoint(db);
-  const events = await readLean(db, before, batchSize);
-  const last = events.at(-1);
-  if (last === undefined) return { events: 0, games: 0, position: before };
+  return applyRange(db, before, await readLean(db, before, span));
+}
+
+/** Writes a range read from the checkpoint `before`, unless another projector moved it meanwhile. */
+async function applyRange(db: Db, before: number, range: LeanRange): Promise<BatchResult> {
+  const { events, through } = range;
+  if (through <= before) return { events: 0, games: 0, position: before, caughtUp: true };
   return statsDb(db)
     .transaction()
     .execute(async (trx) => {
@@ -109,16 +138,16 @@ export async function projectBatch(db: Db, batchSize = 2000): Promise<BatchResul
         .forUpdate()
         .executeTakeFirstOrThrow();
       if (Number(row.position) !== before)
-        return { events: 0, games: 0, position: Number(row.position), lost: true as const };
+        return { events: 0, games: 0, position: Number(row.position), caughtUp: false, lost: true as const };
       const ended = events.filter((e) => e.type === 'GameEnded');
       const found = ended.length === 0 ? null : await finishedRows(trx, ended, events);
       const games = found === null ? 0 : await writeFinished(trx, found.rows, found.positions);
       await trx
         .updateTable('projection_checkpoints')
-        .set({ position: last.position, updated_at: sql<Date>`now()` })
+        .set({ position: through, updated_at: sql<Date>`now()` })
         .where('name', '=', STATS_PROJECTION)
         .execute();
-      return { events: events.length, games, position: last.position };
+      return { events: events.length, games, position: through, caughtUp: false };
     });
 }
 
@@ -139,8 +168,8 @@ async function finishedRows(
     ids.length === 0
       ? []
       : (
-          await sql<LeanRow>`select ${LEAN_COLUMNS} from game_events
-            where game_id = any(${ids}::text[]) and type in ('GameCreated', 'MoveAccepted')
+          await sql<LeanRow>`select ${LEAN_COLUMNS} from game_events e
+            where game_id = any(${ids}::text[]) and type <> 'GameEnded' and ${LEAN_FILTER}
             order by game_id, seq`.execute(trx)
         ).rows.map(lean);
   const imported = await trx
@@ -157,9 +186,9 @@ async function finishedRows(
       byGame.set(e.gameId, g);
     }
     if (e.type === 'GameCreated') g.created = e.data as GameCreated['data'];
-    else if (e.type === 'MoveAccepted' && e.usi !== null) {
+    else if (e.type === 'MoveAccepted' && e.usi !== null && e.sfen !== null) {
       g.moves.push(e.usi);
-      if (e.sfen !== null) g.sfens.push(e.sfen);
+      g.sfens.push(e.sfen);
     }
   };
   for (const e of read) collect(e);
@@ -172,7 +201,8 @@ async function finishedRows(
     const input: FinishedGameInput = {
       gameId: end.gameId,
       created: g.created,
-      moves: g.moves,
+      opening: g.moves,
+      plies: end.plies ?? 0,
       ended: end.data as GameEnded['data'],
       globalPosition: end.position,
       importedReason: reasonOf.get(end.gameId),
@@ -215,13 +245,25 @@ async function writeFinished(
   return inserted.length;
 }
 
-/** Runs batches until the log is caught up; returns the finished games written. */
-export async function catchUp(db: Db, batchSize = 2000): Promise<number> {
+/**
+ * Runs batches until the log is caught up; returns the finished games written. The next
+ * range is read while the current one is written (two connections), since both wait on
+ * PostgreSQL; a range read ahead of a checkpoint that another projector then moved is
+ * read again.
+ */
+export async function catchUp(db: Db, span = 20_000): Promise<number> {
   let games = 0;
+  let ahead: Promise<LeanRange> | null = null;
   for (;;) {
-    const r = await projectBatch(db, batchSize);
+    const before = await readCheckpoint(db);
+    // a read ahead that failed is read again here
+    const early: LeanRange | null = ahead === null ? null : await ahead.catch(() => null);
+    const range: LeanRange = early !== null && early.after === before ? early : await readLean(db, before, span);
+    ahead = range.through > before ? readLean(db, range.through, span) : null;
+    ahead?.catch(() => {}); // not unhandled while the range is written; awaited above
+    const r = await applyRange(db, before, range);
     games += r.games;
-    if (r.events === 0 && r.lost !== true) return games;
+    if (r.caughtUp) return games;
   }
 }
 
@@ -230,7 +272,7 @@ export async function catchUp(db: Db, batchSize = 2000): Promise<number> {
  * transaction then batches (a live projector running meanwhile is safe: batches check the
  * checkpoint). Returns the finished games written.
  */
-export async function rebuildStats(db: Db, batchSize = 100_000): Promise<number> {
+export async function rebuildStats(db: Db, span = 1_600_000): Promise<number> {
   await statsDb(db)
     .transaction()
     .execute(async (trx) => {
@@ -242,7 +284,7 @@ export async function rebuildStats(db: Db, batchSize = 100_000): Promise<number>
       await sql`select 1 from projection_checkpoints where name = ${STATS_PROJECTION} for update`.execute(trx);
       await sql.raw(`truncate ${[...DERIVED_STATS_TABLES, ...DERIVED_RATING_TABLES].join(', ')}`).execute(trx);
     });
-  return catchUp(db, batchSize);
+  return catchUp(db, span);
 }
 
 export interface ProjectorLogger {
@@ -260,7 +302,8 @@ export function startProjector(options: {
   readonly db: Db;
   readonly logger: ProjectorLogger;
   readonly intervalMs?: number;
-  readonly batchSize?: number;
+  /** Global positions per batch (default 20,000). */
+  readonly span?: number;
 }): RunningProjector {
   const { db, logger } = options;
   let stopped = false;
@@ -268,9 +311,9 @@ export function startProjector(options: {
   const loop = async () => {
     while (!stopped) {
       try {
-        const r = await projectBatch(db, options.batchSize ?? 2000);
+        const r = await projectBatch(db, options.span);
         if (r.games > 0) logger.info({ games: r.games, position: r.position }, 'stats: finished games projected');
-        if (r.events > 0 || r.lost === true) continue;
+        if (!r.caughtUp) continue;
       } catch (err) {
         logger.error({ err }, 'stats projector: batch failed; retrying');
       }

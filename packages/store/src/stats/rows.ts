@@ -20,7 +20,10 @@ export type FinishedRow = Insertable<FinishedGamesTable> & { opening: string[]; 
 export interface FinishedGameInput {
   readonly gameId: string;
   readonly created: GameCreated['data'];
-  readonly moves: readonly string[];
+  /** Its first OPENING_PLIES accepted moves (all of them in a shorter game). */
+  readonly opening: readonly string[];
+  /** Its accepted moves. */
+  readonly plies: number;
   readonly ended: GameEnded['data'];
   readonly globalPosition: number;
   /** The finer reason an import recorded (illegal_move, max_moves, interrupted), if any. */
@@ -49,8 +52,8 @@ export function finishedRow(g: FinishedGameInput): FinishedRow {
     gote_rating_after: null,
     result,
     end_reason: reason,
-    plies: g.moves.length,
-    opening: g.moves.slice(0, OPENING_PLIES),
+    plies: g.plies,
+    opening: g.opening.slice(0, OPENING_PLIES),
     started_at: g.created.createdAt,
     ended_at: g.ended.at,
     imported: g.importedReason !== undefined,
