@@ -163,6 +163,61 @@ describe('postgres event store', () => {
     expect((await compareGamesWithLog(t.db)).differences).toEqual([]);
   });
 
+  it('rebuilds rows whose pending submission, verdicts and clock deadline come from the tail of the stream', async () => {
+    const sfen = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2';
+    const clock = (deadlineAt: string) => ({
+      sente: { mainMs: 60_000, periodsLeft: 1, periodMs: 10_000 },
+      gote: { mainMs: 60_000, periodsLeft: 1, periodMs: 10_000 },
+      movedAt: T0.toISOString(),
+      deadlineAt,
+    });
+    const accepted = (submittedSeq: number, ply: number, deadlineAt?: string): GameEvent => ({
+      type: 'MoveAccepted',
+      data: {
+        submittedSeq,
+        ply,
+        usi: '7g7f',
+        sfen,
+        check: false,
+        ...(deadlineAt === undefined ? {} : { clock: clock(deadlineAt) }),
+      },
+    });
+    const rejected = (submittedSeq: number, ply: number): GameEvent => ({
+      type: 'MoveRejected',
+      data: { submittedSeq, usi: '1a1b', ply, reason: 'illegal_move' as never },
+    });
+    const timed = { timeControl: { kind: 'byoyomi', mainSeconds: 60, byoyomiSeconds: 10, periods: 1 } } as const;
+    // a submission still waiting for its verdict
+    await appendEvents(t.db, 'tp1', 0, [gameCreated('tp1'), moveSubmitted('7g7f', 0)]);
+    // an accepted move, then a rejected one: ply from the accept, nothing pending
+    await appendEvents(t.db, 'tp2', 0, [
+      gameCreated('tp2'),
+      moveSubmitted('7g7f', 0),
+      accepted(2, 1),
+      moveSubmitted('1a1b', 1, GOTE),
+      rejected(4, 1),
+    ]);
+    // two submissions, only the first answered: the second is pending
+    await appendEvents(t.db, 'tp3', 0, [
+      gameCreated('tp3'),
+      moveSubmitted('7g7f', 0),
+      moveSubmitted('7g7f', 0),
+      accepted(2, 1),
+    ]);
+    // a timed game: the deadline of its last accepted move, then one more submission pending
+    await appendEvents(t.db, 'tp4', 0, [
+      gameCreated('tp4', timed as never),
+      moveSubmitted('7g7f', 0),
+      accepted(2, 1, '2026-01-01T00:01:00.000Z'),
+      moveSubmitted('3c3d', 1, GOTE),
+    ]);
+    expect(await getGame(t.db, 'tp1')).toMatchObject({ pending_seq: 2, ply: 0 });
+    expect(await getGame(t.db, 'tp2')).toMatchObject({ pending_seq: null, ply: 1, last_seq: 5 });
+    expect(await getGame(t.db, 'tp3')).toMatchObject({ pending_seq: 3, ply: 1 });
+    expect((await getGame(t.db, 'tp4'))?.deadline_at?.toISOString()).toBe('2026-01-01T00:01:00.000Z');
+    expect((await compareGamesWithLog(t.db)).differences).toEqual([]);
+  });
+
   it('appends to several games in one statement, each game all-or-nothing', async () => {
     for (const g of ['mA', 'mB', 'mC']) await appendEvents(t.db, g, 0, [gameCreated(g)]);
     await appendEvents(t.db, 'mC', 1, [moveSubmitted('7g7f', 0)]);

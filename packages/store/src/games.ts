@@ -26,12 +26,58 @@ export async function listGames(db: Db, options: ListGamesOptions = {}): Promise
     .execute();
 }
 
-const PAGE = 5000;
+const GAMES_PAGE = 2000;
+
+interface LeanGameEventRow {
+  game_id: string;
+  seq: number;
+  type: string;
+  recorded_at: Date;
+  /** GameCreated's and GameEnded's whole payload. */
+  payload: unknown;
+  submitted_seq: number | null;
+  ply: number | null;
+  sfen: string | null;
+  deadline_at: string | null;
+}
 
 /**
- * The games rows the log implies, by folding every stream with the same reducer the
- * append uses. updated_at is the record time of a game's last event (the append sets
- * both from one now()). Reads the log in keyset pages of (game_id, seq).
+ * An event with the data `applyToGameRow` reads: GameCreated and GameEnded whole, a
+ * verdict's submittedSeq, MoveAccepted's ply, SFEN and clock deadline, nothing of the rest
+ * (most of the log's bytes are never parsed).
+ */
+function leanEvent(r: LeanGameEventRow): GameEvent {
+  switch (r.type) {
+    case 'GameCreated':
+    case 'GameEnded':
+      return { type: r.type, data: r.payload } as GameEvent;
+    case 'MoveAccepted':
+      return {
+        type: r.type,
+        data: {
+          submittedSeq: r.submitted_seq,
+          ply: r.ply,
+          sfen: r.sfen,
+          ...(r.deadline_at === null ? {} : { clock: { deadlineAt: r.deadline_at } }),
+        },
+      } as GameEvent;
+    case 'MoveRejected':
+      return { type: r.type, data: { submittedSeq: r.submitted_seq } } as GameEvent;
+    default:
+      return { type: r.type, data: {} } as GameEvent;
+  }
+}
+
+/**
+ * The games rows the log implies, by folding each stream with the same reducer the append
+ * uses. updated_at is the record time of a game's last event (the append sets both from
+ * one now()). Games are read in keyset pages of game ids.
+ *
+ * Only the events that decide a row are read: every column is set afresh by the event
+ * that last touches it, so a game's GameCreated (seq 1), its last MoveAccepted (ply, SFEN,
+ * side to move, and the clock deadline: a game's moves all carry clocks or none do) and
+ * every event from its last MoveSubmitted on (pending submission, last seq, the end) fold
+ * to the same row as the whole stream, from a few rows a game instead of all of them.
  */
 export async function gamesFromLog(db: Db): Promise<GameRow[]> {
   const out: GameRow[] = [];
@@ -41,29 +87,41 @@ export async function gamesFromLog(db: Db): Promise<GameRow[]> {
     const full = asFullRow(current.patch);
     if (full !== null) out.push({ ...full, updated_at: current.updatedAt });
   };
-  let after: [string, number] = ['', 0];
+  let after = '';
   for (;;) {
-    const rows = await db
-      .selectFrom('game_events')
-      .select(['game_id', 'seq', 'type', 'payload', 'recorded_at'])
-      .where((eb) =>
-        eb.or([eb('game_id', '>', after[0]), eb.and([eb('game_id', '=', after[0]), eb('seq', '>', after[1])])]),
+    const { rows } = await sql<LeanGameEventRow>`
+      with page as (
+        select game_id from game_events where seq = 1 and game_id > ${after} order by game_id limit ${GAMES_PAGE}
+      ), marks as materialized (
+        select game_id,
+          (select seq from game_events s where s.game_id = page.game_id and s.type = 'MoveSubmitted'
+            order by seq desc limit 1) as submitted,
+          (select seq from game_events a where a.game_id = page.game_id and a.type = 'MoveAccepted'
+            order by seq desc limit 1) as accepted,
+          (select max(seq) from game_events l where l.game_id = page.game_id) as last
+        from page
       )
-      .orderBy('game_id')
-      .orderBy('seq')
-      .limit(PAGE)
-      .execute();
+      select e.game_id, e.seq, e.type, e.recorded_at,
+        case when e.type in ('GameCreated', 'GameEnded') then e.payload end as payload,
+        case when e.type in ('MoveAccepted', 'MoveRejected') then (e.payload->>'submittedSeq')::int end as submitted_seq,
+        case when e.type = 'MoveAccepted' then (e.payload->>'ply')::int end as ply,
+        case when e.type = 'MoveAccepted' then e.payload->>'sfen' end as sfen,
+        case when e.type = 'MoveAccepted' then e.payload->'clock'->>'deadlineAt' end as deadline_at
+      from marks m join game_events e on e.game_id = m.game_id
+        -- a list of seqs, not an OR: the index finds each row without visiting the others
+        and e.seq = any(array[1, m.accepted] || array(select generate_series(coalesce(m.submitted, 1), m.last)))
+      order by e.game_id, e.seq`.execute(db);
     for (const r of rows) {
       if (current?.id !== r.game_id) {
         flush();
         current = { id: r.game_id, patch: {}, updatedAt: r.recorded_at };
       }
-      current.patch = applyToGameRow(current.patch, r.seq, { type: r.type, data: r.payload } as GameEvent);
+      current.patch = applyToGameRow(current.patch, r.seq, leanEvent(r));
       current.updatedAt = r.recorded_at;
     }
     const last = rows.at(-1);
-    if (last === undefined || rows.length < PAGE) break;
-    after = [last.game_id, last.seq];
+    if (last === undefined) break;
+    after = last.game_id;
   }
   flush();
   return out;

@@ -13,6 +13,7 @@ const args = new Set(process.argv.slice(2));
 const all = !args.has('--stats') && !args.has('--games');
 const url = process.env.DATABASE_URL ?? 'postgres://localhost:5432/shogi';
 const db = createDb(url, { max: 2 });
+const started = performance.now();
 try {
   await migrateToLatest(db);
   if (all || args.has('--games')) {
@@ -25,6 +26,7 @@ try {
     const n = await rebuildStats(db);
     console.log(`stats and ratings: ${n} finished games rebuilt in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
+  if (all) console.log(`all projections rebuilt in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 } catch (e) {
   console.error(`rebuild failed on ${url.replace(/\/\/[^@]*@/, '//***@')}: ${(e as Error).message}`);
   process.exitCode = 1;
