@@ -22,8 +22,8 @@ const flush = async () => {
   for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
 };
 
-function world() {
-  const log: WireEvent[] = [ev(1)];
+/** A hub that hands every published batch to the game's listeners at once. */
+function fakeHub() {
   const listeners = new Set<HubListener>();
   const hub: Hub = {
     async join(_gameId, listener) {
@@ -35,6 +35,12 @@ function world() {
     },
     async close() {},
   };
+  return { hub, listeners };
+}
+
+function world() {
+  const log: WireEvent[] = [ev(1)];
+  const { hub, listeners } = fakeHub();
   const view = (): GameView => ({
     id: 'g',
     ruleset: 'default',
@@ -158,17 +164,7 @@ describe('spectator rooms', () => {
 describe('spectator rooms leave nothing behind', () => {
   /** A world whose snapshot read waits for `release()`, so joins can be started at any point of a room's opening. */
   function gatedWorld() {
-    const listeners = new Set<HubListener>();
-    const hub: Hub = {
-      async join(_gameId, listener) {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
-      },
-      get size() {
-        return listeners.size;
-      },
-      async close() {},
-    };
+    const { hub, listeners } = fakeHub();
     let release: () => void = () => {};
     const gate = new Promise<void>((r) => {
       release = r;
