@@ -22,7 +22,7 @@ export interface FinishedGameInput {
   readonly created: GameCreated['data'];
   /** Its first OPENING_PLIES accepted moves (all of them in a shorter game). */
   readonly opening: readonly string[];
-  /** Its accepted moves. */
+  /** How many moves were accepted in it. */
   readonly plies: number;
   readonly ended: GameEnded['data'];
   readonly globalPosition: number;
