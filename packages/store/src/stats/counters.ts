@@ -65,21 +65,18 @@ export async function writeCounters(
     Record<string, unknown>,
     { games: number; sente_wins: number; gote_wins: number; draws: number }
   >();
+  const oneGame = { games: 1 };
   for (const r of rows) {
     const bucket = lengthBucket(r.plies);
+    const o = outcome(r);
+    const handicap = r.handicap ?? '';
+    const category = r.time_category ?? '';
     for (const [grain, day] of periodsOf(dayOf(r.ended_at))) {
-      const dims = {
-        grain,
-        day,
-        ruleset: r.ruleset,
-        handicap: r.handicap ?? '',
-        rated: r.rated,
-        time_category: r.time_category ?? '',
-      };
-      const dimsId = `${grain}|${day}|${dims.ruleset}|${dims.handicap}|${dims.rated}|${dims.time_category}`;
-      results.add(`${dimsId}|${r.end_reason}`, { ...dims, end_reason: r.end_reason }, outcome(r));
-      rollups.add(dimsId, dims, outcome(r));
-      lengths.add(`${dimsId}|${bucket}`, { ...dims, bucket }, { games: 1 });
+      const dims = () => ({ grain, day, ruleset: r.ruleset, handicap, rated: r.rated, time_category: category });
+      const dimsId = `${grain}|${day}|${r.ruleset}|${handicap}|${r.rated}|${category}`;
+      results.add(`${dimsId}|${r.end_reason}`, () => ({ ...dims(), end_reason: r.end_reason }), o);
+      rollups.add(dimsId, dims, o);
+      lengths.add(`${dimsId}|${bucket}`, () => ({ ...dims(), bucket }), oneGame);
     }
     for (const color of ['sente', 'gote'] as const) {
       const player = color === 'sente' ? r.sente_id : r.gote_id;
@@ -87,7 +84,7 @@ export async function writeCounters(
       const lost = r.result === (color === 'sente' ? 'gote' : 'sente');
       players.add(
         `${player}|${color}|${r.end_reason}`,
-        { player_id: player, color, end_reason: r.end_reason },
+        () => ({ player_id: player, color, end_reason: r.end_reason }),
         {
           wins: won ? 1 : 0,
           losses: lost ? 1 : 0,
@@ -98,18 +95,24 @@ export async function writeCounters(
     }
     const root = explorerRoot(r);
     if (root !== null && r.result !== 'none') {
-      const o = outcome(r);
       const after = positions.get(r.game_id);
+      const counts = { games: 1, sente_wins: o.sente_wins, gote_wins: o.gote_wins, draws: o.draws };
+      let prefix = '';
       for (let i = 0; i < r.opening.length; i++) {
-        const prefix = r.opening.slice(0, i).join(' ');
         const next = r.opening[i] as string;
         const before = i === 0 ? r.initial_sfen : after?.[i - 1];
-        const position = after === undefined || before === undefined ? '' : positionKey(before);
+        const at = prefix;
         openings.add(
-          `${root}|${prefix}|${next}`,
-          { handicap: root, prefix, next, position },
-          { games: 1, sente_wins: o.sente_wins, gote_wins: o.gote_wins, draws: o.draws },
+          `${root}|${at}|${next}`,
+          () => ({
+            handicap: root,
+            prefix: at,
+            next,
+            position: after === undefined || before === undefined ? '' : positionKey(before),
+          }),
+          counts,
         );
+        prefix = i === 0 ? next : `${prefix} ${next}`;
       }
     }
   }

@@ -87,16 +87,19 @@ export const ALL_PERIOD = '1970-01-01';
 
 export const lengthBucket = (plies: number): number => Math.floor(plies / LENGTH_BUCKET) * LENGTH_BUCKET;
 
-/** Sums increments under a string key. */
-export class Tally<K, V extends Record<string, number>> {
+/**
+ * Sums increments under a string key. `key` may be a function, called only for an id not
+ * seen yet: a rebuild adds tens of millions of increments to far fewer keys.
+ */
+export class Tally<K extends Record<string, unknown>, V extends Record<string, number>> {
   readonly entries = new Map<string, { key: K; values: V }>();
-  add(id: string, key: K, values: V): void {
+  add(id: string, key: K | (() => K), values: V): void {
     const e = this.entries.get(id);
     if (e === undefined) {
-      this.entries.set(id, { key, values: { ...values } });
+      this.entries.set(id, { key: typeof key === 'function' ? key() : key, values: { ...values } });
       return;
     }
-    for (const k of Object.keys(values) as (keyof V & string)[])
-      (e.values as Record<string, number>)[k] = (e.values[k] as number) + (values[k] as number);
+    const sums = e.values as Record<string, number>;
+    for (const k in values) sums[k] = (sums[k] as number) + (values[k] as number);
   }
 }
