@@ -272,7 +272,7 @@ export async function catchUp(db: Db, span = 20_000): Promise<number> {
  * transaction then batches (a live projector running meanwhile is safe: batches check the
  * checkpoint). Returns the finished games written.
  */
-export async function rebuildStats(db: Db, span = 1_600_000): Promise<number> {
+export async function rebuildStats(db: Db, span = 3_200_000): Promise<number> {
   await statsDb(db)
     .transaction()
     .execute(async (trx) => {
