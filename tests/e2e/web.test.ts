@@ -14,9 +14,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BotRegistry } from '@shogi/gateway';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-
-const CHROMIUM = '/usr/bin/chromium';
-
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startBotOpponent } from '../../apps/server/src/demo/opponent.js';
@@ -33,6 +30,7 @@ const MOVES = [
   { usi: '1d1e', by: 'keyboard' },
   { usi: 'G*5b', by: 'click' },
 ] as const;
+const CHROMIUM = '/usr/bin/chromium';
 const DROP_TYPES: Record<string, number> = { P: 1, L: 2, N: 3, S: 4, B: 5, R: 6, G: 7 };
 
 let stack: Stack;
@@ -235,9 +233,17 @@ describe('web client', () => {
     await watcher.screenshot({ path: join(ARTIFACTS, 'web-stats.png'), fullPage: true });
 
     // 8. a player's profile, linked from the game page
-    await watcher.goto(url(`/players/${alice.id}`));
-    await watcher.locator('h1:has-text("alice")').waitFor();
-    expect(await watcher.locator('.recent li').count()).toBeGreaterThanOrEqual(0);
+    //    (her mated game shows among the latest once the worker's projector has written it)
+    await expect
+      .poll(
+        async () => {
+          await watcher.goto(url(`/players/${alice.id}`));
+          await watcher.locator('h1:has-text("alice")').waitFor();
+          return watcher.locator('.recent li').count();
+        },
+        { timeout: 15_000 },
+      )
+      .toBeGreaterThan(0);
 
     for (const name of ['web-lobby.png', 'web-game.png', 'web-game-phone.png', 'web-stats.png'])
       expect(statSync(join(ARTIFACTS, name)).size, name).toBeGreaterThan(10_000);

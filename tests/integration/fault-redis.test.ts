@@ -256,7 +256,10 @@ for (const { persistence, persistent } of CASES) {
 
         // 2. with one job at a time for six games, jobs queue up: Redis dies with several waiting
         let waiting = await queue.getWaitingCount();
+        const queuedBy = Date.now() + 30_000;
         while (waiting < 3) {
+          // bounded, so a run where jobs never pile up says so instead of timing out
+          if (Date.now() > queuedBy) throw new Error(`only ${waiting} jobs waiting after 30 s, 3 expected`);
           await sleep(5);
           waiting = await queue.getWaitingCount();
         }

@@ -1,5 +1,6 @@
 /** Command line and environment of the launcher (its only reader of process.env and argv). */
 import { type GatewayConfig, loadConfig } from '@shogi/gateway';
+import { DEFAULT_CONCURRENCY } from '@shogi/worker';
 
 export const ROLES = ['all', 'gateway', 'worker'] as const;
 export type Role = (typeof ROLES)[number];
@@ -16,7 +17,7 @@ export interface LaunchOptions {
 export const USAGE = `usage: npm start -- [--role all|gateway|worker] [--no-demo]
   --role     all (default): gateway + worker in one process; gateway or worker alone to scale them apart
   --no-demo  do not start the two demo bots (also DEMO=0)
-environment: DATABASE_URL, REDIS_URL, PORT (3000), HOST, LOG_LEVEL, WORKER_CONCURRENCY (256), QUEUE_PREFIX`;
+environment: DATABASE_URL, REDIS_URL, PORT (3000), HOST, LOG_LEVEL, WORKER_CONCURRENCY (${DEFAULT_CONCURRENCY}), QUEUE_PREFIX`;
 
 export function parseLaunchOptions(
   argv: readonly string[] = process.argv.slice(2),
@@ -37,14 +38,14 @@ export function parseLaunchOptions(
   }
   if (!ROLES.includes(role)) return { error: `unknown ROLE "${role}"` };
   const gateway = loadConfig(env);
-  const concurrency = Number(env.WORKER_CONCURRENCY ?? 256);
+  const concurrency = Number(env.WORKER_CONCURRENCY ?? DEFAULT_CONCURRENCY);
   const host = gateway.host === '0.0.0.0' || gateway.host === '::' ? 'localhost' : gateway.host;
   return {
     role,
     // the demo plays through this process' gateway
     demo: demo && role !== 'worker',
     gateway,
-    workerConcurrency: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : 256,
+    workerConcurrency: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : DEFAULT_CONCURRENCY,
     publicUrl: `http://${host}:${gateway.port}`,
   };
 }

@@ -27,4 +27,4 @@ export {
   validateJobId,
 } from './queues.js';
 export { startSweeper, sweepOverdueClocks, sweepStalled } from './sweeper.js';
-export { type RunningWorker, startWorker, type WorkerOptions } from './worker.js';
+export { DEFAULT_CONCURRENCY, type RunningWorker, startWorker, type WorkerOptions } from './worker.js';

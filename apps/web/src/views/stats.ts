@@ -3,7 +3,7 @@
  * category, game lengths, ending reasons), the opening explorer on a board, and a player's
  * record. Every number comes from the stats API (pre-aggregated counters).
  */
-import type { Leaderboard, ScoreByDifference } from '@shogi/protocol';
+import type { Leaderboard, RATING_CATEGORY_NAMES, ScoreByDifference } from '@shogi/protocol';
 import { moveTo, parseUsi } from '@shogi/rules';
 import { ApiFailure, api } from '../api.js';
 import { h } from '../dom.js';
@@ -13,6 +13,15 @@ import { japaneseMove } from '../shogi/notation.js';
 import { reasonText } from '../shogi/result.js';
 import { boardElement } from './board.js';
 import { histogram, lineChart, type Shares, sharesChart } from './charts.js';
+
+/** The rating categories (the protocol's list, checked here; the bundle carries no schema code). */
+const RATED_CATEGORIES = [
+  'bullet',
+  'blitz',
+  'rapid',
+  'classical',
+  'correspondence',
+] as const satisfies readonly (typeof RATING_CATEGORY_NAMES)[number][];
 
 interface Results {
   games: number;
@@ -162,7 +171,7 @@ export function statsPage(root: HTMLElement): () => void {
         }),
       );
       const category = (new FormData(form).get('timeCategory') as string | null) ?? '';
-      const rated = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'].includes(category);
+      const rated = (RATED_CATEGORIES as readonly string[]).includes(category);
       const byDiff = await api
         .get<ScoreByDifference>(`/api/stats/score-by-rating-difference${rated ? `?category=${category}` : ''}`)
         .catch(() => null);
@@ -297,7 +306,7 @@ export function statsPage(root: HTMLElement): () => void {
   const boardCategory = h(
     'select',
     { id: 'leaderboard-category', onchange: () => void leaders() },
-    ...['blitz', 'bullet', 'rapid', 'classical', 'correspondence'].map((c) => h('option', { value: c }, c)),
+    ...RATED_CATEGORIES.map((c) => h('option', { value: c, selected: c === 'blitz' }, c)),
   );
   const leaders = async () => {
     const l = await api.get<Leaderboard>(`/api/leaderboards/${boardCategory.value}?limit=20`).catch(() => null);

@@ -206,26 +206,24 @@ export async function writeRatingCounters(trx: Trx, rated: readonly RatedOutcome
       { games: 1, score_halves: score, expected_micro: Math.round(e.expected * 1e6) },
     );
   }
-  const flat = <V extends Record<string, number>>(t: Tally<Record<string, unknown>, V>) =>
-    [...t.entries.values()].map((e) => ({ ...e.key, ...e.values }));
   await addCounts(
     trx,
     'rating_band_rollups',
-    flat(bands),
+    bands.rows(),
     ['grain', 'day', 'ruleset', 'handicap', 'rated', 'time_category', 'band'],
     ['sente_wins', 'gote_wins', 'draws', 'no_result'],
   );
   await addCounts(
     trx,
     'player_band_results',
-    flat(players),
+    players.rows(),
     ['player_id', 'category', 'opponent_band'],
     ['wins', 'losses', 'draws'],
   );
   await addCounts(
     trx,
     'rating_diff_counters',
-    flat(diffs),
+    diffs.rows(),
     ['category', 'higher_color', 'bucket'],
     ['games', 'score_halves', 'expected_micro'],
   );

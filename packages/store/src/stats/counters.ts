@@ -116,29 +116,27 @@ export async function writeCounters(
       }
     }
   }
-  const flat = <K, V>(t: Tally<K & Record<string, unknown>, V & Record<string, number>>) =>
-    [...t.entries.values()].map((e) => ({ ...e.key, ...e.values }));
   const dimKey = ['grain', 'day', 'ruleset', 'handicap', 'rated', 'time_category'];
-  await addCounts(trx, 'results_rollups', flat(rollups), dimKey, ['sente_wins', 'gote_wins', 'draws', 'no_result']);
+  await addCounts(trx, 'results_rollups', rollups.rows(), dimKey, ['sente_wins', 'gote_wins', 'draws', 'no_result']);
   await addCounts(
     trx,
     'results_counters',
-    flat(results),
+    results.rows(),
     [...dimKey, 'end_reason'],
     ['sente_wins', 'gote_wins', 'draws', 'no_result'],
   );
-  await addCounts(trx, 'length_counters', flat(lengths), [...dimKey, 'bucket'], ['games']);
+  await addCounts(trx, 'length_counters', lengths.rows(), [...dimKey, 'bucket'], ['games']);
   await addCounts(
     trx,
     'player_results',
-    flat(players),
+    players.rows(),
     ['player_id', 'color', 'end_reason'],
     ['wins', 'losses', 'draws', 'no_result'],
   );
   await addCounts(
     trx,
     'opening_counters',
-    flat(openings),
+    openings.rows(),
     ['handicap', 'prefix', 'next'],
     ['games', 'sente_wins', 'gote_wins', 'draws'],
   );

@@ -102,4 +102,9 @@ export class Tally<K extends Record<string, unknown>, V extends Record<string, n
     const sums = e.values as Record<string, number>;
     for (const k in values) sums[k] = (sums[k] as number) + (values[k] as number);
   }
+
+  /** Each key with its sums, as one row of a counters table. */
+  rows(): (K & V)[] {
+    return [...this.entries.values()].map((e) => ({ ...e.key, ...e.values }));
+  }
 }
