@@ -12,6 +12,7 @@ import {
   appendEvents,
   DERIVED_STATS_TABLES,
   importRecord,
+  projectBatch,
   readCheckpoint,
   rebuildStats,
   resultsSummary,
@@ -119,4 +120,22 @@ test('live projectors count each finished game once; a rebuild equals the live t
   // 4. truncate and replay from position 0: the same rows
   expect(await rebuildStats(t.db, 100)).toBe(finished);
   expect(await snapshot()).toEqual(live);
+});
+
+test('a batch that reaches the horizon says so: a live projector then waits instead of reading again at once', async () => {
+  // catch up in small spans: every batch short of the horizon says there is more
+  let r = await projectBatch(t.db, 5);
+  for (let batches = 0; !r.caughtUp; batches++) {
+    expect(r.position).toBeGreaterThan(0);
+    expect(batches).toBeLessThan(100_000);
+    r = await projectBatch(t.db, 5);
+  }
+  // new events within one span: read, written, and caught up in the same batch
+  await playGame(1_000);
+  const before = await readCheckpoint(t.db);
+  const next = await projectBatch(t.db, 1_000_000);
+  expect(next.position).toBeGreaterThan(before);
+  expect(next.caughtUp).toBe(true);
+  // nothing new: caught up without moving
+  expect(await projectBatch(t.db, 1_000_000)).toMatchObject({ events: 0, position: next.position, caughtUp: true });
 });

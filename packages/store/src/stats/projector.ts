@@ -28,7 +28,10 @@ export interface BatchResult {
   readonly games: number;
   /** The checkpoint after the batch. */
   readonly position: number;
-  /** The checkpoint was already at the read-all horizon: nothing to do. */
+  /**
+   * The batch reached the read-all horizon (or had nothing to do): a caller waits before
+   * the next one. False when the span cut the range short or another projector won.
+   */
   readonly caughtUp: boolean;
   /** Another projector moved the checkpoint first; nothing was written. */
   readonly lost?: true;
@@ -97,6 +100,8 @@ interface LeanRange {
   readonly after: number;
   readonly events: LeanEvent[];
   readonly through: number;
+  /** `through` is the horizon: nothing committed was left unread. */
+  readonly atHorizon: boolean;
 }
 
 /**
@@ -105,12 +110,12 @@ interface LeanRange {
  */
 async function readLean(db: Db, after: number, span: number): Promise<LeanRange> {
   const upTo = await readAllHorizon(db);
-  if (upTo <= after) return { after, events: [], through: after };
+  if (upTo <= after) return { after, events: [], through: after, atHorizon: true };
   const through = Math.min(upTo, after + span);
   const r = await sql<LeanRow>`select ${LEAN_COLUMNS} from game_events e
     where global_position > ${after} and global_position <= ${through} and ${LEAN_FILTER}
     order by global_position`.execute(db);
-  return { after, events: r.rows.map(lean), through };
+  return { after, events: r.rows.map(lean), through, atHorizon: through === upTo };
 }
 
 /** Applies the events of the next `span` global positions (fewer at the horizon). */
@@ -147,7 +152,7 @@ async function applyRange(db: Db, before: number, range: LeanRange): Promise<Bat
         .set({ position: through, updated_at: sql<Date>`now()` })
         .where('name', '=', STATS_PROJECTION)
         .execute();
-      return { events: events.length, games, position: through, caughtUp: false };
+      return { events: events.length, games, position: through, caughtUp: range.atHorizon };
     });
 }
 
