@@ -110,7 +110,7 @@ test('a job whose worker froze past its lock is redelivered: one verdict, the la
   // 3. A wakes up and appends the verdict it decided before B's
   release();
   while (resultsOfA.length === 0) await new Promise((r) => setTimeout(r, 20));
-  expect(resultsOfA[0]).toEqual({ appended: 0, conflicts: 1 });
+  expect(resultsOfA[0]).toEqual({ appended: 0, verdicts: 0, conflicts: 1 });
   await closeA();
 
   const { submitted, verdicts } = verdictCounts(await h.events('stall'));

@@ -20,9 +20,12 @@ export {
   type EventEnvelope,
   enqueueValidate,
   gameChannel,
+  isValidateBatchJobData,
   isValidateJobData,
+  MAX_VALIDATE_BATCH,
   VALIDATE_JOB_OPTIONS,
   VALIDATE_QUEUE,
+  type ValidateBatchJobData,
   type ValidateJobData,
   validateJobId,
 } from './queues.js';

@@ -16,6 +16,19 @@ export interface ValidateJobData {
   readonly submitted?: MoveSubmitted['data'];
 }
 
+/**
+ * Several submissions in one job: a gateway enqueues the moves it recorded in the same tick
+ * together, so BullMQ's add, fetch and finish (Lua scripts, ~70 µs of Redis CPU each, and a
+ * round trip) are paid once per batch instead of once per move. Each move is validated on
+ * its own, exactly as a single job would.
+ */
+export interface ValidateBatchJobData {
+  readonly moves: readonly ValidateJobData[];
+}
+
+/** The most moves one batch job carries. */
+export const MAX_VALIDATE_BATCH = 64;
+
 /** The job id is the idempotency key: one job per submission (BullMQ forbids ':' in custom ids). */
 export const validateJobId = (gameId: string, seq: number): string => `${gameId}-${seq}`;
 
@@ -47,6 +60,14 @@ export function isValidateJobData(x: unknown): x is ValidateJobData {
     Number.isInteger(seq) &&
     (seq as number) > 0 &&
     (submitted === undefined || isSubmittedData(submitted))
+  );
+}
+
+export function isValidateBatchJobData(x: unknown): x is ValidateBatchJobData {
+  if (typeof x !== 'object' || x === null) return false;
+  const { moves } = x as Record<string, unknown>;
+  return (
+    Array.isArray(moves) && moves.length > 0 && moves.length <= MAX_VALIDATE_BATCH && moves.every(isValidateJobData)
   );
 }
 

@@ -9,7 +9,13 @@ import { FLAG_QUEUE, type FlagJobData, scheduleFlag } from './flag-queue.js';
 import { createFlagProcessor } from './processors/flag.js';
 import { GameCache } from './processors/game-cache.js';
 import { createValidateProcessor, type ValidateResult } from './processors/validate.js';
-import { type EventEnvelope, gameChannel, VALIDATE_QUEUE, type ValidateJobData } from './queues.js';
+import {
+  type EventEnvelope,
+  gameChannel,
+  VALIDATE_QUEUE,
+  type ValidateBatchJobData,
+  type ValidateJobData,
+} from './queues.js';
 import { startSweeper } from './sweeper.js';
 
 export const DEFAULT_CONCURRENCY = 256;
@@ -59,7 +65,7 @@ export interface WorkerOptions {
 }
 
 export interface RunningWorker {
-  readonly worker: Worker<ValidateJobData>;
+  readonly worker: Worker<ValidateJobData | ValidateBatchJobData>;
   /** The flag checks' worker (FLAG_QUEUE). */
   readonly flagWorker: Worker<FlagJobData>;
   readonly db: Db;
@@ -115,7 +121,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     logger.warn({ err, gameId: job?.data.gameId, ply: job?.data.ply }, 'flag job failed'),
   );
   flagWorker.on('error', (err) => logger.error({ err }, 'flag worker error'));
-  const worker = new Worker<ValidateJobData>(
+  const worker = new Worker<ValidateJobData | ValidateBatchJobData>(
     VALIDATE_QUEUE,
     (job) => processJob(job.data, { redelivered: job.attemptsMade > 0 || (job.attemptsStarted ?? 0) > 1 }),
     {
@@ -149,7 +155,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const stats = { jobs: 0, verdicts: 0, conflicts: 0 };
   worker.on('completed', (_job, result: ValidateResult) => {
     stats.jobs++;
-    if (result.appended > 0) stats.verdicts++;
+    stats.verdicts += result.verdicts;
     stats.conflicts += result.conflicts;
   });
   const statsTimer = setInterval(() => {
@@ -163,7 +169,15 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   statsTimer.unref();
   worker.on('failed', (job, err) =>
     logger.warn(
-      { err, gameId: job?.data.gameId, seq: job?.data.seq, attempts: job?.attemptsMade },
+      {
+        err,
+        ...(job === undefined
+          ? {}
+          : 'moves' in job.data
+            ? { moves: job.data.moves.length }
+            : { gameId: job.data.gameId, seq: job.data.seq }),
+        attempts: job?.attemptsMade,
+      },
       'validate job failed',
     ),
   );

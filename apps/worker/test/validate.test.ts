@@ -46,7 +46,7 @@ describe('validate processor (in-memory store)', () => {
     const validate = make();
     await store.append('g1', 0, [gameCreated('g1', { initialSfen: '4k4/9/4G4/9/9/9/9/9/4K4 b G 1' })]);
     const seq = await submit(store, 'g1', 'G*5b');
-    expect(await validate({ gameId: 'g1', seq })).toEqual({ appended: 2, conflicts: 0 });
+    expect(await validate({ gameId: 'g1', seq })).toEqual({ appended: 2, verdicts: 1, conflicts: 0 });
     expect(published.map((e) => e.type)).toEqual(['MoveAccepted', 'GameEnded']);
     expect(published[1]).toMatchObject({ gameId: 'g1', seq: 4, data: { winner: 'sente', reason: 'checkmate' } });
   });
@@ -57,8 +57,8 @@ describe('validate processor (in-memory store)', () => {
     await store.append('g1', 0, [gameCreated('g1')]);
     const seq = await submit(store, 'g1', '7g7f');
     await validate({ gameId: 'g1', seq });
-    expect(await validate({ gameId: 'g1', seq })).toEqual({ appended: 0, conflicts: 0 });
-    expect(await make()({ gameId: 'g1', seq })).toEqual({ appended: 0, conflicts: 0 });
+    expect(await validate({ gameId: 'g1', seq })).toEqual({ appended: 0, verdicts: 0, conflicts: 0 });
+    expect(await make()({ gameId: 'g1', seq })).toEqual({ appended: 0, verdicts: 0, conflicts: 0 });
     expect(verdictsOf(await store.readStream('g1'))).toEqual([seq]);
     expect(published.length).toBe(1);
   });
@@ -137,5 +137,56 @@ describe('validate processor (in-memory store)', () => {
     const e = await validate({ gameId: 'g1', seq: 9 }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(Error);
     expect(e).not.toBeInstanceOf(UnrecoverableError);
+  });
+
+  it("gives each move of a batch job its verdict, and the batch's redelivery none", async () => {
+    const { store, published, make } = setup();
+    const validate = make();
+    const moves = [];
+    for (const [gameId, usi] of [
+      ['a', '7g7f'],
+      ['b', '2g2f'],
+      ['c', '5i4h'],
+    ] as const) {
+      await store.append(gameId, 0, [gameCreated(gameId)]);
+      moves.push({ gameId, seq: await submit(store, gameId, usi) });
+    }
+    expect(await validate({ moves })).toEqual({ appended: 3, verdicts: 3, conflicts: 0 });
+    expect(await validate({ moves }, { redelivered: true })).toEqual({ appended: 0, verdicts: 0, conflicts: 0 });
+    for (const { gameId, seq } of moves) expect(verdictsOf(await store.readStream(gameId))).toEqual([seq]);
+    // the redelivery published each verdict on record again (subscribers dedupe by seq)
+    expect(published.map((e) => `${e.gameId}:${e.seq}`).sort()).toEqual(['a:3', 'a:3', 'b:3', 'b:3', 'c:3', 'c:3']);
+  });
+
+  it('validates the good moves of a batch; the job fails for good only when every failure is permanent', async () => {
+    const { store, make } = setup();
+    const validate = make();
+    await store.append('g1', 0, [gameCreated('g1')]);
+    const seq = await submit(store, 'g1', '7g7f');
+    const permanent = await validate({
+      moves: [
+        { gameId: 'nope', seq: 2 },
+        { gameId: 'g1', seq },
+      ],
+    }).catch((x: unknown) => x);
+    expect(permanent).toBeInstanceOf(UnrecoverableError);
+    expect((permanent as Error).message).toMatch(/1 of 2 moves failed: game nope/);
+    expect(verdictsOf(await store.readStream('g1'))).toEqual([seq]);
+    // a seq not visible yet may pass on a retry: the job is retried
+    const later = await validate({
+      moves: [
+        { gameId: 'nope', seq: 2 },
+        { gameId: 'g1', seq: 9 },
+      ],
+    }).catch((x: unknown) => x);
+    expect(later).toBeInstanceOf(Error);
+    expect(later).not.toBeInstanceOf(UnrecoverableError);
+  });
+
+  it('refuses malformed batches: empty, oversized, or with a malformed move', async () => {
+    const validate = setup().make();
+    const move = { gameId: 'g1', seq: 2 };
+    for (const moves of [[], Array.from({ length: 65 }, () => move), [move, { gameId: 'g1', seq: 0 }], 'x'])
+      await expect(validate({ moves })).rejects.toBeInstanceOf(UnrecoverableError);
   });
 });

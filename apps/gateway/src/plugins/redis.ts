@@ -1,6 +1,6 @@
 /**
- * Redis connections of the gateway: one for commands (the BullMQ producer and the
- * idempotency cache share it) and one subscriber for the hub.
+ * The gateway's Redis connection for commands (publishes, rate limits, counts); the hub has
+ * its own subscriber and the BullMQ producers their own connection (plugins/games.ts).
  */
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
@@ -14,7 +14,7 @@ declare module 'fastify' {
 
 export default fp<{ config: GatewayConfig }>(
   async (app, { config }) => {
-    // auto-pipelining: the commands of one tick (enqueue, publish) leave in one write
+    // auto-pipelining: the commands of one tick (publishes) leave in one write
     const redis = new Redis(config.redisUrl, {
       lazyConnect: true,
       maxRetriesPerRequest: 3,

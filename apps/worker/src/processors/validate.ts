@@ -12,11 +12,16 @@
  *    record publishes it again, in case the death came between append and publish;
  *    subscribers dedupe by seq.
  * Permanent failures (bad job data, unknown game) throw UnrecoverableError.
+ *
+ * A batch job (several games' moves, see ValidateBatchJobData) runs each move as above, all
+ * at once: their appends share the event store's batched statements. The job fails (and is
+ * retried, its finished moves then being no-ops) if any move failed for a reason that may
+ * pass; it fails for good only if every failure is permanent.
  */
 import { decide, type EventStore, evolve, type GameState, isVersionConflict } from '@shogi/game';
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
-import { type EventEnvelope, isValidateJobData, type ValidateJobData } from '../queues.js';
+import { type EventEnvelope, isValidateBatchJobData, isValidateJobData, type ValidateJobData } from '../queues.js';
 import { catchUpState, commit, toEnvelope } from './catch-up.js';
 import { GameCache } from './game-cache.js';
 
@@ -39,6 +44,8 @@ export interface ValidateDeps {
 export interface ValidateResult {
   /** Events this call appended (0: the verdict was already there). */
   readonly appended: number;
+  /** Jobs' moves this call gave their verdict (the rest had one already). */
+  readonly verdicts: number;
   readonly conflicts: number;
 }
 
@@ -99,12 +106,12 @@ export function createValidateProcessor(
       if (decision.events.length === 0) {
         if (redelivered) await republish(gameId, seq);
         await deps.afterVerdict?.(gameId, state);
-        return { appended: 0, conflicts };
+        return { appended: 0, verdicts: 0, conflicts };
       }
       try {
         const { appended, next } = await commit(deps, cache, gameId, state, decision.events);
         await deps.afterVerdict?.(gameId, next);
-        return { appended, conflicts };
+        return { appended, verdicts: 1, conflicts };
       } catch (e) {
         if (!isVersionConflict(e)) throw e;
         deps.logger?.debug({ gameId, seq }, 'version conflict: re-reading');
@@ -116,9 +123,28 @@ export function createValidateProcessor(
     throw new Error(`game ${gameId} seq ${seq}: still conflicting after ${maxConflicts} re-reads`);
   }
 
+  const one = (move: ValidateJobData, redelivered: boolean) =>
+    cache.serialize(move.gameId, () => validate(move, redelivered));
+
   return async (data: unknown, delivery: JobDelivery = {}): Promise<ValidateResult> => {
-    if (!isValidateJobData(data)) throw new UnrecoverableError(`bad validate job data: ${JSON.stringify(data)}`);
     const redelivered = delivery.redelivered === true;
-    return cache.serialize(data.gameId, () => validate(data, redelivered));
+    if (isValidateJobData(data)) return one(data, redelivered);
+    if (!isValidateBatchJobData(data))
+      throw new UnrecoverableError(`bad validate job data: ${JSON.stringify(data).slice(0, 500)}`);
+    const settled = await Promise.allSettled(data.moves.map((move) => one(move, redelivered)));
+    const total = { appended: 0, verdicts: 0, conflicts: 0 };
+    const failures: unknown[] = [];
+    for (const r of settled) {
+      if (r.status === 'rejected') failures.push(r.reason);
+      else {
+        total.appended += r.value.appended;
+        total.verdicts += r.value.verdicts;
+        total.conflicts += r.value.conflicts;
+      }
+    }
+    if (failures.length === 0) return total;
+    const messages = failures.map((e) => (e instanceof Error ? e.message : String(e))).join('; ');
+    const summary = `${failures.length} of ${data.moves.length} moves failed: ${messages}`;
+    throw failures.every((e) => e instanceof UnrecoverableError) ? new UnrecoverableError(summary) : new Error(summary);
   };
 }

@@ -1,0 +1,32 @@
+import { describe, expect, test } from 'vitest';
+import { tickBatcher } from '../src/domain/tick-batch.js';
+
+describe('tickBatcher', () => {
+  test('calls of one turn run as one batch; a later turn starts another', async () => {
+    const batches: number[][] = [];
+    const add = tickBatcher<number>(async (items) => {
+      batches.push(items);
+    }, 10);
+    await Promise.all([add(1), add(2), Promise.resolve().then(() => add(3))]);
+    await add(4);
+    expect(batches).toEqual([[1, 2, 3], [4]]);
+  });
+
+  test('a turn with more than maxBatch calls runs in chunks', async () => {
+    const batches: number[][] = [];
+    const add = tickBatcher<number>(async (items) => {
+      batches.push(items);
+    }, 2);
+    await Promise.all([1, 2, 3, 4, 5].map(add));
+    expect(batches).toEqual([[1, 2], [3, 4], [5]]);
+  });
+
+  test("a failed batch rejects each of its callers, not the other chunks'", async () => {
+    const add = tickBatcher<number>(async (items) => {
+      if (items.includes(3)) throw new Error('redis down');
+    }, 2);
+    const results = await Promise.allSettled([1, 2, 3, 4].map(add));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'rejected']);
+    expect((results[2] as PromiseRejectedResult).reason).toEqual(new Error('redis down'));
+  });
+});
