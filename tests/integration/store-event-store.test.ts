@@ -9,6 +9,7 @@ import {
   findPlayerByTokenHash,
   findStalledSubmissions,
   getGame,
+  poolOf,
   readAll,
   readStream,
   rebuildGamesTable,
@@ -283,5 +284,17 @@ describe('postgres event store', () => {
     await createPlayer(t.db, { id: 'pl1', name: 'Alice', tokenHash: 'h1' });
     expect(await findPlayerByTokenHash(t.db, 'h1')).toMatchObject({ id: 'pl1', name: 'Alice' });
     expect(await findPlayerByTokenHash(t.db, 'nope')).toBeUndefined();
+  });
+});
+
+describe('createDb', () => {
+  it("plans the event store's prepared statements generically, and nothing else", async () => {
+    const statements = poolOf(t.db);
+    expect(statements).toBeDefined();
+    const mode = async (q: Promise<{ rows: { plan_cache_mode: string }[] }>) => (await q).rows[0]?.plan_cache_mode;
+    expect(await mode((statements as NonNullable<typeof statements>).query('show plan_cache_mode'))).toBe(
+      'force_generic_plan',
+    );
+    expect(await mode(sql<{ plan_cache_mode: string }>`show plan_cache_mode`.execute(t.db))).toBe('auto');
   });
 });

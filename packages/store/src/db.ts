@@ -10,32 +10,51 @@ export interface CreateDbOptions {
   readonly onIdleError?: (err: Error) => void;
 }
 
-const pools = new WeakMap<object, pg.Pool>();
+const statementPools = new WeakMap<object, pg.Pool>();
 
 /**
- * The pg pool under a Kysely made by createDb (undefined for a transaction or another
- * Kysely): the hot paths of the event store use it for named prepared statements,
- * which kysely does not offer (planning cost more than executing them).
+ * The pool of the event store's named prepared statements under a Kysely made by createDb
+ * (undefined for a transaction or another Kysely): the hot paths use them because kysely
+ * does not offer them (planning cost more than executing).
  */
-export const poolOf = (db: object): pg.Pool | undefined => pools.get(db);
+export const poolOf = (db: object): pg.Pool | undefined => statementPools.get(db);
 
 /** A kysely instance over a `pg` pool; close it with `db.destroy()`. */
 export function createDb(url: string, options: CreateDbOptions = {}): Db {
-  const pool = new pg.Pool({
+  const max = options.max ?? 10;
+  const named = options.applicationName === undefined ? {} : { application_name: options.applicationName };
+  const pool = new pg.Pool({ connectionString: url, max, ...named });
+  // The named prepared statements run on a small pool of their own, whose sessions always
+  // plan them generically. With plan_cache_mode auto, PostgreSQL planned the append anew
+  // on every call (knowing its arrays' lengths makes each custom plan look cheaper): ~150 µs
+  // of its ~410 µs of CPU. The generic plans are the same index probes (array parameters
+  // have no statistics to plan from). Not for kysely's pool: its statements are unnamed,
+  // planned per call with their values, and force_generic_plan would take those away.
+  const statements = new pg.Pool({
     connectionString: url,
-    max: options.max ?? 10,
-    // plan_cache_mode stays auto: force_generic_plan (tried, to skip re-planning the event
-    // store's statements) doubled PostgreSQL CPU per move in apps/worker/bench/validate.ts
-    ...(options.applicationName === undefined ? {} : { application_name: options.applicationName }),
+    max: Math.min(max, 4),
+    ...named,
+    options: '-c plan_cache_mode=force_generic_plan',
   });
-  // without a listener, an idle connection's error (e.g. the server restarting) would crash the process
-  pool.on('error', options.onIdleError ?? (() => undefined));
-  // the pool listens to its idle clients only: a client checked out by kysely (between its
-  // queries, or before the first) whose backend is terminated would emit an unhandled
-  // 'error' and crash the process. The query in flight, if any, fails on its own and the
-  // pool drops the client when it comes back unqueryable.
-  pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  pools.set(db, pool);
+  for (const p of [pool, statements]) {
+    // without a listener, an idle connection's error (e.g. the server restarting) would crash the process
+    p.on('error', options.onIdleError ?? (() => undefined));
+    // the pool listens to its idle clients only: a client checked out by kysely (between its
+    // queries, or before the first) whose backend is terminated would emit an unhandled
+    // 'error' and crash the process. The query in flight, if any, fails on its own and the
+    // pool drops the client when it comes back unqueryable.
+    p.on('connect', (client) => client.on('error', () => undefined));
+  }
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({
+      pool: {
+        connect: () => pool.connect(),
+        end: async () => {
+          await Promise.all([pool.end(), statements.end()]);
+        },
+      },
+    }),
+  });
+  statementPools.set(db, statements);
   return db;
 }
