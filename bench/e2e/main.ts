@@ -11,6 +11,8 @@
  * Options: --url (http://127.0.0.1:3000) --games G (100) --seconds S (20) --warmup S (3)
  *          --rate R moves/s for all games together (0: as fast as the server answers)
  *          --via ws|http|mixed (ws) --redis URL and --prefix P to sample BullMQ job timings
+ *          --slow MS: print each measured move slower than MS (its wall-clock time, ply and
+ *          breakdown; the first 200), to see whether the tail is some moves or some moments
  * Bounded: it stops by itself after warmup + seconds, and only talks to --url (loopback).
  */
 import { availableParallelism } from 'node:os';
@@ -32,6 +34,7 @@ const { values: args } = parseArgs({
     via: { type: 'string', default: 'ws' },
     redis: { type: 'string', default: 'redis://127.0.0.1:6379' },
     prefix: { type: 'string', default: 'shogi' },
+    slow: { type: 'string', default: '0' },
   },
 });
 const G = Number(args.games);
@@ -39,6 +42,8 @@ const SECONDS = Number(args.seconds);
 const WARMUP = Number(args.warmup);
 const RATE = Number(args.rate);
 const VIA = args.via as 'ws' | 'http' | 'mixed';
+const SLOW_MS = Number(args.slow);
+let slowPrinted = 0;
 const url = new URL(args.url);
 if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) throw new Error('the bench only targets loopback');
 
@@ -148,14 +153,19 @@ async function playGames(index: number, script: string[], start: number, stopAt:
         const submitted = memory.get(m.submittedSeq);
         const verdictEvent = memory.get(m.seq);
         if (submitted && verdictEvent) {
-          breakdowns.push({
+          const breakdown: Breakdown = {
             total: t1 - t0,
             ack: ackAt > 0 ? ackAt - t0 : null,
             intake: Date.parse(String(submitted.payload.receivedAt)) - wall0,
             appendSubmitted: Date.parse(submitted.recordedAt) - Date.parse(String(submitted.payload.receivedAt)),
             toVerdictAppend: Date.parse(verdictEvent.recordedAt) - Date.parse(submitted.recordedAt),
             verdictToClient: verdictEvent.at - Date.parse(verdictEvent.recordedAt),
-          });
+          };
+          breakdowns.push(breakdown);
+          if (SLOW_MS > 0 && breakdown.total > SLOW_MS && slowPrinted++ < 200)
+            console.log(
+              `slow move at ${new Date(wall0).toISOString()} ply ${ply}: ${JSON.stringify(breakdown, (_k, v) => (typeof v === 'number' ? Math.round(v * 10) / 10 : v))}`,
+            );
         }
       }
     }
