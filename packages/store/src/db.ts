@@ -26,8 +26,9 @@ export function createDb(url: string, options: CreateDbOptions = {}): Db {
   const pool = new pg.Pool({ connectionString: url, max, ...named });
   // The named prepared statements run on a small pool of their own, whose sessions always
   // plan them generically. With plan_cache_mode auto, PostgreSQL planned the append anew
-  // on every call (knowing its arrays' lengths makes each custom plan look cheaper): ~150 µs
-  // of its ~410 µs of CPU. The generic plans are the same index probes (array parameters
+  // on every call (knowing its arrays' lengths makes each custom plan look cheaper): about
+  // 40 % of a one-game append's backend CPU (apps/worker/bench/append-plans.ts). The
+  // generic plans are the same index probes (array parameters
   // have no statistics to plan from). Not for kysely's pool: its statements are unnamed,
   // planned per call with their values, and force_generic_plan would take those away.
   const statements = new pg.Pool({
