@@ -3,7 +3,7 @@
  * runs out (its deadline plus the lag allowance). It lives in Redis, so it survives worker
  * restarts; the job id is derived from the game and the ply, so scheduling a turn twice
  * (the worker after each verdict, the gateway after creating a game) adds one job.
- * The gateway writes the same queue name and job ids (apps/gateway/src/plugins/games.ts).
+ * The gateway schedules a new game's first turn with scheduleFlag (from `@shogi/worker/jobs`).
  */
 import { type GameState, turnFlagDueAt } from '@shogi/game';
 import type { JobsOptions, Queue } from 'bullmq';

@@ -1,10 +1,23 @@
 /**
  * The game service and its infrastructure: the PostgreSQL pool and event store
- * (@shogi/store), the players repository, and the BullMQ producer of `validate` jobs.
+ * (@shogi/store), the players repository, and the BullMQ producer of `validate` and `flag`
+ * jobs, whose contract is the worker's (`@shogi/worker/jobs`).
  */
 
 import { randomUUID } from 'node:crypto';
-import { type MoveSubmitted, type RecordedEvent, turnFlagDueAt } from '@shogi/game';
+import type { RecordedEvent } from '@shogi/game';
+import {
+  FLAG_QUEUE,
+  type FlagJobData,
+  gameChannel,
+  MAX_VALIDATE_BATCH,
+  scheduleFlag,
+  VALIDATE_JOB_OPTIONS,
+  VALIDATE_QUEUE,
+  type ValidateBatchJobData,
+  type ValidateJobData,
+  validateJobId,
+} from '@shogi/worker/jobs';
 import { Queue } from 'bullmq';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
@@ -20,26 +33,6 @@ declare module 'fastify' {
   }
 }
 
-export const VALIDATE_QUEUE = 'validate';
-/** The worker's flag queue and job ids (apps/worker/src/flag-queue.ts): one delayed job per turn. */
-export const FLAG_QUEUE = 'flag';
-export const flagJobId = (gameId: string, ply: number): string => `flag-${gameId}-${ply}`;
-
-/** A validate job's move, as @shogi/worker's ValidateJobData; a batch job is `{ moves }` (at most 64). */
-interface ValidateMove {
-  readonly gameId: string;
-  readonly seq: number;
-  readonly submitted?: MoveSubmitted['data'];
-}
-const MAX_VALIDATE_BATCH = 64;
-const VALIDATE_JOB_OPTIONS = {
-  // completed jobs stay a while (bounded) so their timings can be sampled
-  removeOnComplete: { age: 600, count: 10_000 },
-  removeOnFail: { age: 24 * 3600 },
-  attempts: 8,
-  backoff: { type: 'exponential', delay: 50 },
-} as const;
-
 export default fp<{ config: GatewayConfig }>(
   async (app, { config }) => {
     const store = openStore(config);
@@ -48,21 +41,24 @@ export default fp<{ config: GatewayConfig }>(
     // ~2.5 % of the gateway's CPU when the queues shared the auto-pipelined `app.redis`
     const queueRedis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3 });
     queueRedis.on('error', (err) => app.log.warn({ err }, 'redis (queues): connection error'));
-    const queue = new Queue(VALIDATE_QUEUE, { connection: queueRedis, prefix: config.queuePrefix });
+    const queue = new Queue<ValidateJobData | ValidateBatchJobData>(VALIDATE_QUEUE, {
+      connection: queueRedis,
+      prefix: config.queuePrefix,
+    });
     queue.on('error', (err) => app.log.warn({ err }, 'queue: error'));
-    const flagQueue = new Queue(FLAG_QUEUE, { connection: queueRedis, prefix: config.queuePrefix });
+    const flagQueue = new Queue<FlagJobData>(FLAG_QUEUE, { connection: queueRedis, prefix: config.queuePrefix });
     flagQueue.on('error', (err) => app.log.warn({ err }, 'flag queue: error'));
     // the moves recorded in one turn of the event loop (an append batch) leave as one job:
     // BullMQ's scripts are paid per job. A lone move keeps the job id `${gameId}-${seq}`, so
     // a retried enqueue (or a second gateway) of it is a no-op; a batch's id is its own, and
     // a move validated twice is validated once (the worker appends at an expected version).
-    const enqueueMoves = tickBatcher<ValidateMove>(async (moves) => {
+    const enqueueMoves = tickBatcher<ValidateJobData>(async (moves) => {
       const [only] = moves;
       if (moves.length === 1 && only !== undefined)
-        await queue.add(VALIDATE_QUEUE, only, { ...VALIDATE_JOB_OPTIONS, jobId: `${only.gameId}-${only.seq}` });
+        await queue.add(VALIDATE_QUEUE, only, { ...VALIDATE_JOB_OPTIONS, jobId: validateJobId(only.gameId, only.seq) });
       else await queue.add(VALIDATE_QUEUE, { moves }, { ...VALIDATE_JOB_OPTIONS, jobId: `batch-${randomUUID()}` });
     }, MAX_VALIDATE_BATCH);
-    const channelOf = (gameId: string) => `${config.channelPrefix}game:${gameId}`;
+    const channelOf = (gameId: string) => gameChannel(gameId, config.channelPrefix);
     const envelopes = (gameId: string, events: readonly RecordedEvent[]) =>
       events.map((e) => ({ gameId, seq: e.seq, type: e.type, data: e.data, recordedAt: e.recordedAt }));
     const deps: GameServiceDeps = {
@@ -76,22 +72,7 @@ export default fp<{ config: GatewayConfig }>(
       maxRetries: config.maxAppendRetries,
       cacheSize: config.stateCacheSize,
       // the first-move timer of a new game; the worker schedules each later turn after its verdict
-      scheduleFlag: async (gameId, state) => {
-        const due = state.clock === null ? null : turnFlagDueAt(state.clock, state.ply);
-        if (due === null || state.status !== 'ongoing') return;
-        await flagQueue.add(
-          FLAG_QUEUE,
-          { gameId, ply: state.ply },
-          {
-            jobId: flagJobId(gameId, state.ply),
-            delay: Math.max(0, due - Date.now()),
-            removeOnComplete: { age: 3600, count: 10_000 },
-            removeOnFail: { age: 24 * 3600 },
-            attempts: 8,
-            backoff: { type: 'exponential', delay: 200 },
-          },
-        );
-      },
+      scheduleFlag: (gameId, state) => scheduleFlag(flagQueue, gameId, state),
       // the submission's copy spares the worker a read of the log (see @shogi/worker's ValidateJobData)
       enqueue: (gameId, seq, submitted) =>
         enqueueMoves(submitted === undefined ? { gameId, seq } : { gameId, seq, submitted }),
