@@ -1,12 +1,7 @@
 export { workerTuningFromEnv } from './env.js';
-export {
-  FLAG_JOB_OPTIONS,
-  FLAG_QUEUE,
-  type FlagJobData,
-  flagJobId,
-  isFlagJobData,
-  scheduleFlag,
-} from './flag-queue.js';
+export { isFlagJobData } from './flag-queue.js';
+// the jobs' contract, also importable alone as `@shogi/worker/jobs`
+export * from './jobs.js';
 export { createFlagProcessor, type FlagDeps, type FlagResult } from './processors/flag.js';
 export { GameCache } from './processors/game-cache.js';
 export {
@@ -16,18 +11,6 @@ export {
   type ValidateDeps,
   type ValidateResult,
 } from './processors/validate.js';
-export {
-  type EventEnvelope,
-  enqueueValidate,
-  gameChannel,
-  isValidateBatchJobData,
-  isValidateJobData,
-  MAX_VALIDATE_BATCH,
-  VALIDATE_JOB_OPTIONS,
-  VALIDATE_QUEUE,
-  type ValidateBatchJobData,
-  type ValidateJobData,
-  validateJobId,
-} from './queues.js';
+export { enqueueValidate, isValidateBatchJobData, isValidateJobData } from './queues.js';
 export { startSweeper, sweepOverdueClocks, sweepStalled } from './sweeper.js';
 export { DEFAULT_CONCURRENCY, type RunningWorker, startWorker, type WorkerOptions } from './worker.js';
