@@ -130,6 +130,12 @@ test('a batch that reaches the horizon says so: a live projector then waits inst
     expect(batches).toBeLessThan(100_000);
     r = await projectBatch(t.db, 5);
   }
+  // ... and the one that says it is caught up stands at the end of the log
+  const { max } = await t.db
+    .selectFrom('game_events')
+    .select((eb) => eb.fn.max('global_position').as('max'))
+    .executeTakeFirstOrThrow();
+  expect(r.position).toBe(Number(max));
   // new events within one span: read, written, and caught up in the same batch
   await playGame(1_000);
   const before = await readCheckpoint(t.db);
