@@ -7,7 +7,6 @@ export { GameCache } from './processors/game-cache.js';
 export {
   createValidateProcessor,
   type JobDelivery,
-  toEnvelope,
   type ValidateDeps,
   type ValidateResult,
 } from './processors/validate.js';

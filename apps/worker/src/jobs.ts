@@ -8,6 +8,7 @@ export {
   type EventEnvelope,
   gameChannel,
   MAX_VALIDATE_BATCH,
+  toEnvelope,
   VALIDATE_JOB_OPTIONS,
   VALIDATE_QUEUE,
   type ValidateBatchJobData,

@@ -1,5 +1,5 @@
 /** The validate queue: its name, job data, job ids and the channel verdicts are published on. */
-import type { MoveSubmitted } from '@shogi/game';
+import type { MoveSubmitted, RecordedEvent } from '@shogi/game';
 import type { JobsOptions, Queue } from 'bullmq';
 
 export const VALIDATE_QUEUE = 'validate';
@@ -95,3 +95,12 @@ export interface EventEnvelope {
   readonly data: unknown;
   readonly recordedAt: string;
 }
+
+/** A recorded event as it goes out on its game's channel. */
+export const toEnvelope = (e: RecordedEvent): EventEnvelope => ({
+  gameId: e.gameId,
+  seq: e.seq,
+  type: e.type,
+  data: e.data,
+  recordedAt: e.recordedAt,
+});

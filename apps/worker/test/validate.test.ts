@@ -132,6 +132,7 @@ describe('validate processor (in-memory store)', () => {
     const { store, make } = setup();
     const validate = make();
     await expect(validate({ gameId: 'g1' })).rejects.toBeInstanceOf(UnrecoverableError);
+    await expect(validate(undefined)).rejects.toBeInstanceOf(UnrecoverableError);
     await expect(validate({ gameId: 'nope', seq: 2 })).rejects.toBeInstanceOf(UnrecoverableError);
     await store.append('g1', 0, [gameCreated('g1')]);
     const e = await validate({ gameId: 'g1', seq: 9 }).catch((x: unknown) => x);

@@ -5,13 +5,13 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import type { RecordedEvent } from '@shogi/game';
 import {
   FLAG_QUEUE,
   type FlagJobData,
   gameChannel,
   MAX_VALIDATE_BATCH,
   scheduleFlag,
+  toEnvelope,
   VALIDATE_JOB_OPTIONS,
   VALIDATE_QUEUE,
   type ValidateBatchJobData,
@@ -59,14 +59,12 @@ export default fp<{ config: GatewayConfig }>(
       else await queue.add(VALIDATE_QUEUE, { moves }, { ...VALIDATE_JOB_OPTIONS, jobId: `batch-${randomUUID()}` });
     }, MAX_VALIDATE_BATCH);
     const channelOf = (gameId: string) => gameChannel(gameId, config.channelPrefix);
-    const envelopes = (gameId: string, events: readonly RecordedEvent[]) =>
-      events.map((e) => ({ gameId, seq: e.seq, type: e.type, data: e.data, recordedAt: e.recordedAt }));
     const deps: GameServiceDeps = {
       publish: async (gameId, events) => {
-        await app.redis.publish(channelOf(gameId), JSON.stringify(envelopes(gameId, events)));
+        await app.redis.publish(channelOf(gameId), JSON.stringify(events.map(toEnvelope)));
       },
       // the hub plugin registers after this one; it is there by the time commands run
-      deliverLocal: (gameId, events) => app.hub.deliver(gameId, envelopes(gameId, events)),
+      deliverLocal: (gameId, events) => app.hub.deliver(gameId, events.map(toEnvelope)),
       events: store.events,
       players: store.players,
       maxRetries: config.maxAppendRetries,

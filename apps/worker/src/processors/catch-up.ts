@@ -1,7 +1,7 @@
 /** A game's log and a processor's cached state: reading it, and appending a decision to it. Shared by the validate and flag processors. */
 import { type EventStore, evolve, type GameEvent, type GameState, initialState, type RecordedEvent } from '@shogi/game';
 import type { Logger } from 'pino';
-import type { EventEnvelope } from '../queues.js';
+import { type EventEnvelope, toEnvelope } from '../queues.js';
 import type { GameCache } from './game-cache.js';
 
 const eventOf = (e: RecordedEvent): GameEvent => ({ type: e.type, data: e.data }) as GameEvent;
@@ -34,14 +34,6 @@ export interface Committer {
   readonly publish: (gameId: string, events: readonly EventEnvelope[]) => Promise<void>;
   readonly logger?: Logger | undefined;
 }
-
-export const toEnvelope = (e: RecordedEvent): EventEnvelope => ({
-  gameId: e.gameId,
-  seq: e.seq,
-  type: e.type,
-  data: e.data,
-  recordedAt: e.recordedAt,
-});
 
 /**
  * Appends `events` at `state`'s version (a VersionConflictError propagates: the caller

@@ -21,8 +21,14 @@
 import { decide, type EventStore, evolve, type GameState, isVersionConflict } from '@shogi/game';
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
-import { type EventEnvelope, isValidateBatchJobData, isValidateJobData, type ValidateJobData } from '../queues.js';
-import { catchUpState, commit, toEnvelope } from './catch-up.js';
+import {
+  type EventEnvelope,
+  isValidateBatchJobData,
+  isValidateJobData,
+  toEnvelope,
+  type ValidateJobData,
+} from '../queues.js';
+import { catchUpState, commit } from './catch-up.js';
 import { GameCache } from './game-cache.js';
 
 export interface ValidateDeps {
@@ -48,8 +54,6 @@ export interface ValidateResult {
   readonly verdicts: number;
   readonly conflicts: number;
 }
-
-export { toEnvelope };
 
 /** How the job came: `redelivered` when an earlier attempt started (a retry or a stalled job). */
 export interface JobDelivery {
@@ -130,7 +134,7 @@ export function createValidateProcessor(
     const redelivered = delivery.redelivered === true;
     if (isValidateJobData(data)) return one(data, redelivered);
     if (!isValidateBatchJobData(data))
-      throw new UnrecoverableError(`bad validate job data: ${JSON.stringify(data).slice(0, 500)}`);
+      throw new UnrecoverableError(`bad validate job data: ${String(JSON.stringify(data)).slice(0, 500)}`);
     const settled = await Promise.allSettled(data.moves.map((move) => one(move, redelivered)));
     const total = { appended: 0, verdicts: 0, conflicts: 0 };
     const failures: unknown[] = [];
