@@ -162,7 +162,7 @@ async function playGames(index: number, script: string[], start: number, stopAt:
             verdictToClient: verdictEvent.at - Date.parse(verdictEvent.recordedAt),
           };
           breakdowns.push(breakdown);
-          if (SLOW_MS > 0 && breakdown.total > SLOW_MS && slowPrinted++ < 200)
+          if (SLOW_MS > 0 && breakdown.total > SLOW_MS && slowPrinted++ < 100000)
             console.log(
               `slow move at ${new Date(wall0).toISOString()} ply ${ply}: ${JSON.stringify(breakdown, (_k, v) => (typeof v === 'number' ? Math.round(v * 10) / 10 : v))}`,
             );

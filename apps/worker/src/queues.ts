@@ -14,6 +14,11 @@ export interface ValidateJobData {
    * on the hot path). The append at the expected version still guards the verdict.
    */
   readonly submitted?: MoveSubmitted['data'];
+  /**
+   * When the submission was recorded (its `recordedAt`), sent with `submitted`: the worker
+   * publishes the submission together with its verdict (gateways do not publish it alone).
+   */
+  readonly submittedAt?: string;
 }
 
 /**
@@ -53,13 +58,14 @@ export async function enqueueValidate(
 
 export function isValidateJobData(x: unknown): x is ValidateJobData {
   if (typeof x !== 'object' || x === null) return false;
-  const { gameId, seq, submitted } = x as Record<string, unknown>;
+  const { gameId, seq, submitted, submittedAt } = x as Record<string, unknown>;
   return (
     typeof gameId === 'string' &&
     gameId.length > 0 &&
     Number.isInteger(seq) &&
     (seq as number) > 0 &&
-    (submitted === undefined || isSubmittedData(submitted))
+    (submitted === undefined || isSubmittedData(submitted)) &&
+    (submittedAt === undefined || (typeof submittedAt === 'string' && !Number.isNaN(Date.parse(submittedAt))))
   );
 }
 

@@ -2,20 +2,22 @@ import { decide, fold, type GameEvent, initialState, type RecordedEvent } from '
 import { createInMemoryEventStore, GOTE, gameCreated, SENTE, T0 } from '@shogi/game/testing';
 import { UnrecoverableError } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { createValidateProcessor, type EventEnvelope } from '../src/index.js';
+import { createValidateProcessor, type EventEnvelope, toEnvelope } from '../src/index.js';
 
 function setup() {
   const store = createInMemoryEventStore({ now: () => T0 });
   const published: EventEnvelope[] = [];
+  const messages: EventEnvelope[][] = [];
   const make = () =>
     createValidateProcessor({
       events: store,
       now: () => T0,
       publish: async (_gameId, events) => {
         published.push(...events);
+        messages.push([...events]);
       },
     });
-  return { store, published, make };
+  return { store, published, messages, make };
 }
 
 /** The gateway's half: decide SubmitMove on the stored events and append; returns the seq. */
@@ -41,18 +43,58 @@ const verdictsOf = (events: RecordedEvent[]) =>
     .map((e) => (e.data as { submittedSeq: number }).submittedSeq);
 
 describe('validate processor (in-memory store)', () => {
-  it('plays a game to checkmate, publishing each verdict once', async () => {
+  it('plays a game to checkmate, publishing each verdict once, behind its submission', async () => {
     const { store, published, make } = setup();
     const validate = make();
     await store.append('g1', 0, [gameCreated('g1', { initialSfen: '4k4/9/4G4/9/9/9/9/9/4K4 b G 1' })]);
     const seq = await submit(store, 'g1', 'G*5b');
     expect(await validate({ gameId: 'g1', seq })).toEqual({ appended: 2, verdicts: 1, conflicts: 0 });
-    expect(published.map((e) => e.type)).toEqual(['MoveAccepted', 'GameEnded']);
-    expect(published[1]).toMatchObject({ gameId: 'g1', seq: 4, data: { winner: 'sente', reason: 'checkmate' } });
+    expect(published.map((e) => e.type)).toEqual(['MoveSubmitted', 'MoveAccepted', 'GameEnded']);
+    const [submission] = await store.readStream('g1', seq - 1);
+    expect(published[0]).toEqual(submission && toEnvelope(submission));
+    expect(published[2]).toMatchObject({ gameId: 'g1', seq: 4, data: { winner: 'sente', reason: 'checkmate' } });
+  });
+
+  it("publishes the job's copy of the submission with its verdict when it validates without reading", async () => {
+    const { store, messages, make } = setup();
+    const validate = make();
+    await store.append('g1', 0, [gameCreated('g1')]);
+    await validate({ gameId: 'g1', seq: await submit(store, 'g1', '7g7f') }); // caches the game
+    /** the next submission, and a processor run that may not read the log */
+    const warm = async (usi: string, withTime: boolean) => {
+      const seq = await submit(store, 'g1', usi);
+      const [recorded] = await store.readStream('g1', seq - 1);
+      if (recorded?.type !== 'MoveSubmitted') throw new Error('no submission');
+      const reads = store.readStream;
+      store.readStream = () => Promise.reject(new Error('the warm path reads nothing'));
+      try {
+        const job = { gameId: 'g1', seq, submitted: recorded.data };
+        expect(await validate(withTime ? { ...job, submittedAt: recorded.recordedAt } : job)).toEqual({
+          appended: 1,
+          verdicts: 1,
+          conflicts: 0,
+        });
+      } finally {
+        store.readStream = reads;
+      }
+      return recorded;
+    };
+    const third = await warm('3c3d', true);
+    expect(messages.at(-1)).toEqual([
+      toEnvelope(third),
+      expect.objectContaining({
+        seq: third.seq + 1,
+        type: 'MoveAccepted',
+        data: expect.objectContaining({ submittedSeq: third.seq }),
+      }),
+    ]);
+    // without its recording time the verdict goes alone (subscribers read the gap from the log)
+    await warm('2g2f', false);
+    expect(messages.at(-1)?.map((e) => e.type)).toEqual(['MoveAccepted']);
   });
 
   it('does nothing for the same job delivered twice', async () => {
-    const { store, published, make } = setup();
+    const { store, messages, make } = setup();
     const validate = make();
     await store.append('g1', 0, [gameCreated('g1')]);
     const seq = await submit(store, 'g1', '7g7f');
@@ -60,7 +102,7 @@ describe('validate processor (in-memory store)', () => {
     expect(await validate({ gameId: 'g1', seq })).toEqual({ appended: 0, verdicts: 0, conflicts: 0 });
     expect(await make()({ gameId: 'g1', seq })).toEqual({ appended: 0, verdicts: 0, conflicts: 0 });
     expect(verdictsOf(await store.readStream('g1'))).toEqual([seq]);
-    expect(published.length).toBe(1);
+    expect(messages.length).toBe(1);
   });
 
   it('gives each move exactly one verdict with two processors racing on every job', async () => {
@@ -155,8 +197,21 @@ describe('validate processor (in-memory store)', () => {
     expect(await validate({ moves })).toEqual({ appended: 3, verdicts: 3, conflicts: 0 });
     expect(await validate({ moves }, { redelivered: true })).toEqual({ appended: 0, verdicts: 0, conflicts: 0 });
     for (const { gameId, seq } of moves) expect(verdictsOf(await store.readStream(gameId))).toEqual([seq]);
-    // the redelivery published each verdict on record again (subscribers dedupe by seq)
-    expect(published.map((e) => `${e.gameId}:${e.seq}`).sort()).toEqual(['a:3', 'a:3', 'b:3', 'b:3', 'c:3', 'c:3']);
+    // the redelivery published each submission and verdict on record again (subscribers dedupe by seq)
+    expect(published.map((e) => `${e.gameId}:${e.seq}`).sort()).toEqual([
+      'a:2',
+      'a:2',
+      'a:3',
+      'a:3',
+      'b:2',
+      'b:2',
+      'b:3',
+      'b:3',
+      'c:2',
+      'c:2',
+      'c:3',
+      'c:3',
+    ]);
   });
 
   it('validates the good moves of a batch; the job fails for good only when every failure is permanent', async () => {

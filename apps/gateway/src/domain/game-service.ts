@@ -48,12 +48,14 @@ export interface GameServiceDeps {
   readonly players: PlayerStore;
   /**
    * Enqueues the validation job of the submission at `seq` (job id `${gameId}-${seq}`),
-   * with the recorded submission's data when the caller has it.
+   * with the recorded submission when the caller has it.
    */
-  readonly enqueue: (gameId: string, seq: number, submitted?: MoveSubmitted['data']) => Promise<void>;
+  readonly enqueue: (gameId: string, seq: number, submitted?: RecordedEvent<MoveSubmitted>) => Promise<void>;
   /**
-   * Publishes events this gateway appended on the game's channel (the worker publishes
-   * its verdicts), so every gateway's sockets see submissions and resignations at once.
+   * Publishes events this gateway appended on the game's channel, so every gateway's
+   * sockets see resignations, aborts and impasse declarations at once. A MoveSubmitted is
+   * not published: the worker publishes it together with its verdict, one message and one
+   * frame per socket instead of two a few milliseconds apart.
    * Best effort: a lost message is repaired by the subscriber's catch-up read.
    */
   readonly publish: (gameId: string, events: readonly RecordedEvent[]) => Promise<void>;
@@ -260,8 +262,7 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
         return { seq: duplicateOf };
       }
       const submitted = appended[0] as RecordedEvent<MoveSubmitted>;
-      await Promise.all([deps.enqueue(gameId, submitted.seq, submitted.data), publishQuietly(gameId, appended)]);
-      deps.deliverLocal?.(gameId, appended);
+      await deps.enqueue(gameId, submitted.seq, submitted);
       return { seq: submitted.seq };
     },
 

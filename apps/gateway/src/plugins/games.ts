@@ -71,9 +71,14 @@ export default fp<{ config: GatewayConfig }>(
       cacheSize: config.stateCacheSize,
       // the first-move timer of a new game; the worker schedules each later turn after its verdict
       scheduleFlag: (gameId, state) => scheduleFlag(flagQueue, gameId, state),
-      // the submission's copy spares the worker a read of the log (see @shogi/worker's ValidateJobData)
+      // the submission's copy spares the worker a read of the log, and the worker publishes it
+      // with its verdict (see @shogi/worker's ValidateJobData)
       enqueue: (gameId, seq, submitted) =>
-        enqueueMoves(submitted === undefined ? { gameId, seq } : { gameId, seq, submitted }),
+        enqueueMoves(
+          submitted === undefined
+            ? { gameId, seq }
+            : { gameId, seq, submitted: submitted.data, submittedAt: submitted.recordedAt },
+        ),
     };
     const service = createGameService(deps);
     app.decorate('games', { ...service, channelOf });

@@ -14,7 +14,7 @@ import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
 import { isFlagJobData } from '../flag-queue.js';
 import type { EventEnvelope } from '../queues.js';
-import { catchUpState, commit } from './catch-up.js';
+import { catchUpState, commit, keepSubmissions } from './catch-up.js';
 import { GameCache } from './game-cache.js';
 
 export interface FlagDeps {
@@ -42,11 +42,16 @@ export function createFlagProcessor(deps: FlagDeps): (data: unknown) => Promise<
   const now = deps.now ?? (() => new Date());
   const maxConflicts = deps.maxConflicts ?? 20;
 
-  const fold = (gameId: string, from: GameState | undefined): Promise<GameState> =>
-    catchUpState(deps.events, cache, gameId, from);
+  // the submissions read on the way, published with the verdicts they get here
+  const fold = (
+    gameId: string,
+    from: GameState | undefined,
+    submissions: Map<number, EventEnvelope>,
+  ): Promise<GameState> => catchUpState(deps.events, cache, gameId, from, keepSubmissions(submissions));
 
   async function check(gameId: string, ply: number): Promise<FlagResult> {
-    let state = await fold(gameId, cache.get(gameId));
+    const submissions = new Map<number, EventEnvelope>();
+    let state = await fold(gameId, cache.get(gameId), submissions);
     for (let conflicts = 0; conflicts <= maxConflicts; conflicts++) {
       const at = now();
       const decision = decide({ type: 'CheckClock', now: at }, state);
@@ -60,7 +65,7 @@ export function createFlagProcessor(deps: FlagDeps): (data: unknown) => Promise<
           : { appended: 0, ended: false };
       }
       try {
-        const { appended, next } = await commit(deps, cache, gameId, state, decision.events);
+        const { appended, next } = await commit(deps, cache, gameId, state, decision.events, submissions);
         const ended = next.status === 'ended';
         if (ended) deps.logger?.info({ gameId, result: next.result }, 'flag: the game ended on the clock');
         // a pending move it accepted started a new turn
@@ -69,7 +74,8 @@ export function createFlagProcessor(deps: FlagDeps): (data: unknown) => Promise<
       } catch (e) {
         if (!isVersionConflict(e)) throw e;
         cache.forget(gameId);
-        state = await fold(gameId, undefined);
+        submissions.clear();
+        state = await fold(gameId, undefined, submissions);
       }
     }
     throw new Error(`game ${gameId}: flag check still conflicting after ${maxConflicts} re-reads`);

@@ -6,7 +6,8 @@
  *    None left (a redelivered job, or another worker was first): done.
  * 3. Append them at the expected seq; on VersionConflictError someone appended first:
  *    re-read and decide again (usually finding the verdict there).
- * 4. Publish the appended events on the game's channel. The log is the truth: a lost
+ * 4. Publish the appended events on the game's channel, behind the submissions they decide
+ *    (gateways do not publish a submission alone). The log is the truth: a lost
  *    publish costs a client a catch-up read by seq, never a verdict.
  *    A redelivered job (retry, or a worker died holding it) that finds the verdict on
  *    record publishes it again, in case the death came between append and publish;
@@ -28,7 +29,7 @@ import {
   toEnvelope,
   type ValidateJobData,
 } from '../queues.js';
-import { catchUpState, commit } from './catch-up.js';
+import { catchUpState, commit, keepSubmissions } from './catch-up.js';
 import { GameCache } from './game-cache.js';
 
 export interface ValidateDeps {
@@ -67,19 +68,24 @@ export function createValidateProcessor(
   const now = deps.now ?? (() => new Date());
   const maxConflicts = deps.maxConflicts ?? 20;
 
-  const catchUp = (gameId: string, from: GameState | undefined): Promise<GameState> =>
-    catchUpState(deps.events, cache, gameId, from);
+  const catchUp = (
+    gameId: string,
+    from: GameState | undefined,
+    submissions: Map<number, EventEnvelope>,
+  ): Promise<GameState> => catchUpState(deps.events, cache, gameId, from, keepSubmissions(submissions));
 
   /** A redelivered job may have died between append and publish: publish the verdict on record again. */
   async function republish(gameId: string, seq: number): Promise<void> {
-    const tail = await deps.events.readStream(gameId, seq);
+    const tail = await deps.events.readStream(gameId, seq - 1);
     const i = tail.findIndex(
       (e) => (e.type === 'MoveAccepted' || e.type === 'MoveRejected') && e.data.submittedSeq === seq,
     );
     const verdict = tail[i];
     if (verdict === undefined) return;
     const next = tail[i + 1];
-    const events = next?.type === 'GameEnded' && next.seq === verdict.seq + 1 ? [verdict, next] : [verdict];
+    const submission = tail[0]?.seq === seq ? [tail[0]] : [];
+    const ending = next?.type === 'GameEnded' && next.seq === verdict.seq + 1 ? [next] : [];
+    const events = verdict.seq === seq + 1 ? [...submission, verdict, ...ending] : [verdict, ...ending];
     await deps.publish(gameId, events.map(toEnvelope)).catch((err: unknown) => {
       deps.logger?.warn({ err, gameId }, 'republish failed; clients catch up from the log');
     });
@@ -87,18 +93,23 @@ export function createValidateProcessor(
 
   /**
    * The state up to `seq`: the cached state plus the job's copy of the submission when the
-   * cache ends just before it (no read), else the cache caught up from the log.
+   * cache ends just before it (no read), else the cache caught up from the log. The recorded
+   * submissions it knows of go into `submissions`.
    */
-  async function stateFor(gameId: string, seq: number, submitted: ValidateJobData['submitted']): Promise<GameState> {
+  async function stateFor(job: ValidateJobData, submissions: Map<number, EventEnvelope>): Promise<GameState> {
+    const { gameId, seq, submitted, submittedAt } = job;
+    if (submitted !== undefined && submittedAt !== undefined)
+      submissions.set(seq, { gameId, seq, type: 'MoveSubmitted', data: submitted, recordedAt: submittedAt });
     const cached = cache.get(gameId);
     if (cached !== undefined && submitted !== undefined && cached.seq === seq - 1 && cached.status === 'ongoing')
       return evolve(cached, { type: 'MoveSubmitted', data: submitted });
-    return catchUp(gameId, cached);
+    return catchUp(gameId, cached, submissions);
   }
 
   async function validate(job: ValidateJobData, redelivered: boolean): Promise<ValidateResult> {
     const { gameId, seq } = job;
-    let state = await stateFor(gameId, seq, job.submitted);
+    const submissions = new Map<number, EventEnvelope>();
+    let state = await stateFor(job, submissions);
     for (let conflicts = 0; conflicts <= maxConflicts; conflicts++) {
       const decision = decide({ type: 'ValidatePending', seq, now: now() }, state);
       if (!decision.ok) {
@@ -113,7 +124,7 @@ export function createValidateProcessor(
         return { appended: 0, verdicts: 0, conflicts };
       }
       try {
-        const { appended, next } = await commit(deps, cache, gameId, state, decision.events);
+        const { appended, next } = await commit(deps, cache, gameId, state, decision.events, submissions);
         await deps.afterVerdict?.(gameId, next);
         return { appended, verdicts: 1, conflicts };
       } catch (e) {
@@ -121,7 +132,8 @@ export function createValidateProcessor(
         deps.logger?.debug({ gameId, seq }, 'version conflict: re-reading');
         // from what the log gave us, never from the job's copy of the submission
         cache.forget(gameId);
-        state = await catchUp(gameId, undefined);
+        submissions.clear();
+        state = await catchUp(gameId, undefined, submissions);
       }
     }
     throw new Error(`game ${gameId} seq ${seq}: still conflicting after ${maxConflicts} re-reads`);
