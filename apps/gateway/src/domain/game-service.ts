@@ -61,7 +61,7 @@ export interface GameServiceDeps {
   readonly publish: (gameId: string, events: readonly RecordedEvent[]) => Promise<void>;
   /**
    * Hands appended events to this process' own subscribers, called just before a command
-   * returns: the submitter's ack and its MoveSubmitted then leave in one write.
+   * returns: the player's ack and the event (a resignation, say) then leave in one write.
    */
   readonly deliverLocal?: (gameId: string, events: readonly RecordedEvent[]) => void;
   /** Schedules the flag job of a new timed game's first turn (the worker schedules every later one). */
