@@ -12,7 +12,9 @@
  *          --rate R moves/s for all games together (0: as fast as the server answers)
  *          --via ws|http|mixed (ws) --redis URL and --prefix P to sample BullMQ job timings
  *          --slow MS: print each measured move slower than MS (its wall-clock time, ply and
- *          breakdown; the first 200), to see whether the tail is some moves or some moments
+ *          breakdown; the first --slow-max, 200), to see whether the tail is some moves or some moments
+ *          --stagger S: each game slot starts its first game after a random 0..S s (seeded), so
+ *          games do not all start, and then end, at the same moments as they do by default
  * Bounded: it stops by itself after warmup + seconds, and only talks to --url (loopback).
  */
 import { availableParallelism } from 'node:os';
@@ -35,6 +37,8 @@ const { values: args } = parseArgs({
     redis: { type: 'string', default: 'redis://127.0.0.1:6379' },
     prefix: { type: 'string', default: 'shogi' },
     slow: { type: 'string', default: '0' },
+    'slow-max': { type: 'string', default: '200' },
+    stagger: { type: 'string', default: '0' },
   },
 });
 const G = Number(args.games);
@@ -43,6 +47,8 @@ const WARMUP = Number(args.warmup);
 const RATE = Number(args.rate);
 const VIA = args.via as 'ws' | 'http' | 'mixed';
 const SLOW_MS = Number(args.slow);
+const SLOW_MAX = Number(args['slow-max']);
+const STAGGER = Number(args.stagger);
 let slowPrinted = 0;
 const url = new URL(args.url);
 if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) throw new Error('the bench only targets loopback');
@@ -102,9 +108,11 @@ function eventMemory(socket: PlayerSocket): Map<number, WireEvent & { at: number
 async function playGames(index: number, script: string[], start: number, stopAt: number, measureFrom: number) {
   const sente = await api.createPlayer(`bench-${index}-s`);
   const gote = await api.createPlayer(`bench-${index}-g`);
+  const begin = start + STAGGER * 1000 * seededFraction(index);
+  if (begin > performance.now()) await new Promise((r) => setTimeout(r, begin - performance.now()));
   // each game paces itself to RATE / G moves per second, with its own phase
   const interval = RATE > 0 ? (1000 * G) / RATE : 0;
-  let due = start + (interval * index) / G;
+  let due = begin + (interval * index) / G;
   while (performance.now() < stopAt) {
     const game = await api.createGame({ sente: sente.id, gote: gote.id });
     gamesPlayed++;
@@ -162,7 +170,7 @@ async function playGames(index: number, script: string[], start: number, stopAt:
             verdictToClient: verdictEvent.at - Date.parse(verdictEvent.recordedAt),
           };
           breakdowns.push(breakdown);
-          if (SLOW_MS > 0 && breakdown.total > SLOW_MS && slowPrinted++ < 100000)
+          if (SLOW_MS > 0 && breakdown.total > SLOW_MS && slowPrinted++ < SLOW_MAX)
             console.log(
               `slow move at ${new Date(wall0).toISOString()} ply ${ply}: ${JSON.stringify(breakdown, (_k, v) => (typeof v === 'number' ? Math.round(v * 10) / 10 : v))}`,
             );
@@ -171,6 +179,14 @@ async function playGames(index: number, script: string[], start: number, stopAt:
     }
     await Promise.all(sockets.map((s) => s.close()));
   }
+}
+
+/** A fraction in [0, 1) fixed by `i` (so two runs stagger the same way). */
+function seededFraction(i: number): number {
+  let x = (i + 1) * 0x9e3779b1;
+  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
+  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
+  return ((x ^ (x >>> 16)) >>> 0) / 2 ** 32;
 }
 
 async function main() {
