@@ -1,7 +1,7 @@
 /**
  * Two gateways, one game: sente plays on gateway A and gote on gateway B. Each sees the
  * other's moves and its own verdicts through Redis pub/sub (one subscriber per gateway),
- * with no gaps in the stream.
+ * with no gaps in the stream, each move in one frame with its verdict.
  */
 import { buildApp } from '@shogi/gateway';
 import type { ServerMessage } from '@shogi/protocol';
@@ -47,6 +47,15 @@ test('a game played across two gateways: both players see every event, in order'
       .filter((e) => e.type === 'MoveAccepted')
       .map((e) => e.payload.usi);
     expect(moves).toEqual([...MATE_GAME]);
+    // a submission reaches every socket in the frame of its verdict (the worker publishes
+    // them together; the gateway does not publish a submission alone)
+    const frames = socket.received.flatMap((m) => (m.type === 'events' ? [m.events] : []));
+    const submissions = frames.flatMap((events) =>
+      events
+        .filter((e) => e.type === 'MoveSubmitted')
+        .map((e) => events.some((v) => v.type === 'MoveAccepted' && v.payload.submittedSeq === e.seq)),
+    );
+    expect(submissions).toEqual(MATE_GAME.map(() => true));
   }
   await Promise.all(sockets.map((s) => s.close()));
 });
