@@ -25,6 +25,7 @@ export function workerTuningFromEnv(env: NodeJS.ProcessEnv): Partial<Tuning> {
   set('sweepIntervalMs', int('WORKER_SWEEP_INTERVAL_MS'));
   set('sweepAfterMs', int('WORKER_SWEEP_AFTER_MS'));
   set('projectorIntervalMs', int('WORKER_PROJECTOR_INTERVAL_MS'));
+  set('tokenRetentionDays', int('TOKEN_RETENTION_DAYS'));
   set('cacheSize', int('WORKER_CACHE_SIZE'));
   set('maxInFlight', int('EVENT_STORE_MAX_IN_FLIGHT'));
   if (env.EVENT_STORE_BATCH !== undefined) out.batch = env.EVENT_STORE_BATCH !== '0';

@@ -8,9 +8,12 @@
  * It is also the backstop of the flag jobs: ongoing games whose side to move ran out
  * (games.deadline_at, plus the lag allowance) get a flag check, for a delayed job lost
  * with Redis' data or never scheduled (a gateway or worker dying after its append).
+ *
+ * And, once an hour, it deletes the tokens that expired or were revoked longer than the
+ * retention ago (every login adds a session token; dead ones only take space).
  */
 import { LAG_ALLOWANCE_MS } from '@shogi/game';
-import { type Db, findOverdueClocks, findStalledSubmissions } from '@shogi/store';
+import { type Db, deleteDeadTokens, findOverdueClocks, findStalledSubmissions } from '@shogi/store';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { FLAG_JOB_OPTIONS, FLAG_QUEUE, type FlagJobData, flagJobId } from './flag-queue.js';
@@ -60,13 +63,41 @@ export async function sweepOverdueClocks(
   return overdue.length;
 }
 
+/** How often dead tokens are looked for. */
+const TOKEN_CLEANUP_INTERVAL_MS = 3_600_000;
+
+/**
+ * Deletes the tokens dead (expired or revoked) for longer than `retentionMs`, in batches of
+ * `batch` until a batch deletes nothing. Several workers may do it at once: a batch whose rows
+ * another worker deleted first comes back empty and that worker stops, the other goes on.
+ */
+export async function sweepDeadTokens(db: Db, retentionMs: number, now = Date.now(), batch = 1_000): Promise<number> {
+  const before = new Date(now - retentionMs);
+  let total = 0;
+  for (;;) {
+    const n = await deleteDeadTokens(db, before, batch);
+    if (n === 0) return total;
+    total += n;
+  }
+}
+
 export function startSweeper(
   db: Db,
   queue: Queue<ValidateJobData>,
-  options: { intervalMs: number; afterMs: number; logger: Logger; flagQueue?: Queue<FlagJobData> },
+  options: {
+    intervalMs: number;
+    afterMs: number;
+    logger: Logger;
+    flagQueue?: Queue<FlagJobData>;
+    /** dead tokens are kept this long (0: never deleted) */
+    tokenRetentionMs?: number;
+  },
 ): { stop(): Promise<void> } {
   let running: Promise<unknown> = Promise.resolve();
   const flagQueue = options.flagQueue;
+  const retention = options.tokenRetentionMs ?? 0;
+  // the first sweep cleans up too, so workers restarted more often than hourly still do it
+  let nextCleanup = 0;
   const timer = setInterval(() => {
     const stalled = sweepStalled(db, queue, options.afterMs).then(
       (n) => {
@@ -83,7 +114,17 @@ export function startSweeper(
             },
             (err: unknown) => options.logger.warn({ err }, 'sweeper: clock sweep failed'),
           );
-    running = Promise.all([stalled, overdue]);
+    let cleanup: Promise<void> | null = null;
+    if (retention > 0 && Date.now() >= nextCleanup) {
+      nextCleanup = Date.now() + TOKEN_CLEANUP_INTERVAL_MS;
+      cleanup = sweepDeadTokens(db, retention).then(
+        (n) => {
+          if (n > 0) options.logger.info({ count: n }, 'sweeper: deleted tokens dead for longer than the retention');
+        },
+        (err: unknown) => options.logger.warn({ err }, 'sweeper: token cleanup failed'),
+      );
+    }
+    running = Promise.all([stalled, overdue, cleanup]);
   }, options.intervalMs);
   timer.unref();
   return {

@@ -62,6 +62,8 @@ export interface WorkerOptions {
    * counts once.
    */
   readonly projectorIntervalMs?: number;
+  /** Tokens expired or revoked longer ago than this are deleted by the sweeper (0: kept forever). */
+  readonly tokenRetentionDays?: number;
 }
 
 export interface RunningWorker {
@@ -144,6 +146,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
           afterMs: options.sweepAfterMs ?? 5_000,
           logger,
           flagQueue,
+          tokenRetentionMs: (options.tokenRetentionDays ?? 30) * 86_400_000,
         })
       : null;
   const projectorInterval = options.projectorIntervalMs ?? 1_000;

@@ -175,3 +175,25 @@ export async function revokeToken(
     .executeTakeFirst();
   return row?.token_hash;
 }
+
+/**
+ * Deletes up to `limit` tokens that stopped working before `before` (expired or revoked then),
+ * oldest first; returns how many. A dead token is refused either way: the rows only cost
+ * space, and every login adds one (sessions expire after SESSION_TTL_DAYS).
+ */
+export async function deleteDeadTokens(db: Db, before: Date, limit = 1_000): Promise<number> {
+  const result = await db
+    .deleteFrom('tokens')
+    .where(
+      'id',
+      'in',
+      db
+        .selectFrom('tokens')
+        .select('id')
+        .where((eb) => eb.or([eb('expires_at', '<', before), eb('revoked_at', '<', before)]))
+        .orderBy('created_at')
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

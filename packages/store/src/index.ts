@@ -4,6 +4,7 @@ export {
   type CredentialRow,
   countActiveTokens,
   createAccount,
+  deleteDeadTokens,
   findAccountByUsername,
   findCredential,
   insertToken,
