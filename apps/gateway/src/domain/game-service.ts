@@ -83,12 +83,14 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
     gameId: string,
     command: (state: GameState) => Decision,
     ply?: number,
+    /** the game id was just drawn at random: its stream is empty, no need to read it */
+    fresh = false,
   ): Promise<{ state: GameState; decision: Extract<Decision, { ok: true }>; appended: RecordedEvent[] }> {
     for (let attempt = 0; ; attempt++) {
       // Fast path: a state kept current by the hub may decide without a read. Only an
       // acceptance is trusted (a stale state makes its append conflict); a rejection
       // is confirmed on the state read from the log.
-      const cached = attempt === 0 ? states.peek(gameId) : undefined;
+      const cached = attempt === 0 ? (fresh ? initialState() : states.peek(gameId)) : undefined;
       let state = cached ?? (await states.current(gameId));
       let decision = command(state);
       if (!decision.ok && cached !== undefined) {
@@ -207,6 +209,8 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
           },
           state,
         ),
+        undefined,
+        true,
       );
       if (appended.length === 0) throw new ApiError('INTERNAL');
       const created = await known(gameId);
