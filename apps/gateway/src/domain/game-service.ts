@@ -193,22 +193,24 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
       const [sente, gote] = await Promise.all([deps.players.byId(body.sente), deps.players.byId(body.gote)]);
       if (!sente || !gote) throw new ApiError('UNKNOWN_PLAYER', !sente ? `sente ${body.sente}` : `gote ${body.gote}`);
       const gameId = randomUUID();
-      const { appended } = await execute(gameId, (state) =>
-        decide(
-          {
-            type: 'CreateGame',
-            gameId,
-            sente: { id: sente.id, name: sente.name },
-            gote: { id: gote.id, name: gote.name },
-            ruleset: body.ruleset ?? 'default',
-            handicap: body.handicap ?? null,
-            initialSfen: body.sfen ?? null,
-            ...(body.timeControl === undefined ? {} : { timeControl: body.timeControl }),
-            ...(body.rated === undefined ? {} : { rated: body.rated }),
-            now: now(),
-          },
-          state,
-        ),
+      const { appended } = await execute(
+        gameId,
+        (state) =>
+          decide(
+            {
+              type: 'CreateGame',
+              gameId,
+              sente: { id: sente.id, name: sente.name },
+              gote: { id: gote.id, name: gote.name },
+              ruleset: body.ruleset ?? 'default',
+              handicap: body.handicap ?? null,
+              initialSfen: body.sfen ?? null,
+              ...(body.timeControl === undefined ? {} : { timeControl: body.timeControl }),
+              ...(body.rated === undefined ? {} : { rated: body.rated }),
+              now: now(),
+            },
+            state,
+          ),
         undefined,
         true,
       );
