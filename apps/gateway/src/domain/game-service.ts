@@ -215,7 +215,8 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
         true,
       );
       if (appended.length === 0) throw new ApiError('INTERNAL');
-      const created = await known(gameId);
+      // the append at seq 0 succeeded: the new game's state is the empty one plus what it wrote
+      const created = foldOnto(initialState(), appended);
       await deps.scheduleFlag?.(gameId, created);
       return viewOf(created, now());
     },
@@ -231,11 +232,11 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
       return events.slice(0, limit).map(wireOf);
     },
 
-    async sideOf(gameId, playerId) {
+    async seatOf(gameId, playerId) {
       const state = await known(gameId);
       const info = state.info;
-      if (info?.sente.id === playerId) return 'sente';
-      if (info?.gote.id === playerId) return 'gote';
+      if (info?.sente.id === playerId) return { side: 'sente', lastSeq: state.seq };
+      if (info?.gote.id === playerId) return { side: 'gote', lastSeq: state.seq };
       throw new ApiError('NOT_A_PLAYER');
     },
 

@@ -19,8 +19,11 @@ export interface GameService {
   view(gameId: string): Promise<GameView>;
   /** Throws ApiError GAME_NOT_FOUND. */
   eventsAfter(gameId: string, afterSeq: number, limit?: number): Promise<WireEvent[]>;
-  /** The player's side in the game; throws GAME_NOT_FOUND or NOT_A_PLAYER. */
-  sideOf(gameId: string, playerId: string): Promise<Side>;
+  /**
+   * The player's side in the game and the game's last seq, from one read of the log;
+   * throws GAME_NOT_FOUND or NOT_A_PLAYER.
+   */
+  seatOf(gameId: string, playerId: string): Promise<{ side: Side; lastSeq: number }>;
   /** Durable MoveSubmitted + job enqueued; throws ApiError with a catalog code. */
   submitMove(gameId: string, player: Player, move: Submission): Promise<{ seq: number }>;
   resign(gameId: string, player: Player, idempotencyKey?: string): Promise<{ seq: number }>;

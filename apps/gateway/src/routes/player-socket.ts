@@ -50,9 +50,8 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
       preValidation: async (request) => {
         const player = await app.requireScope(request, 'play');
         const { id } = request.params as { id: string };
-        const side = await app.games.sideOf(id, player.id);
+        const { side, lastSeq } = await app.games.seatOf(id, player.id);
         const after = Number((request.query as { after?: string }).after ?? 0);
-        const { lastSeq } = await app.games.view(id);
         if (after > lastSeq)
           throw new ApiError('BAD_REQUEST', `after=${after} is ahead of the game (last seq ${lastSeq})`);
         sessions.set(request, { player, side });
