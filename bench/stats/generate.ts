@@ -363,9 +363,7 @@ async function loadLogAndRebuild(db: Db, url: string, games: number): Promise<vo
         usi,
         sfen: sfens[p] ?? PLACEHOLDER_SFEN,
         check: false,
-        ...(timed
-          ? { clock: { sente: side, gote: side, movedAt: r.ended_at, deadlineAt: r.ended_at } }
-          : {}),
+        ...(timed ? { clock: { sente: side, gote: side, movedAt: r.ended_at, deadlineAt: r.ended_at } } : {}),
       });
     }
     await ev(2 * r.plies + 2, 'GameEnded', {

@@ -6,10 +6,11 @@
  * Run the compiled JS with plain node (never tsx). Env: BENCH_QUICK=1, BENCH_SKIP=tsshogi,
  * SHOGI_FIXTURES=/path/to/fixtures (default ../shared/fixtures beside the repository).
  */
-import { fileURLToPath } from 'node:url';
+
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Library } from './adapter.js';
 import { loadCsaGames } from './games.js';
