@@ -314,6 +314,52 @@ describe('accounts', () => {
     expect(res.body.code).toBe('UNAUTHORIZED');
   });
 
+  test('a guest replaces its token: the old one stops at once on both gateways, the player and its games stay', async () => {
+    const guest = (await req('POST', '/api/players', { body: { name: 'guest' } })).body;
+    secrets.push(guest.token);
+    const opponent = (await req('POST', '/api/players', { body: { name: 'other' } })).body;
+    const gameId = await gameBetween(guest.id, opponent.id);
+    expect((await move(gameId, guest.token, '7g7f', 0)).status).toBe(202);
+    // gateway B has the old token in its cache
+    expect((await req('GET', '/api/me', { token: guest.token, on: appB })).status).toBe(200);
+    const replaced = await req('POST', '/api/me/token', { token: guest.token });
+    expect(replaced.status, JSON.stringify(replaced.body)).toBe(201);
+    const fresh = replaced.body.token as string;
+    secrets.push(fresh);
+    expect(fresh).not.toBe(guest.token);
+    expect(Object.keys(replaced.body)).toEqual(['token']);
+    expect((await req('GET', '/api/me', { token: guest.token })).status).toBe(401);
+    await until(async () => (await req('GET', '/api/me', { token: guest.token, on: appB })).status === 401);
+    // the same player, with every scope, playing on in its game
+    const me = await req('GET', '/api/me', { token: fresh, on: appB });
+    expect(me.body).toMatchObject({ id: guest.id, username: null, token: { kind: 'guest', scopes: ['play', 'read'] } });
+    await until(async () => (await req('GET', `/api/games/${gameId}`)).body.ply === 1);
+    expect((await move(gameId, opponent.token, '3c3d', 1)).status).toBe(202);
+    await until(async () => (await req('GET', `/api/games/${gameId}`)).body.ply === 2);
+    expect((await move(gameId, fresh, '2g2f', 2)).status).toBe(202);
+    // the old token cannot replace the new one; an account's token is not a guest's
+    expect((await req('POST', '/api/me/token', { token: guest.token })).status).toBe(401);
+    const a = await register();
+    const session = await login(a.username, a.password);
+    const refused = await req('POST', '/api/me/token', { token: session.token });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('GUEST_TOKEN_REQUIRED');
+    expect((await req('GET', '/api/me', { token: session.token })).status).toBe(200);
+  });
+
+  test('two replacements of one guest token at once: one wins, the other is refused', async () => {
+    const guest = (await req('POST', '/api/players', { body: { name: 'racer' } })).body;
+    secrets.push(guest.token);
+    const [a, b] = await Promise.all([
+      req('POST', '/api/me/token', { token: guest.token }),
+      req('POST', '/api/me/token', { token: guest.token, on: appB }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([201, 401]);
+    const winner = (a.status === 201 ? a : b).body.token as string;
+    secrets.push(winner);
+    expect((await req('GET', '/api/me', { token: winner })).body.id).toBe(guest.id);
+  });
+
   test('logout revokes the session token; a guest token cannot log out', async () => {
     const a = await register();
     const session = await login(a.username, a.password);

@@ -23,6 +23,16 @@ export const Username = Type.String({ minLength: 3, maxLength: 24, pattern: '^[A
 export const Password = Type.String({ minLength: 8, maxLength: 200 });
 const Timestamp = Type.String({ description: 'ISO 8601, UTC' });
 
+export const ReplacedTokenResponse = Type.Object(
+  {
+    token: Type.String({
+      description: "the guest player's new bearer token (every scope, no expiry); shown once, stored hashed",
+    }),
+  },
+  closed,
+);
+export type ReplacedTokenResponse = Static<typeof ReplacedTokenResponse>;
+
 export const CredentialsBody = Type.Object({ username: Username, password: Password }, closed);
 export type CredentialsBody = Static<typeof CredentialsBody>;
 

@@ -20,6 +20,10 @@ export const ERRORS = {
   INVALID_CREDENTIALS: { status: 401, message: 'Unknown username or wrong password' },
   INSUFFICIENT_SCOPE: { status: 403, message: 'This token does not have the scope this needs' },
   SESSION_REQUIRED: { status: 403, message: 'This needs a session token (log in with POST /api/session)' },
+  GUEST_TOKEN_REQUIRED: {
+    status: 403,
+    message: "This replaces a guest player's token; an account revokes its tokens with DELETE /api/tokens/:id",
+  },
   TOKEN_NOT_FOUND: { status: 404, message: 'No token of yours has this id' },
   USERNAME_TAKEN: { status: 409, message: 'This username is taken (usernames are compared case-insensitively)' },
   TOO_MANY_TOKENS: { status: 409, message: 'This account has too many active tokens; revoke one first' },

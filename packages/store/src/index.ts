@@ -32,7 +32,7 @@ export {
 export { applyToGameRow, type GameRowPatch, type GameRowValues } from './games-projection.js';
 export * from './lobby/index.js';
 export { createMigrator, migrateToLatest } from './migrate.js';
-export { createPlayer, findPlayerByTokenHash, getPlayer, getPlayers } from './players.js';
+export { createPlayer, findPlayerByTokenHash, getPlayer, getPlayers, replaceGuestTokenHash } from './players.js';
 export * from './ratings/index.js';
 export { readAll, readAllHorizon, readStream, readStreams } from './read.js';
 export {

@@ -24,3 +24,22 @@ export async function getPlayers(db: Db, ids: readonly string[]): Promise<Player
   if (ids.length === 0) return [];
   return db.selectFrom('players').selectAll().where('id', 'in', ids).execute();
 }
+
+/**
+ * Replaces a guest player's token hash, only while it is still `oldHash` (two replacements
+ * racing: one wins); false when it no longer was.
+ */
+export async function replaceGuestTokenHash(
+  db: Db,
+  playerId: string,
+  oldHash: string,
+  newHash: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('players')
+    .set({ token_hash: newHash })
+    .where('id', '=', playerId)
+    .where('token_hash', '=', oldHash)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

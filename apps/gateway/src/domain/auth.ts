@@ -24,6 +24,7 @@ import {
   findCredential,
   insertToken,
   listActiveTokens,
+  replaceGuestTokenHash,
   revokeToken,
   type TokenRow,
 } from '@shogi/store';
@@ -183,6 +184,19 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
 
     /** Revokes the presented session token. */
+    /**
+     * A new token for a guest player in place of the presented one, which stops working on
+     * every gateway at once (a leaked guest token is replaced, the player and its games kept).
+     */
+    async replaceGuestToken(principal: Principal): Promise<{ token: string }> {
+      if (principal.token.kind !== 'guest') throw new ApiError('GUEST_TOKEN_REQUIRED');
+      const token = newToken();
+      if (!(await replaceGuestTokenHash(deps.db, principal.id, principal.tokenHash, hashToken(token))))
+        throw new ApiError('UNAUTHORIZED', 'the token was replaced already');
+      await revoked(principal.tokenHash);
+      return { token };
+    },
+
     async logout(principal: Principal): Promise<void> {
       if (principal.token.kind !== 'session') throw new ApiError('SESSION_REQUIRED');
       await revoked(await revokeToken(deps.db, principal.id, { tokenHash: principal.tokenHash }, now()));

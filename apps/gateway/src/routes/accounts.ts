@@ -10,6 +10,7 @@ import {
   CredentialsBody,
   ErrorResponse,
   MeResponse,
+  ReplacedTokenResponse,
   SessionResponse,
   TokenList,
   TokenParams,
@@ -77,6 +78,26 @@ const accounts: FastifyPluginAsyncTypebox = async (app) => {
       await app.auth.logout(principal);
       request.log.info({ playerId: principal.id, tokenId: principal.token.id }, 'logged out');
       return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/me/token',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary:
+          'Replace the presented guest token with a new one (shown once); the old one stops working on every gateway at once',
+        security: bearer,
+        response: { 201: ReplacedTokenResponse, ...errors },
+      },
+      config: app.limits.auth,
+    },
+    async (request, reply) => {
+      const principal = await app.authenticate(request);
+      const replaced = await app.auth.replaceGuestToken(principal);
+      request.log.info({ playerId: principal.id }, 'guest token replaced');
+      return reply.code(201).send(replaced);
     },
   );
 
