@@ -183,7 +183,6 @@ export function createAuthService(deps: AuthServiceDeps) {
       };
     },
 
-    /** Revokes the presented session token. */
     /**
      * A new token for a guest player in place of the presented one, which stops working on
      * every gateway at once (a leaked guest token is replaced, the player and its games kept).
@@ -197,6 +196,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       return { token };
     },
 
+    /** Revokes the presented session token. */
     async logout(principal: Principal): Promise<void> {
       if (principal.token.kind !== 'session') throw new ApiError('SESSION_REQUIRED');
       await revoked(await revokeToken(deps.db, principal.id, { tokenHash: principal.tokenHash }, now()));
