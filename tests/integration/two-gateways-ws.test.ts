@@ -29,6 +29,9 @@ test('a game played across two gateways: both players see every event, in order'
   const gote = await apiB.createPlayer('bob');
   const game = await stack.api.createGame({ sente: sente.id, gote: gote.id });
   const sockets = [await stack.api.playerSocket(game.id, sente.token), await apiB.playerSocket(game.id, gote.token)];
+  // each socket's catch-up read is done (it sent GameCreated): from here on events come live
+  // (a read racing the first move could find a submission before its verdict is written)
+  for (const socket of sockets) await socket.waitFor((m) => m.type === 'events');
   for (const [ply, usi] of MATE_GAME.entries()) {
     const socket = sockets[ply % 2];
     if (!socket) throw new Error('unreachable');
@@ -55,7 +58,9 @@ test('a game played across two gateways: both players see every event, in order'
         .filter((e) => e.type === 'MoveSubmitted')
         .map((e) => events.some((v) => v.type === 'MoveAccepted' && v.payload.submittedSeq === e.seq)),
     );
-    expect(submissions).toEqual(MATE_GAME.map(() => true));
+    expect(submissions, JSON.stringify(frames.map((events) => events.map((e) => `${e.seq}:${e.type}`)))).toEqual(
+      MATE_GAME.map(() => true),
+    );
   }
   await Promise.all(sockets.map((s) => s.close()));
 });
