@@ -28,9 +28,9 @@ export function createDb(url: string, options: CreateDbOptions = {}): Db {
   // plan them generically. With plan_cache_mode auto, PostgreSQL planned the append anew
   // on every call (knowing its arrays' lengths makes each custom plan look cheaper): about
   // 40 % of a one-game append's backend CPU (apps/worker/bench/append-plans.ts). The
-  // generic plans are the same index probes (array parameters
-  // have no statistics to plan from). Not for kysely's pool: its statements are unnamed,
-  // planned per call with their values, and force_generic_plan would take those away.
+  // generic plans are the same index probes (array parameters have no statistics to plan
+  // from). Not for kysely's pool: its statements are unnamed, planned per call with their
+  // values, and force_generic_plan would take those away.
   const statements = new pg.Pool({
     connectionString: url,
     max: Math.min(max, 4),

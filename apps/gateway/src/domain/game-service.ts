@@ -82,22 +82,25 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
   async function execute(
     gameId: string,
     command: (state: GameState) => Decision,
-    ply?: number,
-    /** the game id was just drawn at random: its stream is empty, no need to read it */
-    fresh = false,
+    options: {
+      /** the submitted ply, to tell a future ply (FUTURE_PLY) from a stale one */
+      readonly ply?: number;
+      /** the game id was just drawn at random: its stream is empty, no need to read it */
+      readonly fresh?: boolean;
+    } = {},
   ): Promise<{ state: GameState; decision: Extract<Decision, { ok: true }>; appended: RecordedEvent[] }> {
     for (let attempt = 0; ; attempt++) {
       // Fast path: a state kept current by the hub may decide without a read. Only an
       // acceptance is trusted (a stale state makes its append conflict); a rejection
       // is confirmed on the state read from the log.
-      const cached = attempt === 0 ? (fresh ? initialState() : states.peek(gameId)) : undefined;
+      const cached = attempt === 0 ? (options.fresh ? initialState() : states.peek(gameId)) : undefined;
       let state = cached ?? (await states.current(gameId));
       let decision = command(state);
       if (!decision.ok && cached !== undefined) {
         state = await states.current(gameId);
         decision = command(state);
       }
-      if (!decision.ok) throw rejectionError(decision.rejection.code, decision.rejection.message, state, ply);
+      if (!decision.ok) throw rejectionError(decision.rejection.code, decision.rejection.message, state, options.ply);
       if (decision.events.length === 0) return { state, decision, appended: [] };
       try {
         const result = await deps.events.append(gameId, state.seq, decision.events);
@@ -211,8 +214,7 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
             },
             state,
           ),
-        undefined,
-        true,
+        { fresh: true },
       );
       if (appended.length === 0) throw new ApiError('INTERNAL');
       // the append at seq 0 succeeded: the new game's state is the empty one plus what it wrote
@@ -255,7 +257,7 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
             },
             s,
           ),
-        move.ply,
+        { ply: move.ply },
       );
       if (decision.duplicateOf !== undefined) {
         const original = state.lastSubmission;
