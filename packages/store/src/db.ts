@@ -31,11 +31,16 @@ export function createDb(url: string, options: CreateDbOptions = {}): Db {
   // generic plans are the same index probes (array parameters have no statistics to plan
   // from). Not for kysely's pool: its statements are unnamed, planned per call with their
   // values, and force_generic_plan would take those away.
+  // A generic plan is made once per session, from the tables as they are then: on a young
+  // database the append's update of `games` planned a sequential scan (cheaper than probes
+  // of a few pages), and kept it while the table grew, every append reading every game
+  // (found by the e2e bench: throughput fell by a third within two minutes). These sessions
+  // run only key lookups, so sequential scans are off for them.
   const statements = new pg.Pool({
     connectionString: url,
     max: Math.min(max, 4),
     ...named,
-    options: '-c plan_cache_mode=force_generic_plan',
+    options: '-c plan_cache_mode=force_generic_plan -c enable_seqscan=off',
   });
   for (const p of [pool, statements]) {
     // without a listener, an idle connection's error (e.g. the server restarting) would crash the process
@@ -50,12 +55,21 @@ export function createDb(url: string, options: CreateDbOptions = {}): Db {
     dialect: new PostgresDialect({
       pool: {
         connect: () => pool.connect(),
-        end: async () => {
-          await Promise.all([pool.end(), statements.end()]);
-        },
+        end: () => pool.end(),
       },
     }),
   });
+  // Kysely ends its pool only if it ever ran a query: a db used only through the prepared
+  // statements (a worker's event store) must still close their pool, once
+  const destroyKysely = db.destroy.bind(db);
+  let destroyed: Promise<void> | undefined;
+  db.destroy = () => {
+    destroyed ??= (async () => {
+      await destroyKysely();
+      await Promise.all([pool.ending ? undefined : pool.end(), statements.end()]);
+    })();
+    return destroyed;
+  };
   statementPools.set(db, statements);
   return db;
 }
