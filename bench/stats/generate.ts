@@ -384,7 +384,7 @@ async function loadLogAndRebuild(db: Db, url: string, games: number): Promise<vo
 }
 
 await ensureDatabase(args.url);
-const db = createDb(args.url, { max: 2 });
+const db = createDb(args.url, { max: 2, analytic: true });
 try {
   await migrateToLatest(db);
   if (args.log !== undefined) await loadLogAndRebuild(db, args.url, Number(args.log));

@@ -32,7 +32,8 @@ const { values: args } = parseArgs({
   },
 });
 const RUNS = Number(args.runs);
-const db = createDb(args.url, { max: 1 });
+// the statistics routes' settings (analytic, see createDb)
+const db = createDb(args.url, { max: 1, analytic: true });
 
 const FILTERS: StatsFilter[] = [
   {},

@@ -1,5 +1,7 @@
 /**
- * The event store's prepared statements keep their index plans on a young database.
+ * The settings of the store's sessions: the event store's prepared statements keep their
+ * index plans on a young database, and the server's pools neither JIT-compile nor
+ * parallelize their queries (see createDb).
  *
  * Their sessions plan once per statement (force_generic_plan), from the tables as they are
  * then. On a new database, the append's update of `games` was planned as a sequential scan
@@ -7,8 +9,9 @@
  * PostgreSQL's own table statistics, which a backend flushes when it exits.
  */
 import { gameCreated, moveSubmitted } from '@shogi/game/testing';
-import { appendEvents, appendMany, createDb, type Db, migrateToLatest, readStream } from '@shogi/store';
+import { appendEvents, appendMany, createDb, type Db, migrateToLatest, poolOf, readStream } from '@shogi/store';
 import { createTestDatabase, type TestDatabase } from '@shogi/store/testing';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
@@ -78,4 +81,24 @@ it('appends and reads by key on a young database, without scanning games or the 
 
   expect(await sequentialScans('games')).toBe(before.games);
   expect(await sequentialScans('game_events')).toBe(before.events);
+});
+
+it('runs the server pools without JIT or parallel workers, analytic pools with the server defaults', async () => {
+  const settings = `select current_setting('jit') as jit, current_setting('max_parallel_workers_per_gather') as workers`;
+  const defaults = (await query<{ jit: string; workers: string }>(settings)).rows[0];
+  const read = async (analytic: boolean) => {
+    const db = createDb(t.url, { max: 1, analytic });
+    try {
+      const kyselyPool = (await sql<{ jit: string; workers: string }>`${sql.raw(settings)}`.execute(db)).rows[0];
+      const statementsPool = (await poolOf(db)?.query<{ jit: string; workers: string }>(settings))?.rows[0];
+      return [kyselyPool, statementsPool];
+    } finally {
+      await db.destroy();
+    }
+  };
+  expect(await read(false)).toEqual([
+    { jit: 'off', workers: '0' },
+    { jit: 'off', workers: '0' },
+  ]);
+  expect(await read(true)).toEqual([defaults, defaults]);
 });

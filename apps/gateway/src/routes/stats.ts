@@ -161,7 +161,12 @@ function resultsFilterOf(q: Static<typeof ResultsQuery>): StatsFilter {
 }
 
 const stats: FastifyPluginAsyncTypebox = async (app) => {
-  const db = createDb(app.config.databaseUrl, { max: 3, applicationName: 'shogi-gateway-stats' });
+  const db = createDb(app.config.databaseUrl, {
+    max: 3,
+    applicationName: 'shogi-gateway-stats',
+    // aggregates over up to millions of finished games: PostgreSQL's defaults (see createDb)
+    analytic: true,
+  });
   app.addHook('onClose', async () => db.destroy());
   const filtered = 'Filters: ruleset, handicap (or even), rated, timeCategory, from/to (UTC days).';
 

@@ -33,7 +33,7 @@ const walk = (p: string): string[] =>
     : [p];
 
 const url = process.env.DATABASE_URL ?? 'postgres://localhost:5432/shogi';
-const db = createDb(url, { max: 2 });
+const db = createDb(url, { max: 2, analytic: true });
 let imported = 0;
 let duplicates = 0;
 let failed = 0;

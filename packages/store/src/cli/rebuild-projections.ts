@@ -12,7 +12,7 @@ import { rebuildStats } from '../stats/projector.js';
 const args = new Set(process.argv.slice(2));
 const all = !args.has('--stats') && !args.has('--games');
 const url = process.env.DATABASE_URL ?? 'postgres://localhost:5432/shogi';
-const db = createDb(url, { max: 2 });
+const db = createDb(url, { max: 2, analytic: true });
 const started = performance.now();
 try {
   await migrateToLatest(db);
