@@ -177,8 +177,8 @@ export async function revokeToken(
 }
 
 /**
- * Deletes up to `limit` tokens that stopped working before `before` (expired or revoked then),
- * oldest first; returns how many. A dead token is refused either way: the rows only cost
+ * Deletes up to `limit` tokens that stopped working before `before` (expired or revoked then);
+ * returns how many. A dead token is refused either way: the rows only cost
  * space, and every login adds one (sessions expire after SESSION_TTL_DAYS).
  */
 export async function deleteDeadTokens(db: Db, before: Date, limit = 1_000): Promise<number> {
@@ -191,7 +191,6 @@ export async function deleteDeadTokens(db: Db, before: Date, limit = 1_000): Pro
         .selectFrom('tokens')
         .select('id')
         .where((eb) => eb.or([eb('expires_at', '<', before), eb('revoked_at', '<', before)]))
-        .orderBy('created_at')
         .limit(limit),
     )
     .executeTakeFirst();

@@ -11,9 +11,9 @@ export interface CreateDbOptions {
   /**
    * Let PostgreSQL JIT-compile and parallelize this pool's queries (default false). The
    * server's queries are short and share two cores with the moves: the statistics
-   * projector's read, estimated far above its real cost on a table never analyzed, was
-   * JIT-compiled with inlining and optimization and run by three processes, 50–600 ms of
-   * CPU every second or two. Long analytic work (the projection rebuild, imports, the
+   * projector's read, costed far above its real cost on a table never analyzed, was
+   * JIT-compiled with inlining and optimization and run by three processes, up to 616 ms
+   * (mostly 50–90) every second or two. Long analytic work (the projection rebuild, imports, the
    * statistics routes over a million games) keeps PostgreSQL's defaults.
    */
   readonly analytic?: boolean;
@@ -32,12 +32,12 @@ export const poolOf = (db: object): pg.Pool | undefined => statementPools.get(db
 export function createDb(url: string, options: CreateDbOptions = {}): Db {
   const max = options.max ?? 10;
   const named = options.applicationName === undefined ? {} : { application_name: options.applicationName };
-  const shortQueries = options.analytic === true ? '' : ' -c jit=off -c max_parallel_workers_per_gather=0';
+  const shortQueries = options.analytic === true ? [] : ['-c jit=off', '-c max_parallel_workers_per_gather=0'];
   const pool = new pg.Pool({
     connectionString: url,
     max,
     ...named,
-    ...(shortQueries === '' ? {} : { options: shortQueries.trim() }),
+    ...(shortQueries.length === 0 ? {} : { options: shortQueries.join(' ') }),
   });
   // The named prepared statements run on a small pool of their own, whose sessions always
   // plan them generically. With plan_cache_mode auto, PostgreSQL planned the append anew
@@ -55,7 +55,7 @@ export function createDb(url: string, options: CreateDbOptions = {}): Db {
     connectionString: url,
     max: Math.min(max, 4),
     ...named,
-    options: `-c plan_cache_mode=force_generic_plan -c enable_seqscan=off${shortQueries}`,
+    options: ['-c plan_cache_mode=force_generic_plan', '-c enable_seqscan=off', ...shortQueries].join(' '),
   });
   for (const p of [pool, statements]) {
     // without a listener, an idle connection's error (e.g. the server restarting) would crash the process
