@@ -12,6 +12,7 @@ import Fastify, { LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config.js';
 import type { BotRegistry } from './domain/bots.js';
+import type { LocalDelivery } from './domain/hub.js';
 import auth from './plugins/auth.js';
 import docs from './plugins/docs.js';
 import errors from './plugins/errors.js';
@@ -41,6 +42,8 @@ export interface AppOptions {
 
 export interface AppExtras {
   readonly bots?: BotRegistry;
+  /** Bound to this app's hub while it runs, for a worker in the same process. */
+  readonly localDelivery?: LocalDelivery;
   readonly web?: WebOptions;
 }
 
@@ -53,6 +56,11 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(redis, { config });
   await fastify.register(games, { config });
   await fastify.register(hub, { config, channelOf: fastify.games.channelOf });
+  const { localDelivery } = extras;
+  if (localDelivery !== undefined) {
+    localDelivery.bind(fastify.hub);
+    fastify.addHook('preClose', async () => localDelivery.bind(null));
+  }
   await fastify.register(auth, { config });
   await fastify.register(rateLimit, { config });
   await fastify.register(spectators, { config });

@@ -1,5 +1,6 @@
 export { type AppExtras, type AppOptions, app, buildApp, fastifyOptions } from './app.js';
 export { type GatewayConfig, loadConfig } from './config.js';
 export { type Bot, BotRegistry } from './domain/bots.js';
+export { LocalDelivery } from './domain/hub.js';
 export { createLogger, REDACT_PATHS, stripToken } from './logger.js';
 export { type RunningGateway, startGateway } from './server.js';

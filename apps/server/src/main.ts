@@ -3,7 +3,8 @@
  * and a worker in this process (or one of them: --role gateway|worker), and the demo
  * bots unless --no-demo / DEMO=0. SIGTERM and SIGINT close everything with grace.
  */
-import { BotRegistry, createLogger, type RunningGateway, startGateway } from '@shogi/gateway';
+import { BotRegistry, createLogger, LocalDelivery, type RunningGateway, startGateway } from '@shogi/gateway';
+import type { WorkerOptions } from '@shogi/worker';
 import { runDemo } from './demo/demo.js';
 import { startBotOpponent } from './demo/opponent.js';
 import { parseLaunchOptions, USAGE } from './options.js';
@@ -29,14 +30,18 @@ async function main(): Promise<number> {
 
   await migrate(config.databaseUrl, logger);
   let gateway: RunningGateway | null = null;
+  const localDelivery = new LocalDelivery();
   let worker: RunningWorker | null = null;
   if (role !== 'gateway') {
-    worker = await startValidationWorker(config, options.workerConcurrency, logger.child({ role: 'worker' }));
+    // with the gateway in this process too, verdicts reach its sockets without a Redis round trip
+    const deliver: WorkerOptions['onPublish'] =
+      role === 'worker' ? undefined : (gameId, events, message) => localDelivery.deliver(gameId, events, message);
+    worker = await startValidationWorker(config, options.workerConcurrency, logger.child({ role: 'worker' }), deliver);
     logger.info(`Worker started: validating moves with concurrency ${options.workerConcurrency}`);
   }
   if (role !== 'worker') {
     const bots = new BotRegistry();
-    gateway = await startGateway(config, logger.child({ role: 'gateway' }), { bots });
+    gateway = await startGateway(config, logger.child({ role: 'gateway' }), { bots, localDelivery });
     logger.info(`Gateway listening on ${options.publicUrl} (web client: ${options.publicUrl}/, API docs: /docs)`);
     // a person who opens the web client can play at once, against this bot
     await startBotOpponent({ baseUrl: gateway.url, registry: bots, logger: logger.child({ role: 'bot' }) });

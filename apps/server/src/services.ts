@@ -1,7 +1,7 @@
 /** The store's migrations and the worker, as the launcher uses them. */
 import type { GatewayConfig } from '@shogi/gateway';
 import { createDb, migrateToLatest } from '@shogi/store';
-import { startWorker, workerTuningFromEnv } from '@shogi/worker';
+import { startWorker, type WorkerOptions, workerTuningFromEnv } from '@shogi/worker';
 import type { Logger } from 'pino';
 
 export interface RunningWorker {
@@ -23,6 +23,7 @@ export function startValidationWorker(
   config: GatewayConfig,
   concurrency: number,
   logger: Logger,
+  onPublish?: WorkerOptions['onPublish'],
 ): Promise<RunningWorker> {
   return startWorker({
     databaseUrl: config.databaseUrl,
@@ -33,5 +34,6 @@ export function startValidationWorker(
     concurrency,
     prefix: config.queuePrefix,
     channelPrefix: config.channelPrefix,
+    ...(onPublish === undefined ? {} : { onPublish }),
   });
 }

@@ -62,6 +62,12 @@ export interface WorkerOptions {
    * counts once.
    */
   readonly projectorIntervalMs?: number;
+  /**
+   * Called with each game's new events and the message about to be published for them: a
+   * gateway in the same process hands them to its sockets at once instead of after a round
+   * trip through Redis (one process, `npm start`). It must not throw or modify them.
+   */
+  readonly onPublish?: (gameId: string, events: readonly EventEnvelope[], message: string) => void;
   /** Tokens expired or revoked longer ago than this are deleted by the sweeper (0: kept forever). */
   readonly tokenRetentionDays?: number;
 }
@@ -99,8 +105,18 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const events = createPgEventStore(db, { batch: options.batch !== false, maxInFlight: options.maxInFlight ?? 1 });
   // one cache for both processors: its per-game chain runs a game's verdicts and flag checks in turn
   const cache = new GameCache(options.cacheSize ?? 2_000);
+  const onPublish = options.onPublish;
   const publish = async (gameId: string, envelopes: readonly EventEnvelope[]) => {
-    await publisher.publish(gameChannel(gameId, channelPrefix), JSON.stringify(envelopes));
+    const message = JSON.stringify(envelopes);
+    if (onPublish !== undefined) {
+      try {
+        onPublish(gameId, envelopes, message);
+      } catch (err) {
+        // the Redis copy still reaches every gateway, this one included
+        logger.warn({ err, gameId }, 'worker: local delivery failed');
+      }
+    }
+    await publisher.publish(gameChannel(gameId, channelPrefix), message);
   };
   const flagQueue = new Queue<FlagJobData>(FLAG_QUEUE, { connection, ...prefix });
   const schedule = (gameId: string, state: GameState) => scheduleFlag(flagQueue, gameId, state);

@@ -14,6 +14,12 @@ export interface HubLog {
 
 export type HubListener = (events: readonly unknown[]) => void;
 
+/**
+ * Messages delivered locally whose Redis copy has not come back yet, at most this many: a
+ * copy that never comes (its channel was left, Redis was down) is forgotten with the oldest.
+ */
+const MAX_PENDING_ECHOES = 10_000;
+
 export interface Hub {
   /**
    * Resolves once the channel is subscribed, so a catch-up read after it misses nothing.
@@ -23,9 +29,11 @@ export interface Hub {
   join(gameId: string, listener: HubListener, resync?: () => void): Promise<() => void>;
   /**
    * Hands events this process appended to its own listeners at once, as if they had come
-   * back from Redis (they will, too: feeds drop what they already have).
+   * back from Redis (they will, too: feeds drop what they already have). `published` is the
+   * exact message published for them, when there is one: its copy coming back from Redis is
+   * then dropped unparsed.
    */
-  deliver(gameId: string, events: readonly unknown[]): void;
+  deliver(gameId: string, events: readonly unknown[], published?: string): void;
   /** games with at least one listener */
   readonly size: number;
   close(): Promise<void>;
@@ -41,6 +49,8 @@ export function createHub(
   const listeners = new Map<string, Set<HubListener>>();
   const gameOfChannel = new Map<string, string>();
   const resyncs = new Map<HubListener, () => void>();
+  // message -> how many local deliveries of it still wait for their copy from Redis
+  const echoes = new Map<string, number>();
 
   // The subscriber connected before the hub was made, so 'ready' here is a reconnection.
   // ioredis re-sends SUBSCRIBE after 'ready'; subscribing again (idempotent) and awaiting it
@@ -74,6 +84,12 @@ export function createHub(
   };
 
   subscriber.on('message', (channel: string, message: string) => {
+    const pending = echoes.get(message);
+    if (pending !== undefined) {
+      if (pending > 1) echoes.set(message, pending - 1);
+      else echoes.delete(message);
+      return;
+    }
     const gameId = gameOfChannel.get(channel);
     if (gameId === undefined || !listeners.has(gameId)) return;
     let events: unknown;
@@ -97,8 +113,15 @@ export function createHub(
   };
 
   return {
-    deliver(gameId, events) {
-      if (listeners.has(gameId)) dispatch(gameId, events);
+    deliver(gameId, events, published) {
+      if (!listeners.has(gameId)) return;
+      dispatch(gameId, events);
+      if (published === undefined) return;
+      echoes.set(published, (echoes.get(published) ?? 0) + 1);
+      if (echoes.size > MAX_PENDING_ECHOES) {
+        const oldest = echoes.keys().next().value;
+        if (oldest !== undefined) echoes.delete(oldest);
+      }
     },
     async join(gameId, listener, resync) {
       let set = listeners.get(gameId);
@@ -120,8 +143,27 @@ export function createHub(
     async close() {
       listeners.clear();
       gameOfChannel.clear();
+      echoes.clear();
       resyncs.clear();
       await subscriber.quit().catch(() => subscriber.disconnect());
     },
   };
+}
+
+/**
+ * The way in to the hub of the gateway in this process, for a worker running beside it
+ * (`npm start`'s one process): made before the gateway exists, bound by it once its hub is
+ * up. Unbound, it drops what it is given, and the Redis copy is all the sockets get.
+ */
+export class LocalDelivery {
+  #hub: Hub | null = null;
+
+  bind(hub: Hub | null): void {
+    this.#hub = hub;
+  }
+
+  /** See Hub.deliver; `message` is what was published on Redis for these events. */
+  deliver(gameId: string, events: readonly unknown[], message: string): void {
+    this.#hub?.deliver(gameId, events, message);
+  }
 }
