@@ -1,46 +1,66 @@
 /**
- * One process (`npm start`): the worker hands what it publishes to the gateway's hub at
- * once (LocalDelivery), and the hub drops the copy Redis brings back without parsing it.
+ * One process (`npm start`): the gateway uses the worker's event store (submissions and
+ * verdicts share batched statements), the worker hands what it publishes to the gateway's
+ * hub at once (LocalDelivery), and the hub drops the copy Redis brings back unparsed.
  */
 import { randomBytes } from 'node:crypto';
-import { LocalDelivery } from '@shogi/gateway';
-import { startWorker } from '@shogi/worker';
+import { buildApp, LocalDelivery, loadConfig } from '@shogi/gateway';
+import { createDb, migrateToLatest } from '@shogi/store';
+import { type RunningWorker, startWorker } from '@shogi/worker';
+import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHub } from '../../apps/gateway/src/domain/hub.js';
+import { ApiClient } from '../../apps/server/src/client.js';
 import { MATE_GAME } from './fixtures.js';
-import { REDIS_URL, type Stack, silentLogger, startStack } from './harness.js';
+import { createTestDatabase, REDIS_URL, silentLogger, type TestDatabase } from './harness.js';
 
 describe('a worker beside the gateway', () => {
-  let stack: Stack;
-  let worker: { close(): Promise<void> };
+  let database: TestDatabase;
+  let worker: RunningWorker;
+  let app: FastifyInstance;
+  let api: ApiClient;
   const localDelivery = new LocalDelivery();
   beforeAll(async () => {
-    stack = await startStack({ listen: true, worker: false, extras: { localDelivery } });
-    // the worker publishes where this gateway does not listen: only the local path reaches it
+    database = await createTestDatabase();
+    const db = createDb(database.url, { max: 1 });
+    await migrateToLatest(db);
+    await db.destroy();
+    const prefix = `t${randomBytes(4).toString('hex')}`;
+    // the worker publishes where the gateway does not listen: only the local path reaches it
     const elsewhere = `t${randomBytes(4).toString('hex')}`;
     worker = await startWorker({
-      databaseUrl: stack.config.databaseUrl,
+      databaseUrl: database.url,
       redisUrl: REDIS_URL,
       logger: silentLogger(),
       concurrency: 4,
-      prefix: stack.config.queuePrefix,
+      prefix,
       channelPrefix: `${elsewhere}:`,
       onPublish: (gameId, events, message) => localDelivery.deliver(gameId, events, message),
     });
+    const config = {
+      ...loadConfig({}),
+      databaseUrl: database.url,
+      redisUrl: REDIS_URL,
+      queuePrefix: prefix,
+      channelPrefix: `${prefix}:`,
+    };
+    app = await buildApp(config, silentLogger(), { localDelivery, events: worker.events });
+    api = new ApiClient(await app.listen({ host: '127.0.0.1', port: 0 }));
   });
   afterAll(async () => {
+    await app?.close();
     await worker?.close();
-    await stack?.close();
+    await database?.drop();
   });
 
   test('verdicts and the opponent’s moves reach the sockets without Redis', async () => {
-    const sente = await stack.api.createPlayer('alice');
-    const gote = await stack.api.createPlayer('bob');
-    const game = await stack.api.createGame({ sente: sente.id, gote: gote.id });
+    const sente = await api.createPlayer('alice');
+    const gote = await api.createPlayer('bob');
+    const game = await api.createGame({ sente: sente.id, gote: gote.id });
     const sockets = {
-      sente: await stack.api.playerSocket(game.id, sente.token),
-      gote: await stack.api.playerSocket(game.id, gote.token),
+      sente: await api.playerSocket(game.id, sente.token),
+      gote: await api.playerSocket(game.id, gote.token),
     };
     for (const [ply, usi] of MATE_GAME.entries()) {
       const mover = ply % 2 === 0 ? sockets.sente : sockets.gote;
@@ -58,6 +78,10 @@ describe('a worker beside the gateway', () => {
       expect(seqs).toEqual(seqs.map((_, i) => i + 1));
       socket.close();
     }
+    // the log holds each event once, in order, whichever side appended it
+    const { events } = await api.events(game.id);
+    expect(events.map((e: { seq: number }) => e.seq)).toEqual(events.map((_: unknown, i: number) => i + 1));
+    expect(events.filter((e: { type: string }) => e.type === 'MoveAccepted')).toHaveLength(MATE_GAME.length);
   });
 });
 

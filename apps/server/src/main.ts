@@ -41,7 +41,12 @@ async function main(): Promise<number> {
   }
   if (role !== 'worker') {
     const bots = new BotRegistry();
-    gateway = await startGateway(config, logger.child({ role: 'gateway' }), { bots, localDelivery });
+    gateway = await startGateway(config, logger.child({ role: 'gateway' }), {
+      bots,
+      localDelivery,
+      // submissions and verdicts in the same batched statements
+      ...(worker === null ? {} : { events: worker.events }),
+    });
     logger.info(`Gateway listening on ${options.publicUrl} (web client: ${options.publicUrl}/, API docs: /docs)`);
     // a person who opens the web client can play at once, against this bot
     await startBotOpponent({ baseUrl: gateway.url, registry: bots, logger: logger.child({ role: 'bot' }) });

@@ -1,12 +1,15 @@
 /** The store's migrations and the worker, as the launcher uses them. */
 import type { GatewayConfig } from '@shogi/gateway';
 import { createDb, migrateToLatest } from '@shogi/store';
-import { startWorker, type WorkerOptions, workerTuningFromEnv } from '@shogi/worker';
+import {
+  type RunningWorker as StartedWorker,
+  startWorker,
+  type WorkerOptions,
+  workerTuningFromEnv,
+} from '@shogi/worker';
 import type { Logger } from 'pino';
 
-export interface RunningWorker {
-  close(): Promise<void>;
-}
+export type RunningWorker = Pick<StartedWorker, 'events' | 'close'>;
 
 export async function migrate(databaseUrl: string, logger: Logger): Promise<void> {
   const db = createDb(databaseUrl, { max: 1, applicationName: 'shogi-migrate' });

@@ -1,6 +1,6 @@
 /** startWorker: a BullMQ worker on the validate queue, with its pool, Redis connections and cache. */
 
-import type { GameState } from '@shogi/game';
+import type { EventStore, GameState } from '@shogi/game';
 import { createDb, createPgEventStore, type Db, startProjector } from '@shogi/store';
 import { DelayedError, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -77,6 +77,8 @@ export interface RunningWorker {
   /** The flag checks' worker (FLAG_QUEUE). */
   readonly flagWorker: Worker<FlagJobData>;
   readonly db: Db;
+  /** The worker's event store (on `db`): a gateway in the same process may share it. */
+  readonly events: EventStore;
   /** Finishes the jobs in flight, then closes the connections. */
   close(): Promise<void>;
 }
@@ -207,6 +209,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     worker,
     flagWorker,
     db,
+    events,
     close() {
       closing ??= (async () => {
         clearInterval(statsTimer);

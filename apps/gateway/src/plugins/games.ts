@@ -5,6 +5,7 @@
  */
 
 import { randomUUID } from 'node:crypto';
+import type { EventStore } from '@shogi/game';
 import {
   FLAG_QUEUE,
   type FlagJobData,
@@ -33,9 +34,9 @@ declare module 'fastify' {
   }
 }
 
-export default fp<{ config: GatewayConfig }>(
-  async (app, { config }) => {
-    const store = openStore(config);
+export default fp<{ config: GatewayConfig; events?: EventStore }>(
+  async (app, { config, events }) => {
+    const store = openStore(config, events);
     // the queues' own connection: BullMQ defines its ~50 scripts on it, and ioredis copies
     // every defined script into each auto-pipeline it builds (a tick's commands), which was
     // ~2.5 % of the gateway's CPU when the queues shared the auto-pipelined `app.redis`

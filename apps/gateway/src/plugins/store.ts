@@ -11,7 +11,8 @@ export interface OpenStore {
   close(): Promise<void>;
 }
 
-export function openStore(config: GatewayConfig): OpenStore {
+/** `events`: an event store to share (a worker's in the same process), else one of its own. */
+export function openStore(config: GatewayConfig, events?: EventStore): OpenStore {
   const db = createDb(config.databaseUrl, { max: config.dbPoolSize, applicationName: 'shogi-gateway' });
   const players: PlayerStore = {
     insert: async (p) => {
@@ -26,5 +27,5 @@ export function openStore(config: GatewayConfig): OpenStore {
       return row ? { id: row.id, name: row.name } : null;
     },
   };
-  return { db, events: createPgEventStore(db), players, close: () => db.destroy() };
+  return { db, events: events ?? createPgEventStore(db), players, close: () => db.destroy() };
 }
