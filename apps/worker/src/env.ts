@@ -28,6 +28,9 @@ export function workerTuningFromEnv(env: NodeJS.ProcessEnv): Partial<Tuning> {
   set('tokenRetentionDays', int('TOKEN_RETENTION_DAYS'));
   set('cacheSize', int('WORKER_CACHE_SIZE'));
   set('maxInFlight', int('EVENT_STORE_MAX_IN_FLIGHT'));
+  const maxBatch = int('EVENT_STORE_MAX_BATCH');
+  if (maxBatch === 0) throw new Error('EVENT_STORE_MAX_BATCH must be at least 1');
+  set('maxBatch', maxBatch);
   if (env.EVENT_STORE_BATCH !== undefined) out.batch = env.EVENT_STORE_BATCH !== '0';
   return out;
 }

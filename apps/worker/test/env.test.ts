@@ -13,4 +13,9 @@ describe('workerTuningFromEnv', () => {
     expect(() => workerTuningFromEnv({ WORKER_CONCURRENCY: 'lots' })).toThrow(/WORKER_CONCURRENCY/);
     expect(() => workerTuningFromEnv({ WORKER_SWEEP_AFTER_MS: '-5' })).toThrow(/WORKER_SWEEP_AFTER_MS/);
   });
+
+  it('takes a batch size of at least one append', () => {
+    expect(workerTuningFromEnv({ EVENT_STORE_MAX_BATCH: '32' })).toEqual({ maxBatch: 32 });
+    expect(() => workerTuningFromEnv({ EVENT_STORE_MAX_BATCH: '0' })).toThrow(/EVENT_STORE_MAX_BATCH/);
+  });
 });
