@@ -54,9 +54,10 @@ async function query<R extends pg.QueryResultRow>(text: string, values: unknown[
 }
 
 async function sequentialScans(table: string): Promise<number> {
-  const { rows } = await query<{ n: string | number }>('select seq_scan as n from pg_stat_user_tables where relname = $1', [
-    table,
-  ]);
+  const { rows } = await query<{ n: string | number }>(
+    'select seq_scan as n from pg_stat_user_tables where relname = $1',
+    [table],
+  );
   return Number(rows[0]?.n ?? Number.NaN);
 }
 
