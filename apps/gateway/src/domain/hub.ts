@@ -84,7 +84,8 @@ export function createHub(
   };
 
   subscriber.on('message', (channel: string, message: string) => {
-    const pending = echoes.get(message);
+    // a gateway without a worker beside it never has echoes: no hashing of every message
+    const pending = echoes.size === 0 ? undefined : echoes.get(message);
     if (pending !== undefined) {
       if (pending > 1) echoes.set(message, pending - 1);
       else echoes.delete(message);
