@@ -20,7 +20,7 @@
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import type { ServerMessage, WireEvent } from '@shogi/protocol';
+import type { ServerMessage } from '@shogi/protocol';
 import { ApiClient, type PlayerSocket } from '../../apps/server/src/client.js';
 import { cpuByGroup, cpuReport } from './cpu.js';
 import { type Breakdown, printReport, type Sample } from './report.js';
@@ -93,14 +93,34 @@ function verdictWaiter(socket: PlayerSocket): { next(): Promise<ServerMessage> }
   };
 }
 
-/** Keeps the last events seen on a socket by seq, for the time breakdown. */
-function eventMemory(socket: PlayerSocket): Map<number, WireEvent & { at: number }> {
-  const seen = new Map<number, WireEvent & { at: number }>();
+/** An event's stamps, kept for the time breakdown (ms since the epoch). */
+interface Stamps {
+  /** The gateway's receivedAt of a MoveSubmitted (NaN for other events). */
+  readonly receivedAt: number;
+  readonly recordedAt: number;
+  /** When this client got it. */
+  readonly at: number;
+}
+
+/**
+ * Keeps the stamps of the last few events seen on a socket, by seq. Only numbers, and only a
+ * few: keeping the events themselves (600 sockets × 64 parsed events) made every young-
+ * generation GC of the bench copy them, 12-17 ms each about once a second, and every move in
+ * flight during one was measured that much slower.
+ */
+function eventMemory(socket: PlayerSocket): Map<number, Stamps> {
+  const seen = new Map<number, Stamps>();
   socket.onMessage((m) => {
     if (m.type !== 'events') return;
     const at = Date.now();
-    for (const e of m.events) seen.set(e.seq, { ...e, at });
-    if (seen.size > 64) for (const k of [...seen.keys()].slice(0, 32)) seen.delete(k);
+    for (const e of m.events) {
+      const receivedAt = e.type === 'MoveSubmitted' ? Date.parse(String(e.payload.receivedAt)) : Number.NaN;
+      seen.set(e.seq, { receivedAt, recordedAt: Date.parse(e.recordedAt), at });
+    }
+    for (const k of seen.keys()) {
+      if (seen.size <= 8) break;
+      seen.delete(k);
+    }
   });
   return seen;
 }
@@ -117,7 +137,7 @@ async function playGames(index: number, script: string[], start: number, stopAt:
     const game = await api.createGame({ sente: sente.id, gote: gote.id });
     gamesPlayed++;
     const players = [sente, gote];
-    const sockets = await Promise.all(players.map((p) => api.playerSocket(game.id, p.token)));
+    const sockets = await Promise.all(players.map((p) => api.playerSocket(game.id, p.token, undefined, { keep: 0 })));
     const waiters = sockets.map(verdictWaiter);
     const memories = sockets.map(eventMemory);
     for (let ply = 0; ply < script.length && performance.now() < stopAt; ply++) {
@@ -157,17 +177,17 @@ async function playGames(index: number, script: string[], start: number, stopAt:
       if (t0 >= measureFrom) {
         accepted++;
         samples.push({ at: t0, ms: t1 - t0 });
-        const memory = memories[side] as Map<number, WireEvent & { at: number }>;
+        const memory = memories[side] as Map<number, Stamps>;
         const submitted = memory.get(m.submittedSeq);
         const verdictEvent = memory.get(m.seq);
         if (submitted && verdictEvent) {
           const breakdown: Breakdown = {
             total: t1 - t0,
             ack: ackAt > 0 ? ackAt - t0 : null,
-            intake: Date.parse(String(submitted.payload.receivedAt)) - wall0,
-            appendSubmitted: Date.parse(submitted.recordedAt) - Date.parse(String(submitted.payload.receivedAt)),
-            toVerdictAppend: Date.parse(verdictEvent.recordedAt) - Date.parse(submitted.recordedAt),
-            verdictToClient: verdictEvent.at - Date.parse(verdictEvent.recordedAt),
+            intake: submitted.receivedAt - wall0,
+            appendSubmitted: submitted.recordedAt - submitted.receivedAt,
+            toVerdictAppend: verdictEvent.recordedAt - submitted.recordedAt,
+            verdictToClient: verdictEvent.at - verdictEvent.recordedAt,
           };
           breakdowns.push(breakdown);
           if (SLOW_MS > 0 && breakdown.total > SLOW_MS && slowPrinted++ < SLOW_MAX)

@@ -76,11 +76,11 @@ export class ApiClient {
   }
 
   /** Opens the player WebSocket; resolves once it is open. */
-  playerSocket(id: string, token: string, after?: number): Promise<PlayerSocket> {
+  playerSocket(id: string, token: string, after?: number, options: PlayerSocketOptions = {}): Promise<PlayerSocket> {
     const url = new URL(`${this.baseUrl.replace(/^http/, 'ws')}/api/games/${id}/ws`);
     url.searchParams.set('token', token);
     if (after !== undefined) url.searchParams.set('after', String(after));
-    return PlayerSocket.open(url.toString());
+    return PlayerSocket.open(url.toString(), options);
   }
 }
 
@@ -91,18 +91,28 @@ function must<T>(answer: Answer<T>): T {
 
 export type MessageHandler = (message: ServerMessage) => void;
 
+export interface PlayerSocketOptions {
+  /**
+   * How many of the latest messages `received` keeps (default: all, which tests read). A
+   * load generator keeps a few: holding every message of hundreds of long games made each
+   * of its young-generation GCs copy them, and it measured its own pauses as latency.
+   */
+  readonly keep?: number;
+}
+
 export class PlayerSocket {
   readonly ws: WebSocket;
   private readonly handlers = new Set<MessageHandler>();
-  /** every message received, in order (tests read it) */
+  /** the messages received, in order: every one, or the last `keep` */
   readonly received: ServerMessage[] = [];
   closeCode: number | null = null;
 
-  private constructor(ws: WebSocket) {
+  private constructor(ws: WebSocket, keep: number) {
     this.ws = ws;
     ws.on('message', (data) => {
       const message = JSON.parse(String(data)) as ServerMessage;
       this.received.push(message);
+      if (this.received.length > keep) this.received.shift();
       for (const h of this.handlers) h(message);
     });
     ws.on('close', (code) => {
@@ -110,10 +120,12 @@ export class PlayerSocket {
     });
   }
 
-  static open(url: string): Promise<PlayerSocket> {
+  static open(url: string, options: PlayerSocketOptions = {}): Promise<PlayerSocket> {
+    const keep = options.keep ?? Number.POSITIVE_INFINITY;
+    if (!(keep >= 0)) throw new RangeError(`keep must be a number >= 0, got ${keep}`);
     return new Promise((resolve, reject) => {
       const ws = new WebSocket(url);
-      const socket = new PlayerSocket(ws);
+      const socket = new PlayerSocket(ws, keep);
       ws.once('open', () => resolve(socket));
       ws.once('error', reject);
       ws.once('unexpected-response', (_req, res) =>
