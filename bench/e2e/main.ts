@@ -14,7 +14,8 @@
  *          --slow MS: print each measured move slower than MS (its wall-clock time, ply and
  *          breakdown; the first --slow-max, 200), to see whether the tail is some moves or some moments
  *          --stagger S: each game slot starts its first game after a random 0..S s (seeded), so
- *          games do not all start, and then end, at the same moments as they do by default
+ *          games do not all start, and then end, at the same moments as they do by default;
+ *          give --warmup of at least S + 5 to measure after the ramp (the steady state)
  * Bounded: it stops by itself after warmup + seconds, and only talks to --url (loopback).
  */
 import { availableParallelism } from 'node:os';
@@ -214,6 +215,12 @@ async function main() {
   console.log(
     `e2e bench: ${G} games, ${SECONDS}s after ${WARMUP}s warmup, rate ${RATE > 0 ? `${RATE} moves/s` : 'unbounded'}, moves via ${VIA}, against ${args.url}`,
   );
+  // a game start costs the server about ten moves of CPU: while the staggered first games are
+  // still starting, the window measures the ramp (most of its slow moves fell there)
+  if (STAGGER > 0 && WARMUP < STAGGER + 5)
+    console.log(
+      `note: games start over the first ${STAGGER} s; with --warmup ${WARMUP} the measured window includes that ramp (use --warmup ${STAGGER + 5} for steady state)`,
+    );
   const start = performance.now();
   const measureFrom = start + WARMUP * 1000;
   const stopAt = measureFrom + SECONDS * 1000;
