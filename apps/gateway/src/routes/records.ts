@@ -16,16 +16,54 @@ import { ApiError } from '../domain/api-error.js';
 export const RECORD_OUT_FORMATS = ['kif', 'csa', 'sfen'] as const;
 type OutFormat = (typeof RECORD_OUT_FORMATS)[number];
 
-const ENDING_OF: Record<GameEnded['data']['reason'], EndingKind> = {
-  checkmate: 'tsumi',
-  resignation: 'toryo',
-  timeout: 'time_up',
-  sennichite: 'sennichite',
-  perpetual_check: 'oute_sennichite',
-  stalemate: 'other',
-  impasse: 'kachi',
-  abort: 'chudan',
-};
+type Side = 'sente' | 'gote';
+
+/**
+ * How a record states a game's end. KIF ending words and CSA `%` lines speak of the side to
+ * move (`投了`/`%TORYO`: the side to move resigned), so each is used only when that is who
+ * lost. An end neither format can state (a resignation on the opponent's turn) is left
+ * without an ending line and said in a comment and in the CSA server's summary line (which
+ * names the winner, and which this server's importer reads): a record may lack a result,
+ * but it never names the wrong winner.
+ */
+export function endingOf(
+  ended: GameEnded['data'],
+  toMove: Side,
+  names: { readonly sente: string; readonly gote: string },
+): { kind: EndingKind | null; comment: string | null; summary: string | null } {
+  const stated = (kind: EndingKind) => ({ kind, comment: null, summary: null });
+  const { winner, reason } = ended;
+  // a foul (an imported illegal move, a wrong impasse declaration) is the loser's action
+  const foulBy = (side: Side): EndingKind => (side === 'sente' ? '+illegal_action' : '-illegal_action');
+  if (winner === null) {
+    if (reason === 'sennichite' || reason === 'perpetual_check') return stated('sennichite');
+    if (reason === 'impasse') return stated('jishogi');
+    if (reason === 'stalemate') return stated('other');
+    return stated('chudan');
+  }
+  const loser: Side = winner === 'sente' ? 'gote' : 'sente';
+  switch (reason) {
+    case 'perpetual_check':
+      return stated('oute_sennichite');
+    case 'sennichite':
+    case 'stalemate':
+      return stated('other');
+    case 'abort':
+      return stated(foulBy(loser));
+    case 'impasse':
+      return stated(winner === toMove ? 'kachi' : foulBy(toMove));
+    default:
+      break;
+  }
+  const kind: EndingKind = reason === 'checkmate' ? 'tsumi' : reason === 'timeout' ? 'time_up' : 'toryo';
+  if (loser === toMove) return stated(kind);
+  const summaryReason = reason === 'timeout' ? 'time up' : reason === 'checkmate' ? 'tsumi' : 'toryo';
+  return {
+    kind: null,
+    comment: `${reason} by ${loser} while ${toMove} was to move: ${winner} wins`,
+    summary: `${summaryReason}:${names[loser]} lose:${names[winner]} win`,
+  };
+}
 
 /** JST (+09:00) `YYYY/MM/DD HH:MM:SS`, the header time both formats use. */
 const headerTime = (iso: string): string =>
@@ -48,27 +86,23 @@ export function recordOf(events: readonly RecordedEvent[]): GameRecord | null {
       last = submitted;
     } else if (e.type === 'GameEnded') ended = e.data;
   }
-  const ending =
-    ended === null
-      ? null
-      : {
-          kind: ended.reason === 'abort' && ended.winner !== null ? ('illegal_move' as const) : ENDING_OF[ended.reason],
-          raw: '',
-          seconds: null,
-        };
+  const names = { sente: created.data.sente.name, gote: created.data.gote.name };
+  const first: Side = created.data.initialSfen.split(' ')[1] === 'w' ? 'gote' : 'sente';
+  const toMove: Side = moves.length % 2 === 0 ? first : first === 'sente' ? 'gote' : 'sente';
+  const end = ended === null ? null : endingOf(ended, toMove, names);
   return {
     sfen: created.data.initialSfen,
     moves,
     times,
-    ending,
-    summary: null,
-    players: { sente: created.data.sente.name, gote: created.data.gote.name },
+    ending: end?.kind == null ? null : { kind: end.kind, raw: '', seconds: null },
+    summary: end?.summary ?? null,
+    players: names,
     info: {
       start_time: headerTime(created.data.createdAt),
       ...(ended === null ? {} : { end_time: headerTime(ended.at) }),
     },
     extraInfo: [],
-    comments: [],
+    comments: end?.comment == null ? [] : [{ ply: moves.length, text: end.comment }],
   };
 }
 
