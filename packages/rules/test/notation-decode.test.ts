@@ -124,6 +124,15 @@ describe('decodeRecord', () => {
   ])('%s is an error code', (_, bytes, code) => {
     expect(decodeRecord(bytes)).toMatchObject({ ok: false, error: { code } });
   });
+
+  test.each([
+    ['empty', new Uint8Array(0)],
+    ['blank', utf8(' \r\n\u3000\n')],
+    ['a BOM alone', utf8('\uFEFF')],
+  ])('an %s file named .kif or .csa is refused, not read as a game without moves', (_, bytes) => {
+    for (const name of ['x.kif', 'x.kifu', 'x.csa'])
+      expect(decodeRecord(bytes, name)).toMatchObject({ ok: false, error: { code: 'unknown_format' } });
+  });
 });
 
 /** Everything a record allows: replay and both exports must not throw either. */
@@ -206,7 +215,9 @@ describe('hostile input never throws', () => {
   const KIF_MOVES = ['   1 ７六歩(77)', '   2 ３四歩(33)', '   3 ２二角成(88)', '   4 同　銀(31)', '   5 ５五角打'];
   const KIF_ENDS = ['   6 投了', '   6 反則勝ち', '   6 詰み ( 0:01/00:00:01)', '| ・ ・|一', '後手番', ''];
   test('KIF line soups parse or fail cleanly, and what parses round-trips', () => {
-    const line = fc.constantFrom(...KIF_LINES, ...KIF_MOVES, ...KIF_ENDS);
+    // moves must come numbered in order, so a soup also draws the opening's first n moves as one piece
+    const opening = fc.integer({ min: 1, max: KIF_MOVES.length }).map((n) => KIF_MOVES.slice(0, n).join('\n'));
+    const line = fc.oneof(fc.constantFrom(...KIF_LINES, ...KIF_MOVES, ...KIF_ENDS), opening);
     let parsed = 0;
     fc.assert(
       fc.property(fc.array(line, { maxLength: 30 }), (lines) => {

@@ -185,7 +185,9 @@ describe('reading KIF', () => {
     expect(() => movePiece('全', '銀')).toThrow(/piece_mismatch/);
   });
 
-  const one = (word: string, moves = ''): GameRecord => parsed(`手合割：平手\n手数----\n${moves}   1 ${word}\n`);
+  /** A record of `moves` (KIF move lines) ending in `word`, on the line numbered after them. */
+  const one = (word: string, moves = ''): GameRecord =>
+    parsed(`手合割：平手\n手数----\n${moves}   ${moves.split('\n').filter(Boolean).length + 1} ${word}\n`);
   test.each([
     ['投了', 'toryo'],
     ['中断', 'chudan'],
@@ -225,6 +227,16 @@ describe('reading KIF', () => {
     ['a bad hand', '先手の持駒：象\n', 'bad_position', 1],
     ['a header line without a key', 'hello\n', 'bad_line', 1],
     ['a move after the ending', '手数----\n   1 投了\n   2 ７六歩(77)\n', 'bad_move', 3],
+    // a drop is written 打; without it and without an origin the line is damaged, not a drop
+    [
+      'a move with neither origin nor 打',
+      '手数----\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 同　銀(31)\n   5 ５五角\n',
+      'bad_move',
+      6,
+    ],
+    ['a missing move line', '手数----\n   1 ７六歩(77)\n   3 ２六歩(27)\n', 'bad_move', 3],
+    ['a repeated move line', '手数----\n   1 ７六歩(77)\n   1 ７六歩(77)\n', 'bad_move', 3],
+    ['an ending numbered as a move already made', '手数----\n   1 ７六歩(77)\n   1 投了\n', 'bad_move', 3],
   ])('%s is an error with its line', (_, text, code, line) => {
     const result = parseKif(text);
     expect(result.ok).toBe(false);

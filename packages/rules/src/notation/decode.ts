@@ -63,6 +63,8 @@ export function decodeRecord(bytes: Uint8Array, nameHint?: string): Result<Decod
   const decoded = decodeText(bytes);
   if (!decoded.ok) return decoded;
   const { text, encoding } = decoded.value;
+  // an empty file named .kif would otherwise read as a game with no moves
+  if (text.replace(/^\uFEFF/, '').trim() === '') return recordError('unknown_format', 0, 'the record is empty');
   const format = detectFormat(text, nameHint);
   if (format === null) return recordError('unknown_format', 0, 'neither CSA nor KIF');
   const record = format === 'csa' ? parseCsa(text) : parseKif(text);

@@ -254,8 +254,11 @@ function move(st: State, text: string, line: number): Fail | null {
   const origin = /^\((\d)(\d)\)/.exec(text.slice(at));
   let usi: string;
   if (!origin) {
-    if (type >= KING || suffix === '成')
-      return recordError('bad_move', line, `'${text.slice(0, 20)}' cannot be a drop`);
+    // KIF gives every board move its origin and writes every drop 打: a move with neither is
+    // a damaged line (taking it for a drop would silently play a different game)
+    if (suffix !== '打')
+      return recordError('bad_move', line, `'${text.slice(0, 20)}' has no origin (xy), and a drop is written 打`);
+    if (type >= KING) return recordError('bad_move', line, `'${text.slice(0, 20)}' cannot be a drop`);
     usi = dropUsi(type, to);
   } else {
     at += 4;
@@ -277,7 +280,7 @@ function move(st: State, text: string, line: number): Fail | null {
   return null;
 }
 
-const MOVE_LINE = /^\s*\d{1,5}\s+(.*)$/;
+const MOVE_LINE = /^\s*(\d{1,5})\s+(.*)$/;
 
 export function parseKif(input: string): Result<GameRecord, RecordError> {
   if (input.length > MAX_RECORD_CHARS) return recordError('too_large', 0, 'record too large');
@@ -316,7 +319,10 @@ export function parseKif(input: string): Result<GameRecord, RecordError> {
         ? header(st, text, line)
         : recordError('bad_line', line, `cannot read '${text.slice(0, 40)}'`);
     else if (st.record.ending) failed = recordError('bad_move', line, 'a move after the ending');
-    else failed = move(st, (moveLine[1] ?? '').replace(/^[▲△☗☖]/, ''), line);
+    else if (Number(moveLine[1]) !== st.record.moves.length + 1)
+      // a lost or repeated line would otherwise shift every later move to the other side
+      failed = recordError('bad_move', line, `move ${moveLine[1]} where move ${st.record.moves.length + 1} was due`);
+    else failed = move(st, (moveLine[2] ?? '').replace(/^[▲△☗☖]/, ''), line);
     if (failed) return failed;
   }
   if (st.board === null) {
