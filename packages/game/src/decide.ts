@@ -108,7 +108,7 @@ function submitMove(c: SubmitMove, state: GameState): Decision {
   if (state.status === 'none') return reject(rejection('unknown_game', 'no such game'));
   const color = colorOfPlayer(state, c.playerId);
   if (color === null) return reject(rejection('not_a_player', 'you do not play in this game'));
-  const last = state.lastSubmission;
+  const last = state.lastSubmissionBy[color];
   if (c.idempotencyKey !== undefined && last?.idempotencyKey === c.idempotencyKey && last.playerId === c.playerId) {
     return { ok: true, events: [], duplicateOf: last.seq };
   }

@@ -42,7 +42,12 @@ export function evolve(state: GameState, event: GameEvent): GameState {
         receivedAt: Date.parse(d.receivedAt),
         ...(d.idempotencyKey === undefined ? {} : { idempotencyKey: d.idempotencyKey }),
       };
-      return { ...state, seq, pending: [...state.pending, pending], lastSubmission: pending };
+      return {
+        ...state,
+        seq,
+        pending: [...state.pending, pending],
+        lastSubmissionBy: { ...state.lastSubmissionBy, [d.color]: pending },
+      };
     }
     case 'MoveAccepted': {
       const d = event.data;

@@ -81,8 +81,11 @@ export interface GameState {
   readonly check: boolean;
   /** Submissions without a verdict yet, in seq order (normally at most one). */
   readonly pending: readonly PendingMove[];
-  /** The latest submission (for idempotency-key retries). */
-  readonly lastSubmission: PendingMove | null;
+  /**
+   * Each player's latest submission, for idempotency-key retries: a player's retry of their
+   * latest request is answered with its seq even after the opponent has replied.
+   */
+  readonly lastSubmissionBy: Readonly<Record<ColorName, PendingMove | null>>;
   readonly result: GameResult | null;
   readonly lineage: Lineage | null;
   /**
@@ -101,7 +104,7 @@ export const initialState = (): GameState => ({
   sfen: '',
   check: false,
   pending: [],
-  lastSubmission: null,
+  lastSubmissionBy: { sente: null, gote: null },
   result: null,
   lineage: null,
   clock: null,

@@ -80,6 +80,30 @@ describe('SubmitMove (the gateway checks)', () => {
     const { decision } = given([created1, first]).when(submit(SENTE.id, '7g7f', 0, 'k1'));
     expect(decision).toEqual({ ok: true, events: [], duplicateOf: 2 });
   });
+  it('knows a player’s latest key after the opponent has replied', () => {
+    // the client lost sente's answer and retries after gote's reply came in
+    const keyed = { ...moveSubmitted('7g7f', 0), data: { ...moveSubmitted('7g7f', 0).data, idempotencyKey: 'k1' } };
+    const accept = (usi: string, ply: number, submittedSeq: number, sfen: string): GameEvent => ({
+      type: 'MoveAccepted',
+      data: { submittedSeq, ply, usi, sfen, check: false },
+    });
+    const history: GameEvent[] = [
+      created1,
+      keyed,
+      accept('7g7f', 1, 2, 'lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2'),
+      moveSubmitted('3c3d', 1),
+      accept('3c3d', 2, 4, 'lnsgkgsnl/1r5b1/pp1pppppp/2p6/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3'),
+    ];
+    expect(given(history).when(submit(SENTE.id, '7g7f', 0, 'k1')).decision).toEqual({
+      ok: true,
+      events: [],
+      duplicateOf: 2,
+    });
+    // the same key for another move names the original too; the gateway refuses it as reused
+    expect(given(history).when(submit(SENTE.id, '2g2f', 2, 'k1')).decision).toMatchObject({ duplicateOf: 2 });
+    // gote's key space is gote's own
+    expect(given(history).when(submit(GOTE.id, '8c8d', 2, 'k1')).decision).toMatchObject({ ok: false });
+  });
 });
 
 describe('ValidatePending (the worker verdict)', () => {

@@ -260,7 +260,8 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
         { ply: move.ply },
       );
       if (decision.duplicateOf !== undefined) {
-        const original = state.lastSubmission;
+        const { sente, gote } = state.lastSubmissionBy;
+        const original = sente?.seq === decision.duplicateOf ? sente : gote;
         if (original && (original.usi !== move.usi || original.ply !== move.ply)) {
           throw new ApiError('IDEMPOTENCY_KEY_REUSED', `the key was used for ${original.usi} at ply ${original.ply}`);
         }
