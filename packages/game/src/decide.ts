@@ -81,11 +81,11 @@ function createGame(c: CreateGame, state: GameState): Decision {
   if (game.outcome.status !== 'ongoing')
     return reject(rejection('invalid_setup', 'the initial position is already over'));
   const checked = validateTimeControl(c.timeControl ?? UNLIMITED);
-  if (!checked.ok) return reject(rejection('invalid_setup', `time control: ${checked.error.message}`));
+  if (!checked.ok) return reject(rejection('invalid_time_control', `time control: ${checked.error.message}`));
   const timeControl = checked.value;
   const rated = c.rated ?? false;
   if (rated && timeControl.kind === 'unlimited')
-    return reject(rejection('invalid_setup', 'a rated game needs a time control'));
+    return reject(rejection('invalid_time_control', 'a rated game needs a time control'));
   return accept([
     {
       type: 'GameCreated',

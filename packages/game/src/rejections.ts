@@ -8,6 +8,8 @@ export const REJECTION_CODES = [
   'unknown_game',
   'game_exists',
   'invalid_setup',
+  /** A time control out of bounds, or a rated game without a clock. */
+  'invalid_time_control',
   'not_a_player',
   'not_your_turn',
   'game_over',

@@ -26,6 +26,13 @@ describe('CreateGame', () => {
     ['an existing game', [created1], {}, 'game_exists'],
     ['a bad SFEN', [], { initialSfen: 'nonsense' }, 'invalid_setup'],
     ['the same player twice', [], { gote: SENTE }, 'invalid_setup'],
+    ['a rated game without a clock', [], { rated: true }, 'invalid_time_control'],
+    [
+      'a time control out of bounds',
+      [],
+      { timeControl: { kind: 'fischer', mainSeconds: 0, incrementSeconds: 0 } },
+      'invalid_time_control',
+    ],
   ] as const)('rejects %s', (_name, history, overrides, code) => {
     given(history)
       .when({ type: 'CreateGame', gameId: 'g1', sente: SENTE, gote: GOTE, ruleset: 'default', now: T0, ...overrides })

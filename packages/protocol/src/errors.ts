@@ -127,6 +127,7 @@ export const REJECTION_ERRORS = {
   unknown_game: 'GAME_NOT_FOUND',
   game_exists: 'CONFLICT',
   invalid_setup: 'INVALID_SFEN',
+  invalid_time_control: 'INVALID_TIME_CONTROL',
   not_a_player: 'NOT_A_PLAYER',
   not_your_turn: 'NOT_YOUR_TURN',
   game_over: 'GAME_OVER',
