@@ -106,6 +106,34 @@ describe('the player WebSocket', () => {
     await socket.close();
   });
 
+  test('twenty bad frames in a row close the socket, and frames sent behind them are not acted on', async () => {
+    const { sente, game } = await setup();
+    const socket = await stack.api.playerSocket(game.id, sente.token);
+    await socket.waitFor((m) => m.type === 'hello');
+    // half refused on parsing, half by the game (an unreadable move): both kinds count
+    for (let i = 0; i < 20; i++) socket.ws.send(i % 2 ? '{bad' : JSON.stringify({ type: 'move', usi: 'zzzz', ply: 0 }));
+    socket.send({ type: 'resign' });
+    socket.send({ type: 'move', usi: '7g7f', ply: 0 });
+    await new Promise<void>((resolve) => socket.ws.once('close', () => resolve()));
+    expect(socket.closeCode).toBe(CLOSE_CODES.TOO_MANY_ERRORS);
+    expect(socket.received.filter((m) => m.type === 'ack')).toEqual([]);
+    const view = await stack.api.game(game.id);
+    expect(view).toMatchObject({ status: 'ongoing', lastSeq: 1 });
+  });
+
+  test('a good frame between bad ones restarts the count, in the order the frames were sent', async () => {
+    const { sente, game } = await setup();
+    const socket = await stack.api.playerSocket(game.id, sente.token);
+    await socket.waitFor((m) => m.type === 'hello');
+    for (let i = 0; i < 19; i++) socket.ws.send('{bad');
+    socket.send({ type: 'move', usi: '7g7f', ply: 0 });
+    for (let i = 0; i < 19; i++) socket.ws.send('{bad');
+    await socket.waitFor((m) => m.type === 'error' && socket.received.filter((x) => x.type === 'error').length === 38);
+    expect(socket.ws.readyState).toBe(WebSocket.OPEN);
+    expect(socket.received.some((m) => m.type === 'ack')).toBe(true);
+    await socket.close();
+  });
+
   test('an oversized frame closes the socket with 1009', async () => {
     const { sente, game } = await setup();
     const socket = await stack.api.playerSocket(game.id, sente.token);

@@ -124,6 +124,9 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
       };
 
       const handle = async (message: ClientMessage) => {
+        // frames that arrived behind the one that closed the socket (20 bad ones, a revoked
+        // token) are not acted on: the client was told the socket is closed
+        if (socket.readyState !== socket.OPEN) return;
         const extra = {
           ...(message.type === 'move' ? { ply: message.ply } : {}),
           ...(message.idempotencyKey !== undefined ? { idempotencyKey: message.idempotencyKey } : {}),
@@ -158,10 +161,16 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
         }
       };
 
+      // bad frames wait their turn too, so "20 in a row" counts frames in the order sent
+      const refuse = (code: ErrorCode, detail?: string) => {
+        queue = queue.then(() => {
+          if (socket.readyState === socket.OPEN) fail(code, detail);
+        });
+      };
       socket.on('message', (data, isBinary) => {
-        if (isBinary) return fail('BAD_REQUEST', 'send JSON text frames');
+        if (isBinary) return refuse('BAD_REQUEST', 'send JSON text frames');
         const parsed = parseClientMessage(String(data));
-        if (!parsed.ok) return fail(parsed.code, parsed.detail);
+        if (!parsed.ok) return refuse(parsed.code, parsed.detail);
         const message = parsed.value;
         queue = queue.then(() => handle(message));
       });
