@@ -13,6 +13,7 @@ import {
   lengthDistribution,
   openingExplorer,
   playerStats,
+  readStream,
   resultsSummary,
 } from '@shogi/store';
 import { createTestDatabase, type TestDatabase } from '@shogi/store/testing';
@@ -191,5 +192,37 @@ describe('importing ../shared/fixtures/games', () => {
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirstOrThrow();
     expect(after.n).toBe(rows.n);
+  });
+});
+
+describe('importing records with damaged headers', () => {
+  const now = new Date('2026-11-30T00:00:00.000Z');
+  const created = async (text: string, file: string) => {
+    const r = await importRecord(t.db, new TextEncoder().encode(text), file, { now });
+    if (!r.ok) throw new Error(`${file}: ${r.message}`);
+    const [first] = await readStream(t.db, r.gameId, 0);
+    return first?.data as { sente: { name: string }; createdAt: string };
+  };
+
+  test('a start time that is no date is no start time (the import time stands in)', async () => {
+    for (const [file, text] of [
+      ['zero.csa', 'V2.2\nN+zero-a\nN-zero-b\n$START_TIME:0000/00/00 00:00:00\nPI\n+\n+7776FU\n%TORYO\n'],
+      ['feb30.csa', 'V2.2\nN+feb-a\nN-feb-b\n$START_TIME:2026/02/30 10:00:00\nPI\n+\n+7776FU\n%TORYO\n'],
+      [
+        'nines.kif',
+        '開始日時：9999/99/99 99:99:99\n先手：nines-a\n後手：nines-b\n手合割：平手\n手数----\n   1 ７六歩(77)\n   2 投了\n',
+      ],
+    ])
+      expect((await created(text as string, file as string)).createdAt, file).toBe(now.toISOString());
+    const real = await created(
+      'V2.2\nN+real-a\nN-real-b\n$START_TIME:2026/02/28 10:00:00\nPI\n+\n+7776FU\n%TORYO\n',
+      'real.csa',
+    );
+    expect(real.createdAt).toBe('2026-02-28T01:00:00.000Z'); // Japan time
+  });
+
+  test('control characters are taken out of names (PostgreSQL text cannot hold NUL)', async () => {
+    const g = await created('V2.2\nN+nul\u0000name\nN-other\nPI\n+\n+7776FU\n%TORYO\n', 'nul.csa');
+    expect(g.sente.name).toBe('nulname');
   });
 });

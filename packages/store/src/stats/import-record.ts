@@ -115,13 +115,27 @@ function statedEnding(record: GameRecord, toMove: Color): Ending {
 function headerTime(text: string | undefined): Date | null {
   const m = /^(\d{4})[/-](\d{1,2})[/-](\d{1,2})(?:\D+(\d{1,2}):(\d{2})(?::(\d{2}))?)?/.exec(text?.trim() ?? '');
   if (m === null) return null;
-  const [, y, mo, d, h = '0', mi = '0', s = '0'] = m;
-  const t = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h) - 9, Number(mi), Number(s));
-  return Number.isNaN(t) ? null : new Date(t);
+  const [y, mo, d, h, mi, s] = m.slice(1).map((x) => Number(x ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  // Date.UTC rolls 2026/02/30 over to March and reads year 0 as 1900: such a stamp is no stamp
+  if (y < 1000 || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return null;
+  const local = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
+  if (local.getUTCDate() !== d) return null;
+  return new Date(local.getTime() - 9 * 3600_000);
 }
 
+/** Without control characters: PostgreSQL text cannot hold NUL, and none belongs in a name. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
+const printable = (text: string): string => text.replace(/[\u0000-\u001f\u007f]/g, '');
+
 const playerRef = (name: string | null, fallback: string) => {
-  const n = (name ?? '').trim() || fallback;
+  const n = printable(name ?? '').trim() || fallback;
   return { id: `imported:${n}`, name: n };
 };
 
@@ -246,7 +260,8 @@ export async function importRecord(
           source_file: sourceFile,
           format,
           sha256,
-          record_ending: record.ending?.raw ?? (record.summary === null ? null : `'summary:${record.summary}`),
+          record_ending:
+            record.ending?.raw ?? (record.summary === null ? null : printable(`'summary:${record.summary}`)),
           end_reason: ending.reason,
         })
         .execute();
