@@ -52,6 +52,9 @@ describe('GET /api/stats/*', () => {
   test.each([
     ['/api/stats/results?rated=yes'],
     ['/api/stats/results?from=May'],
+    ['/api/stats/results?from=2026-02-30'],
+    ['/api/stats/endings?to=2026-13-01'],
+    ['/api/stats/lengths?from=2026-00-10'],
     ['/api/stats/results?colour=sente'],
     ['/api/stats/openings?moves=7g7f,zz'],
   ])('%s is a 400 BAD_REQUEST', async (url) => {
@@ -124,7 +127,10 @@ describe('records out', () => {
   test('a live game, and an unknown one', async () => {
     const kif = await get(`/api/games/${live.gameId}/record.kif`);
     expect(kif.status).toBe(200);
-    expect(kif.text).toContain('投了');
+    // gote resigned before any move, with sente to move: 投了 there would say sente resigned
+    expect(kif.text).not.toContain('投了');
+    expect(kif.text).toContain('resignation by gote while sente was to move: sente wins');
+    expect((await get(`/api/games/${live.gameId}.csa`)).text).toContain("'summary:toryo:bob lose:alice win");
     // the same record at /api/games/:id.kif (and .csa, .sfen)
     expect((await get(`/api/games/${live.gameId}.kif`)).text).toBe(kif.text);
     expect((await get(`/api/games/${live.gameId}.csa`)).text).toBe(

@@ -146,9 +146,17 @@ function filterOf(q: StatsQuery): StatsFilter {
   if (q.handicap !== undefined) f.handicap = q.handicap;
   if (q.rated !== undefined) f.rated = q.rated === 'true';
   if (q.timeCategory !== undefined) f.timeCategory = q.timeCategory === 'none' ? '' : q.timeCategory;
-  if (q.from !== undefined) f.from = q.from;
-  if (q.to !== undefined) f.to = q.to;
+  if (q.from !== undefined) f.from = calendarDay(q.from, 'from');
+  if (q.to !== undefined) f.to = calendarDay(q.to, 'to');
   return f;
+}
+
+/** A YYYY-MM-DD that names a real day (the schema checks only its shape: 2026-02-30 passes it). */
+function calendarDay(day: string, name: string): string {
+  const t = Date.parse(`${day}T00:00:00Z`);
+  if (Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== day)
+    throw new ApiError('BAD_REQUEST', `${name} is not a calendar day: ${day}`);
+  return day;
 }
 
 function resultsFilterOf(q: Static<typeof ResultsQuery>): StatsFilter {
