@@ -3,7 +3,9 @@
  * gateway B see every move submitted through gateway A, in order; and a stalled reader
  * is cut off with RESYNC while the others keep receiving.
  */
+
 import { buildApp } from '@shogi/gateway';
+import { CLOSE_CODES } from '@shogi/protocol';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -94,6 +96,25 @@ test('per-IP connection limit: one more watcher than allowed is refused with 429
     await new Promise((r) => setTimeout(r, 50));
     const again = await Watcher.open(url, game.id);
     await Promise.all([again.close(), ok[1]?.close()]);
+  } finally {
+    await limited.close();
+  }
+});
+
+test('per-IP connection limit: upgrades started together cannot exceed it', async () => {
+  const limited = await buildApp({ ...stack.config, watchMaxPerIp: 3 }, silentLogger());
+  const url = await limited.listen({ host: '127.0.0.1', port: 0 });
+  try {
+    const { game } = await newGame(stack.app);
+    const tries = await Promise.allSettled(Array.from({ length: 12 }, () => Watcher.open(url, game.id)));
+    const opened = tries.flatMap((t) => (t.status === 'fulfilled' ? [t.value] : []));
+    // an upgrade past the limit is refused (429) or closed at once with 1013
+    const codes = await Promise.all(
+      opened.map((w) => Promise.race([w.closed, new Promise<null>((r) => setTimeout(() => r(null), 300))])),
+    );
+    expect(codes.filter((c) => c === null)).toHaveLength(3);
+    expect(codes.filter((c) => c !== null).every((c) => c === CLOSE_CODES.TRY_AGAIN_LATER)).toBe(true);
+    await Promise.all(opened.map((w) => w.close()));
   } finally {
     await limited.close();
   }

@@ -48,6 +48,12 @@ const watch: FastifyPluginAsyncTypebox = async (app) => {
       const since = request.query.since === undefined ? undefined : Number(request.query.since);
       const ip = request.ip;
       const log = request.log.child({ gameId });
+      // the check before the upgrade lets through every upgrade started before one finishes
+      // (it awaits a read); the count is taken here, where no await comes between
+      if (app.watchLimit.full(ip)) {
+        socket.close(CLOSE_CODES.TRY_AGAIN_LATER, 'TOO_MANY_CONNECTIONS');
+        return;
+      }
       app.watchLimit.acquire(ip);
       app.heartbeat.track(socket);
       let left = false;
