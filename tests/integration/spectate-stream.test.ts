@@ -72,6 +72,16 @@ test('NDJSON: a snapshot line, every event after it, the end; with delay=2 the l
   expect(delayed.lines.at(-1).type).toBe('GameEnded');
 });
 
+test('HEAD of an ongoing game’s stream answers its headers at once', async () => {
+  const { game } = await newGame(stack.app);
+  const res = await fetch(`${stack.baseUrl}/api/games/${game.id}/stream`, {
+    method: 'HEAD',
+    signal: AbortSignal.timeout(3_000),
+  });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('application/x-ndjson');
+});
+
 test('NDJSON of an unknown game is a 404', async () => {
   const res = await fetch(`${stack.baseUrl}/api/games/nope/stream`);
   expect(res.status).toBe(404);
