@@ -471,3 +471,21 @@ async function until(condition: () => Promise<boolean>, timeoutMs = 10_000): Pro
 async function untilAccepted(gameId: string, ply: number): Promise<void> {
   await until(async () => (await req('GET', `/api/games/${gameId}`)).body.ply >= ply);
 }
+
+describe('the personal-token limit under concurrency', () => {
+  test('twelve tokens asked at once with 45 held: 50 active, the rest TOO_MANY_TOKENS', async () => {
+    const a = await register();
+    const session = await login(a.username, a.password);
+    for (let i = 0; i < 45; i++) await personal(session.token, ['read']);
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        req('POST', '/api/tokens', { token: session.token, body: { name: 'burst', scopes: ['read'] } }),
+      ),
+    );
+    for (const r of answers) if (r.status === 201) secrets.push(r.body.token);
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(5);
+    expect(answers.filter((r) => r.body.code === 'TOO_MANY_TOKENS')).toHaveLength(7);
+    const list = await req('GET', '/api/tokens', { token: session.token });
+    expect(list.body.tokens.filter((t: { kind: string }) => t.kind === 'personal')).toHaveLength(50);
+  });
+});

@@ -514,3 +514,30 @@ test('the OpenAPI document lists the lobby routes', async () => {
     ]),
   );
 });
+
+describe('per-player limits under concurrency', () => {
+  // requests that arrive together each counted before any inserted: 10 seeks all got 201 (limit 5)
+  const codes = (answers: { status: number; body: { code?: string } }[]) =>
+    answers.map((a) => (a.status === 201 ? 201 : a.body.code)).sort();
+
+  test('ten seeks sent at once by one player: five open, five TOO_MANY_SEEKS', async () => {
+    const p = await newPlayer('quota-seeks');
+    const odd = { kind: 'byoyomi', mainSeconds: 777, byoyomiSeconds: 7, periods: 1 } as const;
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        post('/api/seeks', p, { timeControl: odd, rated: false }, i % 2 ? second : stack.app),
+      ),
+    );
+    expect(codes(answers)).toEqual([...Array(5).fill(201), ...Array(5).fill('TOO_MANY_SEEKS')]);
+  });
+
+  test('fourteen challenges sent at once: ten pending, four TOO_MANY_CHALLENGES', async () => {
+    const [p, q] = await Promise.all([newPlayer('quota-ch'), newPlayer('quota-op')]);
+    const answers = await Promise.all(
+      Array.from({ length: 14 }, (_, i) =>
+        post('/api/challenges', p, { opponent: q.id, timeControl: blitz, rated: false }, i % 2 ? second : stack.app),
+      ),
+    );
+    expect(codes(answers)).toEqual([...Array(10).fill(201), ...Array(4).fill('TOO_MANY_CHALLENGES')]);
+  });
+});

@@ -33,6 +33,7 @@ export { applyToGameRow, type GameRowPatch, type GameRowValues } from './games-p
 export * from './lobby/index.js';
 export { createMigrator, migrateToLatest } from './migrate.js';
 export { createPlayer, findPlayerByTokenHash, getPlayer, getPlayers, replaceGuestTokenHash } from './players.js';
+export { lockQuota, type QuotaKind } from './quota-lock.js';
 export * from './ratings/index.js';
 export { readAll, readAllHorizon, readStream, readStreams } from './read.js';
 export {

@@ -24,6 +24,7 @@ import {
   findCredential,
   insertToken,
   listActiveTokens,
+  lockQuota,
   replaceGuestTokenHash,
   revokeToken,
   type TokenRow,
@@ -205,18 +206,21 @@ export function createAuthService(deps: AuthServiceDeps) {
     async createToken(principal: Principal, body: CreateTokenBody): Promise<CreatedTokenResponse> {
       if (principal.token.kind !== 'session') throw new ApiError('SESSION_REQUIRED');
       const at = now();
-      if ((await countActiveTokens(deps.db, principal.id, 'personal', at)) >= MAX_PERSONAL_TOKENS)
-        throw new ApiError('TOO_MANY_TOKENS', `at most ${MAX_PERSONAL_TOKENS} personal tokens`);
       const token = newToken();
       const scopes = SCOPES.filter((s) => body.scopes.includes(s));
-      const row = await insertToken(deps.db, {
-        id: randomUUID(),
-        playerId: principal.id,
-        kind: 'personal',
-        name: body.name,
-        tokenHash: hashToken(token),
-        scopes,
-        expiresAt: body.expiresInDays === undefined ? null : new Date(at.getTime() + body.expiresInDays * DAY_MS),
+      const row = await deps.db.transaction().execute(async (trx) => {
+        await lockQuota(trx, 'tokens', principal.id);
+        if ((await countActiveTokens(trx, principal.id, 'personal', at)) >= MAX_PERSONAL_TOKENS)
+          throw new ApiError('TOO_MANY_TOKENS', `at most ${MAX_PERSONAL_TOKENS} personal tokens`);
+        return insertToken(trx, {
+          id: randomUUID(),
+          playerId: principal.id,
+          kind: 'personal',
+          name: body.name,
+          tokenHash: hashToken(token),
+          scopes,
+          expiresAt: body.expiresInDays === undefined ? null : new Date(at.getTime() + body.expiresInDays * DAY_MS),
+        });
       });
       return { ...infoOf(row), kind: 'personal', token };
     },

@@ -48,6 +48,7 @@ import {
   lobbyRating,
   lockChallenge,
   lockOpenSeek,
+  lockQuota,
   lockRematches,
   lockSeekPool,
   markSeekPaired,
@@ -132,6 +133,8 @@ export function createLobbyService(deps: LobbyDeps) {
       const range = body.ratingRange ?? null;
       if (range !== null && range.min > range.max) throw new ApiError('INVALID_RATING_RANGE');
       const at = now();
+      // counted again under the player's quota lock in the transaction below; this early
+      // answer spares a full player the rating read
       if ((await countOpenSeeks(db, player.id, at)) >= MAX_OPEN_SEEKS)
         throw new ApiError('TOO_MANY_SEEKS', `at most ${MAX_OPEN_SEEKS}`);
       // read before the transaction: a missing ratings table must not abort it
@@ -166,6 +169,10 @@ export function createLobbyService(deps: LobbyDeps) {
         expires_at: new Date(at.getTime() + SEEK_TTL_MS),
       };
       const result = await db.transaction().execute(async (trx) => {
+        // the player's quota lock first, then the pool's: every seek takes them in this order
+        await lockQuota(trx, 'seeks', player.id);
+        if ((await countOpenSeeks(trx, player.id, at)) >= MAX_OPEN_SEEKS)
+          throw new ApiError('TOO_MANY_SEEKS', `at most ${MAX_OPEN_SEEKS}`);
         await lockSeekPool(trx, poolKey);
         const candidates = (await openSeeksInPool(trx, poolKey, player.id, at)).map(termsOfSeek);
         for (const candidate of rankCandidates(terms, candidates)) {
@@ -221,23 +228,26 @@ export function createLobbyService(deps: LobbyDeps) {
       const opponent = await resolveOpponent(body.opponent);
       if (opponent.id === player.id) throw new ApiError('SAME_PLAYER', 'you cannot challenge yourself');
       const at = now();
-      if ((await countPendingChallenges(db, player.id, at)) >= MAX_PENDING_CHALLENGES)
-        throw new ApiError('TOO_MANY_CHALLENGES', `at most ${MAX_PENDING_CHALLENGES}`);
-      const row = await insertChallenge(db, {
-        id: randomUUID(),
-        challenger_id: player.id,
-        challenger_name: player.name,
-        opponent_id: opponent.id,
-        opponent_name: opponent.name,
-        time_control: body.timeControl,
-        rated: body.rated,
-        ruleset: body.ruleset ?? 'default',
-        handicap: body.handicap ?? null,
-        sfen: null,
-        color: body.color ?? 'random',
-        rematch_of: null,
-        created_at: at,
-        expires_at: new Date(at.getTime() + CHALLENGE_TTL_MS),
+      const row = await db.transaction().execute(async (trx) => {
+        await lockQuota(trx, 'challenges', player.id);
+        if ((await countPendingChallenges(trx, player.id, at)) >= MAX_PENDING_CHALLENGES)
+          throw new ApiError('TOO_MANY_CHALLENGES', `at most ${MAX_PENDING_CHALLENGES}`);
+        return insertChallenge(trx, {
+          id: randomUUID(),
+          challenger_id: player.id,
+          challenger_name: player.name,
+          opponent_id: opponent.id,
+          opponent_name: opponent.name,
+          time_control: body.timeControl,
+          rated: body.rated,
+          ruleset: body.ruleset ?? 'default',
+          handicap: body.handicap ?? null,
+          sfen: null,
+          color: body.color ?? 'random',
+          rematch_of: null,
+          created_at: at,
+          expires_at: new Date(at.getTime() + CHALLENGE_TTL_MS),
+        });
       });
       const view = challengeView(row, at);
       await notify(opponent.id, { type: 'challenge', challenge: view });
