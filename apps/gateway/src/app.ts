@@ -77,7 +77,19 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
     for (const client of fastify.websocketServer?.clients ?? [])
       client.close(CLOSE_CODES.GOING_AWAY, 'server shutting down');
   });
-  await fastify.register(websocket, { options: { maxPayload: config.wsMaxPayload } });
+  await fastify.register(websocket, {
+    options: { maxPayload: config.wsMaxPayload },
+    errorHandler: (error, socket, request) => {
+      // a client's oversized or malformed frame, or its dropped connection, is the client's
+      // doing (ws has already sent the close code): not an error of this server's
+      const code = (error as { code?: unknown }).code;
+      const clients =
+        typeof code === 'string' && (code.startsWith('WS_ERR_') || code === 'ECONNRESET' || code === 'EPIPE');
+      if (clients) request.log.debug({ err: error }, 'websocket: the client broke the protocol or the connection');
+      else request.log.error({ err: error }, 'websocket: handler failed');
+      socket.terminate();
+    },
+  });
 
   await fastify.register(health);
   await fastify.register(players);
