@@ -1,7 +1,7 @@
 /**
  * The NDJSON stream (with and without a delay of N moves) and the live games list and feed.
  */
-import type { LiveFeedMessage } from '@shogi/protocol';
+import { CLOSE_CODES, type LiveFeedMessage } from '@shogi/protocol';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { MATE_GAME } from './fixtures.js';
@@ -118,4 +118,19 @@ test('/api/live lists ongoing games with positions; the live feed pushes their m
   );
   watcher.close();
   ws.close();
+});
+
+test('the live feed is read-only: each frame gets an error frame, twenty close it with 4008', async () => {
+  const ws = new WebSocket(`${stack.baseUrl.replace(/^http/, 'ws')}/api/live/ws`);
+  const errors: unknown[] = [];
+  ws.on('message', (d) => {
+    const m = JSON.parse(String(d));
+    if (m.type === 'error') errors.push(m);
+  });
+  await new Promise((resolve) => ws.once('open', resolve));
+  const closed = new Promise<number>((resolve) => ws.once('close', (c) => resolve(c)));
+  for (let i = 0; i < 25; i++) ws.send('{"type":"move"}');
+  expect(await closed).toBe(CLOSE_CODES.TOO_MANY_ERRORS);
+  expect(errors.length).toBeGreaterThanOrEqual(1);
+  expect(errors[0]).toMatchObject({ error: { code: 'SPECTATOR_READ_ONLY' } });
 });

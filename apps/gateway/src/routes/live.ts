@@ -10,6 +10,8 @@ import { CLOSE_CODES, ErrorResponse, errorBody, LiveQuery, LiveResponse } from '
 import { ApiError } from '../domain/api-error.js';
 import type { FeedSocket } from '../domain/live-games.js';
 
+/** frames a read-only socket answers before closing it (as the watch socket does) */
+const MAX_CLIENT_FRAMES = 20;
 const KICK_GRACE_MS = 1000;
 /** frames go out as text (the bytes are UTF-8 JSON encoded once per batch); one options object for every send */
 const TEXT = { binary: false } as const;
@@ -59,9 +61,15 @@ const live: FastifyPluginAsyncTypebox = async (app) => {
         gone = true;
         if (app.liveGames.feeds.delete(feed)) app.liveSubscription.unref();
       };
-      socket.on('message', () =>
-        feed.send(Buffer.from(JSON.stringify({ type: 'error', error: errorBody('SPECTATOR_READ_ONLY') }))),
-      );
+      // read-only, like a watch socket: each frame gets an error frame, and 20 close it
+      let frames = 0;
+      socket.on('message', () => {
+        feed.send(Buffer.from(JSON.stringify({ type: 'error', error: errorBody('SPECTATOR_READ_ONLY') })));
+        if (++frames >= MAX_CLIENT_FRAMES) {
+          stop();
+          socket.close(CLOSE_CODES.TOO_MANY_ERRORS, 'TOO_MANY_ERRORS');
+        }
+      });
       socket.on('pong', () => app.heartbeat.alive(socket));
       socket.on('close', () => {
         stop();
