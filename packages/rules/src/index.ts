@@ -11,6 +11,7 @@ export {
   detectFormat,
   RECORD_FORMATS,
   type RecordFormat,
+  splitRecords,
 } from './notation/decode.js';
 export { exportKif, KIF_HANDICAPS, parseKif } from './notation/kif.js';
 export {

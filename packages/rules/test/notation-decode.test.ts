@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { exportCsa, parseCsa } from '../src/notation/csa.js';
-import { decodeRecord } from '../src/notation/decode.js';
+import { decodeRecord, splitRecords } from '../src/notation/decode.js';
 import { exportKif, parseKif } from '../src/notation/kif.js';
 import { MAX_RECORD_CHARS, RECORD_ERRORS } from '../src/notation/record.js';
 import { replayRecord } from '../src/replay.js';
@@ -254,5 +254,30 @@ describe('hostile input never throws', () => {
       ok: false,
       error: { code: 'too_many_moves', line: 754 },
     });
+  });
+});
+
+describe('splitRecords', () => {
+  const text = (parts: Uint8Array[]) => parts.map((p) => new TextDecoder().decode(p));
+  test('a CSA file of several records is split on its lone `/` lines, CRLF or LF', () => {
+    const one = 'V2.2\nN+a\nN-b\nPI\n+\n+7776FU\n%TORYO\n';
+    const two = 'V2.2\r\nN+c\r\nN-d\r\nPI\r\n+\r\n+2726FU\r\n%TORYO\r\n';
+    const parts = splitRecords(utf8(`${one}/\n${two}/\r\n`));
+    expect(text(parts)).toEqual([one, two]);
+    for (const p of parts) expect(decodeRecord(p).ok).toBe(true);
+  });
+  test('a file without a separator line comes back whole, `/` inside a line included', () => {
+    const bytes = utf8("V2.2\n'a / comment\n$START_TIME:2026/11/30\nPI\n+\n");
+    expect(splitRecords(bytes)).toEqual([bytes]);
+  });
+  test('Shift_JIS records keep their bytes', () => {
+    const a = shiftJis("'CSA encoding=SHIFT_JIS\nV3.0\nN+上手\nPI\n+\n");
+    const joined = new Uint8Array([...a, ...utf8('/\n'), ...a]);
+    const parts = splitRecords(joined);
+    expect(parts).toHaveLength(2);
+    for (const p of parts) {
+      const d = decodeRecord(p);
+      expect(d.ok && d.value.record.players.sente).toBe('上手');
+    }
   });
 });

@@ -70,3 +70,31 @@ export function decodeRecord(bytes: Uint8Array, nameHint?: string): Result<Decod
   const record = format === 'csa' ? parseCsa(text) : parseKif(text);
   return record.ok ? ok({ format, encoding, record: record.value }) : record;
 }
+
+const SLASH = 0x2f;
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * The records of a CSA file holding several, split on the lines that are a lone `/` (the
+ * format's separator, as `/api/players/:id/games.csa` writes it); any other file comes back
+ * whole. Split as bytes, before decoding: `/`, CR and LF never occur inside a Shift_JIS or
+ * UTF-8 character, so each part keeps its encoding. Parts with nothing but blanks are dropped.
+ */
+export function splitRecords(bytes: Uint8Array): Uint8Array[] {
+  const parts: Uint8Array[] = [];
+  let start = 0;
+  let lineStart = 0;
+  for (let i = 0; i <= bytes.length; i++) {
+    if (i < bytes.length && bytes[i] !== LF) continue;
+    const end = i > lineStart && bytes[i - 1] === CR ? i - 1 : i;
+    if (end - lineStart === 1 && bytes[lineStart] === SLASH) {
+      parts.push(bytes.subarray(start, lineStart));
+      start = i + 1;
+    }
+    lineStart = i + 1;
+  }
+  if (parts.length === 0) return [bytes];
+  parts.push(bytes.subarray(Math.min(start, bytes.length)));
+  return parts.filter((p) => p.some((b) => b !== 0x20 && b !== 0x09 && b !== CR && b !== LF));
+}

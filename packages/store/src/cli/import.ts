@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Ruleset } from '@shogi/rules';
+import { type Ruleset, splitRecords } from '@shogi/rules';
 import { createDb } from '../db.js';
 import { migrateToLatest } from '../migrate.js';
 import { importRecord } from '../stats/import-record.js';
@@ -39,10 +39,18 @@ let duplicates = 0;
 let failed = 0;
 try {
   await migrateToLatest(db);
-  for (const file of paths.flatMap(walk)) {
+  // a CSA file may hold several records separated by `/` lines: each is imported as FILE#N
+  // (one file read at a time, so a large directory never sits in memory)
+  function* records() {
+    for (const path of paths.flatMap(walk)) {
+      const parts = splitRecords(readFileSync(path));
+      for (const [i, bytes] of parts.entries()) yield { file: parts.length > 1 ? `${path}#${i + 1}` : path, bytes };
+    }
+  }
+  for (const { file, bytes } of records()) {
     let r: Awaited<ReturnType<typeof importRecord>>;
     try {
-      r = await importRecord(db, readFileSync(file), file, { ruleset });
+      r = await importRecord(db, bytes, file, { ruleset });
     } catch (e) {
       // PostgreSQL refusing this record's data (SQLSTATE class 22, 23) fails the record, not the run
       const code = (e as { code?: unknown }).code;
