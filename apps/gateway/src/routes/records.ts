@@ -26,7 +26,7 @@ type Side = 'sente' | 'gote';
  * names the winner, and which this server's importer reads): a record may lack a result,
  * but it never names the wrong winner.
  */
-export function endingOf(
+function endingOf(
   ended: GameEnded['data'],
   toMove: Side,
   names: { readonly sente: string; readonly gote: string },

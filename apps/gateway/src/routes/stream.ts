@@ -68,11 +68,11 @@ const stream: FastifyPluginAsyncTypebox = async (app) => {
       const gameId = request.params.id;
       const delay = Number(request.query.delay ?? 0);
       if (!app.spectators.rooms.has(gameId)) await app.games.view(gameId); // 404 before the first byte
-      // HEAD (which Fastify routes here too) gets the headers only: a body that follows the
-      // game would keep it open until the game ends
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-cache' });
+      // HEAD (which Fastify routes here too) gets the headers only: a body that follows the
+      // game would keep it open until the game ends
       if (request.method === 'HEAD') {
         res.end();
         return;

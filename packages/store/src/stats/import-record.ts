@@ -115,14 +115,7 @@ function statedEnding(record: GameRecord, toMove: Color): Ending {
 function headerTime(text: string | undefined): Date | null {
   const m = /^(\d{4})[/-](\d{1,2})[/-](\d{1,2})(?:\D+(\d{1,2}):(\d{2})(?::(\d{2}))?)?/.exec(text?.trim() ?? '');
   if (m === null) return null;
-  const [y, mo, d, h, mi, s] = m.slice(1).map((x) => Number(x ?? 0)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  const [y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0] = m.slice(1).map((x) => Number(x ?? 0));
   // Date.UTC rolls 2026/02/30 over to March and reads year 0 as 1900: such a stamp is no stamp
   if (y < 1000 || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return null;
   const local = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
