@@ -120,6 +120,12 @@ export const CLOSE_CODES = {
 export type CloseCode = (typeof CLOSE_CODES)[keyof typeof CLOSE_CODES];
 
 /**
+ * Frames a socket answers with error frames before closing with TOO_MANY_ERRORS: bad frames
+ * in a row on a player socket, any frame on a read-only one (watch, live feed).
+ */
+export const MAX_BAD_FRAMES = 20;
+
+/**
  * The game aggregate's rejection codes (packages/game REJECTION_CODES) on the wire.
  * The gateway checks at compile time that every code of the game has an entry.
  */

@@ -6,12 +6,10 @@
  * the list itself changes. Read-only like the watch socket.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CLOSE_CODES, ErrorResponse, errorBody, LiveQuery, LiveResponse } from '@shogi/protocol';
+import { CLOSE_CODES, ErrorResponse, errorBody, LiveQuery, LiveResponse, MAX_BAD_FRAMES } from '@shogi/protocol';
 import { ApiError } from '../domain/api-error.js';
 import type { FeedSocket } from '../domain/live-games.js';
 
-/** frames a read-only socket answers before closing it (as the watch socket does) */
-const MAX_CLIENT_FRAMES = 20;
 const KICK_GRACE_MS = 1000;
 /** frames go out as text (the bytes are UTF-8 JSON encoded once per batch); one options object for every send */
 const TEXT = { binary: false } as const;
@@ -65,7 +63,7 @@ const live: FastifyPluginAsyncTypebox = async (app) => {
       let frames = 0;
       socket.on('message', () => {
         feed.send(Buffer.from(JSON.stringify({ type: 'error', error: errorBody('SPECTATOR_READ_ONLY') })));
-        if (++frames >= MAX_CLIENT_FRAMES) {
+        if (++frames >= MAX_BAD_FRAMES) {
           stop();
           socket.close(CLOSE_CODES.TOO_MANY_ERRORS, 'TOO_MANY_ERRORS');
         }

@@ -12,6 +12,7 @@ import {
   type ErrorCode,
   errorBody,
   GameParams,
+  MAX_BAD_FRAMES,
   parseClientMessage,
   type ServerMessage,
   type Side,
@@ -23,8 +24,6 @@ import { ApiError, isUnavailable, toErrorBody } from '../domain/api-error.js';
 import type { Principal } from '../domain/auth.js';
 import { Feed } from '../domain/feed.js';
 
-/** consecutive bad frames before the gateway gives up on a client */
-const MAX_BAD_FRAMES = 20;
 /** unsent bytes before a client counts as too slow to follow the game */
 const MAX_BUFFERED = 1 << 20;
 

@@ -7,12 +7,10 @@
  * RESYNC (4010) and reconnects with `since`.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CLOSE_CODES, errorBody, GameParams, WatchQuery } from '@shogi/protocol';
+import { CLOSE_CODES, errorBody, GameParams, MAX_BAD_FRAMES, WatchQuery } from '@shogi/protocol';
 import { ApiError } from '../domain/api-error.js';
 import type { Member } from '../domain/spectators.js';
 
-/** frames from a read-only socket before the gateway gives up on it */
-const MAX_BAD_FRAMES = 20;
 /** how long a socket closed for being slow may take to go before it is cut */
 const KICK_GRACE_MS = 1000;
 /** frames go out as text (the bytes are UTF-8 JSON encoded once per batch); one options object for every send */

@@ -95,6 +95,6 @@ export function splitRecords(bytes: Uint8Array): Uint8Array[] {
     lineStart = i + 1;
   }
   if (parts.length === 0) return [bytes];
-  parts.push(bytes.subarray(Math.min(start, bytes.length)));
+  parts.push(bytes.subarray(start));
   return parts.filter((p) => p.some((b) => b !== 0x20 && b !== 0x09 && b !== CR && b !== LF));
 }
