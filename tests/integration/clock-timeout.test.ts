@@ -278,6 +278,9 @@ describe('abort', () => {
     });
     const again = await call(stack.app, 'POST', `/api/games/${game.id}/abort`, {}, bearer(players.gote.token));
     expect(again).toMatchObject({ status: 409, body: { code: 'GAME_OVER' } });
+    const newKey = { ...bearer(players.gote.token), 'idempotency-key': 'abort-2' };
+    const another = await call(stack.app, 'POST', `/api/games/${game.id}/abort`, {}, newKey);
+    expect(another).toMatchObject({ status: 409, body: { code: 'GAME_OVER' } });
     const view = (await call(stack.app, 'GET', `/api/games/${game.id}`)).body;
     expect(view.result).toEqual({ winner: null, reason: 'abort' });
     const events = await eventsOf(game.id);
@@ -329,10 +332,18 @@ describe('impasse declaration', () => {
 
   it('loses for a wrong declaration', async () => {
     const { game, players } = await newGame(stack.app, { sfen: SHORT });
-    const res = await call(stack.app, 'POST', `/api/games/${game.id}/impasse`, {}, bearer(players.sente.token));
+    const keyed = { ...bearer(players.sente.token), 'idempotency-key': 'declare-1' };
+    const res = await call(stack.app, 'POST', `/api/games/${game.id}/impasse`, {}, keyed);
     expect(res.status).toBe(202);
     const events = await eventsOf(game.id);
     expect(events[res.body.seq - 1]).toMatchObject({ type: 'ImpasseDeclared', payload: { valid: false, points: 26 } });
+    // the replay answers the declaration's seq; a new key after the end is refused
+    expect(await call(stack.app, 'POST', `/api/games/${game.id}/impasse`, {}, keyed)).toEqual(res);
+    const other = { ...bearer(players.sente.token), 'idempotency-key': 'declare-2' };
+    expect(await call(stack.app, 'POST', `/api/games/${game.id}/impasse`, {}, other)).toMatchObject({
+      status: 409,
+      body: { code: 'GAME_OVER' },
+    });
     expect((await call(stack.app, 'GET', `/api/games/${game.id}`)).body.result).toEqual({
       winner: 'gote',
       reason: 'impasse',

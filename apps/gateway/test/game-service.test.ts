@@ -138,6 +138,9 @@ describe('the game service', () => {
     // a replay with a key answers the original seq; without one, or by the winner, it is 409
     expect(await service.resign(game.id, bob, 'r1')).toEqual(first);
     expect(await code(service.resign(game.id, bob))).toBe('GAME_OVER');
+    // a new request (another key) after the end is refused: only a replay answers the seq
+    expect(await code(service.resign(game.id, bob, 'r2'))).toBe('GAME_OVER');
+    expect(await code(service.resign(game.id, alice, 'r1'))).toBe('GAME_OVER');
     expect(await code(service.resign(game.id, alice, 'r2'))).toBe('GAME_OVER');
   });
 

@@ -43,6 +43,8 @@ export interface Resign {
   readonly type: 'Resign';
   readonly playerId: string;
   readonly now: Date;
+  /** Recorded with the event, so that only a replay of this very request answers its seq after the end. */
+  readonly idempotencyKey?: string;
 }
 
 /** The side to move declares impasse (jishogi, 27-point rule): it wins if the declaration is valid, else loses. */
@@ -50,6 +52,8 @@ export interface DeclareImpasse {
   readonly type: 'DeclareImpasse';
   readonly playerId: string;
   readonly now: Date;
+  /** Recorded with the event, so that only a replay of this very request answers its seq after the end. */
+  readonly idempotencyKey?: string;
 }
 
 /**
@@ -67,6 +71,8 @@ export interface Abort {
   readonly type: 'Abort';
   readonly playerId: string;
   readonly now: Date;
+  /** Recorded with the event, so that only a replay of this very request answers its seq after the end. */
+  readonly idempotencyKey?: string;
 }
 
 export type GameCommand = CreateGame | SubmitMove | ValidatePending | Resign | DeclareImpasse | CheckClock | Abort;

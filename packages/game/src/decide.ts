@@ -40,6 +40,9 @@ export type Decision =
   | { readonly ok: false; readonly rejection: Rejection };
 
 const accept = (events: GameEvent[]): Decision => ({ ok: true, events });
+/** The request's idempotency key as an event field, when it has one. */
+const keyOf = (c: { readonly idempotencyKey?: string }): { idempotencyKey?: string } =>
+  c.idempotencyKey === undefined ? {} : { idempotencyKey: c.idempotencyKey };
 const reject = (r: Rejection): Decision => ({ ok: false, rejection: r });
 
 /** Longest USI move (`7g7f+`); longer text is malformed before parsing. */
@@ -131,7 +134,7 @@ function submitMove(c: SubmitMove, state: GameState): Decision {
         usi: c.usi,
         ply: c.ply,
         receivedAt: c.now.toISOString(),
-        ...(c.idempotencyKey === undefined ? {} : { idempotencyKey: c.idempotencyKey }),
+        ...keyOf(c),
       },
     },
   ]);
@@ -191,7 +194,9 @@ function abort(c: Abort, state: GameState): Decision {
   if (moved) return reject(rejection('too_late_to_abort', 'a game can be aborted only before your first move'));
   if (state.pending.some((p) => p.color === color))
     return reject(rejection('move_pending', 'your first move awaits its verdict'));
-  return accept([{ type: 'GameEnded', data: { winner: null, reason: 'abort', at: c.now.toISOString() } }]);
+  return accept([
+    { type: 'GameEnded', data: { winner: null, reason: 'abort', at: c.now.toISOString(), ...keyOf(c) } },
+  ]);
 }
 
 /** The verdict on one submission in `state`: MoveRejected, or MoveAccepted (+ GameEnded). */
@@ -260,7 +265,7 @@ function resign(c: Resign, state: GameState): Decision {
   if (state.status === 'ended') return reject(rejection('game_over', 'the game is over'));
   const at = c.now.toISOString();
   return accept([
-    { type: 'Resigned', data: { color, at } },
+    { type: 'Resigned', data: { color, at, ...keyOf(c) } },
     { type: 'GameEnded', data: { winner: opponentOf(color), reason: 'resignation', at } },
   ]);
 }
@@ -279,7 +284,10 @@ function declareImpasse(c: DeclareImpasse, state: GameState): Decision {
   const a = assessImpasse(gameAt(state).game.position);
   const at = c.now.toISOString();
   return accept([
-    { type: 'ImpasseDeclared', data: { color, valid: a.valid, points: a.points, piecesInCamp: a.piecesInCamp, at } },
+    {
+      type: 'ImpasseDeclared',
+      data: { color, valid: a.valid, points: a.points, piecesInCamp: a.piecesInCamp, at, ...keyOf(c) },
+    },
     { type: 'GameEnded', data: { winner: a.valid ? color : opponentOf(color), reason: 'impasse', at } },
   ]);
 }

@@ -114,7 +114,7 @@ export interface MoveRejected {
 
 export interface Resigned {
   readonly type: 'Resigned';
-  readonly data: { readonly color: ColorName; readonly at: string };
+  readonly data: { readonly color: ColorName; readonly at: string; readonly idempotencyKey?: string };
 }
 
 /** The side to move declared impasse (27-point rule); a GameEnded follows (declarer wins if valid). */
@@ -126,6 +126,7 @@ export interface ImpasseDeclared {
     readonly points: number;
     readonly piecesInCamp: number;
     readonly at: string;
+    readonly idempotencyKey?: string;
   };
 }
 
@@ -136,6 +137,8 @@ export interface GameEnded {
     readonly winner: ColorName | null;
     readonly reason: EndReason;
     readonly at: string;
+    /** An abort's request key (the player's own ending: see Resigned). */
+    readonly idempotencyKey?: string;
   };
 }
 

@@ -119,53 +119,47 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
       // the log has the events; subscribers catch up by seq
     });
 
-  /** The seq of this player's Resigned event when `err` says the game is over, else null. */
-  const resignationOf = async (gameId: string, playerId: string, err: unknown): Promise<number | null> => {
-    if (!(err instanceof ApiError) || err.code !== 'GAME_OVER') return null;
-    const state = await states.current(gameId);
-    const color = state.info?.sente.id === playerId ? 'sente' : state.info?.gote.id === playerId ? 'gote' : null;
-    if (state.result?.reason !== 'resignation' || color === null) return null;
-    const events = await deps.events.readStream(gameId, 0);
-    const resigned = events.find((e) => e.type === 'Resigned' && (e.data as { color: string }).color === color);
-    return resigned?.seq ?? null;
-  };
-
   /**
-   * The seq of the event that ended the game by this player's own `reason` when `err` says
-   * the game is over (a replayed abort or declaration with a key answers it), else null.
+   * The seq of the event by which this player ended the game with the request keyed `key`,
+   * when `err` says the game is over: a replay of that request answers it. Another request
+   * (a new key) after the end is refused like any other.
    */
   const endingOf = async (
     gameId: string,
     playerId: string,
+    key: string,
     err: unknown,
-    reason: 'abort' | 'impasse',
+    reason: 'resignation' | 'abort' | 'impasse',
   ): Promise<number | null> => {
     if (!(err instanceof ApiError) || err.code !== 'GAME_OVER') return null;
     const state = await states.current(gameId);
-    if (state.result?.reason !== reason || colorOfPlayer(state, playerId) === null) return null;
-    const events = await deps.events.readStream(gameId, 0);
     const color = colorOfPlayer(state, playerId);
-    const found =
-      reason === 'abort'
-        ? events.find((e) => e.type === 'GameEnded')
-        : events.find((e) => e.type === 'ImpasseDeclared' && e.data.color === color);
+    if (state.result?.reason !== reason || color === null) return null;
+    const events = await deps.events.readStream(gameId, 0);
+    const found = events.find((e) =>
+      reason === 'resignation'
+        ? e.type === 'Resigned' && e.data.color === color && e.data.idempotencyKey === key
+        : reason === 'abort'
+          ? e.type === 'GameEnded' && e.data.idempotencyKey === key
+          : e.type === 'ImpasseDeclared' && e.data.color === color && e.data.idempotencyKey === key,
+    );
     return found?.seq ?? null;
   };
 
-  /** Abort and impasse: decide, append, publish; a replay with a key after the end answers the original seq. */
+  /** Resignation, abort and impasse: decide, append, publish; a replay with a key after the end answers the original seq. */
   const endingCommand = async (
     gameId: string,
     player: Player,
     idempotencyKey: string | undefined,
-    reason: 'abort' | 'impasse',
+    reason: 'resignation' | 'abort' | 'impasse',
   ): Promise<{ seq: number }> => {
+    const type = reason === 'resignation' ? 'Resign' : reason === 'abort' ? 'Abort' : 'DeclareImpasse';
+    const key = idempotencyKey === undefined ? {} : { idempotencyKey };
     let appended: RecordedEvent[];
     try {
-      ({ appended } = await execute(gameId, (s) =>
-        decide({ type: reason === 'abort' ? 'Abort' : 'DeclareImpasse', playerId: player.id, now: now() }, s),
-      ));
+      ({ appended } = await execute(gameId, (s) => decide({ type, playerId: player.id, now: now(), ...key }, s)));
     } catch (err) {
-      const original = idempotencyKey === undefined ? null : await endingOf(gameId, player.id, err, reason);
+      const original = idempotencyKey === undefined ? null : await endingOf(gameId, player.id, idempotencyKey, err, reason);
       if (original === null) throw err;
       return { seq: original };
     }
@@ -276,19 +270,8 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
       return { seq: submitted.seq };
     },
 
-    async resign(gameId, player, idempotencyKey) {
-      let appended: RecordedEvent[];
-      try {
-        ({ appended } = await execute(gameId, (s) => decide({ type: 'Resign', playerId: player.id, now: now() }, s)));
-      } catch (err) {
-        // a replayed resignation (with a key) answers the original seq: a player resigns once
-        const original = idempotencyKey === undefined ? null : await resignationOf(gameId, player.id, err);
-        if (original === null) throw err;
-        return { seq: original };
-      }
-      await publishQuietly(gameId, appended);
-      deps.deliverLocal?.(gameId, appended);
-      return { seq: (appended[0] as RecordedEvent).seq };
+    resign(gameId, player, idempotencyKey) {
+      return endingCommand(gameId, player, idempotencyKey, 'resignation');
     },
 
     abort(gameId, player, idempotencyKey) {
