@@ -131,6 +131,21 @@ T5
     expect(parsed(`V2.2\nPI\n+\n${line}\n`).ending).toEqual({ kind, raw: line, seconds: null });
   });
 
+  // CSA V3.0 2.1: info lines belong before the position, but servers write $END_TIME when the
+  // game ends, after the ending and its time; a late info line is still that info field
+  test('$ info lines after the moves and the ending are read as info', () => {
+    const record = parsed(
+      "V2.2\nN+a\n$START_TIME:2024/01/02 10:00:00\nPI\n+\n+7776FU\nT3\n$EVENT:late\n-3334FU\n%TORYO\nT1\n'summary:toryo:a win\n$END_TIME:2024/01/02 10:30:00\n$X_SERVER:wdoor\nN-b\n",
+    );
+    expect(record.moves).toEqual(['7g7f', '3c3d']);
+    expect(record.times).toEqual([3, null]);
+    expect(record.ending).toEqual({ kind: 'toryo', raw: '%TORYO', seconds: 1 });
+    expect(record.info).toEqual({ start_time: '2024/01/02 10:00:00', event: 'late', end_time: '2024/01/02 10:30:00' });
+    expect(record.extraInfo).toEqual([{ format: 'csa', key: 'X_SERVER', value: 'wdoor' }]);
+    expect(record.players).toEqual({ sente: 'a', gote: 'b' });
+    expect(record.summary).toBe('toryo:a win');
+  });
+
   test('only the first of several records separated by "/" is read', () => {
     expect(parsed('V2.2\nPI\n+\n+7776FU\n/\nPI\n+\n+2726FU\n').moves).toEqual(['7g7f']);
   });
@@ -163,6 +178,9 @@ T5
     ['an impossible position (two sente kings)', 'V2.2\nP+59OU19OU\nP-51OU\n+\n', 'bad_position', 4],
     ['PI removing a piece that is not there', 'V2.2\nPI55HI\n+\n', 'bad_position', 2],
     ['an unknown line', 'V2.2\nhello\n', 'bad_line', 2],
+    // a position line after the moves would change the game the moves were read on
+    ['a position line after the moves', 'V2.2\nPI\n+\n+7776FU\nP1 *  *  *  *  *  *  *  *  * \n', 'bad_line', 5],
+    ['a version line after the moves', 'V2.2\nPI\n+\n+7776FU\nV2.2\n', 'bad_line', 5],
     ['a move after the ending', 'V2.2\nPI\n+\n%TORYO\n+7776FU\n', 'bad_move', 5],
   ])('%s is an error with its line', (_, text, code, line) => {
     const result = parseCsa(text);

@@ -201,20 +201,28 @@ function comment(st: State, text: string): void {
     st.record.comments.push({ ply: st.record.moves.length, text: text.slice(1) });
 }
 
+function infoLine(st: State, text: string, line: number): Fail | null {
+  const colon = text.indexOf(':');
+  if (colon < 2) return recordError('bad_line', line, `bad info line '${text.slice(0, 40)}'`);
+  const tag = text.slice(1, colon);
+  const value = text.slice(colon + 1);
+  const known = INFO_TAGS.find(([, t]) => t === tag);
+  if (known) st.record.info[known[0]] = value;
+  else st.record.extraInfo.push({ format: 'csa', key: tag, value });
+  return null;
+}
+
 function headerLine(st: State, text: string, line: number): Fail | null {
-  if (st.sfen !== null) return recordError('bad_line', line, `header after the moves: '${text.slice(0, 40)}'`);
-  if (text.startsWith('V')) return /^V\d(\.\d+)?$/.test(text) ? null : recordError('bad_line', line, 'bad version');
+  // Names and info say nothing about the moves, so they are read wherever they stand: servers
+  // write $END_TIME when the game ends, after the moves and the ending. A version or position
+  // line after the side to move would change the game the moves were read on.
   if (text.startsWith('N+')) st.record.players = { ...st.record.players, sente: text.slice(2) };
   else if (text.startsWith('N-')) st.record.players = { ...st.record.players, gote: text.slice(2) };
-  else if (text.startsWith('$')) {
-    const colon = text.indexOf(':');
-    if (colon < 2) return recordError('bad_line', line, `bad info line '${text.slice(0, 40)}'`);
-    const tag = text.slice(1, colon);
-    const value = text.slice(colon + 1);
-    const known = INFO_TAGS.find(([, t]) => t === tag);
-    if (known) st.record.info[known[0]] = value;
-    else st.record.extraInfo.push({ format: 'csa', key: tag, value });
-  } else if (/^P[1-9]/.test(text)) return rowLine(st, text, line);
+  else if (text.startsWith('$')) return infoLine(st, text, line);
+  else if (st.sfen !== null) return recordError('bad_line', line, `header after the moves: '${text.slice(0, 40)}'`);
+  else if (text.startsWith('V'))
+    return /^V\d(\.\d+)?$/.test(text) ? null : recordError('bad_line', line, 'bad version');
+  else if (/^P[1-9]/.test(text)) return rowLine(st, text, line);
   else if (/^P[I+-]/.test(text)) return pieceLine(st, text, line);
   else return recordError('bad_line', line, `cannot read '${text.slice(0, 40)}'`);
   return null;
