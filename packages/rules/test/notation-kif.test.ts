@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { HANDICAP_SFENS } from '../src/handicaps.js';
+import { parseCsa } from '../src/notation/csa.js';
 import { decodeRecord } from '../src/notation/decode.js';
 import { exportKif, parseKif } from '../src/notation/kif.js';
 import type { GameRecord } from '../src/notation/record.js';
@@ -122,6 +123,11 @@ describe('reading KIF', () => {
     expect(record.info).toEqual({ end_time: '2024/01/02 11:00:00' });
   });
 
+  test('a header key named like an object property is a header of its own', () => {
+    expect(parsed('constructor：x\n').extraInfo).toEqual([{ format: 'kif', key: 'constructor', value: 'x' }]);
+    expect(parsed('constructor：x\n').info).toEqual({});
+  });
+
   test.each([
     ['香落ち', 'lance'],
     ['右香落ち', 'right_lance'],
@@ -134,6 +140,39 @@ describe('reading KIF', () => {
     ['八枚落ち', 'eight_piece'],
     ['十枚落ち', 'ten_piece'],
   ] as const)('手合割：%s is the %s handicap', (name, handicap) => {
+    expect(parsed(`手合割：${name}\n`).sfen).toBe(HANDICAP_SFENS[handicap]);
+  });
+
+  // The rest of the 手合割 list of Kakinoki's KIF format. Uwate's left is file 1 (香落ち takes
+  // 1一), so 左五枚落ち takes the 2一 knight and 五枚落ち the 8一 one. Positions as Shogi.js
+  // (na2hiro, the JKF library: presets 3, 5, 5_L, 7_L, 7_R) and the SFEN tables of
+  // ShogiBoardQ and of json-kifu-format-based viewers give them; a hobby viewer (将棋タイム)
+  // has 五枚落ち and 左五枚落ち swapped, against all of these.
+  test.each([
+    ['三枚落ち', 'lnsgkgsn1/9', ['82HI', '22KA', '11KY']],
+    ['五枚落ち', '2sgkgsn1/9', ['82HI', '22KA', '11KY', '91KY', '81KE']],
+    ['左五枚落ち', '1nsgkgs2/9', ['82HI', '22KA', '11KY', '91KY', '21KE']],
+    ['左七枚落ち', '2sgkg3/9', ['82HI', '22KA', '11KY', '91KY', '21KE', '81KE', '31GI']],
+    ['右七枚落ち', '3gkgs2/9', ['82HI', '22KA', '11KY', '91KY', '21KE', '81KE', '71GI']],
+  ])('手合割：%s starts from %s, the even game less those pieces, uwate to move', (name, ranks, removed) => {
+    const record = parsed(
+      `手合割：${name}\n上手：上\n下手：下\n手数----\n   1 ５二玉(51)\n   2 ７六歩(77)\n   3 投了\n`,
+    );
+    expect(record.sfen).toBe(`${ranks}/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1`);
+    expect(record.players).toEqual({ sente: '下', gote: '上' });
+    expect(replayRecord(record)).toMatchObject({ plies: 2, status: 'ongoing' });
+    const csa = parseCsa(`V2.2\nPI${removed.join('')}\n-\n`);
+    expect(csa.ok && csa.value.sfen).toBe(record.sfen);
+    // written back under its name, with the players as 上手 and 下手
+    const out = exportKif(record);
+    expect(out.ok && out.value).toContain(`手合割：${name}\n下手：下\n上手：上\n`);
+    expect(out.ok && parseKif(out.value)).toEqual({ ok: true, value: record });
+  });
+
+  test.each([
+    ['飛車香落ち', 'rook_lance'],
+    ['左香落ち', 'lance'],
+  ] as const)('手合割：%s, another name some programs write, is the %s handicap', (name, handicap) => {
     expect(parsed(`手合割：${name}\n`).sfen).toBe(HANDICAP_SFENS[handicap]);
   });
 
@@ -214,7 +253,10 @@ describe('reading KIF', () => {
   });
 
   test.each([
-    ['an unknown handicap', '手合割：左五枚落ち\n手数----\n', 'bad_handicap', 2],
+    ['an unknown handicap', '手合割：九枚落ち\n手数----\n', 'bad_handicap', 2],
+    ['その他 without its diagram', '手合割：その他\n手数----\n', 'bad_handicap', 2],
+    // names of Object.prototype are no handicap and no header key
+    ['a handicap named like an object property', '手合割：constructor\n手数----\n', 'bad_handicap', 2],
     ['a piece name the origin does not hold', '手数----\n   1 ７六金(77)\n', 'piece_mismatch', 2],
     ['an empty origin', '手数----\n   1 ７六歩(77)\n   2 ５五歩(54)\n', 'no_piece', 3],
     ['an unknown piece', '手数----\n   1 ７六象(77)\n', 'unknown_piece', 2],

@@ -7,7 +7,7 @@
  * (`７六歩(77)`, `同　銀(68)`, `２二角成(88)`, `５五角打`); the parser tracks a board to
  * check the piece name and resolve 同, and leaves legality to replay.
  */
-import { HANDICAP_SFENS, type Handicap } from '../handicaps.js';
+import { HANDICAP_SFENS, type Handicap, RECORD_HANDICAP_SFENS, type RecordHandicap } from '../handicaps.js';
 import { START_SFEN } from '../sfen.js';
 import { type Color, canPromoteType, KING, ok, type Result } from '../types.js';
 import {
@@ -17,7 +17,6 @@ import {
   dropUsi,
   type EndingKind,
   type GameRecord,
-  handicapOf,
   type InfoKey,
   MAX_LINE_CHARS,
   MAX_RECORD_CHARS,
@@ -76,7 +75,38 @@ export const KIF_HANDICAPS: Readonly<Record<string, Handicap>> = {
   八枚落ち: 'eight_piece',
   十枚落ち: 'ten_piece',
 };
-const handicapName = (h: Handicap): string => Object.keys(KIF_HANDICAPS).find((k) => KIF_HANDICAPS[k] === h) ?? '';
+
+/** The rest of the 手合割 list: standard handicaps the server does not offer. */
+const KIF_RECORD_HANDICAPS: Readonly<Record<string, RecordHandicap>> = {
+  三枚落ち: 'three_piece',
+  五枚落ち: 'five_piece',
+  左五枚落ち: 'left_five_piece',
+  左七枚落ち: 'left_seven_piece',
+  右七枚落ち: 'right_seven_piece',
+};
+
+/**
+ * Start positions by 手合割 name. A Map, so that a name such as `constructor` is no entry.
+ * The list's own names come before the other names some programs write (飛車香落ち for
+ * 飛香落ち; 左香落ち for 香落ち, whose lance is uwate's left one): the exporter writes the
+ * first name of a position.
+ */
+const KIF_STARTS: ReadonlyMap<string, string> = new Map([
+  ['平手', START_SFEN],
+  ...Object.entries(KIF_HANDICAPS).map(([name, h]): [string, string] => [name, HANDICAP_SFENS[h]]),
+  ...Object.entries(KIF_RECORD_HANDICAPS).map(([name, h]): [string, string] => [name, RECORD_HANDICAP_SFENS[h]]),
+  ['飛車香落ち', HANDICAP_SFENS.rook_lance],
+  ['左香落ち', HANDICAP_SFENS.lance],
+]);
+
+/** Board, side to move and hands: what makes two SFENs the same start. */
+const startOf = (sfen: string): string => sfen.split(' ').slice(0, 3).join(' ');
+
+/** The 手合割 name of a start position, 平手 included; null for a position the list has no name for. */
+function kifHandicapName(sfen: string): string | null {
+  for (const [name, start] of KIF_STARTS) if (startOf(start) === startOf(sfen)) return name;
+  return null;
+}
 
 /**
  * Ending words. 反則勝ち / 反則負け say the side to move wins / loses by a foul; CSA has
@@ -181,7 +211,7 @@ function header(st: State, text: string, line: number): Fail | null {
   } else if (key === '手合割') st.handicap = value;
   else if (key === '先手' || key === '下手') st.record.players.sente = value;
   else if (key === '後手' || key === '上手') st.record.players.gote = value;
-  else if (HEADER_KEYS[key]) st.record.info[HEADER_KEYS[key]] = value;
+  else if (Object.hasOwn(HEADER_KEYS, key)) st.record.info[HEADER_KEYS[key] as InfoKey] = value;
   else st.record.extraInfo.push({ format: 'kif', key, value });
   return null;
 }
@@ -194,10 +224,10 @@ function startBoard(st: State, line: number): Fail | null {
     const sfenText = boardSfen({ squares: st.bod.rows.flat(), hands: st.bod.hands, side: st.bod.side }, line);
     if (!sfenText.ok) return sfenText;
     sfen = sfenText.value;
-  } else if (st.handicap !== null && st.handicap !== '平手') {
-    const h = KIF_HANDICAPS[st.handicap];
-    if (!h) return recordError('bad_handicap', line, `unknown handicap '${st.handicap}'`);
-    sfen = HANDICAP_SFENS[h];
+  } else if (st.handicap !== null) {
+    const start = KIF_STARTS.get(st.handicap);
+    if (start === undefined) return recordError('bad_handicap', line, `unknown handicap '${st.handicap}'`);
+    sfen = start;
   }
   const board = trackBoard(sfen);
   if (!board.ok) return board;
@@ -391,20 +421,20 @@ export function exportKif(record: GameRecord): Result<string, RecordError> {
   const tracked = trackBoard(record.sfen);
   if (!tracked.ok) return tracked;
   const board = tracked.value;
-  const handicap = handicapOf(record.sfen);
-  const even = record.sfen.split(' ').slice(0, 3).join(' ') === START_SFEN.split(' ').slice(0, 3).join(' ');
+  const name = kifHandicapName(record.sfen);
+  const handicap = name !== null && name !== '平手';
   const out = ['#KIF version=2.0 encoding=UTF-8'];
   const info = (key: InfoKey): void => {
     const value = record.info[key];
     if (value !== undefined) out.push(`${Object.keys(HEADER_KEYS).find((k) => HEADER_KEYS[k] === key)}：${value}`);
   };
   for (const key of ['start_time', 'end_time', 'event', 'site', 'time_control'] as const) info(key);
-  if (even || handicap) out.push(`手合割：${handicap ? handicapName(handicap) : '平手'}`);
+  if (name !== null) out.push(`手合割：${name}`);
   if (record.players.sente !== null) out.push(`${handicap ? '下手' : '先手'}：${record.players.sente}`);
   if (record.players.gote !== null) out.push(`${handicap ? '上手' : '後手'}：${record.players.gote}`);
   for (const key of ['opening', 'note'] as const) info(key);
   for (const extra of record.extraInfo) if (extra.format === 'kif') out.push(`${extra.key}：${extra.value}`);
-  if (!even && !handicap) out.push(...bod(board));
+  if (name === null) out.push(...bod(board));
   out.push('手数----指手---------消費時間--');
   const comments = (ply: number): void => {
     for (const c of record.comments) if (c.ply === ply) for (const text of c.text.split(/\r?\n/)) out.push(`*${text}`);
