@@ -252,6 +252,33 @@ describe('reading KIF', () => {
     });
   });
 
+  // Kakinoki's KIF format ends a game with 不戦勝 / 不戦敗: the side to move wins / loses by
+  // forfeit, mostly before any move. ElectronShogi (tsshogi) writes トライ after the king move
+  // that reached the opponent's king square under the try rule, so the side to move has lost
+  // (its getRecordWinner and its GameManager try tests). CSA and the record have no word for
+  // either: they read as the loser's illegal action, as the server writes a win it has no
+  // reason for, and are written back as the same word.
+  const FIRST = '   1 ７六歩(77)\n';
+  test.each([
+    ['不戦勝', 'before any move, sente wins', '', '-illegal_action'],
+    ['不戦勝', 'after a move, gote wins', FIRST, '+illegal_action'],
+    ['不戦敗', 'before any move, sente loses', '', '+illegal_action'],
+    ['不戦敗', 'after a move, gote loses', FIRST, '-illegal_action'],
+    ['トライ', 'by sente: gote to move lost', FIRST, '-illegal_action'],
+    ['トライ', 'by gote: sente to move lost', `${FIRST}   2 ３四歩(33)\n`, '+illegal_action'],
+  ])('%s %s', (word, _, moves, kind) => {
+    const record = one(word, moves);
+    expect(record.ending).toEqual({ kind, raw: word, seconds: null });
+    const out = exportKif(record);
+    expect(out.ok && out.value).toContain(` ${word}\n`);
+    expect(out.ok && parseKif(out.value)).toEqual({ ok: true, value: record });
+  });
+
+  test('the foul words keep their time and their side', () => {
+    const record = one('▲不戦敗   ( 0:00/00:00:00)');
+    expect(record.ending).toEqual({ kind: '+illegal_action', raw: '不戦敗', seconds: 0 });
+  });
+
   test.each([
     ['an unknown handicap', '手合割：九枚落ち\n手数----\n', 'bad_handicap', 2],
     ['その他 without its diagram', '手合割：その他\n手数----\n', 'bad_handicap', 2],

@@ -109,8 +109,7 @@ function kifHandicapName(sfen: string): string | null {
 }
 
 /**
- * Ending words. 反則勝ち / 反則負け say the side to move wins / loses by a foul; CSA has
- * no word for "side to move wins by foul", so it reads as the opponent's illegal action.
+ * Ending words. 反則負け says the side to move loses by a foul (CSA's illegal move).
  * 連続王手の千日手, 引き分け, 最大手数, 待った are written for endings KIF has no word for.
  */
 const ENDING_WORDS: readonly (readonly [string, EndingKind])[] = [
@@ -129,6 +128,22 @@ const ENDING_WORDS: readonly (readonly [string, EndingKind])[] = [
   ['最大手数', 'max_moves'],
   ['待った', 'matta'],
   ['エラー', 'error'],
+];
+
+/**
+ * Ending words that name the loser by the side to move where CSA has no word for the ending:
+ * they read as the loser's illegal action, CSA's word for a loss by anything but a move (the
+ * server writes so any win it has no reason for). 反則勝ち: the side to move wins by the
+ * opponent's foul. 不戦勝 / 不戦敗 (Kakinoki's list): the side to move wins / loses by
+ * forfeit, mostly before any move. トライ: the side that just moved reached the opponent's
+ * king square under the try rule, so the side to move lost (ElectronShogi, which wrote the
+ * word first, writes it after that move and counts the win for the mover).
+ */
+const FOUL_WORDS: readonly (readonly [string, 'mover' | 'opponent'])[] = [
+  ['反則勝ち', 'opponent'],
+  ['不戦勝', 'opponent'],
+  ['不戦敗', 'mover'],
+  ['トライ', 'mover'],
 ];
 
 const HEADER_KEYS: Readonly<Record<string, InfoKey>> = {
@@ -245,14 +260,14 @@ function seconds(rest: string, line: number): Result<number | null, RecordError>
 
 function ending(st: State, text: string, line: number): Fail | null {
   const word = ENDING_WORDS.find(([w]) => text.startsWith(w));
-  const foul = text.startsWith('反則勝ち');
-  if (!word && !foul) return recordError('bad_move', line, `cannot read move '${text.slice(0, 20)}'`);
-  const raw = word ? word[0] : '反則勝ち';
+  const foul = FOUL_WORDS.find(([w]) => text.startsWith(w));
+  const raw = word?.[0] ?? foul?.[0];
+  if (raw === undefined) return recordError('bad_move', line, `cannot read move '${text.slice(0, 20)}'`);
   const time = seconds(text.slice(raw.length), line);
   if (!time.ok) return time;
-  // the side to move wins by the opponent's foul: that is the opponent's illegal action
   const mover = (st.board as TrackBoard).side;
-  const kind: EndingKind = word ? word[1] : mover === 0 ? '-illegal_action' : '+illegal_action';
+  const loser = foul?.[1] === 'mover' ? mover : mover ^ 1;
+  const kind: EndingKind = word ? word[1] : loser === 0 ? '+illegal_action' : '-illegal_action';
   st.record.ending = { kind, raw, seconds: time.value };
   return null;
 }
@@ -400,8 +415,9 @@ function endingWord(record: GameRecord, mover: Color): string {
   const word = ENDING_WORDS.find(([w, kind]) => w === end.raw && kind === end.kind);
   if (word) return word[0];
   if (end.kind === '+illegal_action' || end.kind === '-illegal_action') {
-    const foulBy = end.kind === '+illegal_action' ? 0 : 1;
-    return foulBy === mover ? '反則負け' : '反則勝ち';
+    const loser = (end.kind === '+illegal_action' ? 0 : 1) === mover ? 'mover' : 'opponent';
+    const foul = FOUL_WORDS.find(([w, l]) => w === end.raw && l === loser);
+    return foul?.[0] ?? (loser === 'mover' ? '反則負け' : '反則勝ち');
   }
   return ENDING_WORDS.find(([, kind]) => kind === end.kind)?.[0] ?? '中断';
 }
