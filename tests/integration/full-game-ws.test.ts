@@ -88,6 +88,7 @@ describe('the player WebSocket', () => {
       [JSON.stringify({ type: 'move', usi: '7g7f', ply: '0' }), 'BAD_REQUEST'],
       [JSON.stringify({ type: 'move', usi: '7g7f', ply: 0, extra: 1 }), 'BAD_REQUEST'],
       [JSON.stringify({ type: 'dance' }), 'BAD_REQUEST'],
+      ['{"type":"resign","__proto__":{"admin":true}}', 'BAD_REQUEST'],
       [JSON.stringify({ type: 'move', usi: 'zzzz', ply: 0 }), 'MALFORMED_USI'],
       [JSON.stringify({ type: 'move', usi: '7g7f', ply: 3 }), 'FUTURE_PLY'],
       [JSON.stringify({ type: 'move', usi: '5a4b', ply: 0 }), 'ILLEGAL_MOVE'],
@@ -155,6 +156,27 @@ describe('the player WebSocket', () => {
       ws.on('open', () => resolve(101));
     });
     expect(code).toBe(status);
+  });
+
+  test.each([
+    ['an HTTP route', (id: string) => `/api/games/${id}`],
+    ['an unknown path', (_id: string) => '/api/nowhere'],
+  ])('an upgrade on %s is refused with 404 and a catalog body, not accepted and closed', async (_name, path) => {
+    const { game } = await setup();
+    const answer = await new Promise<{ status: number; body: string }>((resolve) => {
+      const ws = new WebSocket(`${stack.baseUrl.replace('http', 'ws')}${path(game.id)}`);
+      ws.on('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (chunk) => {
+          body += String(chunk);
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      ws.on('open', () => resolve({ status: 101, body: '' }));
+      ws.on('error', () => {});
+    });
+    expect(answer.status).toBe(404);
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 'NOT_FOUND' });
   });
 
   test('the upgrade is refused for another game’s player (403), an unknown game (404), a future seq (400)', async () => {

@@ -113,7 +113,9 @@ export async function call(
     method,
     url,
     headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-    ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
+    ...(body === undefined
+      ? {}
+      : { payload: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body) }),
   });
   return { status: res.statusCode, body: res.body === '' ? null : JSON.parse(res.body) };
 }

@@ -30,6 +30,8 @@ interface Case {
   headers?: (p: Players) => Record<string, string>;
   status: number;
   code: string;
+  /** What the answer's detail says: the mistake, in words the client can act on. */
+  detail?: string;
 }
 
 const moves = (id: string) => `/api/games/${id}/moves`;
@@ -42,13 +44,44 @@ const cases: Case[] = [
   { name: 'usi as a number', body: { usi: 76, ply: 0 }, headers: sente, status: 400, code: 'BAD_REQUEST' },
   { name: 'negative ply', body: { usi: '7g7f', ply: -1 }, headers: sente, status: 400, code: 'BAD_REQUEST' },
   { name: 'fractional ply', body: { usi: '7g7f', ply: 0.5 }, headers: sente, status: 400, code: 'BAD_REQUEST' },
-  { name: 'missing ply', body: { usi: '7g7f' }, headers: sente, status: 400, code: 'BAD_REQUEST' },
+  {
+    name: 'missing ply',
+    body: { usi: '7g7f' },
+    headers: sente,
+    status: 400,
+    code: 'BAD_REQUEST',
+    detail: 'body is missing the field "ply"',
+  },
   {
     name: 'unknown field',
     body: { usi: '7g7f', ply: 0, promote: true },
     headers: sente,
     status: 400,
     code: 'BAD_REQUEST',
+    detail: 'body has an unknown field "promote"',
+  },
+  {
+    name: '__proto__ key',
+    body: '{"usi": "7g7f", "ply": 0, "__proto__": {"admin": true}}',
+    headers: sente,
+    status: 400,
+    code: 'BAD_REQUEST',
+    detail: 'the body has a "__proto__" or "constructor.prototype" key, which no route accepts',
+  },
+  {
+    name: 'constructor.prototype key',
+    body: '{"usi": "7g7f", "ply": 0, "constructor": {"prototype": {"admin": true}}}',
+    headers: sente,
+    status: 400,
+    code: 'BAD_REQUEST',
+  },
+  {
+    name: 'body not UTF-8',
+    body: Buffer.from([0x7b, 0x22, 0x75, 0x73, 0x69, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]),
+    headers: sente,
+    status: 400,
+    code: 'MALFORMED_JSON',
+    detail: 'the body is not UTF-8 text',
   },
   { name: 'array body', body: [{ usi: '7g7f', ply: 0 }], headers: sente, status: 400, code: 'BAD_REQUEST' },
   {
@@ -117,6 +150,24 @@ const cases: Case[] = [
     code: 'BAD_REQUEST',
   },
   {
+    name: 'events after=1.5',
+    method: 'GET',
+    url: (id) => `/api/games/${id}/events?after=1.5`,
+    body: undefined,
+    status: 400,
+    code: 'BAD_REQUEST',
+    detail: 'querystring/after must be a whole number of at most 9 digits',
+  },
+  {
+    name: 'events with an unknown parameter',
+    method: 'GET',
+    url: (id) => `/api/games/${id}/events?since=1`,
+    body: undefined,
+    status: 400,
+    code: 'BAD_REQUEST',
+    detail: 'querystring has an unknown parameter "since"',
+  },
+  {
     name: 'text/plain body',
     body: '7g7f',
     headers: (p) => ({ ...sente(p), 'content-type': 'text/plain' }),
@@ -132,9 +183,35 @@ const cases: Case[] = [
     code: 'BAD_REQUEST',
   },
   {
+    name: 'player name with a lone surrogate',
+    url: () => '/api/players',
+    body: '{"name": "ab\\ud800c"}',
+    status: 400,
+    code: 'BAD_REQUEST',
+    detail:
+      'body/name holds a lone UTF-16 surrogate (an escape like \\ud800 without its pair): send well-formed Unicode text',
+  },
+  {
     name: 'player unknown field',
     url: () => '/api/players',
     body: { name: 'x', admin: true },
+    status: 400,
+    code: 'BAD_REQUEST',
+  },
+  {
+    name: 'a body on a route that takes none',
+    url: () => '/api/me/token',
+    body: { token: 'mine' },
+    headers: sente,
+    status: 400,
+    code: 'BAD_REQUEST',
+    detail: 'POST /api/me/token takes no body: send none, or {}',
+  },
+  {
+    name: 'an array body on a route that takes none',
+    url: () => '/api/challenges/00000000-0000-0000-0000-000000000000/accept',
+    body: [],
+    headers: sente,
     status: 400,
     code: 'BAD_REQUEST',
   },
@@ -161,6 +238,7 @@ describe('hostile input on POST /api/games/:id/moves and friends', () => {
     expect(res.status).toBe(c.status);
     expect(res.body.code).toBe(c.code);
     expect(typeof res.body.message).toBe('string');
+    if (c.detail !== undefined) expect(res.body.detail).toBe(c.detail);
     expect(await lastSeq(gameId)).toBe(before);
   });
 
@@ -231,7 +309,14 @@ describe('hostile input on POST /api/games/:id/moves and friends', () => {
         '/api/games/{id}/events',
         '/api/games/{id}/moves',
         '/api/games/{id}/resign',
+        // the WebSocket routes too, which @fastify/websocket hides by default
+        '/api/games/{id}/ws',
+        '/api/games/{id}/watch',
+        '/api/lobby/ws',
+        '/api/live',
       ]),
     );
+    const socket = JSON.parse(res.body).paths['/api/games/{id}/ws'].get;
+    expect(socket.responses['101']).toMatchObject({ description: expect.stringMatching(/Switching Protocols/) });
   });
 });

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { buildApp } from '@shogi/gateway';
-import type { LobbyMessage, SeekView } from '@shogi/protocol';
+import { CLOSE_CODES, type LobbyMessage, MAX_BAD_FRAMES, type SeekView } from '@shogi/protocol';
 import { expireLobby, lobbyDb } from '@shogi/store';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -439,6 +439,11 @@ describe('challenges', () => {
     }
     for (const path of ['/api/challenges/nope/accept', '/api/challenges/nope/decline']) {
       expect((await post(path, alice)).body.code).toBe('CHALLENGE_NOT_FOUND');
+      // these take no body: one with fields is refused before anything is looked up
+      expect((await post(path, alice, { message: 'gg' })).body).toMatchObject({
+        code: 'BAD_REQUEST',
+        detail: expect.stringMatching(/takes no body/),
+      });
     }
     expect((await post('/api/games/nope/rematch', alice)).body.code).toBe('GAME_NOT_FOUND');
     expect((await call(stack.app, 'GET', '/api/challenges')).status).toBe(401);
@@ -539,5 +544,19 @@ describe('per-player limits under concurrency', () => {
       ),
     );
     expect(codes(answers)).toEqual([...Array(10).fill(201), ...Array(4).fill('TOO_MANY_CHALLENGES')]);
+  });
+});
+
+describe('the lobby socket', () => {
+  test('is read-only: each client frame gets a LOBBY_READ_ONLY error frame, and MAX_BAD_FRAMES close it', async () => {
+    const p = await newPlayer('chatty');
+    const socket = await LobbySocket.open(p);
+    const closed = new Promise<number>((resolve) => socket.ws.on('close', (code) => resolve(code)));
+    socket.ws.send(JSON.stringify({ type: 'seek', rated: false }));
+    const error = await socket.waitFor((m) => m.type === 'error');
+    expect(error).toMatchObject({ type: 'error', error: { code: 'LOBBY_READ_ONLY' } });
+    for (let i = 1; i < MAX_BAD_FRAMES; i++) socket.ws.send('hello?');
+    expect(await closed).toBe(CLOSE_CODES.TOO_MANY_ERRORS);
+    expect(socket.received.filter((m) => m.type === 'error')).toHaveLength(MAX_BAD_FRAMES);
   });
 });

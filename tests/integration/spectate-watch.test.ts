@@ -122,8 +122,9 @@ test('a frame above the size limit closes the socket with 1009; a client that st
   await lively.close();
 });
 
-test('the spectating HTTP routes are in the OpenAPI document (WebSocket routes are not, like the player socket)', async () => {
+test('the spectating routes are in the OpenAPI document, the watch WebSocket too', async () => {
   const docs = await call(stack.app, 'GET', '/docs/json');
   expect(docs.status).toBe(200);
-  for (const path of ['/api/games/{id}/stream', '/api/live']) expect(Object.keys(docs.body.paths)).toContain(path);
+  for (const path of ['/api/games/{id}/stream', '/api/live', '/api/games/{id}/watch'])
+    expect(Object.keys(docs.body.paths)).toContain(path);
 });

@@ -7,11 +7,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import websocket from '@fastify/websocket';
 import type { EventStore } from '@shogi/game';
-import { CLOSE_CODES, errorBody } from '@shogi/protocol';
+import { ajvFault, CLOSE_CODES, describeSchemaFault, errorBody } from '@shogi/protocol';
 import type { FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
 import Fastify, { LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config.js';
+import { ApiError } from './domain/api-error.js';
 import type { BotRegistry } from './domain/bots.js';
 import type { LocalDelivery } from './domain/hub.js';
 import auth from './plugins/auth.js';
@@ -19,6 +20,7 @@ import docs from './plugins/docs.js';
 import errors from './plugins/errors.js';
 import games from './plugins/games.js';
 import hub from './plugins/hub.js';
+import jsonBody from './plugins/json-body.js';
 import rateLimit from './plugins/rate-limit.js';
 import redis from './plugins/redis.js';
 import spectators from './plugins/spectators.js';
@@ -58,6 +60,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   fastify.decorate('config', config);
   // JSON only: any other body is 415 UNSUPPORTED_MEDIA_TYPE
   fastify.removeContentTypeParser('text/plain');
+  await fastify.register(jsonBody);
   await fastify.register(errors);
   await fastify.register(docs);
   await fastify.register(redis, { config });
@@ -91,6 +94,17 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
     },
   });
 
+  // an upgrade on a route that is not a WebSocket is refused as HTTP (@fastify/websocket would
+  // accept it, then close the socket at once, telling the client nothing)
+  const socketRoutes = new Set<string>();
+  fastify.addHook('onRoute', (route) => {
+    if (route.websocket === true || route.wsHandler !== undefined) socketRoutes.add(route.url);
+  });
+  fastify.addHook('onRequest', async (request) => {
+    if ((request.raw as { upgrade?: boolean }).upgrade === true && !socketRoutes.has(request.routeOptions.url ?? ''))
+      throw new ApiError('NOT_FOUND', `${request.url.split('?')[0]} is not a WebSocket route`);
+  });
+
   await fastify.register(health);
   await fastify.register(players);
   await fastify.register(accounts);
@@ -122,6 +136,9 @@ export function fastifyOptions(config: GatewayConfig, logger: Logger): FastifySe
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false } },
+    // the first mistake in words that name it (the field, what was expected)
+    schemaErrorFormatter: (errors, dataVar) =>
+      new Error(errors[0] === undefined ? `${dataVar} is invalid` : describeSchemaFault(ajvFault(errors[0], dataVar))),
     // errors the router raises before any handler (a malformed %-escape in the path, a
     // parameter too long) get a catalog body too
     frameworkErrors: (error, _request, reply) => {

@@ -194,9 +194,7 @@ function abort(c: Abort, state: GameState): Decision {
   if (moved) return reject(rejection('too_late_to_abort', 'a game can be aborted only before your first move'));
   if (state.pending.some((p) => p.color === color))
     return reject(rejection('move_pending', 'your first move awaits its verdict'));
-  return accept([
-    { type: 'GameEnded', data: { winner: null, reason: 'abort', at: c.now.toISOString(), ...keyOf(c) } },
-  ]);
+  return accept([{ type: 'GameEnded', data: { winner: null, reason: 'abort', at: c.now.toISOString(), ...keyOf(c) } }]);
 }
 
 /** The verdict on one submission in `state`: MoveRejected, or MoveAccepted (+ GameEnded). */

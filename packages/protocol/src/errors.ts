@@ -31,6 +31,11 @@ export const ERRORS = {
     status: 403,
     message: 'A spectator socket is read-only; players send moves on /api/games/{id}/ws',
   },
+  LOBBY_READ_ONLY: {
+    status: 403,
+    message:
+      'The lobby socket only tells you what happens; seek, challenge and accept over HTTP (/api/seeks, /api/challenges)',
+  },
   // 404
   GAME_NOT_FOUND: { status: 404, message: 'No game has this id' },
   PLAYER_NOT_FOUND: { status: 404, message: 'No player has this id' },

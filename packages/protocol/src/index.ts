@@ -4,5 +4,6 @@ export * from './errors.js';
 export * from './http.js';
 export * from './lobby.js';
 export * from './players.js';
+export * from './schema-errors.js';
 export * from './spectate.js';
 export * from './ws.js';

@@ -7,6 +7,7 @@
  * `color: 'sente'` to receive it (shitate).
  */
 import { type Static, Type } from 'typebox';
+import type { ErrorBody } from './errors.js';
 import { HandicapName, Id, PlayerRef, RulesetName, Side, TimeControl } from './http.js';
 
 const closed = { additionalProperties: false } as const;
@@ -143,4 +144,6 @@ export type LobbyMessage =
   /** a challenge of yours (sent or received) was accepted: the game to join */
   | { readonly type: 'accepted'; readonly challengeId: string; readonly gameId: string; readonly color: Side }
   /** a challenge of yours was declined (to the challenger) or cancelled (to the opponent) */
-  | { readonly type: 'declined' | 'cancelled'; readonly challengeId: string };
+  | { readonly type: 'declined' | 'cancelled'; readonly challengeId: string }
+  /** the answer to any frame you send: the socket is read-only (LOBBY_READ_ONLY); MAX_BAD_FRAMES close it */
+  | { readonly type: 'error'; readonly error: ErrorBody };

@@ -5,6 +5,7 @@
 import { type Static, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { ErrorResponse, IdempotencyKey, Ply, Side, Usi, WireEvent } from './http.js';
+import { describeSchemaFault, typeboxFault } from './schema-errors.js';
 
 const closed = { additionalProperties: false } as const;
 
@@ -87,23 +88,36 @@ export const SocketQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const clientMessage = Compile(ClientMessage);
+/** Each frame type's own check, so that a refusal names the field of the type that was sent. */
+const FRAME_CHECKS = {
+  move: Compile(ClientMove),
+  resign: Compile(ClientResign),
+  abort: Compile(ClientAbort),
+  impasse: Compile(ClientImpasse),
+} as const;
+const FRAME_TYPES = Object.keys(FRAME_CHECKS).join(', ');
 
-/** Parses and validates one client frame: the value, or a short reason for an error frame. */
-export function parseClientMessage(
-  text: string,
-): { ok: true; value: ClientMessage } | { ok: false; code: 'MALFORMED_JSON' | 'BAD_REQUEST'; detail: string } {
+type FrameRefusal = { ok: false; code: 'MALFORMED_JSON' | 'BAD_REQUEST'; detail: string };
+const refuse = (detail: string): FrameRefusal => ({ ok: false, code: 'BAD_REQUEST', detail });
+
+/** Parses and validates one client frame: the value, or a reason the client can act on for an error frame. */
+export function parseClientMessage(text: string): { ok: true; value: ClientMessage } | FrameRefusal {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
-  } catch {
-    return { ok: false, code: 'MALFORMED_JSON', detail: 'the frame is not valid JSON' };
+  } catch (err) {
+    const reason = err instanceof Error ? `: ${err.message}` : '';
+    return { ok: false, code: 'MALFORMED_JSON', detail: `the frame is not valid JSON${reason}` };
   }
-  if (clientMessage.Check(parsed)) return { ok: true, value: parsed };
-  const first = [...clientMessage.Errors(parsed)][0];
-  return {
-    ok: false,
-    code: 'BAD_REQUEST',
-    detail: first ? `${first.instancePath || '/'} ${first.message}` : 'invalid',
-  };
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return refuse(`the frame must be a JSON object with a "type" (one of ${FRAME_TYPES})`);
+  if (Object.hasOwn(parsed, '__proto__')) return refuse('the frame has a "__proto__" key, which no frame accepts');
+  const type: unknown = (parsed as { type?: unknown }).type;
+  if (typeof type !== 'string') return refuse(`the frame needs a string "type": one of ${FRAME_TYPES}`);
+  if (!Object.hasOwn(FRAME_CHECKS, type))
+    return refuse(`unknown frame type ${JSON.stringify(type.slice(0, 32))}: send one of ${FRAME_TYPES}`);
+  const check = FRAME_CHECKS[type as keyof typeof FRAME_CHECKS];
+  if (check.Check(parsed)) return { ok: true, value: parsed as ClientMessage };
+  const first = [...check.Errors(parsed)][0];
+  return refuse(first === undefined ? 'the frame is invalid' : describeSchemaFault(typeboxFault(first, 'frame')));
 }

@@ -159,7 +159,8 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
     try {
       ({ appended } = await execute(gameId, (s) => decide({ type, playerId: player.id, now: now(), ...key }, s)));
     } catch (err) {
-      const original = idempotencyKey === undefined ? null : await endingOf(gameId, player.id, idempotencyKey, err, reason);
+      const original =
+        idempotencyKey === undefined ? null : await endingOf(gameId, player.id, idempotencyKey, err, reason);
       if (original === null) throw err;
       return { seq: original };
     }

@@ -20,6 +20,21 @@ export default fp(
           securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
         },
       },
+      // @fastify/websocket hides its routes from the document; they are part of the API too
+      transform: ({ schema, url, route }) => {
+        if ((route as { websocket?: boolean }).websocket !== true) return { schema, url };
+        const { hide: _hidden, ...shown } = schema ?? {};
+        return {
+          url,
+          schema: {
+            ...shown,
+            description:
+              'A WebSocket: open it with a GET carrying `Upgrade: websocket`. Every frame is one JSON object ' +
+              'with a `type`; the README lists them. A refused upgrade is an HTTP error with a catalog body.',
+            response: { 101: { description: 'Switching Protocols: the socket is open', type: 'null' } },
+          },
+        };
+      },
     });
     await app.register(swaggerUi, { routePrefix: '/docs' });
   },

@@ -17,6 +17,13 @@ export default fp(
     // the door, before any hook or handler hands it to a query
     app.addHook('preValidation', async (request) => {
       if (hasNul(request.params) || hasNul(request.query)) throw new ApiError('BAD_REQUEST', 'NUL in the URL');
+      // a route without a body schema takes no body: one sent is a client's mistake (a field it
+      // thinks matters), not something to drop silently; an empty object is no body
+      if (request.routeOptions.schema?.body === undefined && !isNoBody(request.body))
+        throw new ApiError(
+          'BAD_REQUEST',
+          `${request.method} ${request.routeOptions.url} takes no body: send none, or {}`,
+        );
     });
     app.setNotFoundHandler((_request, reply) => reply.code(404).send(errorBody('NOT_FOUND')));
     // @fastify/websocket answers a plain GET on a WebSocket-only route with an empty 404
@@ -29,6 +36,11 @@ export default fp(
   },
   { name: 'errors' },
 );
+
+const isNoBody = (body: unknown): boolean =>
+  body === undefined ||
+  body === null ||
+  (typeof body === 'object' && !Array.isArray(body) && Object.keys(body as object).length === 0);
 
 const hasNul = (values: unknown): boolean =>
   typeof values === 'object' &&

@@ -14,10 +14,12 @@ import {
   CreateChallengeBody,
   CreateSeekBody,
   ErrorResponse,
+  errorBody,
   GameParams,
   type LobbyMessage,
   LobbyParams,
   LobbyQuery,
+  MAX_BAD_FRAMES,
   SeekList,
   SeekView,
 } from '@shogi/protocol';
@@ -234,7 +236,8 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
       websocket: true,
       schema: {
         tags: ['lobby'],
-        summary: 'Lobby WebSocket (upgrade, read-only): hello, then paired / challenge / rematch / accepted / declined',
+        summary:
+          'Lobby WebSocket (upgrade, read-only: a client frame gets an error frame): hello, then paired / challenge / rematch / accepted / declined',
         querystring: LobbyQuery,
       },
       preValidation: async (request) => {
@@ -261,7 +264,12 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
         app.heartbeat.untrack(socket);
         leave?.();
       });
-      // the socket is read-only: a client frame is ignored rather than an error
+      // read-only, like a watch socket: each frame gets an error frame, and MAX_BAD_FRAMES close it
+      let frames = 0;
+      socket.on('message', () => {
+        send({ type: 'error', error: errorBody('LOBBY_READ_ONLY') });
+        if (++frames >= MAX_BAD_FRAMES) socket.close(CLOSE_CODES.TOO_MANY_ERRORS, 'TOO_MANY_ERRORS');
+      });
       hub
         .join(player.id, (messages) => {
           for (const m of messages) send(m as LobbyMessage);
