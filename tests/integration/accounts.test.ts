@@ -360,6 +360,82 @@ describe('accounts', () => {
     expect((await req('GET', '/api/me', { token: winner })).body.id).toBe(guest.id);
   });
 
+  test('a password change: the old password stops, the other sessions end on both gateways, this session and personal tokens stay', async () => {
+    const a = await register();
+    const here = await login(a.username, a.password);
+    const elsewhere = await login(a.username, a.password, appB);
+    const bot = await personal(here.token, ['read']);
+    expect((await req('GET', '/api/me', { token: elsewhere.token, on: appB })).status).toBe(200);
+    const next = pw();
+    const wrong = await req('POST', '/api/me/password', {
+      token: here.token,
+      body: { currentPassword: `${a.password}x`, newPassword: next },
+    });
+    expect(wrong).toMatchObject({ status: 403, body: { code: 'WRONG_PASSWORD' } });
+    const short = await req('POST', '/api/me/password', {
+      token: here.token,
+      body: { currentPassword: a.password, newPassword: 'short' },
+    });
+    expect(short).toMatchObject({ status: 400, body: { code: 'BAD_REQUEST' } });
+    // a personal token is not a login: it cannot change the password
+    const byBot = await req('POST', '/api/me/password', {
+      token: bot.token,
+      body: { currentPassword: a.password, newPassword: next },
+    });
+    expect(byBot.body.code).toBe('SESSION_REQUIRED');
+
+    const changed = await req('POST', '/api/me/password', {
+      token: here.token,
+      body: { currentPassword: a.password, newPassword: next },
+    });
+    expect(changed.status).toBe(204);
+    const oldLogin = await req('POST', '/api/session', { body: { username: a.username, password: a.password } });
+    expect(oldLogin.body.code).toBe('INVALID_CREDENTIALS');
+    await login(a.username, next);
+    expect((await req('GET', '/api/me', { token: here.token })).status).toBe(200);
+    expect((await req('GET', '/api/me', { token: bot.token })).status).toBe(200);
+    // the other session ends at once here, and on gateway B through the Redis notice
+    expect((await req('GET', '/api/me', { token: elsewhere.token })).status).toBe(401);
+    await until(async () => (await req('GET', '/api/me', { token: elsewhere.token, on: appB })).status === 401);
+    // the same change again: the current password is no longer the old one
+    const replay = await req('POST', '/api/me/password', {
+      token: here.token,
+      body: { currentPassword: a.password, newPassword: next },
+    });
+    expect(replay.body.code).toBe('WRONG_PASSWORD');
+    const guest = (await req('POST', '/api/players', { body: { name: 'guest' } })).body;
+    const byGuest = await req('POST', '/api/me/password', {
+      token: guest.token,
+      body: { currentPassword: 'whatever1', newPassword: next },
+    });
+    expect(byGuest.body.code).toBe('SESSION_REQUIRED');
+  });
+
+  test('two password changes at once from one session: one wins, the other is refused', async () => {
+    const a = await register();
+    const session = await login(a.username, a.password);
+    const [x, y] = [pw(), pw()];
+    const answers = await Promise.all(
+      [x, y].map((newPassword, i) =>
+        req('POST', '/api/me/password', {
+          token: session.token,
+          body: { currentPassword: a.password, newPassword },
+          ...(i === 1 ? { on: appB } : {}),
+        }),
+      ),
+    );
+    // the loser read the old hash before the winner wrote (409 CONFLICT), or after (403 WRONG_PASSWORD)
+    expect(answers.filter((r) => r.status === 204)).toHaveLength(1);
+    expect(answers.map((r) => r.body?.code).filter(Boolean)).toEqual([
+      expect.stringMatching(/^(CONFLICT|WRONG_PASSWORD)$/),
+    ]);
+    const winner = answers[0]?.status === 204 ? x : y;
+    const loser = winner === x ? y : x;
+    await login(a.username, winner);
+    const lost = await req('POST', '/api/session', { body: { username: a.username, password: loser } });
+    expect(lost.body.code).toBe('INVALID_CREDENTIALS');
+  });
+
   test('logout revokes the session token; a guest token cannot log out', async () => {
     const a = await register();
     const session = await login(a.username, a.password);

@@ -14,6 +14,8 @@ export const REDACT_PATHS = [
   '*.tokenHash',
   'password',
   '*.password',
+  '*.currentPassword',
+  '*.newPassword',
   'passwordHash',
   '*.passwordHash',
 ];

@@ -36,6 +36,9 @@ export type ReplacedTokenResponse = Static<typeof ReplacedTokenResponse>;
 export const CredentialsBody = Type.Object({ username: Username, password: Password }, closed);
 export type CredentialsBody = Static<typeof CredentialsBody>;
 
+export const ChangePasswordBody = Type.Object({ currentPassword: Password, newPassword: Password }, closed);
+export type ChangePasswordBody = Static<typeof ChangePasswordBody>;
+
 export const AccountResponse = Type.Object(
   { id: Id, name: Type.String(), username: Type.String({ description: 'as registered; unique case-insensitively' }) },
   closed,

@@ -18,6 +18,7 @@ export const ERRORS = {
   NOT_A_PLAYER: { status: 403, message: 'You do not play in this game' },
   // accounts and tokens: one answer for an unknown user and a wrong password
   INVALID_CREDENTIALS: { status: 401, message: 'Unknown username or wrong password' },
+  WRONG_PASSWORD: { status: 403, message: 'The current password is wrong' },
   INSUFFICIENT_SCOPE: { status: 403, message: 'This token does not have the scope this needs' },
   SESSION_REQUIRED: { status: 403, message: 'This needs a session token (log in with POST /api/session)' },
   GUEST_TOKEN_REQUIRED: {

@@ -53,6 +53,54 @@ export async function findAccountByUsername(db: Db, username: string): Promise<A
   return row && { playerId: row.player_id, name: row.name, username: row.username, passwordHash: row.password_hash };
 }
 
+/** The account of a player, or undefined for a guest. */
+export async function findAccountById(db: Db, playerId: string): Promise<AccountCredentials | undefined> {
+  const row = await db
+    .selectFrom('accounts')
+    .innerJoin('players', 'players.id', 'accounts.player_id')
+    .select(['accounts.player_id', 'players.name', 'accounts.username', 'accounts.password_hash'])
+    .where('accounts.player_id', '=', playerId)
+    .executeTakeFirst();
+  return row && { playerId: row.player_id, name: row.name, username: row.username, passwordHash: row.password_hash };
+}
+
+/**
+ * Replaces an account's password hash if it is still `expectedHash` (two changes racing: the
+ * second finds the hash changed and gets null), and revokes the account's other session tokens
+ * in the same transaction: whoever logged in with the old password is logged out. Personal API
+ * tokens stay (a bot's token is not a login). Returns the revoked tokens' hashes.
+ */
+export async function changePasswordHash(
+  db: Db,
+  change: {
+    readonly playerId: string;
+    readonly expectedHash: string;
+    readonly newHash: string;
+    readonly keepTokenId: string | null;
+    readonly now: Date;
+  },
+): Promise<string[] | null> {
+  return db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable('accounts')
+      .set({ password_hash: change.newHash })
+      .where('player_id', '=', change.playerId)
+      .where('password_hash', '=', change.expectedHash)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) return null;
+    const revoked = await trx
+      .updateTable('tokens')
+      .set({ revoked_at: change.now })
+      .where('player_id', '=', change.playerId)
+      .where('kind', '=', 'session')
+      .where('revoked_at', 'is', null)
+      .$if(change.keepTokenId !== null, (q) => q.where('id', '!=', change.keepTokenId as string))
+      .returning('token_hash')
+      .execute();
+    return revoked.map((r) => r.token_hash);
+  });
+}
+
 export interface NewToken {
   readonly id: string;
   readonly playerId: string;

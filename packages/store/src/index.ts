@@ -2,9 +2,11 @@ export { VersionConflictError } from '@shogi/game';
 export {
   type AccountCredentials,
   type CredentialRow,
+  changePasswordHash,
   countActiveTokens,
   createAccount,
   deleteDeadTokens,
+  findAccountById,
   findAccountByUsername,
   findCredential,
   insertToken,

@@ -17,9 +17,11 @@ import {
 } from '@shogi/protocol';
 import {
   type CredentialRow,
+  changePasswordHash,
   countActiveTokens,
   createAccount,
   type Db,
+  findAccountById,
   findAccountByUsername,
   findCredential,
   insertToken,
@@ -195,6 +197,28 @@ export function createAuthService(deps: AuthServiceDeps) {
         throw new ApiError('UNAUTHORIZED', 'the token was replaced already');
       await revoked(principal.tokenHash);
       return { token };
+    },
+
+    /**
+     * Changes an account's password, with a session token and the current password (a stolen
+     * session alone cannot lock its owner out). The account's other sessions end on every
+     * gateway; the presented one and personal API tokens keep working.
+     */
+    async changePassword(principal: Principal, currentPassword: string, newPassword: string): Promise<void> {
+      if (principal.token.kind !== 'session') throw new ApiError('SESSION_REQUIRED');
+      const account = await findAccountById(deps.db, principal.id);
+      if (account === undefined) throw new ApiError('SESSION_REQUIRED');
+      const ok = await argon2Verify(account.passwordHash, currentPassword).catch(() => false);
+      if (!ok) throw new ApiError('WRONG_PASSWORD');
+      const revokedHashes = await changePasswordHash(deps.db, {
+        playerId: principal.id,
+        expectedHash: account.passwordHash,
+        newHash: await argon2Hash(newPassword, options),
+        keepTokenId: principal.token.id,
+        now: now(),
+      });
+      if (revokedHashes === null) throw new ApiError('CONFLICT', 'the password was changed meanwhile; log in again');
+      await Promise.all(revokedHashes.map((hash) => revoked(hash)));
     },
 
     /** Revokes the presented session token. */

@@ -5,6 +5,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   AccountResponse,
+  ChangePasswordBody,
   CreatedTokenResponse,
   CreateTokenBody,
   CredentialsBody,
@@ -98,6 +99,27 @@ const accounts: FastifyPluginAsyncTypebox = async (app) => {
       const replaced = await app.auth.replaceGuestToken(principal);
       request.log.info({ playerId: principal.id }, 'guest token replaced');
       return reply.code(201).send(replaced);
+    },
+  );
+
+  app.post(
+    '/api/me/password',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary:
+          "Change your password: {currentPassword, newPassword} with a session token; the account's other sessions end on every gateway",
+        security: bearer,
+        body: ChangePasswordBody,
+        response: { 204: { type: 'null' }, ...errors },
+      },
+      config: app.limits.auth,
+    },
+    async (request, reply) => {
+      const principal = await app.authenticate(request);
+      await app.auth.changePassword(principal, request.body.currentPassword, request.body.newPassword);
+      request.log.info({ playerId: principal.id }, 'password changed');
+      return reply.code(204).send(null);
     },
   );
 
