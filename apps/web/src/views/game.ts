@@ -4,15 +4,26 @@
  * USI typed in), drops, resigns. Moves go over HTTP and show once the worker accepts them.
  */
 import type { ChallengeView, GameSnapshot, WireEvent } from '@shogi/protocol';
-import { formatUsi, type Game, type Move, moveIllegality, moveTo, parseUsi } from '@shogi/rules';
+import { formatUsi, type Game, type Move, moveIllegality, parseUsi } from '@shogi/rules';
 import { ApiFailure, api } from '../api.js';
 import { announce, h } from '../dom.js';
 import { lobbySocket } from '../net/lobby.js';
 import { watchGame } from '../net/watch.js';
 import { identity, pieceStyle, setPieceStyle } from '../session.js';
 import { type ClockState, clockFace, initialClock, periodLength, timeControlText } from '../shogi/clock.js';
-import { boardOf, moveSquares, newGame, promotionChoice, type Targets, targetsFrom } from '../shogi/model.js';
-import { japaneseMove } from '../shogi/notation.js';
+import {
+  type Cursor,
+  goTo,
+  isLive,
+  LIVE,
+  movesSinceLeft,
+  type Step,
+  shownPly,
+  step,
+  stepForKey,
+} from '../shogi/cursor.js';
+import { GameHistory } from '../shogi/history.js';
+import { moveSquares, promotionChoice, type Targets, targetsFrom } from '../shogi/model.js';
 import { resultText } from '../shogi/result.js';
 import { boardElement, handElement } from './board.js';
 
@@ -24,9 +35,11 @@ interface Selection {
 
 export function gamePage(root: HTMLElement, gameId: string, navigate: (path: string) => void): () => void {
   let snap: GameSnapshot | null = null;
+  // every position of the game, replayed from its moves; `game` is its latest, the one moved from
+  let history: GameHistory | null = null;
   let game: Game | null = null;
-  let kifu: string[] = [];
-  let lastTo: number | null = null;
+  // which of those positions the board shows: the latest (live) unless the user stepped back
+  let cursor: Cursor = LIVE;
   let clock: ClockState | null = null;
   let spectators = 0;
   let connected = false;
@@ -48,6 +61,8 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
   };
   const myTurn = () =>
     game !== null && snap?.status === 'ongoing' && mySide() === (game.position.side === 0 ? 'sente' : 'gote');
+  // the board takes moves only at the latest position: an older one is for looking at
+  const canMove = () => myTurn() && isLive(cursor);
 
   // --- layout built once; the parts below are refilled on each change
   const title = h('h1', { class: 'game-title' }, 'Game');
@@ -55,6 +70,23 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
   const bottomBar = h('div', { class: 'player-bar bottom' });
   const boardBox = h('div', { class: 'board-box' });
   const banner = h('div', { class: 'banner', role: 'status' });
+  const navButton = (to: Step, glyph: string, label: string) =>
+    h(
+      'button',
+      { type: 'button', class: `nav-${to}`, 'aria-label': label, title: label, onclick: () => show(to) },
+      glyph,
+    );
+  const navPlace = h('span', { class: 'nav-place' });
+  const historyNav = h(
+    'div',
+    { class: 'history-nav', role: 'group', 'aria-label': 'Step through the moves (← → Home End)' },
+    navButton('first', '⏮', 'Start position'),
+    navButton('back', '◀', 'Previous move'),
+    navPlace,
+    navButton('forward', '▶', 'Next move'),
+    navButton('last', '⏭', 'Latest position (live)'),
+  );
+  const historyNote = h('p', { class: 'history-note', role: 'status' });
   const info = h('p', { class: 'game-info' });
   const moveList = h('ol', { class: 'moves', 'aria-label': 'Moves' });
   const note = h('p', { class: 'note', role: 'alert' });
@@ -119,7 +151,7 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
     h(
       'section',
       { class: 'game-page' },
-      h('div', { class: 'play-area' }, title, topBar, boardBox, bottomBar, banner),
+      h('div', { class: 'play-area' }, title, topBar, boardBox, bottomBar, historyNav, historyNote, banner),
       h(
         'aside',
         { class: 'side-panel' },
@@ -138,10 +170,11 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
   // --- state from the watch socket
   const reset = (s: GameSnapshot) => {
     snap = s;
-    game = newGame(s.initialSfen, s.ruleset);
-    kifu = [];
-    lastTo = null;
+    history = new GameHistory(s.initialSfen, s.ruleset);
+    game = history.game;
     for (const usi of s.moves) addMove(usi, false);
+    // a snapshot after a reconnect keeps the position the user was looking at
+    if (cursor.ply !== null) cursor = goTo(cursor, cursor.ply, history.length);
     clock = s.clock
       ? {
           sente: s.clock.sente,
@@ -155,15 +188,11 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
     render();
   };
   const addMove = (usi: string, live: boolean) => {
-    if (!game) return;
-    const text = japaneseMove(game, usi, lastTo);
-    if (!game.playUsi(usi).ok) return;
-    kifu.push(text);
-    lastTo = moveTo(parseUsi(usi));
-    if (live) {
-      const check = game.position.inCheck() ? ', check' : '';
-      announce(`${kifu.length}. ${text} (${usi})${check}`);
-    }
+    if (!history) return;
+    const text = history.play(usi);
+    if (text === null || !live) return;
+    const check = history.game.position.inCheck() ? ', check' : '';
+    announce(`${history.length}. ${text} (${usi})${check}`);
   };
   const apply = (events: WireEvent[]) => {
     if (!snap) return;
@@ -283,7 +312,7 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
   };
 
   const onSquare = (index: number) => {
-    if (!game || !myTurn() || sending || pendingSeq !== null) return;
+    if (!game || !canMove() || sending || pendingSeq !== null) return;
     if (selection?.targets.byTarget.has(index)) {
       void moveTo_(index);
       return;
@@ -294,7 +323,7 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
   };
 
   const onPick = (type: number) => {
-    if (!game || !myTurn()) return;
+    if (!game || !canMove()) return;
     const same = selection && 'dropType' in selection.source && selection.source.dropType === type;
     const targets = targetsFrom(game, { dropType: type });
     selection = same || targets.byTarget.size === 0 ? null : { source: { dropType: type }, targets };
@@ -304,7 +333,7 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
   // drag: press on a piece, release on a target square
   boardBox.addEventListener('pointerdown', (event) => {
     const cell = (event.target as Element).closest<HTMLElement>('[data-index]');
-    if (!cell || !game || !myTurn() || pendingSeq !== null) return;
+    if (!cell || !game || !canMove() || pendingSeq !== null) return;
     const index = Number(cell.dataset.index);
     if (selection?.targets.byTarget.has(index)) return;
     const targets = targetsFrom(game, { square: index });
@@ -342,6 +371,7 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
     const text = usiInput.value.trim();
     if (!me || !mySide()) return say('You are watching this game.');
     if (!myTurn()) return say('Wait for your turn.');
+    if (!isLive(cursor)) return say('You are looking at an earlier position: ⏭ (End) returns to the game.');
     const m = parseUsi(text);
     if (m < 0) return say(`"${text}" is not a USI move (7g7f, P*5e, 8h2b+)`);
     const illegal = moveIllegality(game.position, m);
@@ -406,6 +436,25 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
     }
   };
 
+  // --- stepping through the moves: the buttons, the arrow keys, a click on a move
+  const show = (to: Step | number) => {
+    if (!history) return;
+    cursor = typeof to === 'number' ? goTo(cursor, to, history.length) : step(cursor, to, history.length);
+    // a half-made move belongs to the live position
+    if (!isLive(cursor)) selection = null;
+    render();
+  };
+  const onKey = (event: KeyboardEvent) => {
+    const to = stepForKey(event.key);
+    if (to === null || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    // keys typed in a field, or while the promotion prompt is open, are not for the board
+    const target = event.target as HTMLElement | null;
+    if (target?.closest('input, textarea, select, [contenteditable], dialog')) return;
+    event.preventDefault();
+    show(to);
+  };
+  document.addEventListener('keydown', onKey);
+
   const toggleStyle = () => {
     setPieceStyle(pieceStyle() === 'kanji' ? 'latin' : 'kanji');
     render();
@@ -425,6 +474,21 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
       snap.rated ? ' · rated' : ' · casual',
       ` · ruleset ${snap.ruleset}`,
       connected ? '' : h('span', { class: 'offline' }, ' · reconnecting…'),
+    );
+  };
+  const renderHistory = (shown: number, latest: number) => {
+    navPlace.textContent = `${shown === 0 ? 'Start' : `Move ${shown}`} / ${latest}`;
+    const [first, back, forward, last] = historyNav.querySelectorAll('button');
+    for (const b of [first, back]) if (b) b.disabled = shown === 0;
+    for (const b of [forward, last]) if (b) b.disabled = isLive(cursor);
+    const news = movesSinceLeft(cursor, latest);
+    historyNote.hidden = isLive(cursor);
+    historyNote.className = news > 0 ? 'history-note moved-on' : 'history-note';
+    historyNote.replaceChildren(
+      news > 0
+        ? `The game has moved on: ${news} new move${news > 1 ? 's' : ''}. `
+        : 'An earlier position: the board is read-only. ',
+      h('button', { type: 'button', class: 'link', onclick: () => show('last') }, 'Back to the game'),
     );
   };
   const playerBar = (side: Side) => {
@@ -455,19 +519,23 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
     return parts;
   };
   const render = () => {
-    if (!snap || !game) return;
+    if (!snap || !game || !history) return;
     // the board is rebuilt: keep a keyboard user's focus on the same square
     const focused = (document.activeElement as HTMLElement | null)?.dataset?.index;
     const side = mySide();
     const flipped = side === 'gote';
     const style = pieceStyle();
-    const state = boardOf(game);
-    const last = snap.moves.at(-1);
+    const latest = history.length;
+    const shown = shownPly(cursor, latest);
+    const live = isLive(cursor);
+    const state = history.boardAt(shown);
+    const last = history.moveAt(shown);
     title.textContent = `${snap.players.sente.name} vs ${snap.players.gote.name}`;
     document.title = `${title.textContent} · Shogi`;
-    const selected = selection && 'square' in selection.source ? selection.source.square : null;
-    const dropType = selection && 'dropType' in selection.source ? selection.source.dropType : null;
-    const targets = new Set(selection?.targets.byTarget.keys() ?? []);
+    const shownSelection = live ? selection : null;
+    const selected = shownSelection && 'square' in shownSelection.source ? shownSelection.source.square : null;
+    const dropType = shownSelection && 'dropType' in shownSelection.source ? shownSelection.source.dropType : null;
+    const targets = new Set(shownSelection?.targets.byTarget.keys() ?? []);
     const board = boardElement(state, {
       style,
       flipped,
@@ -480,14 +548,15 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
       handElement(s, state.hands[s === 'sente' ? 0 : 1], {
         style,
         selectedType: dropType,
-        ...(s === side && myTurn() ? { onPick } : {}),
+        ...(s === side && canMove() ? { onPick } : {}),
       });
     const [topSide, bottomSide]: [Side, Side] = flipped ? ['sente', 'gote'] : ['gote', 'sente'];
     topBar.replaceChildren(...playerBar(topSide), hand(topSide));
     bottomBar.replaceChildren(...playerBar(bottomSide), hand(bottomSide));
     boardBox.replaceChildren(board);
     if (focused !== undefined) boardBox.querySelector<HTMLElement>(`[data-index="${focused}"]`)?.focus();
-    boardBox.classList.toggle('my-turn', myTurn());
+    boardBox.classList.toggle('my-turn', canMove());
+    boardBox.classList.toggle('past', !live);
     const names = { sente: snap.players.sente.name, gote: snap.players.gote.name };
     banner.textContent = snap.result
       ? resultText(snap.result, names)
@@ -495,18 +564,30 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
         ? `Check! ${state.sideToMove === 'sente' ? 'Sente' : 'Gote'} to move`
         : '';
     banner.className = snap.result ? 'banner result' : state.inCheck ? 'banner check' : 'banner';
+    const moves = history.moves;
     moveList.replaceChildren(
-      ...kifu.map((text, i) =>
+      ...history.kifu.map((text, i) =>
         h(
           'li',
-          { class: i === kifu.length - 1 ? 'current' : null },
-          h('span', { class: 'jp' }, text),
-          ' ',
-          h('code', { class: 'usi' }, snap?.moves[i] ?? ''),
+          { class: i + 1 === shown ? 'current' : null },
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'move',
+              'data-ply': i + 1,
+              'aria-current': i + 1 === shown ? 'step' : null,
+              onclick: () => show(i + 1),
+            },
+            h('span', { class: 'jp' }, text),
+            ' ',
+            h('code', { class: 'usi' }, moves[i] ?? ''),
+          ),
         ),
       ),
     );
-    moveList.lastElementChild?.scrollIntoView({ block: 'nearest' });
+    moveList.querySelector('li.current')?.scrollIntoView({ block: 'nearest' });
+    renderHistory(shown, latest);
     const playing = side !== null && snap.status === 'ongoing';
     resignButton.hidden = !playing;
     abortButton.hidden = !playing || snap.ply >= 2;
@@ -514,7 +595,7 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
     rematchButton.hidden = !(snap.status === 'ended' && side !== null && opponentBot() === null);
     usiForm.hidden = !playing;
     againButton.hidden = !(snap.status === 'ended' && opponentBot() !== null);
-    usiInput.disabled = !myTurn() || sending || pendingSeq !== null;
+    usiInput.disabled = !canMove() || sending || pendingSeq !== null;
     styleToggle.textContent = style === 'kanji' ? 'Show pieces as letters' : 'Show pieces in kanji';
     renderInfo();
     renderNote();
@@ -547,6 +628,7 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
   });
 
   return () => {
+    document.removeEventListener('keydown', onKey);
     clearInterval(ticker);
     watcher.close();
     lobby?.close();
