@@ -5,7 +5,8 @@
  * values; no I/O, no clock.
  *
  * Online servers rate each game as its own rating period (`rateGame`), so a player's
- * deviation rises a little between games through the volatility and falls with each game.
+ * deviation rises a little between games through the volatility and falls with each game;
+ * idle time between games grows it further (`ratingAt`, lichess's fractional rating periods).
  */
 
 /** A player's rating on the Glicko scale (the one shown to people). */
@@ -167,6 +168,53 @@ export function idlePeriod(player: Rating, periods = 1, config: Glicko2Config = 
   const phi = toPhi(player.deviation);
   const sigma = player.volatility;
   return fromScale(toMu(player.rating), Math.sqrt(phi * phi + Math.max(0, periods) * sigma * sigma), sigma, config);
+}
+
+/**
+ * Rating periods per day of idle time, lichess's `ratingPeriodsPerDay = 0.21436d` in
+ * lichess-org/lila, modules/rating/src/main/Glicko.scala ("Chosen so a typical player's RD
+ * goes from 60 -> 110 in 1 year"; its RatingCalculator's `previewDeviation` turns the time
+ * since the player's last rating period into `elapsedRatingPeriods` with it): one period
+ * about every 4.67 days.
+ */
+export const RATING_PERIODS_PER_DAY = 0.21436;
+
+const MS_PER_DAY = 86_400_000;
+
+/** An instant: a `Date`, an ISO string or epoch milliseconds. */
+export type Instant = Date | string | number;
+
+const millis = (t: Instant): number => (t instanceof Date ? t.getTime() : typeof t === 'number' ? t : Date.parse(t));
+
+/**
+ * The rating periods from `from` to `to` (`RATING_PERIODS_PER_DAY` per day); 0 when `to`
+ * is not later than `from` (games projected out of time order) or either is not a time.
+ */
+export function ratingPeriodsBetween(from: Instant, to: Instant): number {
+  const ms = millis(to) - millis(from);
+  return Number.isFinite(ms) && ms > 0 ? (ms / MS_PER_DAY) * RATING_PERIODS_PER_DAY : 0;
+}
+
+/**
+ * A rating as of `at` when the player's latest rated game ended at `lastPlayedAt`: the
+ * deviation grows with the idle time as the paper's step 6 over t fractional periods,
+ * φ' = √(φ² + t·σ²) (t = `ratingPeriodsBetween`), capped at `maxDeviation`; the rating and
+ * volatility stay. No idle time (or `at` before `lastPlayedAt`) returns `player` itself.
+ * Pure: the caller passes the times (the games' end times in the log when rating, the
+ * request's time when showing), so a rebuild of the log gives the same figures.
+ */
+export function ratingAt(
+  player: Rating,
+  lastPlayedAt: Instant,
+  at: Instant,
+  config: Glicko2Config = DEFAULT_CONFIG,
+): Rating {
+  const t = ratingPeriodsBetween(lastPlayedAt, at);
+  if (t === 0) return player;
+  // S·√(φ² + t·σ²) computed as √(RD² + t·(S·σ)²): the same value, and never below RD
+  const growth = SCALE * player.volatility;
+  const deviation = Math.sqrt(player.deviation * player.deviation + t * growth * growth);
+  return { rating: player.rating, deviation: Math.min(deviation, config.maxDeviation), volatility: player.volatility };
 }
 
 export interface RatedGame {
