@@ -3,6 +3,7 @@
  * app.inject() on real PostgreSQL and Redis, with the gateway's own logger writing into
  * memory: no password or token may appear in any line it wrote.
  */
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { buildApp, createLogger, type GatewayConfig, loadConfig } from '@shogi/gateway';
@@ -409,6 +410,44 @@ describe('accounts', () => {
       body: { currentPassword: 'whatever1', newPassword: next },
     });
     expect(byGuest.body.code).toBe('SESSION_REQUIRED');
+  });
+
+  test('an operator resets a forgotten password (npm run accounts:reset-password): a temporary one, every session ended', async () => {
+    const a = await register(`Reset_${randomBytes(3).toString('hex')}`);
+    const here = await login(a.username, a.password);
+    const elsewhere = await login(a.username, a.password, appB);
+    const bot = await personal(here.token, ['read']);
+    expect((await req('GET', '/api/me', { token: elsewhere.token, on: appB })).status).toBe(200);
+    const env = { ...process.env, DATABASE_URL: database.url, REDIS_URL, CHANNEL_PREFIX: `${prefix}:` };
+    // the username in another case: usernames are compared case-insensitively
+    const out = execFileSync('npm', ['run', '-s', 'accounts:reset-password', '--', a.username.toUpperCase()], {
+      env,
+      encoding: 'utf8',
+    });
+    expect(out).toContain('2 session(s) ended');
+    const temporary = /temporary password \(shown once\): (\S+)/.exec(out)?.[1] as string;
+    secrets.push(temporary);
+    expect(temporary.length).toBeGreaterThanOrEqual(16);
+    expect((await req('POST', '/api/session', { body: { username: a.username, password: a.password } })).status).toBe(
+      401,
+    );
+    expect((await req('GET', '/api/me', { token: here.token })).status).toBe(401);
+    await until(async () => (await req('GET', '/api/me', { token: elsewhere.token, on: appB })).status === 401);
+    expect((await req('GET', '/api/me', { token: bot.token })).status).toBe(200);
+    const fresh = await login(a.username, temporary);
+    const next = pw();
+    const changed = await req('POST', '/api/me/password', {
+      token: fresh.token,
+      body: { currentPassword: temporary, newPassword: next },
+    });
+    expect(changed.status).toBe(204);
+    // an unknown username: exit code 1 and a message
+    const unknown = spawnSync('npm', ['run', '-s', 'accounts:reset-password', '--', 'no_such_user_x'], {
+      env,
+      encoding: 'utf8',
+    });
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('no account has the username');
   });
 
   test('two password changes at once from one session: one wins, the other is refused', async () => {

@@ -101,6 +101,36 @@ export async function changePasswordHash(
   });
 }
 
+/**
+ * An operator's reset: sets the account's password hash whatever it was and revokes all its
+ * session tokens. Returns the player and the revoked hashes, or undefined for no such username.
+ */
+export async function resetPasswordHash(
+  db: Db,
+  username: string,
+  newHash: string,
+  now: Date,
+): Promise<{ playerId: string; revokedHashes: string[] } | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const account = await trx
+      .updateTable('accounts')
+      .set({ password_hash: newHash })
+      .where(sql<string>`lower(username)`, '=', username.toLowerCase())
+      .returning('player_id')
+      .executeTakeFirst();
+    if (account === undefined) return undefined;
+    const revoked = await trx
+      .updateTable('tokens')
+      .set({ revoked_at: now })
+      .where('player_id', '=', account.player_id)
+      .where('kind', '=', 'session')
+      .where('revoked_at', 'is', null)
+      .returning('token_hash')
+      .execute();
+    return { playerId: account.player_id, revokedHashes: revoked.map((r) => r.token_hash) };
+  });
+}
+
 export interface NewToken {
   readonly id: string;
   readonly playerId: string;

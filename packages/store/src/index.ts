@@ -13,6 +13,7 @@ export {
   listActiveTokens,
   type NewAccount,
   type NewToken,
+  resetPasswordHash,
   revokeToken,
 } from './accounts.js';
 export { type AppendRequest, appendEvents, appendMany } from './append.js';

@@ -28,6 +28,7 @@ import {
   listActiveTokens,
   lockQuota,
   replaceGuestTokenHash,
+  resetPasswordHash,
   revokeToken,
   type TokenRow,
 } from '@shogi/store';
@@ -219,6 +220,19 @@ export function createAuthService(deps: AuthServiceDeps) {
       });
       if (revokedHashes === null) throw new ApiError('CONFLICT', 'the password was changed meanwhile; log in again');
       await Promise.all(revokedHashes.map((hash) => revoked(hash)));
+    },
+
+    /**
+     * An operator's reset (there is no e-mail to send a link to): a random temporary password,
+     * shown once to the operator, and every session of the account ended on every gateway.
+     * The player logs in with it and changes it. Undefined for an unknown username.
+     */
+    async resetPassword(username: string): Promise<{ temporaryPassword: string; sessionsEnded: number } | undefined> {
+      const temporaryPassword = randomBytes(12).toString('base64url');
+      const reset = await resetPasswordHash(deps.db, username, await argon2Hash(temporaryPassword, options), now());
+      if (reset === undefined) return undefined;
+      await Promise.all(reset.revokedHashes.map((hash) => revoked(hash)));
+      return { temporaryPassword, sessionsEnded: reset.revokedHashes.length };
     },
 
     /** Revokes the presented session token. */
