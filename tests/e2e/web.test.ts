@@ -310,4 +310,76 @@ describe('web client', () => {
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as { code: string }).code).toBe('INSUFFICIENT_SCOPE');
   });
+
+  test('stepping back through a live game: the view stays put while the game moves on', async () => {
+    const alice = await stack.api.createPlayer('stepper-sente');
+    const bob = await stack.api.createPlayer('stepper-gote');
+    const game = await stack.api.createGame({ sente: alice.id, gote: bob.id });
+    // moves straight over HTTP, each once the worker has taken the one before; the pages learn
+    // them from the watch socket
+    let ply = 0;
+    const move = async (who: { token: string }, usi: string) => {
+      await expect.poll(async () => (await stack.api.game(game.id)).ply, { timeout: 10_000 }).toBe(ply);
+      const answer = await stack.api.submitMove(game.id, who.token, { usi, ply });
+      expect(answer.status, usi).toBe(202);
+      ply += 1;
+    };
+    await move(alice, '7g7f');
+    await move(bob, '3c3d');
+    await move(alice, '2g2f');
+    const watcher = await contextAs(null);
+    await watcher.goto(url(`/games/${game.id}`));
+    await waitForMoves(watcher, 3);
+    const square = (page: Page, sq: string) => page.locator(`.board [data-sq="${sq}"]`).getAttribute('aria-label');
+    const place = (page: Page) => page.locator('.history-nav .nav-place').textContent();
+    expect(await place(watcher)).toBe('Move 3 / 3');
+    expect(await watcher.locator('.history-note').isVisible()).toBe(false);
+
+    // ← one move back: 2f2g undone, the previous move marked in the list and on the board
+    await watcher.keyboard.press('ArrowLeft');
+    expect(await square(watcher, '2f')).toBe('2f, empty');
+    expect(await square(watcher, '2g')).toBe('2g, sente pawn');
+    expect(await place(watcher)).toBe('Move 2 / 3');
+    expect(await watcher.locator('.moves li.current .usi').textContent()).toBe('3c3d');
+    expect(await watcher.locator('.board .sq.last').count()).toBe(2); // 3c and 3d
+    expect(await watcher.locator('.history-note').textContent()).toMatch(/earlier position/);
+
+    // ⏮ the start position, then a click on the first move
+    await watcher.click('.history-nav .nav-first');
+    expect(await place(watcher)).toBe('Start / 3');
+    expect(await square(watcher, '7g')).toBe('7g, sente pawn');
+    expect(await watcher.locator('.board .sq.last').count()).toBe(0);
+    await watcher.click('.moves button[data-ply="1"]');
+    expect(await square(watcher, '7f')).toBe('7f, sente pawn');
+    expect(await square(watcher, '3c')).toBe('3c, gote pawn');
+
+    // a move arrives: the board keeps the position shown, and says the game has moved on
+    await move(bob, '8c8d');
+    await waitForMoves(watcher, 4);
+    await watcher.locator('.history-note.moved-on').waitFor();
+    expect(await watcher.locator('.history-note').textContent()).toMatch(/moved on: 1 new move\./);
+    expect(await square(watcher, '8d')).toBe('8d, empty');
+    expect(await square(watcher, '3c')).toBe('3c, gote pawn');
+    expect(await place(watcher)).toBe('Move 1 / 4');
+    await watcher.screenshot({ path: join(ARTIFACTS, 'web-game-history.png'), fullPage: true });
+
+    // End: back to the game as it stands, following it again
+    await watcher.keyboard.press('End');
+    expect(await place(watcher)).toBe('Move 4 / 4');
+    expect(await square(watcher, '8d')).toBe('8d, gote pawn');
+    expect(await watcher.locator('.history-note').isVisible()).toBe(false);
+
+    // a player's board takes no moves while it shows an earlier position
+    const sente = await contextAs(alice);
+    await sente.goto(url(`/games/${game.id}`));
+    await waitForMoves(sente, 4);
+    await sente.click('.history-nav .nav-back');
+    await sente.click('.board [data-sq="5g"]');
+    expect(await sente.locator('.board .sq.target').count()).toBe(0);
+    expect(await sente.locator('#usi-input').isDisabled()).toBe(true);
+    await sente.click('.history-nav .nav-last');
+    await sente.click('.board [data-sq="5g"]');
+    expect(await sente.locator('.board .sq.target').count()).toBe(1);
+    expect(await sente.locator('#usi-input').isDisabled()).toBe(false);
+  });
 });

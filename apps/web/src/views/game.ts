@@ -6,7 +6,7 @@
 import type { ChallengeView, GameSnapshot, WireEvent } from '@shogi/protocol';
 import { formatUsi, type Game, type Move, moveIllegality, parseUsi } from '@shogi/rules';
 import { ApiFailure, api } from '../api.js';
-import { announce, h } from '../dom.js';
+import { announce, h, s as svg } from '../dom.js';
 import { lobbySocket } from '../net/lobby.js';
 import { watchGame } from '../net/watch.js';
 import { identity, pieceStyle, setPieceStyle } from '../session.js';
@@ -70,21 +70,26 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
   const bottomBar = h('div', { class: 'player-bar bottom' });
   const boardBox = h('div', { class: 'board-box' });
   const banner = h('div', { class: 'banner', role: 'status' });
-  const navButton = (to: Step, glyph: string, label: string) =>
+  // ⏮ ◀ ▶ ⏭ drawn, not typed: the media-control characters are missing from many fonts
+  const navIcon = (...shapes: Element[]) =>
+    svg('svg', { viewBox: '0 0 16 16', width: 16, height: 16, 'aria-hidden': 'true' }, ...shapes);
+  const bar = (x: number) => svg('rect', { x, y: 3, width: 2, height: 10 });
+  const arrow = (points: string) => svg('polygon', { points });
+  const navButton = (to: Step, icon: Element, label: string) =>
     h(
       'button',
       { type: 'button', class: `nav-${to}`, 'aria-label': label, title: label, onclick: () => show(to) },
-      glyph,
+      icon,
     );
   const navPlace = h('span', { class: 'nav-place' });
   const historyNav = h(
     'div',
     { class: 'history-nav', role: 'group', 'aria-label': 'Step through the moves (← → Home End)' },
-    navButton('first', '⏮', 'Start position'),
-    navButton('back', '◀', 'Previous move'),
+    navButton('first', navIcon(bar(2), arrow('14,3 14,13 5,8')), 'Start position (Home)'),
+    navButton('back', navIcon(arrow('12,3 12,13 4,8')), 'Previous move (←)'),
     navPlace,
-    navButton('forward', '▶', 'Next move'),
-    navButton('last', '⏭', 'Latest position (live)'),
+    navButton('forward', navIcon(arrow('4,3 4,13 12,8')), 'Next move (→)'),
+    navButton('last', navIcon(arrow('2,3 2,13 11,8'), bar(12)), 'Latest position, live (End)'),
   );
   const historyNote = h('p', { class: 'history-note', role: 'status' });
   const info = h('p', { class: 'game-info' });
@@ -371,7 +376,7 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
     const text = usiInput.value.trim();
     if (!me || !mySide()) return say('You are watching this game.');
     if (!myTurn()) return say('Wait for your turn.');
-    if (!isLive(cursor)) return say('You are looking at an earlier position: ⏭ (End) returns to the game.');
+    if (!isLive(cursor)) return say('You are looking at an earlier position: End returns to the game.');
     const m = parseUsi(text);
     if (m < 0) return say(`"${text}" is not a USI move (7g7f, P*5e, 8h2b+)`);
     const illegal = moveIllegality(game.position, m);
