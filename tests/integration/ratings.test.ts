@@ -2,17 +2,22 @@
  * The ratings projection on the real PostgreSQL: finished games appended through the event
  * store are rated by the statistics projector in log order, each exactly once, even with
  * two projectors racing; aborted, unrated and unlimited games change nothing; a rebuild
- * equals the live tables; and the profile, history, leaderboard and rating statistics
- * routes answer from them (app.inject).
+ * equals the live tables (RD grown by the idle time between a player's games included);
+ * and the profile, history, leaderboard and rating statistics routes answer from them
+ * (app.inject), the profile's RD grown to the time of the request and the leaderboard
+ * leaving out players inactive for 30 days.
  */
 import type { GameEvent } from '@shogi/game';
 import { gameCreated } from '@shogi/game/testing';
-import type { TimeControlShape } from '@shogi/ratings';
+import { isOnLeaderboard, isProvisional, ratingAt, type TimeControlShape } from '@shogi/ratings';
 import {
   catchUp,
   createPgEventStore,
   DERIVED_RATING_TABLES,
+  leaderboard,
   type PlayerRating,
+  type RatableGame,
+  type RatingChange,
   ratableGame,
   rateGames,
   ratingKey,
@@ -42,6 +47,42 @@ beforeAll(async () => {
 afterAll(async () => stack?.close());
 
 const at = (i: number) => new Date(Date.UTC(2026, 2, 1 + (i % 9), 10, i)).toISOString();
+const DAY = 86_400_000;
+/** `minutes` after the time `daysAgo` days before now (the leaderboard counts from the wall clock). */
+const ago = (daysAgo: number, minutes = 0) => new Date(Date.now() - daysAgo * DAY + minutes * 60_000).toISOString();
+
+/**
+ * `n` rated blitz games of `player` (sente) against three sparring partners in turn, ending
+ * at `when(i)`: two wins, then a draw. Results against the same few opponents settle the RD
+ * (wins against ever new 1500/350 players never bring it under 110: they say little).
+ */
+async function play(prefix: string, player: { id: string; name: string }, n: number, when: (i: number) => string) {
+  const store = createPgEventStore(stack.db);
+  for (let i = 0; i < n; i++) {
+    const id = `${prefix}${i}`;
+    const gote = { id: `${prefix}-sparring${i % 3}`, name: `S${i % 3}` };
+    const end =
+      i % 3 === 2
+        ? { winner: null, reason: 'sennichite' as const }
+        : { winner: 'sente' as const, reason: 'checkmate' as const };
+    await store.append(id, 0, [
+      gameCreated(id, { sente: player, gote, timeControl: BLITZ as never, rated: true, createdAt: when(i) }),
+      { type: 'GameEnded', data: { ...end, at: when(i) } },
+    ]);
+  }
+  await catchUp(stack.db);
+}
+
+/** The stored rating of a player in a category. */
+async function stored(playerId: string, category: string) {
+  const r = await sql<{ rating: number; rd: number; volatility: number; updated_at: Date }>`
+    select rating, rd, volatility, updated_at from ratings where player_id = ${playerId} and category = ${category}`.execute(
+    stack.db,
+  );
+  const row = r.rows[0];
+  if (row === undefined) throw new Error(`no ${category} rating for ${playerId}`);
+  return { rating: { rating: row.rating, deviation: row.rd, volatility: row.volatility }, updatedAt: row.updated_at };
+}
 
 /** The events of game i: created, a few moves for some, then its end. */
 function eventsOf(i: number): { id: string; kind: (typeof games)[number]['kind']; events: GameEvent[] } {
@@ -187,14 +228,21 @@ describe('the ratings projection', () => {
 describe('routes', () => {
   test('GET /api/players/:id: name, ratings per category, results by colour, recent games', async () => {
     const alice = players[0] as { id: string };
+    const t0 = new Date();
     const r = await call(stack.app, 'GET', `/api/players/${alice.id}`);
+    const t1 = new Date();
     expect(r.status).toBe(200);
     expect(r.body.name).toBe('alice');
     const expected = await expectedRatings();
     for (const c of r.body.ratings) {
       const e = expected.get(ratingKey(alice.id, c.category)) as PlayerRating;
-      expect(c).toMatchObject({ rating: Math.round(e.rating), rd: Math.round(e.deviation), games: e.games });
-      expect(c.provisional).toBe(e.deviation > 110);
+      expect(c).toMatchObject({ rating: Math.round(e.rating), games: e.games, updatedAt: e.updatedAt });
+      // the RD shown is the stored one grown by the idle time since the last game (March) to the request
+      const [low, high] = [ratingAt(e, e.updatedAt, t0), ratingAt(e, e.updatedAt, t1)];
+      expect(c.rd).toBeGreaterThanOrEqual(Math.round(low.deviation));
+      expect(c.rd).toBeLessThanOrEqual(Math.round(high.deviation));
+      expect(c.rd).toBeGreaterThanOrEqual(Math.round(e.deviation));
+      expect(c.provisional).toBe(isProvisional(low));
     }
     const { sente, gote } = r.body.results;
     const total = (x: { wins: number; losses: number; draws: number; noResult: number }) =>
@@ -232,34 +280,111 @@ describe('routes', () => {
     expect((await call(stack.app, 'GET', '/api/players/p3/ratings/hyperbullet/history')).body.code).toBe('BAD_REQUEST');
   });
 
-  test('GET /api/leaderboards/:category: non-provisional players, best first', async () => {
-    // make p5 established: 40 blitz games against a fresh opponent each, all won
-    const store = createPgEventStore(stack.db);
-    for (let i = 0; i < 40; i++) {
-      const id = `lb${i}`;
-      await store.append(id, 0, [
-        gameCreated(id, {
-          sente: { id: 'p5', name: 'P5' },
-          gote: { id: `newbie${i}`, name: `N${i}` },
-          timeControl: BLITZ as never,
-          rated: true,
-          createdAt: at(100 + i),
-        }),
-        { type: 'GameEnded', data: { winner: 'sente', reason: 'checkmate', at: at(100 + i) } },
-      ]);
-    }
-    await catchUp(stack.db);
+  test('GET /api/leaderboards/:category: active, non-provisional players, best first', async () => {
+    // make p5 established and active: 40 blitz games ending in the last hour (the first comes
+    // back after months: p5's RD grew meanwhile)
+    await play('lb', { id: 'p5', name: 'P5' }, 40, (i) => ago(0, i - 60));
     const r = await call(stack.app, 'GET', '/api/leaderboards/blitz?limit=5');
     expect(r.status).toBe(200);
     expect(r.body.players[0]).toMatchObject({ rank: 1, playerId: 'p5', name: 'P5' });
     for (const p of r.body.players) expect(p.rd).toBeLessThanOrEqual(110);
-    const all = await sql<{
-      n: string;
-    }>`select count(*) as n from ratings where category = 'blitz' and rd <= 110`.execute(stack.db);
-    expect(r.body.players).toHaveLength(Math.min(5, Number(all.rows[0]?.n)));
+    const now = new Date();
+    const rows = await sql<{ rating: number; rd: number; volatility: number; updated_at: Date }>`
+      select * from ratings where category = 'blitz'`.execute(stack.db);
+    const on = rows.rows.filter((x) =>
+      isOnLeaderboard({ rating: x.rating, deviation: x.rd, volatility: x.volatility }, x.updated_at, now),
+    );
+    expect(on.length).toBeGreaterThan(0);
+    expect(r.body.players).toHaveLength(Math.min(5, on.length));
     expect((await call(stack.app, 'GET', '/api/leaderboards/bullet')).body.players).toEqual([]); // all provisional
     expect((await call(stack.app, 'GET', '/api/leaderboards/blitz?limit=500')).status).toBe(400);
     expect((await call(stack.app, 'GET', '/api/leaderboards/speed')).status).toBe(400);
+  });
+
+  test('an inactive player leaves the leaderboard; the profile still shows them, with a larger RD', async () => {
+    // an established player (RD ≤ 110) whose latest game ended 60 days ago
+    const veteran = { id: 'veteran', name: 'Veteran' };
+    await play('vet', veteran, 60, (i) => ago(60, i - 60));
+    const { rating, updatedAt } = await stored('veteran', 'blitz');
+    expect(rating.deviation).toBeLessThanOrEqual(110);
+    expect(ratingAt(rating, updatedAt, new Date()).deviation).toBeLessThanOrEqual(110); // off for the 30 days alone
+
+    // off the board now; on it as of ten days after the last game, as the query shows for any time
+    const board = await call(stack.app, 'GET', '/api/leaderboards/blitz');
+    expect(board.body.players.map((p: { playerId: string }) => p.playerId)).not.toContain('veteran');
+    expect(board.body.players.map((p: { playerId: string }) => p.playerId)).toContain('p5');
+    const then = new Date(updatedAt.getTime() + 10 * DAY);
+    const past = await leaderboard(stack.db, 'blitz', 50, then);
+    const vet = past.find((p) => p.playerId === 'veteran');
+    expect(vet).toMatchObject({ name: 'Veteran', rating: Math.round(rating.rating), games: 60 });
+    expect(vet?.rd).toBe(Math.round(ratingAt(rating, updatedAt, then).deviation));
+    const lapsed = await leaderboard(stack.db, 'blitz', 50, new Date(updatedAt.getTime() + 30 * DAY + 1));
+    expect(lapsed.map((p) => p.playerId)).not.toContain('veteran');
+
+    // the profile: the rating as stored, the RD grown by the 60 days
+    const t0 = new Date();
+    const profile = await call(stack.app, 'GET', '/api/players/veteran');
+    expect(profile.status).toBe(200);
+    const blitz = profile.body.ratings.find((c: { category: string }) => c.category === 'blitz');
+    const grown = ratingAt(rating, updatedAt, t0).deviation;
+    expect(grown - rating.deviation).toBeGreaterThan(1); // 60 days: about 12.9 periods of σ²
+    expect(blitz).toMatchObject({ rating: Math.round(rating.rating), games: 60, wins: 40, draws: 20 });
+    expect(blitz.rd).toBeGreaterThan(Math.round(rating.deviation));
+    expect(Math.abs(blitz.rd - grown)).toBeLessThanOrEqual(1);
+    expect(blitz.provisional).toBe(grown > 110);
+  });
+
+  test('a comeback is rated from the grown RD; a rebuild still equals the live tables', async () => {
+    // the veteran wins again today, 60 days after their last game: rated from the RD grown
+    // over the 60 days, the win moves the rating more than it would have without the break
+    const veteran = { id: 'veteran', name: 'Veteran' };
+    const before = await stored('veteran', 'blitz');
+    const when = ago(0);
+    await play('vet-back', veteran, 1, () => when);
+    const h = await sql<{ rating_before: number; rd_before: number; rating_after: number; rd_after: number }>`
+      select * from rating_history where player_id = 'veteran' and game_id = 'vet-back0'`.execute(stack.db);
+    const live = h.rows[0] as (typeof h.rows)[number];
+    const game: RatableGame = {
+      gameId: 'vet-back0',
+      globalPosition: 0,
+      category: 'blitz',
+      sente: veteran,
+      gote: { id: 'vet-back-sparring0', name: 'S0' },
+      result: 'sente',
+      at: when,
+    };
+    const from = (updatedAt: string) =>
+      rateGames(
+        [game],
+        new Map([
+          [
+            ratingKey('veteran', 'blitz'),
+            {
+              ...before.rating,
+              ...{ playerId: 'veteran', category: 'blitz', name: 'Veteran', games: 60, wins: 40, losses: 0, draws: 20 },
+              updatedAt,
+            } satisfies PlayerRating,
+          ],
+        ]),
+      ).changes[0] as RatingChange;
+    const afterBreak = from(before.updatedAt.toISOString());
+    const continuous = from(when); // as if the previous game had just ended
+    expect(live).toMatchObject({
+      rating_before: before.rating.rating,
+      rd_before: afterBreak.before.deviation,
+      rating_after: afterBreak.after.rating,
+      rd_after: afterBreak.after.deviation,
+    });
+    expect(live.rd_before).toBeGreaterThan(before.rating.deviation + 1);
+    expect(continuous.before.deviation).toBe(before.rating.deviation);
+    expect(live.rating_after - live.rating_before).toBeGreaterThan(continuous.after.rating - continuous.before.rating);
+    const board = await call(stack.app, 'GET', '/api/leaderboards/blitz');
+    expect(board.body.players.map((p: { playerId: string }) => p.playerId)).toContain('veteran'); // active again
+
+    // the idle time comes from the games' end times in the log, so a rebuild gives the same numbers
+    const tables = await snapshot();
+    expect(await rebuildStats(stack.db, 7)).toBeGreaterThan(games.length);
+    expect(await snapshot()).toEqual(tables);
   });
 
   test('rating statistics: results by rating band, by opponent band, score by rating difference', async () => {
@@ -288,9 +413,10 @@ describe('routes', () => {
     const p5 = await call(stack.app, 'GET', '/api/stats/players/p5/opponents?category=blitz');
     expect(p5.status).toBe(200);
     const bands = p5.body.bands as { band: number; games: number; wins: number }[];
-    const p5Games = (await p5Blitz()).games;
-    expect(bands.reduce((s, b) => s + b.games, 0)).toBe(p5Games);
-    expect(bands.find((b) => b.band === 1500)?.wins).toBeGreaterThanOrEqual(40); // the 40 newcomers at 1500
+    const p5Rating = await p5Blitz();
+    expect(bands.reduce((s, b) => s + b.games, 0)).toBe(p5Rating.games);
+    expect(bands.reduce((s, b) => s + b.wins, 0)).toBe(p5Rating.wins);
+    expect(bands.find((b) => b.band === 1500)?.games).toBeGreaterThanOrEqual(3); // the sparring partners' first games
 
     const diff = await call(stack.app, 'GET', '/api/stats/score-by-rating-difference');
     expect(diff.status).toBe(200);
@@ -333,9 +459,10 @@ describe('contracts', () => {
   });
 });
 
-async function p5Blitz(): Promise<{ games: number }> {
+async function p5Blitz(): Promise<{ games: number; wins: number }> {
   const r = await sql<{
     games: number;
-  }>`select games from ratings where player_id = 'p5' and category = 'blitz'`.execute(stack.db);
-  return r.rows[0] ?? { games: 0 };
+    wins: number;
+  }>`select games, wins from ratings where player_id = 'p5' and category = 'blitz'`.execute(stack.db);
+  return r.rows[0] ?? { games: 0, wins: 0 };
 }

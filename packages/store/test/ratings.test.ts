@@ -1,8 +1,9 @@
 /**
  * The pure rating update of the ratings projection: which finished games are rated, and the
- * fold of games in log order (each game its own Glicko-2 rating period for both players).
+ * fold of games in log order (each game its own Glicko-2 rating period for both players,
+ * the deviations first grown by the idle time since each player's previous game).
  */
-import { isProvisional, NEW_PLAYER } from '@shogi/ratings';
+import { isProvisional, NEW_PLAYER, type Rating, ratingAt } from '@shogi/ratings';
 import { START_SFEN } from '@shogi/rules';
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,6 +12,7 @@ import {
   gameBand,
   type PlayerRating,
   type RatableGame,
+  type RatingChange,
   ratableGame,
   rateGames,
   ratingKey,
@@ -117,7 +119,11 @@ describe('rateGames', () => {
     const two = rateGames([game(2, 'sente', 'b', 'a')], one.ratings);
     const both = rateGames([game(1, 'sente'), game(2, 'sente', 'b', 'a')], new Map());
     expect(both.ratings).toEqual(two.ratings);
-    expect(both.changes[2]?.before).toEqual(one.changes[1]?.after); // b's second game starts where its first ended
+    // b's second game starts where its first ended, its RD grown by the minute between the games
+    const bAfterOne = one.changes[1]?.after as Rating;
+    expect(both.changes[2]?.before).toEqual(ratingAt(bAfterOne, game(1, 'sente').at, game(2, 'sente').at));
+    expect(both.changes[2]?.before.rating).toBe(bAfterOne.rating);
+    expect(both.changes[2]?.before.deviation).toBeGreaterThan(bAfterOne.deviation);
     const swapped = rateGames([game(2, 'sente', 'b', 'a'), game(1, 'sente')], new Map());
     expect(swapped.ratings.get(ratingKey('a', 'blitz'))?.rating).not.toBe(
       both.ratings.get(ratingKey('a', 'blitz'))?.rating,
@@ -155,6 +161,88 @@ describe('rateGames', () => {
     expect(isProvisional({ ...NEW_PLAYER, deviation: rds[0] as number })).toBe(true);
     expect(isProvisional({ ...NEW_PLAYER, deviation: rds[19] as number })).toBe(false);
     for (let i = 1; i < rds.length; i++) expect(rds[i]).toBeLessThan(rds[i - 1] as number);
+  });
+});
+
+describe('idle time between games', () => {
+  const DAY = 86_400_000;
+  const T0 = Date.UTC(2026, 0, 1);
+  const iso = (days: number): string => new Date(T0 + days * DAY).toISOString();
+  const established = (playerId: string, lastPlayedDay: number, over: Partial<PlayerRating> = {}): PlayerRating => ({
+    rating: 1700,
+    deviation: 60,
+    volatility: 0.06,
+    playerId,
+    category: 'blitz',
+    name: playerId.toUpperCase(),
+    games: 200,
+    wins: 100,
+    losses: 100,
+    draws: 0,
+    updatedAt: iso(lastPlayedDay),
+    ...over,
+  });
+  const at = (g: RatableGame, day: number): RatableGame => ({ ...g, at: iso(day) });
+  const current = (...rs: PlayerRating[]) => new Map(rs.map((r) => [ratingKey(r.playerId, r.category), r]));
+
+  it('a player back after a year gains more from a win than one who played yesterday', () => {
+    const ratings = current(established('active', 364), established('back', 0), established('x', 364));
+    const active = rateGames([at(game(1, 'sente', 'active', 'x'), 365)], ratings).changes;
+    const back = rateGames([at(game(2, 'sente', 'back', 'x'), 365)], ratings).changes;
+    // the pre-game RD: 173.7178 · √((60/173.7178)² + t · 0.06²), t = days · 0.21436
+    // 1 day: 60.1938; 365 days: 110.0008 (lila: "RD goes from 60 -> 110 in 1 year")
+    expect(active[0]?.before.deviation).toBeCloseTo(60.1938, 3);
+    expect(back[0]?.before.deviation).toBeCloseTo(110.0008, 3);
+    const gainActive = (active[0]?.after.rating as number) - 1700;
+    const gainBack = (back[0]?.after.rating as number) - 1700;
+    expect(gainActive).toBeGreaterThan(0);
+    expect(gainBack).toBeGreaterThan(2 * gainActive);
+    // the returning player's RD after the game is still above the active one's
+    expect(back[0]?.after.deviation).toBeGreaterThan(active[0]?.after.deviation as number);
+  });
+
+  it('folds a comeback: the same games, with a long break before the last, move the last one further', () => {
+    const opponents = (day: number) => established(`o${day}`, day);
+    const run = (lastDay: number) => {
+      const games = Array.from({ length: 20 }, (_, i) => at(game(i, i % 2 ? 'sente' : 'gote', 'p', `o${i}`), i));
+      games.push(at(game(99, 'sente', 'p', 'o99'), lastDay));
+      const start = current(...Array.from({ length: 20 }, (_, i) => opponents(i)), established('o99', lastDay));
+      return rateGames(games, start).changes.filter((c) => c.playerId === 'p');
+    };
+    const continuous = run(20).at(-1) as RatingChange;
+    const comeback = run(20 + 400).at(-1) as RatingChange;
+    expect(comeback.before.rating).toBe(continuous.before.rating);
+    expect(comeback.before.deviation).toBeGreaterThan(continuous.before.deviation);
+    expect(comeback.after.rating - comeback.before.rating).toBeGreaterThan(
+      continuous.after.rating - continuous.before.rating,
+    );
+  });
+
+  it('rates against the opponent’s rating as of the game: their RD grown too', () => {
+    const ratings = current(established('a', 364), established('idle', 0));
+    const { changes } = rateGames([at(game(1, 'sente', 'a', 'idle'), 365)], ratings);
+    expect(changes[1]?.before.deviation).toBeCloseTo(110.0008, 3);
+    // a's update is the Glicko-2 game against the grown opponent, not the stored one
+    const stale = rateGames(
+      [at(game(1, 'sente', 'a', 'idle'), 365)],
+      current(established('a', 364), established('idle', 365)),
+    ).changes;
+    expect(changes[0]?.after.rating).not.toBe(stale[0]?.after.rating);
+    expect(changes[0]?.after.rating).toBeLessThan(stale[0]?.after.rating as number); // a win over a less-known player is worth less
+  });
+
+  it('never grows the RD to more than 350, and a new player’s first game adds nothing', () => {
+    const ratings = current(established('gone', 0));
+    const { changes } = rateGames([at(game(1, 'draw', 'gone', 'newcomer'), 365 * 20)], ratings);
+    expect(changes[0]?.before.deviation).toBe(350);
+    expect(changes[1]?.before).toEqual(NEW_PLAYER);
+  });
+
+  it('a game projected after a later one adds no idle time and leaves updatedAt at the later end', () => {
+    const ratings = current(established('a', 10), established('b', 10));
+    const { changes, ratings: after } = rateGames([at(game(1, 'sente'), 5)], ratings);
+    expect(changes[0]?.before).toEqual({ rating: 1700, deviation: 60, volatility: 0.06 });
+    expect(after.get(ratingKey('a', 'blitz'))?.updatedAt).toBe(iso(10));
   });
 });
 

@@ -3,7 +3,15 @@
  * a player's results by opponent band, observed score vs expectation by rating difference.
  * Each reads an index range or a few pre-aggregated rows.
  */
-import { isProvisional, PROVISIONAL_DEVIATION, type RatingCategory } from '@shogi/ratings';
+import {
+  isOnLeaderboard,
+  isProvisional,
+  leaderboardActiveSince,
+  PROVISIONAL_DEVIATION,
+  type Rating,
+  type RatingCategory,
+  ratingAt,
+} from '@shogi/ratings';
 import { sql } from 'kysely';
 import type { Db } from '../schema.js';
 import type { GameResult } from '../stats/schema.js';
@@ -18,7 +26,9 @@ export interface CategoryRating {
   readonly category: RatingCategory;
   /** Rounded, as shown. */
   readonly rating: number;
+  /** The stored RD grown by the idle time since `updatedAt` to the time of the read, rounded. */
   readonly rd: number;
+  /** RD (grown to the time of the read) > 110. */
   readonly provisional: boolean;
   readonly games: number;
   readonly wins: number;
@@ -57,32 +67,49 @@ export interface PlayerProfile {
   readonly recentGames: RecentGame[];
 }
 
-const shown = (r: {
-  category: string;
-  rating: number;
-  rd: number;
-  games: number;
-  wins: number;
-  losses: number;
-  draws: number;
-  updated_at: Date;
-}): CategoryRating => ({
-  category: r.category as RatingCategory,
-  rating: Math.round(r.rating),
-  rd: Math.round(r.rd),
-  provisional: isProvisional({ rating: r.rating, deviation: r.rd, volatility: 0 }),
-  games: r.games,
-  wins: r.wins,
-  losses: r.losses,
-  draws: r.draws,
-  updatedAt: new Date(r.updated_at).toISOString(),
-});
+/** A stored rating as of `now`: its deviation grown by the idle time since its latest rated game. */
+const current = (r: { rating: number; rd: number; volatility: number; updated_at: Date }, now: Date): Rating =>
+  ratingAt({ rating: r.rating, deviation: r.rd, volatility: r.volatility }, r.updated_at, now);
+
+const shown = (
+  r: {
+    category: string;
+    rating: number;
+    rd: number;
+    volatility: number;
+    games: number;
+    wins: number;
+    losses: number;
+    draws: number;
+    updated_at: Date;
+  },
+  now: Date,
+): CategoryRating => {
+  const at = current(r, now);
+  return {
+    category: r.category as RatingCategory,
+    rating: Math.round(at.rating),
+    rd: Math.round(at.deviation),
+    provisional: isProvisional(at),
+    games: r.games,
+    wins: r.wins,
+    losses: r.losses,
+    draws: r.draws,
+    updatedAt: new Date(r.updated_at).toISOString(),
+  };
+};
 
 /**
  * The profile of a player: the players table's name, else (imported or synthetic players)
- * the name in their latest finished game; null when neither knows them.
+ * the name in their latest finished game; null when neither knows them. Each rating's RD is
+ * the stored one grown to `now` (the request's time) by the idle time since its latest game.
  */
-export async function playerProfile(db: Db, playerId: string, recent = 10): Promise<PlayerProfile | null> {
+export async function playerProfile(
+  db: Db,
+  playerId: string,
+  recent = 10,
+  now: Date = new Date(),
+): Promise<PlayerProfile | null> {
   const rdb = ratingsDb(db);
   const player = await rdb.selectFrom('players').select('name').where('id', '=', playerId).executeTakeFirst();
   // the two per-colour indexes, each read newest first, instead of one OR over both
@@ -137,7 +164,7 @@ export async function playerProfile(db: Db, playerId: string, recent = 10): Prom
   return {
     id: playerId,
     name,
-    ratings: ratings.map(shown),
+    ratings: ratings.map((r) => shown(r, now)),
     results: { sente: record('sente'), gote: record('gote') },
     recentGames: games.rows.map((g) => {
       const color = g.sente_id === playerId ? 'sente' : 'gote';
@@ -199,25 +226,57 @@ export interface LeaderboardEntry {
   readonly games: number;
 }
 
-/** The top `limit` players of a category by rating, provisional ratings (RD > 110) left out. */
-export async function leaderboard(db: Db, category: string, limit = 50): Promise<LeaderboardEntry[]> {
-  const rows = await ratingsDb(db)
-    .selectFrom('ratings')
-    .select(['player_id', 'name', 'rating', 'rd', 'games'])
-    .where('category', '=', category)
-    .where('rd', '<=', PROVISIONAL_DEVIATION)
-    .orderBy('rating', 'desc')
-    .orderBy('player_id')
-    .limit(limit)
-    .execute();
-  return rows.map((r, i) => ({
-    rank: i + 1,
-    playerId: r.player_id,
-    name: r.name,
-    rating: Math.round(r.rating),
-    rd: Math.round(r.rd),
-    games: r.games,
-  }));
+/** Rows read per step of the walk down a leaderboard. */
+const LEADERBOARD_PAGE = 200;
+
+/**
+ * The top `limit` players of a category by rating among those on the leaderboard at `now`
+ * (`isOnLeaderboard`): a rated game in the category in the last 30 days and RD grown to
+ * `now` at most 110. `rd` is the grown RD. Walks the category's rating index down from the
+ * top in pages, the stored RD ≤ 110 and the 30 days filtered in SQL (necessary conditions:
+ * RD only grows), the grown RD checked here with the pure function.
+ */
+export async function leaderboard(
+  db: Db,
+  category: string,
+  limit = 50,
+  now: Date = new Date(),
+): Promise<LeaderboardEntry[]> {
+  const out: LeaderboardEntry[] = [];
+  if (limit <= 0) return out;
+  const since = leaderboardActiveSince(now);
+  let after: { rating: number; playerId: string } | null = null;
+  for (;;) {
+    let q = ratingsDb(db)
+      .selectFrom('ratings')
+      .select(['player_id', 'name', 'rating', 'rd', 'volatility', 'games', 'updated_at'])
+      .where('category', '=', category)
+      .where('rd', '<=', PROVISIONAL_DEVIATION)
+      .where('updated_at', '>=', since);
+    if (after !== null) {
+      const { rating, playerId } = after;
+      q = q.where((eb) =>
+        eb.or([eb('rating', '<', rating), eb.and([eb('rating', '=', rating), eb('player_id', '>', playerId)])]),
+      );
+    }
+    const rows = await q.orderBy('rating', 'desc').orderBy('player_id').limit(LEADERBOARD_PAGE).execute();
+    for (const r of rows) {
+      const rating = { rating: r.rating, deviation: r.rd, volatility: r.volatility };
+      if (!isOnLeaderboard(rating, r.updated_at, now)) continue;
+      out.push({
+        rank: out.length + 1,
+        playerId: r.player_id,
+        name: r.name,
+        rating: Math.round(r.rating),
+        rd: Math.round(current(r, now).deviation),
+        games: r.games,
+      });
+      if (out.length === limit) return out;
+    }
+    const last = rows.at(-1);
+    if (rows.length < LEADERBOARD_PAGE || last === undefined) return out;
+    after = { rating: last.rating, playerId: last.player_id };
+  }
 }
 
 export interface BandRecord {

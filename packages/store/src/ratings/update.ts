@@ -2,8 +2,10 @@
  * Pure: which finished games change ratings, and the fold of rated games, in the order of
  * the global log, over the players' current ratings. Each game is its own rating period
  * for both players, each rated against the other's pre-game rating (as lichess rates).
- * No decay of RD with idle time beyond the volatility term each game adds: the ratings
- * are a function of the order of games alone, so a rebuild gives the same numbers.
+ * Before a game, each player's deviation grows with the time since their previous rated
+ * game in the category (`ratingAt`: lichess's 0.21436 rating periods a day, capped at
+ * 350), measured between the games' end times in the log, never the wall clock: the
+ * ratings are a function of the log alone, so a rebuild gives the same numbers.
  */
 import {
   DEFAULT_CONFIG,
@@ -12,6 +14,7 @@ import {
   type Rating,
   type RatingCategory,
   rateGame,
+  ratingAt,
   type Score,
 } from '@shogi/ratings';
 import type { FinishedRow } from '../stats/rows.js';
@@ -25,7 +28,10 @@ export interface PlayerRating extends Rating {
   readonly wins: number;
   readonly losses: number;
   readonly draws: number;
-  /** The end of the latest rated game. */
+  /**
+   * The end of the player's latest rated game in the category, by time (a game that ended
+   * earlier but was projected later leaves it): where the idle time that grows RD starts.
+   */
   readonly updatedAt: string;
 }
 
@@ -35,6 +41,7 @@ export interface RatingChange {
   readonly playerId: string;
   readonly opponentId: string;
   readonly category: RatingCategory;
+  /** The rating the game was rated from: the previous one, its deviation grown to the game's end. */
   readonly before: Rating;
   readonly after: Rating;
   readonly at: string;
@@ -83,6 +90,9 @@ const fresh = (playerId: string, category: RatingCategory, name: string, at: str
   updatedAt: at,
 });
 
+/** The later of two ISO instants (a game projected after a later one does not move the idle clock back). */
+const later = (a: string, b: string): string => (Date.parse(b) >= Date.parse(a) ? b : a);
+
 const asRating = (r: Rating): Rating => ({ rating: r.rating, deviation: r.deviation, volatility: r.volatility });
 
 export interface Fold {
@@ -94,7 +104,10 @@ export interface Fold {
 
 /**
  * Rates `games` in the order given (the log's), starting from `current` (key: `ratingKey`);
- * a player without a rating in the category starts at 1500 / RD 350 / σ 0.06.
+ * a player without a rating in the category starts at 1500 / RD 350 / σ 0.06. Each side
+ * is rated from its rating as of the game's end (`ratingAt` from its `updatedAt`), against
+ * the opponent's as of the same time; a game that ended before the player's previous one
+ * (log order is not time order) adds no idle time.
  */
 export function rateGames(games: readonly RatableGame[], current: ReadonlyMap<string, PlayerRating>): Fold {
   const ratings = new Map<string, PlayerRating>();
@@ -107,12 +120,14 @@ export function rateGames(games: readonly RatableGame[], current: ReadonlyMap<st
     const s = get(g.sente, g);
     const o = get(g.gote, g);
     const scoreOfSente: Score = g.result === 'sente' ? 1 : g.result === 'gote' ? 0 : 0.5;
-    const next = rateGame(asRating(s), asRating(o), scoreOfSente, DEFAULT_CONFIG);
+    const sBefore = ratingAt(asRating(s), s.updatedAt, g.at, DEFAULT_CONFIG);
+    const oBefore = ratingAt(asRating(o), o.updatedAt, g.at, DEFAULT_CONFIG);
+    const next = rateGame(sBefore, oBefore, scoreOfSente, DEFAULT_CONFIG);
     const sides = [
-      [g.sente, s, next.a, o, scoreOfSente],
-      [g.gote, o, next.b, s, (1 - scoreOfSente) as Score],
+      [g.sente, s, sBefore, next.a, o, scoreOfSente],
+      [g.gote, o, oBefore, next.b, s, (1 - scoreOfSente) as Score],
     ] as const;
-    for (const [p, before, after, opponent, score] of sides) {
+    for (const [p, before, rated, after, opponent, score] of sides) {
       ratings.set(ratingKey(p.id, g.category), {
         ...after,
         playerId: p.id,
@@ -122,14 +137,14 @@ export function rateGames(games: readonly RatableGame[], current: ReadonlyMap<st
         wins: before.wins + (score === 1 ? 1 : 0),
         losses: before.losses + (score === 0 ? 1 : 0),
         draws: before.draws + (score === 0.5 ? 1 : 0),
-        updatedAt: g.at,
+        updatedAt: later(before.updatedAt, g.at),
       });
       changes.push({
         gameId: g.gameId,
         playerId: p.id,
         opponentId: opponent.playerId,
         category: g.category,
-        before: asRating(before),
+        before: rated,
         after: asRating(after),
         at: g.at,
         globalPosition: g.globalPosition,
