@@ -311,6 +311,42 @@ describe('web client', () => {
     expect(((await refused.json()) as { code: string }).code).toBe('INSUFFICIENT_SCOPE');
   });
 
+  test('a challenge from the lobby carries the clock, the rating flag and the colour chosen', async () => {
+    const carol = await stack.api.createPlayer('clock-carol');
+    const dave = await stack.api.createPlayer('clock-dave');
+    const challenger = await contextAs(carol);
+    await challenger.goto(url('/'));
+    await challenger.fill('#challenge-opponent', 'clock-dave');
+    await challenger.selectOption('#challenge-clock', 'fischer');
+    // only the chosen kind's fields show
+    expect(await challenger.locator('#challenge-byoyomi').isVisible()).toBe(false);
+    expect(await challenger.locator('#challenge-increment').isVisible()).toBe(true);
+    await challenger.fill('#challenge-minutes', '0');
+    await challenger.fill('#challenge-increment', '0');
+    await challenger.click('form.friend button[type="submit"]');
+    expect(await challenger.locator('.pairing .note').textContent()).toMatch(/both zero/);
+    await challenger.fill('#challenge-minutes', '5');
+    await challenger.fill('#challenge-increment', '3');
+    await challenger.check('#challenge-rated');
+    await challenger.selectOption('#challenge-color', 'gote');
+    await challenger.click('form.friend button[type="submit"]');
+    await challenger.locator('.waiting', { hasText: 'Challenge sent to clock-dave (5 min + 3 s, rated)' }).waitFor();
+
+    const opponent = await contextAs(dave);
+    await opponent.goto(url('/'));
+    const offer = opponent.locator('.challenges li', { hasText: 'clock-carol' });
+    await offer.waitFor({ timeout: 10_000 });
+    expect(await offer.textContent()).toMatch(/5 min \+ 3 s/);
+    await offer.locator('button:has-text("Accept")').click();
+    for (const page of [challenger, opponent]) await page.waitForURL('**/games/*', { timeout: 10_000 });
+    expect(challenger.url()).toBe(opponent.url());
+    await challenger.locator('.game-info .spectators').waitFor();
+    expect(await challenger.locator('.game-info').textContent()).toMatch(/5 min \+ 3 s · rated/);
+    // carol asked for gote: her board is turned, her name at the bottom, both clocks at 5:00
+    expect(await challenger.locator('.player-bar.bottom .name').textContent()).toBe('clock-carol');
+    expect(await challenger.locator('.clock .time').allTextContents()).toEqual(['5:00', '5:00']);
+  });
+
   test('stepping back through a live game: the view stays put while the game moves on', async () => {
     const alice = await stack.api.createPlayer('stepper-sente');
     const bob = await stack.api.createPlayer('stepper-gote');

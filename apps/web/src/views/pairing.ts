@@ -1,7 +1,8 @@
 /**
  * The lobby's ways to find a game and who you are: quick seeks by time control (paired at
  * once with a compatible open seek, else waiting for one), the open seeks to accept,
- * challenges (sent by player id or name; incoming ones to accept or decline), and sign up /
+ * challenges (sent by player id or name, with a clock, rated or not, and a colour; incoming
+ * ones to accept or decline), and sign up /
  * log in / log out. Pairings arrive on the lobby socket; a seek is also polled.
  */
 import type { ChallengeList, ChallengeView, SeekList, SeekView, SessionResponse, TimeControl } from '@shogi/protocol';
@@ -10,6 +11,14 @@ import { h } from '../dom.js';
 import { lobbySocket } from '../net/lobby.js';
 import { ensureIdentity, forgetIdentity, identity, saveIdentity, withIdentity } from '../session.js';
 import { timeControlText } from '../shogi/clock.js';
+import {
+  CLOCK_KINDS,
+  type ClockFields,
+  type ClockKind,
+  clockChoice,
+  DEFAULT_FIELDS,
+  FIELDS_OF,
+} from '../shogi/clock-choice.js';
 
 const QUICK: readonly { label: string; tc: TimeControl }[] = [
   { label: '3 min + 10 s', tc: { kind: 'byoyomi', mainSeconds: 180, byoyomiSeconds: 10, periods: 1 } },
@@ -29,6 +38,7 @@ export function pairingPanel(navigate: (path: string) => void, onIdentity: () =>
   const incoming = h('ul', { class: 'challenges', 'aria-label': 'Challenges to you' });
   const account = h('div', { class: 'account' });
   const opponentInput = h('input', { id: 'challenge-opponent', placeholder: 'player id or name', autocomplete: 'off' });
+  const clock = challengeClock();
   let mySeek: string | null = null;
   let socket: { close(): void } | null = null;
   let poll: ReturnType<typeof setInterval> | undefined;
@@ -146,16 +156,20 @@ export function pairingPanel(navigate: (path: string) => void, onIdentity: () =>
       note.textContent = 'Enter a player id or name.';
       return;
     }
+    const terms = clock.terms();
+    if (!terms.ok) {
+      note.textContent = terms.error;
+      return;
+    }
     try {
       const me = await ensureIdentity();
       onIdentity();
       if (!socket) listen();
-      const c = await api.post<ChallengeView>(
-        '/api/challenges',
-        { opponent, timeControl: { kind: 'unlimited' }, rated: false, color: 'random' },
-        me.token,
-      );
-      waiting.textContent = `Challenge sent to ${c.opponent.name}; the game opens when they accept.`;
+      const { timeControl, rated, color } = terms;
+      const c = await api.post<ChallengeView>('/api/challenges', { opponent, timeControl, rated, color }, me.token);
+      waiting.textContent = `Challenge sent to ${c.opponent.name} (${timeControlText(c.timeControl)}${
+        c.rated ? ', rated' : ''
+      }); the game opens when they accept.`;
     } catch (err) {
       fail(err);
     }
@@ -260,6 +274,7 @@ export function pairingPanel(navigate: (path: string) => void, onIdentity: () =>
       },
       h('label', { for: 'challenge-opponent' }, 'Challenge: '),
       opponentInput,
+      clock.element,
       h('button', { type: 'submit' }, 'Send'),
     ),
     note,
@@ -276,6 +291,88 @@ export function pairingPanel(navigate: (path: string) => void, onIdentity: () =>
       clearInterval(timer);
       clearInterval(poll);
       socket?.close();
+    },
+  };
+}
+
+type ChallengeTerms =
+  | { ok: true; timeControl: TimeControl; rated: boolean; color: 'sente' | 'gote' | 'random' }
+  | { ok: false; error: string };
+
+/**
+ * The challenge's terms: the clock (its kind, then only the fields that kind uses), rated or
+ * casual, and the challenger's colour.
+ */
+function challengeClock(): { element: HTMLElement; terms(): ChallengeTerms } {
+  const kind = h(
+    'select',
+    { id: 'challenge-clock', name: 'clock' },
+    ...CLOCK_KINDS.map((k) => h('option', { value: k.kind, selected: k.kind === DEFAULT_FIELDS.kind }, k.label)),
+  );
+  const number = (name: keyof ClockFields, label: string, min: number, max: number) => {
+    const input = h('input', {
+      id: `challenge-${name}`,
+      name,
+      type: 'number',
+      inputmode: 'numeric',
+      min,
+      max,
+      step: 1,
+      value: DEFAULT_FIELDS[name],
+    });
+    return { input, label: h('label', { class: 'clock-field', 'data-field': name }, `${label} `, input) };
+  };
+  const inputs = {
+    minutes: number('minutes', 'Main (min)', 0, 180),
+    byoyomi: number('byoyomi', 'Byoyomi (s)', 0, 600),
+    periods: number('periods', 'Periods', 1, 5),
+    increment: number('increment', 'Increment (s)', 0, 180),
+    days: number('days', 'Days per move', 1, 14),
+  };
+  const rated = h('input', { id: 'challenge-rated', name: 'rated', type: 'checkbox' });
+  const color = h(
+    'select',
+    { id: 'challenge-color', name: 'color', 'aria-label': 'Your colour' },
+    h('option', { value: 'random' }, 'Random colour'),
+    h('option', { value: 'sente' }, 'I play sente ☗'),
+    h('option', { value: 'gote' }, 'I play gote ☖'),
+  );
+  // only the fields of the chosen kind show
+  const showFields = () => {
+    const used = FIELDS_OF[kind.value as ClockKind];
+    for (const [name, field] of Object.entries(inputs)) field.label.hidden = !used.includes(name as keyof ClockFields);
+  };
+  kind.addEventListener('change', showFields);
+  showFields();
+  const element = h(
+    'fieldset',
+    { class: 'challenge-terms' },
+    h('legend', { class: 'visually-hidden' }, 'Challenge terms'),
+    h('label', { for: 'challenge-clock' }, 'Clock '),
+    kind,
+    ...Object.values(inputs).map((f) => f.label),
+    h('label', { for: 'challenge-rated' }, rated, ' Rated'),
+    color,
+  );
+  return {
+    element,
+    terms() {
+      const fields: ClockFields = {
+        kind: kind.value as ClockKind,
+        minutes: inputs.minutes.input.value,
+        byoyomi: inputs.byoyomi.input.value,
+        periods: inputs.periods.input.value,
+        increment: inputs.increment.input.value,
+        days: inputs.days.input.value,
+      };
+      const choice = clockChoice(fields, rated.checked);
+      if (!choice.ok) return choice;
+      return {
+        ok: true,
+        timeControl: choice.timeControl,
+        rated: rated.checked,
+        color: color.value as 'sente' | 'gote' | 'random',
+      };
     },
   };
 }
