@@ -33,8 +33,10 @@ export const CategoryRating = Type.Object(
   {
     category: RatingCategoryName,
     rating: Type.Integer(),
-    rd: Type.Integer({ description: 'rating deviation' }),
-    provisional: Type.Boolean({ description: 'RD above 110: shown with a "?", left off leaderboards' }),
+    rd: Type.Integer({
+      description: 'rating deviation, grown to the time of the request by the idle time since the latest rated game',
+    }),
+    provisional: Type.Boolean({ description: 'RD (as grown) above 110: shown with a "?", left off leaderboards' }),
     games: Count,
     wins: Count,
     losses: Count,
@@ -116,7 +118,7 @@ export const Leaderboard = Type.Object(
           playerId: Type.String(),
           name: Type.String(),
           rating: Type.Integer(),
-          rd: Type.Integer(),
+          rd: Type.Integer({ description: 'rating deviation, grown to the time of the request' }),
           games: Count,
         },
         closed,

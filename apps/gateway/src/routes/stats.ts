@@ -303,7 +303,8 @@ const stats: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['stats'],
-        summary: 'The top players of a rating category (provisional ratings, RD above 110, left out)',
+        summary:
+          'The top players of a rating category: those with a rated game in it in the last 30 days and RD, grown to now, at most 110',
         params: LeaderboardParams,
         querystring: LeaderboardQuery,
         response: { 200: Leaderboard, ...errors },
