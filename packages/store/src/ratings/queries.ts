@@ -12,10 +12,10 @@ import {
   type RatingCategory,
   ratingAt,
 } from '@shogi/ratings';
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../schema.js';
 import type { GameResult } from '../stats/schema.js';
-import { DIFF_BUCKET, DIFF_CAP, type RatingsDb, type RatingTables } from './schema.js';
+import { DIFF_BUCKET, DIFF_CAP, type RatingsDb, type RatingsTable, type RatingTables } from './schema.js';
 
 export const ratingsDb = (db: Db): RatingsDb => db.withTables<RatingTables>() as unknown as RatingsDb;
 
@@ -71,20 +71,7 @@ export interface PlayerProfile {
 const current = (r: { rating: number; rd: number; volatility: number; updated_at: Date }, now: Date): Rating =>
   ratingAt({ rating: r.rating, deviation: r.rd, volatility: r.volatility }, r.updated_at, now);
 
-const shown = (
-  r: {
-    category: string;
-    rating: number;
-    rd: number;
-    volatility: number;
-    games: number;
-    wins: number;
-    losses: number;
-    draws: number;
-    updated_at: Date;
-  },
-  now: Date,
-): CategoryRating => {
+const shown = (r: Omit<Selectable<RatingsTable>, 'player_id' | 'name'>, now: Date): CategoryRating => {
   const at = current(r, now);
   return {
     category: r.category as RatingCategory,
