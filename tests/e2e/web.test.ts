@@ -91,8 +91,12 @@ async function bounded(what: string, closing: Promise<unknown> | undefined, ms: 
 }
 
 /** A browser context that plays as `who` (the client keeps its guest token in localStorage). */
-async function contextAs(who: { id: string; name: string; token: string } | null, width = 1100): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
+async function contextAs(
+  who: { id: string; name: string; token: string } | null,
+  width = 1100,
+  hasTouch = false,
+): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, hasTouch });
   contexts.push(context);
   if (who) await context.addInitScript((v) => localStorage.setItem('shogi.identity', v), JSON.stringify(who));
   const page = await context.newPage();
@@ -345,6 +349,52 @@ describe('web client', () => {
     // carol asked for gote: her board is turned, her name at the bottom, both clocks at 5:00
     expect(await challenger.locator('.player-bar.bottom .name').textContent()).toBe('clock-carol');
     expect(await challenger.locator('.clock .time').allTextContents()).toEqual(['5:00', '5:00']);
+  });
+
+  test('pieces in hand are dropped by dragging them, with a finger or a mouse', async () => {
+    const erin = await stack.api.createPlayer('dragger-sente');
+    const frank = await stack.api.createPlayer('dragger-gote');
+    const game = await stack.api.createGame({
+      sente: erin.id,
+      gote: frank.id,
+      sfen: '4k4/9/8p/4P4/9/9/2P6/9/4K4 b GS 1',
+    });
+    const page = await contextAs(erin, 390, true); // a phone: touch, and the board fills the width
+    await page.goto(url(`/games/${game.id}`));
+    await page.locator('.board .piece').first().waitFor();
+    const centre = async (selector: string) => {
+      const box = await page.locator(selector).boundingBox();
+      if (!box) throw new Error(`${selector} not laid out`);
+      return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    };
+
+    // a finger: touch down on the gold in hand, slide to 6e, lift (raw touch events, as a phone sends them)
+    const from = await centre('.hand [data-hand="7"]');
+    const to = await centre('.board [data-sq="6e"]');
+    const cdp = await page.context().newCDPSession(page);
+    const touch = (type: string, at: { x: number; y: number } | null) =>
+      cdp.send('Input.dispatchTouchEvent', { type, touchPoints: at ? [{ x: at.x, y: at.y }] : [] });
+    await touch('touchStart', from);
+    for (let i = 1; i <= 5; i++)
+      await touch('touchMove', { x: from.x + ((to.x - from.x) * i) / 5, y: from.y + ((to.y - from.y) * i) / 5 });
+    expect(await page.locator('.drag-ghost .piece').count()).toBe(1); // the piece follows the finger
+    await touch('touchEnd', null);
+    await waitForMoves(page, 1);
+    expect(await movesShown(page)).toEqual(['G*6e']);
+    expect(await page.locator('.drag-ghost').count()).toBe(0);
+
+    // the opponent answers; then a mouse drags the silver to 4e
+    const answered = await stack.api.submitMove(game.id, frank.token, { usi: '1c1d', ply: 1 });
+    expect(answered.status).toBe(202);
+    await waitForMoves(page, 2);
+    const silver = await centre('.hand [data-hand="4"]');
+    const target = await centre('.board [data-sq="4e"]');
+    await page.mouse.move(silver.x, silver.y);
+    await page.mouse.down();
+    await page.mouse.move(target.x, target.y, { steps: 4 });
+    await page.mouse.up();
+    await waitForMoves(page, 3);
+    expect(await movesShown(page)).toEqual(['G*6e', '1c1d', 'S*4e']);
   });
 
   test('stepping back through a live game: the view stays put while the game moves on', async () => {

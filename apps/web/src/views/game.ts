@@ -26,6 +26,7 @@ import { GameHistory } from '../shogi/history.js';
 import { moveSquares, promotionChoice, type Targets, targetsFrom } from '../shogi/model.js';
 import { resultText } from '../shogi/result.js';
 import { boardElement, handElement } from './board.js';
+import { followDrag } from './drag.js';
 
 type Side = 'sente' | 'gote';
 interface Selection {
@@ -49,7 +50,6 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
   const verdicts = new Map<number, string | null>();
   let sending = false;
   let message = '';
-  let dragFrom: number | null = null;
   let botIds = new Set<string>();
   const me = identity();
 
@@ -335,25 +335,28 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
     render();
   };
 
+  /** The board square an element is (or is in), or null. */
+  const squareAt = (el: Element | null): number | null => {
+    const cell = el?.closest<HTMLElement>('[data-index]');
+    return cell && boardBox.contains(cell) ? Number(cell.dataset.index) : null;
+  };
+  const ghostOf = (el: Element): Node | null => el.querySelector('.piece')?.cloneNode(true) ?? null;
+
   // drag: press on a piece, release on a target square
   boardBox.addEventListener('pointerdown', (event) => {
     const cell = (event.target as Element).closest<HTMLElement>('[data-index]');
-    if (!cell || !game || !canMove() || pendingSeq !== null) return;
-    const index = Number(cell.dataset.index);
-    if (selection?.targets.byTarget.has(index)) return;
-    const targets = targetsFrom(game, { square: index });
+    if (event.button !== 0 || !cell || !game || !canMove() || sending || pendingSeq !== null) return;
+    const from = Number(cell.dataset.index);
+    if (selection?.targets.byTarget.has(from)) return;
+    const targets = targetsFrom(game, { square: from });
     if (targets.byTarget.size === 0) return;
-    dragFrom = index;
-    selection = { source: { square: index }, targets };
+    const ghost = ghostOf(cell);
+    selection = { source: { square: from }, targets };
     render();
-  });
-  boardBox.addEventListener('pointerup', (event) => {
-    const from = dragFrom;
-    dragFrom = null;
-    if (from === null) return;
-    const cell = document.elementFromPoint(event.clientX, event.clientY)?.closest<HTMLElement>('[data-index]');
-    const index = cell ? Number(cell.dataset.index) : from;
-    if (index !== from && selection?.targets.byTarget.has(index)) void moveTo_(index);
+    followDrag(event, ghost, ({ target }) => {
+      const to = squareAt(target);
+      if (to !== null && to !== from && selection?.targets.byTarget.has(to)) void moveTo_(to);
+    });
   });
   // a click after a drag that stayed on its square keeps the selection (click-click moves)
   boardBox.addEventListener(
@@ -366,6 +369,40 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
     },
     true,
   );
+
+  // drag from the hand: press on a piece in hand, release on a target square. A press released
+  // in place is a click (it picks the piece, or unpicks the picked one), so click-then-square
+  // works as before; the click event itself is left to the keyboard (Enter, Space)
+  const onHandPress = (event: PointerEvent) => {
+    const button = (event.target as Element).closest<HTMLElement>('[data-hand]');
+    if (event.button !== 0 || !button || !game || !canMove() || sending || pendingSeq !== null) return;
+    const type = Number(button.dataset.hand);
+    const wasPicked = selection !== null && 'dropType' in selection.source && selection.source.dropType === type;
+    const targets = targetsFrom(game, { dropType: type });
+    if (targets.byTarget.size === 0) return;
+    const ghost = ghostOf(button);
+    selection = { source: { dropType: type }, targets };
+    render();
+    followDrag(event, ghost, ({ target, dragged }) => {
+      const to = squareAt(target);
+      if (to !== null && selection?.targets.byTarget.has(to)) void moveTo_(to);
+      else if (!dragged && wasPicked) {
+        selection = null;
+        render();
+      }
+    });
+  };
+  for (const bar of [topBar, bottomBar]) {
+    bar.addEventListener('pointerdown', onHandPress);
+    // a pointer's click on a hand piece was handled on the press; a keyboard's (detail 0) was not
+    bar.addEventListener(
+      'click',
+      (event) => {
+        if (event.detail > 0 && (event.target as Element).closest('[data-hand]')) event.stopPropagation();
+      },
+      true,
+    );
+  }
 
   const say = (text: string) => {
     message = text;
