@@ -1,7 +1,8 @@
 /**
  * The game page: board, hands, clocks, moves (Japanese and USI), spectators and the result.
- * Everyone follows the game on the watch socket; a player also moves (click, drag, or a
- * USI typed in), drops, resigns. Moves go over HTTP and show once the worker accepts them.
+ * Everyone follows the game on the watch socket and may step back through its positions
+ * (history.ts, cursor.ts); a player also moves (click, drag, or a USI typed in), drops (click
+ * or drag from the hand), resigns. Moves go over HTTP and show once the worker accepts them.
  */
 import type { ChallengeView, GameSnapshot, WireEvent } from '@shogi/protocol';
 import { formatUsi, type Game, type Move, moveIllegality, parseUsi } from '@shogi/rules';
