@@ -447,12 +447,16 @@ describe('web client', () => {
     expect(await square(watcher, '8d')).toBe('8d, empty');
     expect(await square(watcher, '3c')).toBe('3c, gote pawn');
     expect(await place(watcher)).toBe('Move 1 / 4');
+    // the "to move" badge follows the position shown: after 7g7f, gote (live: sente)
+    const toMove = (page: Page) => page.locator('.player-bar:has(.turn) .name').textContent();
+    expect(await toMove(watcher)).toBe('stepper-gote');
     await watcher.screenshot({ path: join(ARTIFACTS, 'web-game-history.png'), fullPage: true });
 
     // End: back to the game as it stands, following it again
     await watcher.keyboard.press('End');
     expect(await place(watcher)).toBe('Move 4 / 4');
     expect(await square(watcher, '8d')).toBe('8d, gote pawn');
+    expect(await toMove(watcher)).toBe('stepper-sente');
     expect(await watcher.locator('.history-note').isVisible()).toBe(false);
 
     // a player's board takes no moves while it shows an earlier position

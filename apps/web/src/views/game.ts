@@ -534,9 +534,10 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
       h('button', { type: 'button', class: 'link', onclick: () => show('last') }, 'Back to the game'),
     );
   };
-  const playerBar = (side: Side) => {
+  /** `toMove`: the side to move in the position shown (null: nobody, the game is over and shown live). */
+  const playerBar = (side: Side, toMove: Side | null) => {
     if (!snap || !game) return [];
-    const turn = snap.status === 'ongoing' && (game.position.side === 0 ? 'sente' : 'gote') === side;
+    const turn = toMove === side;
     const player = snap.players[side];
     const parts: (Node | string)[] = [
       h('span', { class: 'mark', 'aria-hidden': 'true' }, side === 'sente' ? '☗' : '☖'),
@@ -594,8 +595,11 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
         ...(s === side && canMove() ? { onPick } : {}),
       });
     const [topSide, bottomSide]: [Side, Side] = flipped ? ['sente', 'gote'] : ['gote', 'sente'];
-    topBar.replaceChildren(...playerBar(topSide), hand(topSide));
-    bottomBar.replaceChildren(...playerBar(bottomSide), hand(bottomSide));
+    // stepped back, the badge follows the board shown (the clocks stay the game's own)
+    const liveToMove: Side | null = snap.status === 'ongoing' ? (game.position.side === 0 ? 'sente' : 'gote') : null;
+    const toMove = live ? liveToMove : state.sideToMove;
+    topBar.replaceChildren(...playerBar(topSide, toMove), hand(topSide));
+    bottomBar.replaceChildren(...playerBar(bottomSide, toMove), hand(bottomSide));
     boardBox.replaceChildren(board);
     if (focused !== undefined) boardBox.querySelector<HTMLElement>(`[data-index="${focused}"]`)?.focus();
     boardBox.classList.toggle('my-turn', canMove());
