@@ -351,6 +351,35 @@ describe('web client', () => {
     expect(await challenger.locator('.clock .time').allTextContents()).toEqual(['5:00', '5:00']);
   });
 
+  test('a seek with a clock of your own: another player sees it open, plays it, and both land in that game', async () => {
+    const gina = await stack.api.createPlayer('seek-gina');
+    const hugo = await stack.api.createPlayer('seek-hugo');
+    const seeker = await contextAs(gina);
+    await seeker.goto(url('/'));
+    await seeker.selectOption('#seek-clock', 'byoyomi');
+    expect(await seeker.locator('#seek-increment').isVisible()).toBe(false);
+    await seeker.fill('#seek-minutes', '3');
+    await seeker.fill('#seek-byoyomi', '20');
+    await seeker.fill('#seek-periods', '2');
+    await seeker.check('#seek-rated');
+    await seeker.click('form.custom-seek button[type="submit"]');
+    await seeker
+      .locator('.waiting', { hasText: 'Looking for an opponent (3 min + 20 s byoyomi × 2, rated)' })
+      .waitFor({ timeout: 10_000 });
+
+    const taker = await contextAs(hugo);
+    await taker.goto(url('/'));
+    const open = taker.locator('.seeks li', { hasText: 'seek-gina' });
+    await open.waitFor({ timeout: 10_000 });
+    expect(await open.textContent()).toMatch(/3 min \+ 20 s byoyomi × 2 · rated/);
+    await open.locator('button:has-text("Play")').click();
+    for (const page of [seeker, taker]) await page.waitForURL('**/games/*', { timeout: 15_000 });
+    expect(seeker.url()).toBe(taker.url());
+    await taker.locator('.game-info .spectators').waitFor();
+    expect(await taker.locator('.game-info').textContent()).toMatch(/rated/);
+    expect(await taker.locator('.clock .time').allTextContents()).toEqual(['3:00', '3:00']);
+  });
+
   test('pieces in hand are dropped by dragging them, with a finger or a mouse', async () => {
     const erin = await stack.api.createPlayer('dragger-sente');
     const frank = await stack.api.createPlayer('dragger-gote');

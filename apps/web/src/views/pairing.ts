@@ -38,7 +38,8 @@ export function pairingPanel(navigate: (path: string) => void, onIdentity: () =>
   const incoming = h('ul', { class: 'challenges', 'aria-label': 'Challenges to you' });
   const account = h('div', { class: 'account' });
   const opponentInput = h('input', { id: 'challenge-opponent', placeholder: 'player id or name', autocomplete: 'off' });
-  const clock = challengeClock();
+  const clock = termsForm('challenge');
+  const seekTerms = termsForm('seek');
   let mySeek: string | null = null;
   let socket: { close(): void } | null = null;
   let poll: ReturnType<typeof setInterval> | undefined;
@@ -58,18 +59,18 @@ export function pairingPanel(navigate: (path: string) => void, onIdentity: () =>
       : null;
   };
 
-  const seek = async (tc: TimeControl, color: 'sente' | 'gote' | 'random' = 'random') => {
+  const seek = async (tc: TimeControl, color: 'sente' | 'gote' | 'random' = 'random', rated = false) => {
     note.textContent = '';
     try {
       const s = await withIdentity((me) =>
-        api.post<SeekView>('/api/seeks', { timeControl: tc, rated: false, color }, me.token),
+        api.post<SeekView>('/api/seeks', { timeControl: tc, rated, color }, me.token),
       );
       onIdentity();
       if (!socket) listen();
       if (s.status === 'paired' && s.gameId) return navigate(`/games/${s.gameId}`);
       mySeek = s.id;
       waiting.replaceChildren(
-        `Looking for an opponent (${timeControlText(tc)})… `,
+        `Looking for an opponent (${timeControlText(tc)}${rated ? ', rated' : ''})… `,
         h('button', { type: 'button', onclick: () => void cancelSeek() }, 'Cancel'),
       );
       clearInterval(poll);
@@ -112,8 +113,13 @@ export function pairingPanel(navigate: (path: string) => void, onIdentity: () =>
                 'button',
                 {
                   type: 'button',
+                  // the same terms, rated flag included: only those pair with it
                   onclick: () =>
-                    void seek(s.timeControl, s.color === 'sente' ? 'gote' : s.color === 'gote' ? 'sente' : 'random'),
+                    void seek(
+                      s.timeControl,
+                      s.color === 'sente' ? 'gote' : s.color === 'gote' ? 'sente' : 'random',
+                      s.rated,
+                    ),
                 },
                 'Play',
               ),
@@ -258,6 +264,22 @@ export function pairingPanel(navigate: (path: string) => void, onIdentity: () =>
       { class: 'buttons' },
       ...QUICK.map((q) => h('button', { type: 'button', onclick: () => void seek(q.tc) }, q.label)),
     ),
+    // any clock the server takes, not only the quick ones: paired with an open seek of the same terms
+    h(
+      'form',
+      {
+        class: 'custom-seek',
+        onsubmit: (e: Event) => {
+          e.preventDefault();
+          const terms = seekTerms.terms();
+          if (!terms.ok) note.textContent = terms.error;
+          else void seek(terms.timeControl, terms.color, terms.rated);
+        },
+      },
+      h('span', {}, 'Or seek: '),
+      seekTerms.element,
+      h('button', { type: 'submit' }, 'Seek'),
+    ),
     waiting,
     h('h3', {}, 'Open seeks'),
     seeksList,
@@ -303,15 +325,15 @@ type ChallengeTerms =
  * The challenge's terms: the clock (its kind, then only the fields that kind uses), rated or
  * casual, and the challenger's colour.
  */
-function challengeClock(): { element: HTMLElement; terms(): ChallengeTerms } {
+function termsForm(prefix: 'challenge' | 'seek'): { element: HTMLElement; terms(): ChallengeTerms } {
   const kind = h(
     'select',
-    { id: 'challenge-clock', name: 'clock' },
+    { id: `${prefix}-clock`, name: 'clock' },
     ...CLOCK_KINDS.map((k) => h('option', { value: k.kind, selected: k.kind === DEFAULT_FIELDS.kind }, k.label)),
   );
   const number = (name: keyof ClockFields, label: string, min: number, max: number) => {
     const input = h('input', {
-      id: `challenge-${name}`,
+      id: `${prefix}-${name}`,
       name,
       type: 'number',
       inputmode: 'numeric',
@@ -329,10 +351,10 @@ function challengeClock(): { element: HTMLElement; terms(): ChallengeTerms } {
     increment: number('increment', 'Increment (s)', 0, 180),
     days: number('days', 'Days per move', 1, 14),
   };
-  const rated = h('input', { id: 'challenge-rated', name: 'rated', type: 'checkbox' });
+  const rated = h('input', { id: `${prefix}-rated`, name: 'rated', type: 'checkbox' });
   const color = h(
     'select',
-    { id: 'challenge-color', name: 'color', 'aria-label': 'Your colour' },
+    { id: `${prefix}-color`, name: 'color', 'aria-label': 'Your colour' },
     h('option', { value: 'random' }, 'Random colour'),
     h('option', { value: 'sente' }, 'I play sente ☗'),
     h('option', { value: 'gote' }, 'I play gote ☖'),
@@ -347,11 +369,11 @@ function challengeClock(): { element: HTMLElement; terms(): ChallengeTerms } {
   const element = h(
     'fieldset',
     { class: 'challenge-terms' },
-    h('legend', { class: 'visually-hidden' }, 'Challenge terms'),
-    h('label', { for: 'challenge-clock' }, 'Clock '),
+    h('legend', { class: 'visually-hidden' }, prefix === 'seek' ? 'Seek terms' : 'Challenge terms'),
+    h('label', { for: `${prefix}-clock` }, 'Clock '),
     kind,
     ...Object.values(inputs).map((f) => f.label),
-    h('label', { for: 'challenge-rated' }, rated, ' Rated'),
+    h('label', { for: `${prefix}-rated` }, rated, ' Rated'),
     color,
   );
   return {
