@@ -167,7 +167,12 @@ export function ratePeriod(
 export function idlePeriod(player: Rating, periods = 1, config: Glicko2Config = DEFAULT_CONFIG): Rating {
   const phi = toPhi(player.deviation);
   const sigma = player.volatility;
-  return fromScale(toMu(player.rating), Math.sqrt(phi * phi + Math.max(0, periods) * sigma * sigma), sigma, config);
+  // the rating does not move: kept as given rather than sent through the scale and back
+  return {
+    rating: player.rating,
+    deviation: Math.min(SCALE * Math.sqrt(phi * phi + Math.max(0, periods) * sigma * sigma), config.maxDeviation),
+    volatility: sigma,
+  };
 }
 
 /**
@@ -179,7 +184,7 @@ export function idlePeriod(player: Rating, periods = 1, config: Glicko2Config = 
  */
 export const RATING_PERIODS_PER_DAY = 0.21436;
 
-const MS_PER_DAY = 86_400_000;
+export const MS_PER_DAY = 86_400_000;
 
 /** An instant: a `Date`, an ISO string or epoch milliseconds. */
 export type Instant = Date | string | number;
@@ -210,11 +215,7 @@ export function ratingAt(
   config: Glicko2Config = DEFAULT_CONFIG,
 ): Rating {
   const t = ratingPeriodsBetween(lastPlayedAt, at);
-  if (t === 0) return player;
-  // S·√(φ² + t·σ²) computed as √(RD² + t·(S·σ)²): the same value, and never below RD
-  const growth = SCALE * player.volatility;
-  const deviation = Math.sqrt(player.deviation * player.deviation + t * growth * growth);
-  return { rating: player.rating, deviation: Math.min(deviation, config.maxDeviation), volatility: player.volatility };
+  return t === 0 ? player : idlePeriod(player, t, config);
 }
 
 export interface RatedGame {

@@ -11,12 +11,18 @@
  * The second alone would keep a settled player (RD 45–60) listed for months without a
  * game; the first alone would list a player whose RD has already grown past 110.
  */
-import { DEFAULT_CONFIG, type Glicko2Config, type Instant, isProvisional, type Rating, ratingAt } from './glicko2.js';
+import {
+  DEFAULT_CONFIG,
+  type Glicko2Config,
+  type Instant,
+  isProvisional,
+  MS_PER_DAY,
+  type Rating,
+  ratingAt,
+} from './glicko2.js';
 
 /** Days without a rated game in a category after which a player leaves its leaderboard. */
 export const LEADERBOARD_ACTIVE_DAYS = 30;
-
-const MS_PER_DAY = 86_400_000;
 
 /** The earliest end of a latest rated game that keeps a player on the leaderboard at `now`. */
 export const leaderboardActiveSince = (now: Instant): Date =>

@@ -88,17 +88,22 @@ export async function changePasswordHash(
       .where('password_hash', '=', change.expectedHash)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return null;
-    const revoked = await trx
-      .updateTable('tokens')
-      .set({ revoked_at: change.now })
-      .where('player_id', '=', change.playerId)
-      .where('kind', '=', 'session')
-      .where('revoked_at', 'is', null)
-      .$if(change.keepTokenId !== null, (q) => q.where('id', '!=', change.keepTokenId as string))
-      .returning('token_hash')
-      .execute();
-    return revoked.map((r) => r.token_hash);
+    return revokeSessions(trx, change.playerId, change.now, change.keepTokenId);
   });
+}
+
+/** Revokes a player's live session tokens, but `keepTokenId`'s; returns their hashes. */
+async function revokeSessions(trx: Db, playerId: string, now: Date, keepTokenId: string | null): Promise<string[]> {
+  const revoked = await trx
+    .updateTable('tokens')
+    .set({ revoked_at: now })
+    .where('player_id', '=', playerId)
+    .where('kind', '=', 'session')
+    .where('revoked_at', 'is', null)
+    .$if(keepTokenId !== null, (q) => q.where('id', '!=', keepTokenId as string))
+    .returning('token_hash')
+    .execute();
+  return revoked.map((r) => r.token_hash);
 }
 
 /**
@@ -119,15 +124,7 @@ export async function resetPasswordHash(
       .returning('player_id')
       .executeTakeFirst();
     if (account === undefined) return undefined;
-    const revoked = await trx
-      .updateTable('tokens')
-      .set({ revoked_at: now })
-      .where('player_id', '=', account.player_id)
-      .where('kind', '=', 'session')
-      .where('revoked_at', 'is', null)
-      .returning('token_hash')
-      .execute();
-    return { playerId: account.player_id, revokedHashes: revoked.map((r) => r.token_hash) };
+    return { playerId: account.player_id, revokedHashes: await revokeSessions(trx, account.player_id, now, null) };
   });
 }
 
