@@ -24,7 +24,7 @@ import { parseArgs } from 'node:util';
 import type { ServerMessage } from '@shogi/protocol';
 import { ApiClient, type PlayerSocket } from '../../apps/server/src/client.js';
 import { cpuByGroup, cpuReport } from './cpu.js';
-import { type Breakdown, printReport, type Sample } from './report.js';
+import { BREAKDOWN, type Breakdown, Columns, printReport } from './report.js';
 import { scripts } from './scripts.js';
 
 const { values: args } = parseArgs({
@@ -55,8 +55,8 @@ const url = new URL(args.url);
 if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) throw new Error('the bench only targets loopback');
 
 const api = new ApiClient(args.url);
-const samples: Sample[] = [];
-const breakdowns: Breakdown[] = [];
+const latencies = new Columns(['ms'] as const);
+const breakdowns = new Columns(BREAKDOWN);
 let accepted = 0;
 let rejected = 0;
 let errors = 0;
@@ -94,36 +94,45 @@ function verdictWaiter(socket: PlayerSocket): { next(): Promise<ServerMessage> }
   };
 }
 
-/** An event's stamps, kept for the time breakdown (ms since the epoch). */
-interface Stamps {
-  /** The gateway's receivedAt of a MoveSubmitted (NaN for other events). */
-  readonly receivedAt: number;
-  readonly recordedAt: number;
-  /** When this client got it. */
-  readonly at: number;
-}
-
 /**
- * Keeps the stamps of the last few events seen on a socket, by seq. Only numbers, and only a
- * few: keeping the events themselves (600 sockets × 64 parsed events) made every young-
- * generation GC of the bench copy them, 12-17 ms each about once a second, and every move in
- * flight during one was measured that much slower.
+ * The stamps of the last few events seen on a socket, by seq (ms since the epoch), in a ring
+ * of typed arrays: keeping the events themselves (600 sockets × 64 parsed events) made every
+ * young-generation GC of the bench copy them, 12-17 ms each about once a second, and a
+ * stamps object per event was still promoted (the bench's mark-compacts then paused every
+ * move in flight); these arrays live as long as the game and hold no objects.
  */
-function eventMemory(socket: PlayerSocket): Map<number, Stamps> {
-  const seen = new Map<number, Stamps>();
-  socket.onMessage((m) => {
-    if (m.type !== 'events') return;
-    const at = Date.now();
-    for (const e of m.events) {
-      const receivedAt = e.type === 'MoveSubmitted' ? Date.parse(String(e.payload.receivedAt)) : Number.NaN;
-      seen.set(e.seq, { receivedAt, recordedAt: Date.parse(e.recordedAt), at });
-    }
-    for (const k of seen.keys()) {
-      if (seen.size <= 8) break;
-      seen.delete(k);
-    }
-  });
-  return seen;
+class EventStamps {
+  static readonly SLOTS = 8;
+  readonly #seq = new Float64Array(EventStamps.SLOTS).fill(-1);
+  /** The gateway's receivedAt of a MoveSubmitted (NaN for other events). */
+  readonly #receivedAt = new Float64Array(EventStamps.SLOTS);
+  readonly #recordedAt = new Float64Array(EventStamps.SLOTS);
+  /** When this client got it. */
+  readonly #at = new Float64Array(EventStamps.SLOTS);
+
+  constructor(socket: PlayerSocket) {
+    socket.onMessage((m) => {
+      if (m.type !== 'events') return;
+      const at = Date.now();
+      for (const e of m.events) {
+        const slot = e.seq % EventStamps.SLOTS;
+        this.#seq[slot] = e.seq;
+        this.#receivedAt[slot] = e.type === 'MoveSubmitted' ? Date.parse(String(e.payload.receivedAt)) : Number.NaN;
+        this.#recordedAt[slot] = Date.parse(e.recordedAt);
+        this.#at[slot] = at;
+      }
+    });
+  }
+
+  /** The slot holding `seq`'s stamps, or -1 when it is not among the last few. */
+  slotOf(seq: number): number {
+    const slot = seq % EventStamps.SLOTS;
+    return this.#seq[slot] === seq ? slot : -1;
+  }
+
+  receivedAt = (slot: number) => this.#receivedAt[slot] as number;
+  recordedAt = (slot: number) => this.#recordedAt[slot] as number;
+  at = (slot: number) => this.#at[slot] as number;
 }
 
 async function playGames(index: number, script: string[], start: number, stopAt: number, measureFrom: number) {
@@ -140,7 +149,7 @@ async function playGames(index: number, script: string[], start: number, stopAt:
     const players = [sente, gote];
     const sockets = await Promise.all(players.map((p) => api.playerSocket(game.id, p.token, undefined, { keep: 0 })));
     const waiters = sockets.map(verdictWaiter);
-    const memories = sockets.map(eventMemory);
+    const memories = sockets.map((s) => new EventStamps(s));
     for (let ply = 0; ply < script.length && performance.now() < stopAt; ply++) {
       if (interval > 0) {
         const wait = due - performance.now();
@@ -177,18 +186,18 @@ async function playGames(index: number, script: string[], start: number, stopAt:
       }
       if (t0 >= measureFrom) {
         accepted++;
-        samples.push({ at: t0, ms: t1 - t0 });
-        const memory = memories[side] as Map<number, Stamps>;
-        const submitted = memory.get(m.submittedSeq);
-        const verdictEvent = memory.get(m.seq);
-        if (submitted && verdictEvent) {
+        latencies.push({ ms: t1 - t0 });
+        const memory = memories[side] as EventStamps;
+        const submitted = memory.slotOf(m.submittedSeq);
+        const verdictEvent = memory.slotOf(m.seq);
+        if (submitted >= 0 && verdictEvent >= 0) {
           const breakdown: Breakdown = {
             total: t1 - t0,
-            ack: ackAt > 0 ? ackAt - t0 : null,
-            intake: submitted.receivedAt - wall0,
-            appendSubmitted: submitted.recordedAt - submitted.receivedAt,
-            toVerdictAppend: verdictEvent.recordedAt - submitted.recordedAt,
-            verdictToClient: verdictEvent.at - verdictEvent.recordedAt,
+            ack: ackAt > 0 ? ackAt - t0 : Number.NaN,
+            intake: memory.receivedAt(submitted) - wall0,
+            appendSubmitted: memory.recordedAt(submitted) - memory.receivedAt(submitted),
+            toVerdictAppend: memory.recordedAt(verdictEvent) - memory.recordedAt(submitted),
+            verdictToClient: memory.at(verdictEvent) - memory.recordedAt(verdictEvent),
           };
           breakdowns.push(breakdown);
           if (SLOW_MS > 0 && breakdown.total > SLOW_MS && slowPrinted++ < SLOW_MAX)
@@ -237,7 +246,16 @@ async function main() {
     console.log(`(BullMQ job timings unavailable: ${String(err)})`);
     return null;
   });
-  printReport({ samples, breakdowns, accepted, rejected, errors, games: gamesPlayed, seconds: elapsed, jobs });
+  printReport({
+    latencies: latencies.column('ms'),
+    breakdowns,
+    accepted,
+    rejected,
+    errors,
+    games: gamesPlayed,
+    seconds: elapsed,
+    jobs,
+  });
   if (cpuBefore.size > 0) {
     console.log('CPU over the measured window (from /proc):');
     for (const l of cpuReport(cpuBefore, cpuAfter, accepted, elapsed, availableParallelism())) console.log(l);
