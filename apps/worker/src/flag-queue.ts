@@ -19,13 +19,23 @@ export interface FlagJobData {
 /** One job per turn (BullMQ forbids ':' in custom ids). */
 export const flagJobId = (gameId: string, ply: number): string => `flag-${gameId}-${ply}`;
 
-export const FLAG_JOB_OPTIONS: JobsOptions = {
+export const FLAG_JOB_OPTIONS = {
   attempts: 8,
   backoff: { type: 'exponential', delay: 200 },
   // a completed turn's id stays taken a while, so a late duplicate schedule adds nothing
   removeOnComplete: { age: 3600, count: 10_000 },
   removeOnFail: { age: 24 * 3600 },
-};
+} as const satisfies JobsOptions;
+
+/** A flag job's options as a literal of its own (see validateJobOptions: spreading cost a hidden class a job). */
+export const flagJobOptions = (jobId: string, delay = 0): JobsOptions => ({
+  attempts: FLAG_JOB_OPTIONS.attempts,
+  backoff: FLAG_JOB_OPTIONS.backoff,
+  removeOnComplete: FLAG_JOB_OPTIONS.removeOnComplete,
+  removeOnFail: FLAG_JOB_OPTIONS.removeOnFail,
+  delay,
+  jobId,
+});
 
 /** Schedules the flag check of the state's current turn; nothing for ended or unlimited games. */
 export async function scheduleFlag(
@@ -40,7 +50,7 @@ export async function scheduleFlag(
   await queue.add(
     FLAG_QUEUE,
     { gameId, ply: state.ply },
-    { ...FLAG_JOB_OPTIONS, delay: Math.max(0, due - now), jobId: flagJobId(gameId, state.ply) },
+    flagJobOptions(flagJobId(gameId, state.ply), Math.max(0, due - now)),
   );
 }
 

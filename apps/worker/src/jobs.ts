@@ -3,7 +3,14 @@
  * tests): queue names, job data, job ids and options, and the channel the verdicts go out
  * on. Imported as `@shogi/worker/jobs`, which loads no worker, pool or connection.
  */
-export { FLAG_JOB_OPTIONS, FLAG_QUEUE, type FlagJobData, flagJobId, scheduleFlag } from './flag-queue.js';
+export {
+  FLAG_JOB_OPTIONS,
+  FLAG_QUEUE,
+  type FlagJobData,
+  flagJobId,
+  flagJobOptions,
+  scheduleFlag,
+} from './flag-queue.js';
 export {
   type EventEnvelope,
   gameChannel,
@@ -14,4 +21,5 @@ export {
   type ValidateBatchJobData,
   type ValidateJobData,
   validateJobId,
+  validateJobOptions,
 } from './queues.js';

@@ -16,8 +16,8 @@ import { LAG_ALLOWANCE_MS } from '@shogi/game';
 import { type Db, deleteDeadTokens, findOverdueClocks, findStalledSubmissions } from '@shogi/store';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import { FLAG_JOB_OPTIONS, FLAG_QUEUE, type FlagJobData, flagJobId } from './flag-queue.js';
-import { VALIDATE_JOB_OPTIONS, VALIDATE_QUEUE, type ValidateJobData, validateJobId } from './queues.js';
+import { FLAG_QUEUE, type FlagJobData, flagJobId, flagJobOptions } from './flag-queue.js';
+import { VALIDATE_QUEUE, type ValidateJobData, validateJobId, validateJobOptions } from './queues.js';
 
 export async function sweepStalled(
   db: Db,
@@ -29,11 +29,7 @@ export async function sweepStalled(
   const bucket = Math.floor(now / afterMs);
   await Promise.all(
     stalled.map(({ gameId, seq }) =>
-      queue.add(
-        VALIDATE_QUEUE,
-        { gameId, seq },
-        { ...VALIDATE_JOB_OPTIONS, jobId: `${validateJobId(gameId, seq)}-sweep${bucket}` },
-      ),
+      queue.add(VALIDATE_QUEUE, { gameId, seq }, validateJobOptions(`${validateJobId(gameId, seq)}-sweep${bucket}`)),
     ),
   );
   return stalled.length;
@@ -53,11 +49,7 @@ export async function sweepOverdueClocks(
   const bucket = Math.floor(now / intervalMs);
   await Promise.all(
     overdue.map(({ gameId, ply }) =>
-      queue.add(
-        FLAG_QUEUE,
-        { gameId, ply },
-        { ...FLAG_JOB_OPTIONS, jobId: `${flagJobId(gameId, ply)}-sweep${bucket}` },
-      ),
+      queue.add(FLAG_QUEUE, { gameId, ply }, flagJobOptions(`${flagJobId(gameId, ply)}-sweep${bucket}`)),
     ),
   );
   return overdue.length;

@@ -51,8 +51,17 @@ function recordedResult(
   events: readonly GameEvent[],
   rows: readonly { seq: number; recorded_at: Date; global_position: string }[],
 ): AppendResult {
+  // a literal of its own, not the driver's row spread with more fields: that gave each
+  // append new hidden classes V8 did not share (see applyToGameRow)
   const recorded = rows.map((r, i) =>
-    toRecorded({ ...r, game_id: gameId, type: (events[i] as GameEvent).type, payload: (events[i] as GameEvent).data }),
+    toRecorded({
+      game_id: gameId,
+      seq: r.seq,
+      recorded_at: r.recorded_at,
+      global_position: r.global_position,
+      type: (events[i] as GameEvent).type,
+      payload: (events[i] as GameEvent).data,
+    }),
   );
   return { lastSeq: expectedSeq + events.length, events: recorded };
 }

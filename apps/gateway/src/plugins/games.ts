@@ -13,11 +13,11 @@ import {
   MAX_VALIDATE_BATCH,
   scheduleFlag,
   toEnvelope,
-  VALIDATE_JOB_OPTIONS,
   VALIDATE_QUEUE,
   type ValidateBatchJobData,
   type ValidateJobData,
   validateJobId,
+  validateJobOptions,
 } from '@shogi/worker/jobs';
 import { Queue } from 'bullmq';
 import fp from 'fastify-plugin';
@@ -56,8 +56,8 @@ export default fp<{ config: GatewayConfig; events?: EventStore }>(
     const enqueueMoves = tickBatcher<ValidateJobData>(async (moves) => {
       const [only] = moves;
       if (moves.length === 1 && only !== undefined)
-        await queue.add(VALIDATE_QUEUE, only, { ...VALIDATE_JOB_OPTIONS, jobId: validateJobId(only.gameId, only.seq) });
-      else await queue.add(VALIDATE_QUEUE, { moves }, { ...VALIDATE_JOB_OPTIONS, jobId: `batch-${randomUUID()}` });
+        await queue.add(VALIDATE_QUEUE, only, validateJobOptions(validateJobId(only.gameId, only.seq)));
+      else await queue.add(VALIDATE_QUEUE, { moves }, validateJobOptions(`batch-${randomUUID()}`));
     }, MAX_VALIDATE_BATCH);
     const channelOf = (gameId: string) => gameChannel(gameId, config.channelPrefix);
     const deps: GameServiceDeps = {
