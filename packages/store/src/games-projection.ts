@@ -24,9 +24,10 @@ function firstMoveDeadline(tc: Parameters<typeof firstMoveLimitMs>[0], createdAt
 /**
  * Applies one event (with its seq) to a patch; starting from {} gives the columns a batch changes.
  * Pure for the caller (`patch` is not changed); the copy it returns is filled in place rather
- * than spread again with the new columns: spreading it a second time gave every append
- * three hidden classes of its own that V8 did not share (`--log-maps`: ~10 new maps a move,
- * allocated in the old generation and collected only by its mark-compacts).
+ * than spread again with the new columns: spreading it a second time gave every accepted move
+ * three hidden classes of its own that V8 did not share (`--log-maps`; with the append result's
+ * and the job options' spreads, ~10 new maps a move, allocated in the old generation and
+ * collected only by its mark-compacts).
  */
 export function applyToGameRow(patch: GameRowPatch, seq: number, event: GameEvent): GameRowPatch {
   const next: GameRowPatch = { ...patch, last_seq: seq };
