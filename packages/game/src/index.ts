@@ -87,6 +87,7 @@ export {
   movesOf,
   opponentOf,
   type PendingMove,
+  sideOfSfen,
 } from './state.js';
 export {
   type ByoyomiTimeControl,

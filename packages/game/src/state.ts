@@ -178,7 +178,7 @@ export function gameAt(state: GameState): { game: Game; lineage: Lineage; shared
   return { game: lineageGame(own), lineage: own, shared: false };
 }
 
-export const sideOfSfen = (sfen: string): ColorName => (sfen.split(' ')[1] === 'w' ? 'gote' : 'sente');
+export { sideOfSfen } from '@shogi/rules';
 
 /** A parsed move equals the USI text (so `7g7f` and a re-formatted `7g7f` match). */
 export const sameMove = (a: string, b: string): boolean => a === b || parseUsi(a) === parseUsi(b);

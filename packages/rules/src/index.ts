@@ -54,6 +54,7 @@ export {
   type SfenError,
   type SfenErrorCode,
   START_SFEN,
+  sideOfSfen,
   startPosition,
   toSfen,
 } from './sfen.js';

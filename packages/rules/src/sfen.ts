@@ -7,6 +7,7 @@ import { Position, type Setup } from './position.js';
 import { SQUARES, squareName } from './squares.js';
 import {
   type Color,
+  type ColorName,
   canPromoteType,
   colorOf,
   EMPTY,
@@ -195,4 +196,15 @@ export function startPosition(): Position {
   const parsed = parseSfen(START_SFEN);
   if (!parsed.ok) throw new Error('start position must parse');
   return parsed.value;
+}
+
+/**
+ * The side to move named by a SFEN, without parsing the rest: gote when its second field is
+ * exactly `w`, else sente. Found without splitting, as it runs several times a move.
+ */
+export function sideOfSfen(sfen: string): ColorName {
+  const at = sfen.indexOf(' ') + 1;
+  const gote =
+    at > 0 && sfen.charCodeAt(at) === 119 /* w */ && (at + 1 === sfen.length || sfen.charCodeAt(at + 1) === 32);
+  return gote ? 'gote' : 'sente';
 }

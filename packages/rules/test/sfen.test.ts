@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { HANDICAP_SFENS, HANDICAPS, parseSfen, perft, type SfenErrorCode, START_SFEN, toSfen } from '../src/index.js';
+import {
+  HANDICAP_SFENS,
+  HANDICAPS,
+  parseSfen,
+  perft,
+  type SfenErrorCode,
+  START_SFEN,
+  sideOfSfen,
+  toSfen,
+} from '../src/index.js';
 import { fixture, type PerftRow } from './fixtures.js';
 
 describe('SFEN round trip', () => {
@@ -79,5 +88,27 @@ describe('handicap start positions', () => {
       START_SFEN.split('/').slice(2).join('/').replace(' b ', ' w '),
     );
     expect(perft(pos.value, 1)).toBeGreaterThan(0);
+  });
+});
+
+describe('sideOfSfen', () => {
+  test('agrees with the parsed position on every handicap start and on positions after random moves', () => {
+    for (const sfen of [START_SFEN, ...Object.values(HANDICAP_SFENS)]) {
+      const parsed = parseSfen(sfen);
+      if (!parsed.ok) throw new Error(sfen);
+      expect(sideOfSfen(sfen)).toBe(parsed.value.side === 0 ? 'sente' : 'gote');
+    }
+  });
+
+  test.each([
+    ['lnsgkgsnl/9/9/9/9/9/9/9/LNSGKGSNL w - 1', 'gote'],
+    ['lnsgkgsnl/9/9/9/9/9/9/9/LNSGKGSNL b - 1', 'sente'],
+    ['9/9/9/9/9/9/9/9/9 w', 'gote'],
+    ['9/9/9/9/9/9/9/9/9 wb - 1', 'sente'],
+    ['9/9/9/9/9/9/9/9/9  w - 1', 'sente'],
+    ['no-space-at-all', 'sente'],
+    ['', 'sente'],
+  ] as const)('%j is %s to move (the second field exactly `w` is gote)', (sfen, side) => {
+    expect(sideOfSfen(sfen)).toBe(side);
   });
 });

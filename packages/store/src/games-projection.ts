@@ -3,7 +3,7 @@
  * it in the same statement as the append (so the row never lags the log), and
  * `compareGamesWithLog` applies it to the whole log to check the live table.
  */
-import { firstMoveLimitMs, type GameEvent } from '@shogi/game';
+import { firstMoveLimitMs, type GameEvent, sideOfSfen } from '@shogi/game';
 import type { GameRow } from './schema.js';
 
 /** Columns of a games row that events set; a patch is a subset of them. */
@@ -12,8 +12,6 @@ export type GameRowPatch = Partial<GameRowValues> & {
   /** A verdict for this submission seq clears pending_seq if the row's value is this seq. */
   pending_clear_if?: number;
 };
-
-const sideOfSfen = (sfen: string): 'sente' | 'gote' => (sfen.split(' ')[1] === 'w' ? 'gote' : 'sente');
 
 /** The first move's deadline of a new game (game-clock.ts); null without a clock. */
 function firstMoveDeadline(tc: Parameters<typeof firstMoveLimitMs>[0], createdAt: string): Date | null {

@@ -12,6 +12,7 @@ import {
   type EndReason,
   newGameClock,
   type RecordedClock,
+  sideOfSfen,
   stopClockView,
 } from '@shogi/game';
 import type { GameSnapshot, GameView, Side, TimeControl, WireEvent } from '@shogi/protocol';
@@ -25,8 +26,6 @@ export type SnapshotState = Omit<GameSnapshot, 'spectators' | 'moves'> & { moves
 /** The snapshot's clocks at `now`: the running side charged since the last event. */
 export const clockNow = (s: SnapshotState, now: number = Date.now()): ClockView | null =>
   s.clock == null ? null : advanceClockView(s.clock, s.timeControl, now);
-
-export const sideOfSfen = (sfen: string): Side => (sfen.split(' ')[1] === 'w' ? 'gote' : 'sente');
 
 export function snapshotOfView(view: GameView): SnapshotState {
   return {

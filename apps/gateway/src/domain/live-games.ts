@@ -4,8 +4,9 @@
  * counts, and a feed that pushes their changes to subscribed sockets. Changes are coalesced
  * per game and flushed on a timer as one frame, serialized once for every feed socket.
  */
+
+import { sideOfSfen } from '@shogi/game';
 import type { LiveGame, LiveUpdate, WireEvent } from '@shogi/protocol';
-import { sideOfSfen } from './game-snapshot.js';
 
 /** A row of the games projection, as much as the list needs. */
 export interface LiveRow {

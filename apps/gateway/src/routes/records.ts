@@ -6,7 +6,7 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { GameCreated, GameEnded, RecordedEvent } from '@shogi/game';
+import { type GameCreated, type GameEnded, type RecordedEvent, sideOfSfen } from '@shogi/game';
 import { ErrorResponse, GameParams } from '@shogi/protocol';
 import { type EndingKind, exportCsa, exportKif, type GameRecord } from '@shogi/rules';
 import { createDb, type Db, playerGames, readStream } from '@shogi/store';
@@ -87,7 +87,7 @@ export function recordOf(events: readonly RecordedEvent[]): GameRecord | null {
     } else if (e.type === 'GameEnded') ended = e.data;
   }
   const names = { sente: created.data.sente.name, gote: created.data.gote.name };
-  const first: Side = created.data.initialSfen.split(' ')[1] === 'w' ? 'gote' : 'sente';
+  const first: Side = sideOfSfen(created.data.initialSfen);
   const toMove: Side = moves.length % 2 === 0 ? first : first === 'sente' ? 'gote' : 'sente';
   const end = ended === null ? null : endingOf(ended, toMove, names);
   return {
