@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { RecentStates } from '../src/recent-states.js';
 
@@ -53,4 +54,52 @@ describe('recent states', () => {
     expect(c.peek('c')).toBe('C'); // stale but still held until the next set or get
     expect(c.get('c')).toBeUndefined();
   });
+});
+
+/** The plain definition: a list in order of use, the least recent first, swept on every set. */
+class ReferenceLru {
+  private list: { id: string; value: number; usedAt: number }[] = [];
+  constructor(
+    private readonly limit: number,
+    private readonly idleMs: number,
+  ) {}
+  get(id: string, now: number): number | undefined {
+    const i = this.list.findIndex((e) => e.id === id);
+    const entry = this.list[i];
+    if (entry === undefined) return undefined;
+    this.list.splice(i, 1);
+    if (now - entry.usedAt >= this.idleMs) return undefined;
+    this.list.push({ ...entry, usedAt: now });
+    return entry.value;
+  }
+  set(id: string, value: number, now: number): void {
+    this.list = this.list.filter((e) => e.id !== id && now - e.usedAt < this.idleMs);
+    this.list.push({ id, value, usedAt: now });
+    while (this.list.length > this.limit) this.list.shift();
+  }
+}
+
+test('answers every get like a least-recently-used list swept on every set, and never holds more than its limit', () => {
+  const op = fc.record({
+    kind: fc.constantFrom('get', 'set'),
+    id: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'),
+    value: fc.integer(),
+    wait: fc.integer({ min: 0, max: 400 }),
+  });
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: 5 }), fc.array(op, { maxLength: 200 }), (limit, ops) => {
+      let now = 0;
+      const cache = new RecentStates<number>({ limit, idleMs: 1000, now: () => now });
+      const reference = new ReferenceLru(limit, 1000);
+      for (const o of ops) {
+        now += o.wait;
+        if (o.kind === 'set') {
+          cache.set(o.id, o.value);
+          reference.set(o.id, o.value, now);
+        } else expect(cache.get(o.id)).toBe(reference.get(o.id, now));
+        expect(cache.size).toBeLessThanOrEqual(limit);
+      }
+    }),
+    { numRuns: 300 },
+  );
 });
