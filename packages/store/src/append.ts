@@ -124,22 +124,29 @@ export async function appendMany(
  * chose a hashed subplan that read the whole log on every append, found with perf.)
  *
  * The append statement with a constant text, run as a named prepared statement (planning
- * it cost more than running it): games, events and the projected columns go in as arrays
- * (the payloads as one JSON array), a null column meaning unchanged.
+ * it cost more than running it). The games (expected seq and projected columns, a null
+ * column meaning unchanged) and the events go in as two JSON arrays of records: as
+ * PostgreSQL arrays, one per column, node-postgres wrote each into an array literal in
+ * JavaScript, escaping every element, the largest allocation of a move in the server.
  */
 const APPEND_MANY_PREPARED = `
   with horizon_lock as materialized (select pg_advisory_xact_lock_shared($1::bigint) as locked),
+  g as materialized (
+    select * from json_to_recordset($2::json) as g(id text, expected integer, last_seq integer, ply integer,
+      sfen text, side_to_move text, status text, winner text, result text, end_reason text, pending_op integer,
+      pending_value integer, deadline_set boolean, deadline_at timestamptz)
+  ),
   ok as (
-    select g.game_id from unnest($2::text[], $3::integer[]) as g(game_id, expected)
+    select g.id as game_id from g
     left join lateral (
-      select true as found from game_events e where e.game_id = g.game_id and e.seq = g.expected limit 1
+      select true as found from game_events e where e.game_id = g.id and e.seq = g.expected limit 1
     ) prev on true
     where g.expected = 0 or prev.found
   ),
   ins as (
     insert into game_events (game_id, seq, type, payload)
-    select v.game_id, v.seq, v.type, $7::jsonb -> (v.i - 1)::integer
-    from horizon_lock, unnest($4::text[], $5::integer[], $6::text[]) with ordinality as v(game_id, seq, type, i)
+    select v.game_id, v.seq, v.type, v.payload
+    from horizon_lock, json_to_recordset($3::json) as v(game_id text, seq integer, type text, payload jsonb)
     where v.game_id in (select game_id from ok)
     returning game_id, seq, recorded_at, global_position
   ),
@@ -160,73 +167,65 @@ const APPEND_MANY_PREPARED = `
         when 3 then case when games.pending_seq = p.pending_value then null else games.pending_seq end
         else games.pending_seq end,
       deadline_at = case when p.deadline_set then p.deadline_at else games.deadline_at end
-    from unnest($2::text[], $8::integer[], $9::integer[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
-        $16::integer[], $17::integer[], $18::boolean[], $19::timestamptz[])
-      as p(id, last_seq, ply, sfen, side_to_move, status, winner, result, end_reason, pending_op, pending_value,
-        deadline_set, deadline_at)
+    from g as p
     where games.id = p.id and p.id in (select game_id from ok)
   )
   select game_id, seq, recorded_at, global_position from ins`;
 
 type InsertedRow = { game_id: string; seq: number; recorded_at: Date; global_position: string };
 
-/** The statement's parameters: events as parallel arrays, each game's projected columns (null: unchanged). */
+/** The statement's parameters: the horizon lock's key, the games' records, the events' records. */
 function appendParameters(requests: readonly AppendRequest[]): unknown[] {
-  const gameIds: string[] = [];
-  const seqs: number[] = [];
-  const types: string[] = [];
-  const payloads: unknown[] = [];
-  const cols: (number | string | boolean | null)[][] = Array.from({ length: 12 }, () => []);
+  const games: GameRecordParameter[] = [];
+  const events: { game_id: string; seq: number; type: string; payload: unknown }[] = [];
   for (const r of requests) {
     r.events.forEach((e, i) => {
-      gameIds.push(r.gameId);
-      seqs.push(r.expectedSeq + i + 1);
-      types.push(e.type);
-      payloads.push(e.data);
+      events.push({ game_id: r.gameId, seq: r.expectedSeq + i + 1, type: e.type, payload: e.data });
     });
-    projectedColumns(r).forEach((v, k) => {
-      cols[k]?.push(v);
-    });
+    games.push(gameRecord(r));
   }
-  const expected = requests.map((r) => r.expectedSeq);
-  // the payloads go as one JSON array, not a jsonb[]: pg would write each into an array
-  // literal, escaping every quote (the largest allocation of a move in the server's profile)
-  return [
-    READ_ALL_LOCK_KEY,
-    requests.map((r) => r.gameId),
-    expected,
-    gameIds,
-    seqs,
-    types,
-    JSON.stringify(payloads),
-    ...cols,
-  ];
+  return [READ_ALL_LOCK_KEY, JSON.stringify(games), JSON.stringify(events)];
 }
 
-/** last_seq, ply, sfen, side, status, winner, result, reason, pending op, pending value, deadline set, deadline. */
-function projectedColumns(r: AppendRequest): (number | string | boolean | null)[] {
+interface GameRecordParameter {
+  readonly id: string;
+  readonly expected: number;
+  readonly last_seq: number;
+  readonly ply: number | null;
+  readonly sfen: string | null;
+  readonly side_to_move: string | null;
+  readonly status: 'ended' | null;
+  readonly winner: string | null;
+  readonly result: string | null;
+  readonly end_reason: string | null;
+  /** 0 unchanged, 1 set to pending_value, 2 set null, 3 set null if it equals pending_value */
+  readonly pending_op: 0 | 1 | 2 | 3;
+  readonly pending_value: number | null;
+  readonly deadline_set: boolean;
+  readonly deadline_at: string | null;
+}
+
+/** A game's expected seq and projected columns (null: unchanged). */
+function gameRecord(r: AppendRequest): GameRecordParameter {
   const patch = patchOf(r.expectedSeq, r.events);
   const ended = patch.status === 'ended';
-  // pending op: 0 unchanged, 1 set to value, 2 set null, 3 set null if it equals value
-  const pending: [number, number | null] =
-    'pending_seq' in patch
-      ? [patch.pending_seq === null ? 2 : 1, patch.pending_seq ?? null]
-      : patch.pending_clear_if !== undefined
-        ? [3, patch.pending_clear_if]
-        : [0, null];
-  return [
-    r.expectedSeq + r.events.length,
-    patch.ply ?? null,
-    patch.sfen ?? null,
-    patch.side_to_move ?? null,
-    ended ? 'ended' : null,
-    ended ? (patch.winner ?? null) : null,
-    ended ? (patch.result ?? null) : null,
-    ended ? (patch.end_reason ?? null) : null,
-    ...pending,
-    'deadline_at' in patch,
-    patch.deadline_at?.toISOString() ?? null,
-  ];
+  const pendingSet = 'pending_seq' in patch;
+  return {
+    id: r.gameId,
+    expected: r.expectedSeq,
+    last_seq: r.expectedSeq + r.events.length,
+    ply: patch.ply ?? null,
+    sfen: patch.sfen ?? null,
+    side_to_move: patch.side_to_move ?? null,
+    status: ended ? 'ended' : null,
+    winner: ended ? (patch.winner ?? null) : null,
+    result: ended ? (patch.result ?? null) : null,
+    end_reason: ended ? (patch.end_reason ?? null) : null,
+    pending_op: pendingSet ? (patch.pending_seq === null ? 2 : 1) : patch.pending_clear_if !== undefined ? 3 : 0,
+    pending_value: pendingSet ? (patch.pending_seq ?? null) : (patch.pending_clear_if ?? null),
+    deadline_set: 'deadline_at' in patch,
+    deadline_at: patch.deadline_at?.toISOString() ?? null,
+  };
 }
 
 async function appendManyPrepared(
@@ -236,7 +235,7 @@ async function appendManyPrepared(
   let rows: InsertedRow[];
   try {
     const r = await pool.query<InsertedRow>({
-      name: 'shogi_append_many_v5',
+      name: 'shogi_append_many_v6',
       text: APPEND_MANY_PREPARED,
       values: appendParameters(requests),
     });
