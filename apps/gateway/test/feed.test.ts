@@ -30,6 +30,18 @@ describe('Feed: every event once, in order, gaps filled from the log', () => {
     expect(reads).toEqual([]);
   });
 
+  test('the next events in order go out as the batch itself, so feeds given one batch send one array', () => {
+    const got: (readonly WireEvent[])[] = [];
+    const feeds = [0, 0].map(
+      (after) => new Feed(after, { readAfter: async () => [], send: (e) => got.push(e), onError: () => undefined }),
+    );
+    const batch = [ev(1), ev(2)];
+    for (const feed of feeds) feed.push(batch);
+    expect(got).toEqual([batch, batch]);
+    expect(got[0]).toBe(batch);
+    expect(got[1]).toBe(batch);
+  });
+
   test('duplicates and old events are dropped', () => {
     const { feed, sent } = harness([]);
     feed.push([ev(1), ev(2)]);

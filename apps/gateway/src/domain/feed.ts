@@ -7,7 +7,7 @@ import type { WireEvent } from '@shogi/protocol';
 
 export interface FeedDeps {
   readAfter(afterSeq: number): Promise<WireEvent[]>;
-  send(events: WireEvent[]): void;
+  send(events: readonly WireEvent[]): void;
   onError(err: unknown): void;
 }
 
@@ -36,6 +36,12 @@ export class Feed {
     if (this.closed) return;
     if (this.catching) {
       this.pending.push(...events);
+      return;
+    }
+    // the usual batch (the next events, in order) goes out as it came: the sockets that got
+    // the same batch then share its frame
+    if (events[0]?.seq === this.lastSeq + 1 && contiguous(events)) {
+      this.emit(events);
       return;
     }
     const fresh = events.filter((e) => e.seq > this.lastSeq).sort((a, b) => a.seq - b.seq);
@@ -68,7 +74,7 @@ export class Feed {
       });
   }
 
-  private emit(events: WireEvent[]): void {
+  private emit(events: readonly WireEvent[]): void {
     this.lastSeq = (events[events.length - 1] as WireEvent).seq;
     this.deps.send(events);
   }

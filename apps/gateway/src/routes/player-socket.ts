@@ -27,6 +27,35 @@ import { Feed } from '../domain/feed.js';
 /** unsent bytes before a client counts as too slow to follow the game */
 const MAX_BUFFERED = 1 << 20;
 
+/**
+ * A hub batch reaches both players' sockets of a game as the same array: its wire events and
+ * its `events` frame are made once for both (by batch and by array identity) instead of once
+ * per socket. Both are read-only from here on.
+ */
+const wireOfBatch = new WeakMap<readonly unknown[], readonly WireEvent[]>();
+const eventsFrames = new WeakMap<readonly WireEvent[], string>();
+
+function wireEvents(toWire: (e: unknown) => WireEvent | null, batch: readonly unknown[]): readonly WireEvent[] {
+  const known = wireOfBatch.get(batch);
+  if (known !== undefined) return known;
+  const out: WireEvent[] = [];
+  for (const e of batch) {
+    const w = toWire(e);
+    if (w) out.push(w);
+  }
+  wireOfBatch.set(batch, out);
+  return out;
+}
+
+function eventsFrame(events: readonly WireEvent[]): string {
+  let frame = eventsFrames.get(events);
+  if (frame === undefined) {
+    frame = JSON.stringify({ type: 'events', events: events as WireEvent[] } satisfies ServerMessage);
+    eventsFrames.set(events, frame);
+  }
+  return frame;
+}
+
 interface SocketSession {
   readonly player: Principal;
   readonly side: Side;
@@ -73,7 +102,8 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
         corked = false;
         tcp?.uncork();
       };
-      const send = (message: ServerMessage) => {
+      /** `frame` is a ServerMessage in JSON */
+      const sendFrame = (frame: string) => {
         if (socket.readyState !== socket.OPEN) return;
         if (socket.bufferedAmount > MAX_BUFFERED) {
           socket.close(CLOSE_CODES.SLOW_CONSUMER, 'SLOW_CONSUMER');
@@ -84,12 +114,13 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
           tcp.cork();
           process.nextTick(uncork);
         }
-        socket.send(JSON.stringify(message));
+        socket.send(frame);
       };
+      const send = (message: ServerMessage) => sendFrame(JSON.stringify(message));
       // seqs of this player's submissions seen in the stream, so their verdicts go to them
       const mine = new Set<number>();
-      const sendEvents = (events: WireEvent[]) => {
-        send({ type: 'events', events });
+      const sendEvents = (events: readonly WireEvent[]) => {
+        sendFrame(eventsFrame(events));
         for (const event of events) {
           if (app.games.submitterOf(event) === session.side) mine.add(event.seq);
           const verdict = app.games.verdictOf(event);
@@ -203,14 +234,5 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
-
-function wireEvents(toWire: (e: unknown) => WireEvent | null, batch: readonly unknown[]): WireEvent[] {
-  const out: WireEvent[] = [];
-  for (const e of batch) {
-    const w = toWire(e);
-    if (w) out.push(w);
-  }
-  return out;
-}
 
 export default playerSocket;
