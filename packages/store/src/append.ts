@@ -20,7 +20,7 @@ export async function appendEvents(
   const pool = poolOf(db);
   const patch = patchOf(expectedSeq, events);
   if (pool !== undefined && asFullRow(patch) === null) {
-    const [result] = await appendManyPrepared(pool, [{ gameId, expectedSeq, events }]);
+    const [result] = await appendManyPrepared(pool, [{ gameId, expectedSeq, events, patch }]);
     if (result instanceof Error) throw result;
     if (result === undefined) throw new Error('append returned no result');
     return result;
@@ -93,14 +93,20 @@ export async function appendMany(
   if (pool === undefined) return Promise.all(requests.map(one));
   const out: (AppendResult | VersionConflictError)[] = new Array(requests.length);
   const batch: number[] = [];
+  const patches: GameRowPatch[] = [];
   const seen = new Set<string>();
   const singles: number[] = [];
   requests.forEach((r, i) => {
-    if (r.events.length === 0) out[i] = { lastSeq: r.expectedSeq, events: [] };
-    else if (seen.has(r.gameId) || asFullRow(patchOf(r.expectedSeq, r.events)) !== null) singles.push(i);
+    if (r.events.length === 0) {
+      out[i] = { lastSeq: r.expectedSeq, events: [] };
+      return;
+    }
+    const patch = patchOf(r.expectedSeq, r.events);
+    if (seen.has(r.gameId) || asFullRow(patch) !== null) singles.push(i);
     else {
       seen.add(r.gameId);
       batch.push(i);
+      patches[i] = patch;
     }
   });
   if (batch.length > 0) {
@@ -109,7 +115,11 @@ export async function appendMany(
     batch.sort((a, b) => ((requests[a] as AppendRequest).gameId < (requests[b] as AppendRequest).gameId ? -1 : 1));
     const results = await appendManyPrepared(
       pool,
-      batch.map((i) => requests[i] as AppendRequest),
+      batch.map((i) => {
+        const { gameId, expectedSeq, events } = requests[i] as AppendRequest;
+        // a literal, not a spread with one more field (see recordedResult)
+        return { gameId, expectedSeq, events, patch: patches[i] as GameRowPatch };
+      }),
     );
     batch.forEach((i, k) => {
       out[i] = results[k] as AppendResult | VersionConflictError;
@@ -174,8 +184,13 @@ const APPEND_MANY_PREPARED = `
 
 type InsertedRow = { game_id: string; seq: number; recorded_at: Date; global_position: string };
 
+/** An append with the games-row patch of its events, worked out once. */
+interface PatchedRequest extends AppendRequest {
+  readonly patch: GameRowPatch;
+}
+
 /** The statement's parameters: the horizon lock's key, the games' records, the events' records. */
-function appendParameters(requests: readonly AppendRequest[]): unknown[] {
+function appendParameters(requests: readonly PatchedRequest[]): unknown[] {
   const games: GameRecordParameter[] = [];
   const events: { game_id: string; seq: number; type: string; payload: unknown }[] = [];
   for (const r of requests) {
@@ -206,8 +221,8 @@ interface GameRecordParameter {
 }
 
 /** A game's expected seq and projected columns (null: unchanged). */
-function gameRecord(r: AppendRequest): GameRecordParameter {
-  const patch = patchOf(r.expectedSeq, r.events);
+function gameRecord(r: PatchedRequest): GameRecordParameter {
+  const patch = r.patch;
   const ended = patch.status === 'ended';
   const pendingSet = 'pending_seq' in patch;
   return {
@@ -230,7 +245,7 @@ function gameRecord(r: AppendRequest): GameRecordParameter {
 
 async function appendManyPrepared(
   pool: pg.Pool,
-  requests: readonly AppendRequest[],
+  requests: readonly PatchedRequest[],
 ): Promise<(AppendResult | VersionConflictError)[]> {
   let rows: InsertedRow[];
   try {
@@ -246,7 +261,7 @@ async function appendManyPrepared(
     // someone else won a race in one of the games (or a lock cycle aborted the whole
     // statement, writing nothing): settle each game on its own
     if (requests.length === 1) {
-      const r = requests[0] as AppendRequest;
+      const r = requests[0] as PatchedRequest;
       return [new VersionConflictError(r.gameId, r.expectedSeq, { cause: e })];
     }
     const out: (AppendResult | VersionConflictError)[] = [];
