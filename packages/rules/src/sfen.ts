@@ -160,10 +160,32 @@ export function parseSfen(text: string): Result<Position, SfenError> {
   return setup.ok ? positionFromSetup(setup.value) : setup;
 }
 
+/** Each piece code's SFEN letters ('' for codes no piece has). */
+const PIECE_SFEN: readonly string[] = Array.from({ length: 32 }, (_, p) => {
+  const type = typeOf(p);
+  const letter = LETTERS[unpromote(type)];
+  if (p === EMPTY || letter === undefined || letter === ' ') return '';
+  return (type > KING ? '+' : '') + (colorOf(p) === 0 ? letter : letter.toLowerCase());
+});
+const HAND_LETTERS: readonly (readonly string[])[] = [
+  HAND_TYPES.map((t) => LETTERS[t] as string),
+  HAND_TYPES.map((t) => (LETTERS[t] as string).toLowerCase()),
+];
+const SLASH = 47;
+const DIGIT_0 = 48;
+/** Reused for every call: the board is written as character codes, then made one string. */
+const boardCodes: number[] = [];
+
+/**
+ * The position's SFEN. It is written once a move on the server (each verdict records the
+ * position), so the board goes in as character codes made into one string at the end, not
+ * as dozens of concatenated pieces of strings.
+ */
 export function toSfen(pos: Position): string {
-  const rows: string[] = [];
+  const codes = boardCodes;
+  codes.length = 0;
   for (let r = 0; r < 9; r++) {
-    let row = '';
+    if (r > 0) codes.push(SLASH);
     let empty = 0;
     for (let c = 0; c < 9; c++) {
       const p = pos.board[SQUARES[r * 9 + c] as number] as number;
@@ -171,25 +193,23 @@ export function toSfen(pos: Position): string {
         empty++;
         continue;
       }
-      if (empty) row += empty;
+      if (empty) codes.push(DIGIT_0 + empty);
       empty = 0;
-      const type = typeOf(p);
-      const letter = LETTERS[unpromote(type)] as string;
-      row += (type > KING ? '+' : '') + (colorOf(p) === 0 ? letter : letter.toLowerCase());
+      const text = PIECE_SFEN[p] as string;
+      for (let i = 0; i < text.length; i++) codes.push(text.charCodeAt(i));
     }
-    if (empty) row += empty;
-    rows.push(row);
+    if (empty) codes.push(DIGIT_0 + empty);
   }
   let hand = '';
   for (const color of [0, 1] as const) {
-    for (const type of HAND_TYPES) {
-      const n = pos.hand(color, type);
+    const letters = HAND_LETTERS[color] as readonly string[];
+    for (let i = 0; i < HAND_TYPES.length; i++) {
+      const n = pos.hand(color, HAND_TYPES[i] as number);
       if (n === 0) continue;
-      const letter = LETTERS[type] as string;
-      hand += (n > 1 ? n : '') + (color === 0 ? letter : letter.toLowerCase());
+      hand += (n > 1 ? n : '') + (letters[i] as string);
     }
   }
-  return `${rows.join('/')} ${pos.side === 0 ? 'b' : 'w'} ${hand || '-'} ${pos.moveNumber}`;
+  return `${String.fromCharCode.apply(null, codes)} ${pos.side === 0 ? 'b' : 'w'} ${hand || '-'} ${pos.moveNumber}`;
 }
 
 export function startPosition(): Position {
