@@ -55,25 +55,15 @@ export function evolve(state: GameState, event: GameEvent): GameState {
     }
     case 'MoveSubmitted': {
       const d = event.data;
-      const pending: PendingMove =
-        d.idempotencyKey === undefined
-          ? {
-              seq: next.seq,
-              playerId: d.playerId,
-              color: d.color,
-              usi: d.usi,
-              ply: d.ply,
-              receivedAt: Date.parse(d.receivedAt),
-            }
-          : {
-              seq: next.seq,
-              playerId: d.playerId,
-              color: d.color,
-              usi: d.usi,
-              ply: d.ply,
-              receivedAt: Date.parse(d.receivedAt),
-              idempotencyKey: d.idempotencyKey,
-            };
+      const pending: { -readonly [K in keyof PendingMove]: PendingMove[K] } = {
+        seq: next.seq,
+        playerId: d.playerId,
+        color: d.color,
+        usi: d.usi,
+        ply: d.ply,
+        receivedAt: Date.parse(d.receivedAt),
+      };
+      if (d.idempotencyKey !== undefined) pending.idempotencyKey = d.idempotencyKey;
       next.pending = [...state.pending, pending];
       const last = state.lastSubmissionBy;
       next.lastSubmissionBy =
