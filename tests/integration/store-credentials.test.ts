@@ -10,13 +10,14 @@ import {
   createPlayer,
   findCredential,
   insertToken,
+  poolOf,
   revokeToken,
 } from '@shogi/store';
 import { createTestDatabase, type TestDatabase } from '@shogi/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let t: TestDatabase;
-const EXPIRES = new Date('2026-12-31T00:00:00.000Z');
+const EXPIRES = new Date('2099-12-31T00:00:00.000Z');
 const EXPIRED = new Date('2020-01-01T00:00:00.000Z');
 
 beforeAll(async () => {
@@ -63,6 +64,11 @@ const expected: Record<string, CredentialRow | undefined> = {
 };
 
 describe('findCredential', () => {
+  it('has the statement pool to take on createDb, and none in a transaction', async () => {
+    expect(poolOf(t.db)).toBeDefined();
+    await t.db.transaction().execute(async (trx) => expect(poolOf(trx)).toBeUndefined());
+  });
+
   it.each(Object.keys(expected))('%s, on the pool (prepared statement)', async (hash) => {
     expect(await findCredential(t.db, hash)).toEqual(expected[hash]);
   });

@@ -197,8 +197,8 @@ interface CredentialQueryRow {
  * expired ones are returned (the caller compares `expires_at` with its clock).
  * Gateways look a token up on the moves of every player whose cached one is older than
  * AUTH_CACHE_MS, so this is one named prepared statement where createDb's pool is there
- * (a kysely build and an unprepared statement per lookup were 2-4 % of a gateway's CPU at
- * 1,000 moves/s), and the same text through kysely elsewhere.
+ * (a kysely build and an unprepared statement per lookup were about 2 % of the server
+ * thread's samples at 1,000 moves/s), and the same text through kysely elsewhere.
  */
 export async function findCredential(db: Db, tokenHash: string): Promise<CredentialRow | undefined> {
   const pool = poolOf(db);
