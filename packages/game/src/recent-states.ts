@@ -4,19 +4,19 @@
  * that ended on another process, or that its players abandoned, is never touched here
  * again, and without it would stay until `limit` newer games pushed it out.
  *
- * A use updates its entry in place (a use counter orders them) instead of moving it to the
- * end of the Map: that delete and re-insert, several times a move, kept V8 rehashing the
- * Map's tables, which lived long enough to be promoted. Idle entries are swept at most
- * every eighth of `idleMs`, and the least recently used is looked for only when the cache
- * is over its limit (a scan of the entries: a process with more active games than its limit
- * pays one per new entry, tens of microseconds at the default limits, beside the log read
- * that a miss costs anyway).
+ * Least recently used first, in a linked list of entries that the Map only indexes: a use
+ * moves its entry to the end of the list, in place. (Moving it to the end of the Map, by a
+ * delete and a re-insert several times a move, kept V8 rehashing the Map's tables, which
+ * lived long enough to be promoted.) The expired and the surplus are at the front.
  */
 interface Entry<V> {
+  readonly gameId: string;
   value: V;
   usedAt: number;
-  /** the cache's use counter at the last use: the order of recency, ties impossible */
-  use: number;
+  /** toward the least recently used */
+  older: Entry<V> | null;
+  /** toward the most recently used */
+  newer: Entry<V> | null;
 }
 
 export class RecentStates<V> {
@@ -24,14 +24,13 @@ export class RecentStates<V> {
   private readonly limit: number;
   private readonly idleMs: number;
   private readonly now: () => number;
-  private uses = 0;
-  private sweptAt: number;
+  private oldest: Entry<V> | null = null;
+  private newest: Entry<V> | null = null;
 
   constructor(options: { limit: number; idleMs: number; now?: () => number }) {
     this.limit = options.limit;
     this.idleMs = options.idleMs;
     this.now = options.now ?? Date.now;
-    this.sweptAt = this.now();
   }
 
   /** The state, marked as used; undefined once idle for `idleMs`. */
@@ -40,11 +39,11 @@ export class RecentStates<V> {
     if (entry === undefined) return undefined;
     const now = this.now();
     if (now - entry.usedAt >= this.idleMs) {
-      this.map.delete(gameId);
+      this.remove(entry);
       return undefined;
     }
     entry.usedAt = now;
-    entry.use = ++this.uses;
+    this.moveToNewest(entry);
     return entry.value;
   }
 
@@ -59,37 +58,49 @@ export class RecentStates<V> {
     if (entry !== undefined) {
       entry.value = value;
       entry.usedAt = now;
-      entry.use = ++this.uses;
+      this.moveToNewest(entry);
     } else {
-      this.map.set(gameId, { value, usedAt: now, use: ++this.uses });
+      const added: Entry<V> = { gameId, value, usedAt: now, older: this.newest, newer: null };
+      if (this.newest !== null) this.newest.newer = added;
+      else this.oldest = added;
+      this.newest = added;
+      this.map.set(gameId, added);
     }
-    this.sweepIdle(now);
-    while (this.map.size > this.limit) this.evictLeastRecent();
+    for (let first = this.oldest; first !== null; first = this.oldest) {
+      if (this.map.size <= this.limit && now - first.usedAt < this.idleMs) break;
+      this.remove(first);
+    }
   }
 
   delete(gameId: string): void {
-    this.map.delete(gameId);
+    const entry = this.map.get(gameId);
+    if (entry !== undefined) this.remove(entry);
   }
 
   get size(): number {
     return this.map.size;
   }
 
-  private sweepIdle(now: number): void {
-    if (now - this.sweptAt < this.idleMs / 8) return;
-    this.sweptAt = now;
-    for (const [gameId, entry] of this.map) if (now - entry.usedAt >= this.idleMs) this.map.delete(gameId);
+  private unlink(entry: Entry<V>): void {
+    if (entry.older !== null) entry.older.newer = entry.newer;
+    else this.oldest = entry.newer;
+    if (entry.newer !== null) entry.newer.older = entry.older;
+    else this.newest = entry.older;
+    entry.older = null;
+    entry.newer = null;
   }
 
-  private evictLeastRecent(): void {
-    let oldest: string | undefined;
-    let oldestUse = Number.POSITIVE_INFINITY;
-    for (const [gameId, entry] of this.map) {
-      if (entry.use < oldestUse) {
-        oldestUse = entry.use;
-        oldest = gameId;
-      }
-    }
-    if (oldest !== undefined) this.map.delete(oldest);
+  private moveToNewest(entry: Entry<V>): void {
+    if (entry === this.newest) return;
+    this.unlink(entry);
+    entry.older = this.newest;
+    if (this.newest !== null) this.newest.newer = entry;
+    else this.oldest = entry;
+    this.newest = entry;
+  }
+
+  private remove(entry: Entry<V>): void {
+    this.unlink(entry);
+    this.map.delete(entry.gameId);
   }
 }

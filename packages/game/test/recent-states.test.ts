@@ -77,11 +77,20 @@ class ReferenceLru {
     this.list.push({ id, value, usedAt: now });
     while (this.list.length > this.limit) this.list.shift();
   }
+  peek(id: string): number | undefined {
+    return this.list.find((e) => e.id === id)?.value;
+  }
+  delete(id: string): void {
+    this.list = this.list.filter((e) => e.id !== id);
+  }
+  get size(): number {
+    return this.list.length;
+  }
 }
 
-test('answers every get like a least-recently-used list swept on every set, and never holds more than its limit', () => {
+test('answers like a least-recently-used list swept on every set, and never holds more than its limit', () => {
   const op = fc.record({
-    kind: fc.constantFrom('get', 'set'),
+    kind: fc.constantFrom('get', 'set', 'set', 'peek', 'delete'),
     id: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'),
     value: fc.integer(),
     wait: fc.integer({ min: 0, max: 400 }),
@@ -96,10 +105,15 @@ test('answers every get like a least-recently-used list swept on every set, and 
         if (o.kind === 'set') {
           cache.set(o.id, o.value);
           reference.set(o.id, o.value, now);
-        } else expect(cache.get(o.id)).toBe(reference.get(o.id, now));
+        } else if (o.kind === 'delete') {
+          cache.delete(o.id);
+          reference.delete(o.id);
+        } else if (o.kind === 'peek') expect(cache.peek(o.id)).toBe(reference.peek(o.id));
+        else expect(cache.get(o.id)).toBe(reference.get(o.id, now));
+        expect(cache.size).toBe(reference.size);
         expect(cache.size).toBeLessThanOrEqual(limit);
       }
     }),
-    { numRuns: 300 },
+    { numRuns: 500 },
   );
 });
