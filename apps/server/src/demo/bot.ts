@@ -4,7 +4,7 @@
  * (`via: 'http'`) or over the WebSocket (`via: 'ws'`).
  */
 import type { GameView, ServerMessage, Side } from '@shogi/protocol';
-import { Game, parseSfen, type Ruleset } from '@shogi/rules';
+import { Game, parseSfen, type Ruleset, sideOfSfen } from '@shogi/rules';
 import type { ApiClient, PlayerSocket } from '../client.js';
 import { chooseMove, type Random } from './brain.js';
 
@@ -57,7 +57,7 @@ export async function playAsBot(view: GameView, options: BotOptions): Promise<Ga
       socket.close().then(() => resolve(end), reject);
     };
     const sideToMove = (): Side => {
-      const first: Side = view.initialSfen.split(' ')[1] === 'w' ? 'gote' : 'sente';
+      const first: Side = sideOfSfen(view.initialSfen);
       return moves.length % 2 === 0 ? first : first === 'sente' ? 'gote' : 'sente';
     };
     const maybeMove = () => {
