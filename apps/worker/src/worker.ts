@@ -5,6 +5,7 @@ import { createDb, createPgEventStore, type Db, startProjector } from '@shogi/st
 import { DelayedError, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { createChannelPublisher } from './channel-publisher.js';
 import { FLAG_QUEUE, type FlagJobData, scheduleFlag } from './flag-queue.js';
 import { createFlagProcessor } from './processors/flag.js';
 import { GameCache } from './processors/game-cache.js';
@@ -98,8 +99,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   });
   // no auto-pipelining on BullMQ's connection (reported to break Bull/BullMQ job scripts)
   const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
-  // concurrent jobs' publishes in one tick go out in one write (this connection only publishes)
-  const publisher = new Redis(options.redisUrl, { maxRetriesPerRequest: 3, enableAutoPipelining: true });
+  // this connection only publishes, a batch of concurrent jobs' publishes per command
+  const publisher = new Redis(options.redisUrl, { maxRetriesPerRequest: 3 });
+  const channels = createChannelPublisher(publisher);
   // without listeners ioredis reports every failed reconnect as an unhandled 'error' event;
   // jobs whose publish fails are retried, and a retry republishes the recorded verdict
   for (const [name, client] of [
@@ -128,7 +130,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
         logger.warn({ err, gameId }, 'worker: local delivery failed');
       }
     }
-    await publisher.publish(gameChannel(gameId, channelPrefix), message);
+    await channels.publish(gameChannel(gameId, channelPrefix), message);
   };
   const flagQueue = new Queue<FlagJobData>(FLAG_QUEUE, { connection, ...prefix });
   const schedule = (gameId: string, state: GameState) => scheduleFlag(flagQueue, gameId, state);

@@ -1,0 +1,81 @@
+/**
+ * Publishes on Redis channels with one command per batch: a Lua script that PUBLISHes each
+ * (channel, message) pair it is given, in order.
+ *
+ * Why not ioredis' auto-pipelining: it builds a Pipeline per batch (a promise, a copy of the
+ * client's command table, a Command and a callback per publish), and at 1,000 moves/s those
+ * outlived two scavenges often enough to be 2.2 of the 6.1 MB/s the server promoted to V8's
+ * old generation (`--trace-gc-nvp`), which sets how often a mark-compact stalls every game.
+ *
+ * Batching is the same as auto-pipelining's: publishes made while no batch is in flight go out
+ * together on the next tick; those made while one is in flight wait for its reply and go out
+ * together after it. Each caller's promise settles with its batch: a failed batch rejects all of
+ * its publishes (the caller's subscribers then read the gap from the log).
+ */
+import type { Redis } from 'ioredis';
+
+// ARGV: channel, message, channel, message, ...; KEYS: none (channels are not keys)
+const PUBLISH_ALL = `
+for i = 1, #ARGV, 2 do
+  redis.call('PUBLISH', ARGV[i], ARGV[i + 1])
+end
+return #ARGV / 2`;
+
+/** The command `defineCommand` adds to the client (ioredis types cannot name it). */
+interface WithPublishAll {
+  // ioredis flattens an array argument into the command's arguments
+  shogiPublishAll(args: readonly string[]): Promise<number>;
+}
+
+interface Batch {
+  readonly args: string[];
+  readonly settle: { resolve: () => void; reject: (err: unknown) => void }[];
+}
+
+export interface ChannelPublisher {
+  publish(channel: string, message: string): Promise<void>;
+}
+
+export function createChannelPublisher(redis: Redis): ChannelPublisher {
+  redis.defineCommand('shogiPublishAll', { numberOfKeys: 0, lua: PUBLISH_ALL });
+  const client = redis as unknown as WithPublishAll;
+  let next: Batch | null = null;
+  let scheduled = false;
+  let inFlight = false;
+
+  const send = () => {
+    scheduled = false;
+    if (inFlight || next === null) return;
+    const batch = next;
+    next = null;
+    inFlight = true;
+    client
+      .shogiPublishAll(batch.args)
+      .then(
+        () => {
+          for (const s of batch.settle) s.resolve();
+        },
+        (err: unknown) => {
+          for (const s of batch.settle) s.reject(err);
+        },
+      )
+      .finally(() => {
+        inFlight = false;
+        send();
+      });
+  };
+
+  return {
+    publish(channel, message) {
+      return new Promise<void>((resolve, reject) => {
+        next ??= { args: [], settle: [] };
+        next.args.push(channel, message);
+        next.settle.push({ resolve, reject });
+        if (!scheduled && !inFlight) {
+          scheduled = true;
+          process.nextTick(send);
+        }
+      });
+    },
+  };
+}
