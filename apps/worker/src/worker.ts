@@ -103,7 +103,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const publisher = new Redis(options.redisUrl, { maxRetriesPerRequest: 3 });
   const channels = createChannelPublisher(publisher);
   // without listeners ioredis reports every failed reconnect as an unhandled 'error' event;
-  // jobs whose publish fails are retried, and a retry republishes the recorded verdict
+  // a failed publish is logged and costs subscribers a catch-up read from the log
   for (const [name, client] of [
     ['queue', connection],
     ['publisher', publisher],
