@@ -21,29 +21,41 @@ import { parseArgs } from 'node:util';
 import { createTestDatabase } from '@shogi/store/testing';
 import { Redis } from 'ioredis';
 
+const USAGE =
+  'usage: npm run bench:e2e:fresh -- [--port N] [--server-dir DIR] [--node-flags="FLAGS"] [--env NAME=VALUE ...] -- <bench args>';
+const fail = (message: string): never => {
+  console.error(`${message}\n${USAGE}`);
+  process.exit(2);
+};
+
 const dashDash = process.argv.indexOf('--', 2);
 const own = dashDash === -1 ? process.argv.slice(2) : process.argv.slice(2, dashDash);
 const benchArgs = dashDash === -1 ? [] : process.argv.slice(dashDash + 1);
-const { values } = parseArgs({
-  args: own,
-  options: {
-    port: { type: 'string', default: '3100' },
-    'server-dir': { type: 'string', default: '.' },
-    'node-flags': { type: 'string', default: '' },
-    env: { type: 'string', multiple: true, default: [] },
-  },
-});
+const parse = () => {
+  try {
+    return parseArgs({
+      args: own,
+      options: {
+        port: { type: 'string', default: '3100' },
+        'server-dir': { type: 'string', default: '.' },
+        'node-flags': { type: 'string', default: '' },
+        env: { type: 'string', multiple: true, default: [] },
+      },
+    }).values;
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+};
+const values = parse();
 const port = Number(values.port);
+if (!Number.isInteger(port) || port <= 0 || port > 65_535) fail(`--port: not a port: ${values.port}`);
 const serverMain = resolve(values['server-dir'], 'apps/server/dist/main.js');
-if (!existsSync(serverMain)) {
-  console.error(`${serverMain} is missing: run \`npm run build\` in ${resolve(values['server-dir'])} first`);
-  process.exit(2);
-}
+if (!existsSync(serverMain))
+  fail(`${serverMain} is missing: run \`npm run build\` in ${resolve(values['server-dir'])} first`);
 const extraEnv = Object.fromEntries(
   values.env.map((kv) => {
     const i = kv.indexOf('=');
-    if (i <= 0) throw new Error(`--env wants NAME=VALUE, got "${kv}"`);
-    return [kv.slice(0, i), kv.slice(i + 1)];
+    return i > 0 ? [kv.slice(0, i), kv.slice(i + 1)] : fail(`--env wants NAME=VALUE, got "${kv}"`);
   }),
 );
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
