@@ -7,9 +7,10 @@
  *   npm run bench:e2e:fresh -- --games 300 --rate 1000 --seconds 20 --warmup 15 --stagger 10
  *   npm run bench:e2e:fresh -- --server-dir ../other-checkout --node-flags=--trace-gc -- --rate 0
  *
- * Options before `--`: `--port` (3100), `--server-dir` (this checkout; another built checkout
- * to compare builds), `--node-flags` (for the server's node, e.g. `--import ./x.mjs`), and
- * `--env NAME=VALUE` (repeatable, for the server, e.g. RATE_LIMIT_MOVES_MAX=0). Needs
+ * Options before `--`: `--port` (default: a free one), `--server-dir` (this checkout; another
+ * built checkout to compare builds), `--node-flags` (for the server's node, e.g.
+ * `--import ./x.mjs`), and `--env NAME=VALUE` (repeatable, for the server, e.g.
+ * RATE_LIMIT_MOVES_MAX=0). Needs
  * `npm run build` (or `npm install`) first; DATABASE_URL and REDIS_URL as for the tests.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -20,6 +21,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createTestDatabase } from '@shogi/store/testing';
 import { Redis } from 'ioredis';
+import { freePort, waitHealthy } from './server-process.js';
 
 const USAGE =
   'usage: npm run bench:e2e:fresh -- [--port N] [--server-dir DIR] [--node-flags="FLAGS"] [--env NAME=VALUE ...] -- <bench args>';
@@ -36,7 +38,7 @@ const parse = () => {
     return parseArgs({
       args: own,
       options: {
-        port: { type: 'string', default: '3100' },
+        port: { type: 'string' },
         'server-dir': { type: 'string', default: '.' },
         'node-flags': { type: 'string', default: '' },
         env: { type: 'string', multiple: true, default: [] },
@@ -47,7 +49,8 @@ const parse = () => {
   }
 };
 const values = parse();
-const port = Number(values.port);
+// a free port unless told: another server already on a fixed one would answer the health check
+const port = values.port === undefined ? await freePort() : Number(values.port);
 if (!Number.isInteger(port) || port <= 0 || port > 65_535) fail(`--port: not a port: ${values.port}`);
 const serverMain = resolve(values['server-dir'], 'apps/server/dist/main.js');
 if (!existsSync(serverMain))
@@ -65,20 +68,6 @@ const prefix = `bench${randomBytes(4).toString('hex')}`;
 
 const exited = (child: ChildProcess) =>
   child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : once(child, 'exit').then(() => undefined);
-
-async function waitForHealth(server: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`the server exited with code ${server.exitCode} before it was up`);
-    try {
-      if ((await fetch(`${url}/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`the server did not answer ${url}/health within 60 s`);
-}
 
 async function deleteKeys(pattern: string): Promise<number> {
   const redis = new Redis(REDIS_URL);
@@ -113,7 +102,7 @@ try {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  await waitForHealth(server);
+  await waitHealthy(url, server);
   const bench = spawn(
     process.execPath,
     [

@@ -16,7 +16,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -27,6 +26,7 @@ import pg from 'pg';
 import WebSocket from 'ws';
 import { ApiClient, type PlayerSocket } from '../../apps/server/src/client.js';
 import { scripts } from '../e2e/scripts.js';
+import { freePort, waitHealthy } from '../e2e/server-process.js';
 import { Histogram } from '../fanout/clients.js';
 
 const { values: args } = parseArgs({
@@ -58,15 +58,6 @@ interface Proc {
   readonly child: ChildProcess;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const address = server.address();
-  await new Promise((r) => server.close(r));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
 const HEAP_DIR = mkdtempSync(join(tmpdir(), 'shogi-soak-heap-'));
 const HEAP_PROBE = fileURLToPath(new URL('./heap-probe.mjs', import.meta.url));
 
@@ -89,20 +80,6 @@ function startProcess(name: string, role: 'gateway' | 'worker', env: Record<stri
     }
   });
   return { name, child };
-}
-
-async function waitHealthy(url: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (
-      await fetch(`${url}/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return;
-    await sleep(100);
-  }
-  throw new Error(`${url} did not become healthy`);
 }
 
 /** The live heap (MiB) a server process last reported since `sinceMs`, after a full GC (see heap-probe.mjs). */
