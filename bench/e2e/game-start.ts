@@ -28,13 +28,15 @@ const commits = async () => {
   const r = await admin.query('select xact_commit from pg_stat_database where datname = $1', [values.database]);
   return Number(r.rows[0]?.xact_commit);
 };
-const a = await api.createPlayer('start-a');
-const b = await api.createPlayer('start-b');
 const N = Number(values.games);
+// a pair per game: players start games by challenge and acceptance, which are rate-limited per token
+const pairs = [];
+for (let i = 0; i < N; i++)
+  pairs.push([await api.createPlayer(`start-${i}-a`), await api.createPlayer(`start-${i}-b`)] as const);
 await settle();
 const before = await commits();
-for (let i = 0; i < N; i++) {
-  const game = await api.createGame({ sente: a.id, gote: b.id });
+for (const [a, b] of pairs) {
+  const game = await api.startGame(a, b);
   const sockets = await Promise.all([api.playerSocket(game.id, a.token), api.playerSocket(game.id, b.token)]);
   await Promise.all(sockets.map((s) => s.waitFor((m) => m.type === 'events')));
   await Promise.all(sockets.map((s) => s.close()));

@@ -144,7 +144,7 @@ async function playGames(index: number, script: string[], start: number, stopAt:
   const interval = RATE > 0 ? (1000 * G) / RATE : 0;
   let due = begin + (interval * index) / G;
   while (performance.now() < stopAt) {
-    const game = await api.createGame({ sente: sente.id, gote: gote.id });
+    const game = await api.startGame(sente, gote);
     gamesPlayed++;
     const players = [sente, gote];
     const sockets = await Promise.all(players.map((p) => api.playerSocket(game.id, p.token, undefined, { keep: 0 })));

@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { createDb, migrateToLatest } from '@shogi/store';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { ApiClient } from '../../apps/server/src/client.js';
 import { connectSpectators } from './clients.js';
 import { cpuSeconds, type RunningServer, rssMiB, type ServerKind, startServer } from './servers.js';
 
@@ -81,21 +82,11 @@ const publisher = new Redis(args.redis, { enableAutoPipelining: true });
 async function createGames(count: number): Promise<string[]> {
   const server = await startServer('gateway', env);
   const base = `http://127.0.0.1:${server.port}`;
-  const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${base}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
-    return (await res.json()) as { id: string };
-  };
-  const [a, b] = [await post('/api/players', { name: 'sente' }), await post('/api/players', { name: 'gote' })];
+  const api = new ApiClient(base);
+  const [a, b] = [await api.createPlayer('sente'), await api.createPlayer('gote')];
   const ids: string[] = [];
   for (let i = 0; i < count; i += 50) {
-    const batch = Array.from({ length: Math.min(50, count - i) }, () =>
-      post('/api/games', { sente: a.id, gote: b.id }),
-    );
+    const batch = Array.from({ length: Math.min(50, count - i) }, () => api.startGame(a, b));
     for (const g of await Promise.all(batch)) ids.push(g.id);
   }
   await server.stop();

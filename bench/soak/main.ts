@@ -194,7 +194,7 @@ async function playSlot(i: number, urls: readonly string[], pool: string[][], sl
   let due = performance.now() + (interval * i) / G;
   for (let round = 0; !stopping && performance.now() < stopAt; round++) {
     const script = pool[(i + round) % pool.length] as string[];
-    const game = await (apis[0] as ApiClient).createGame({ sente: sente.id, gote: gote.id });
+    const game = await (apis[0] as ApiClient).startGame(sente, gote);
     const sockets = await Promise.all([
       (apis[0] as ApiClient).playerSocket(game.id, sente.token),
       (apis[1] as ApiClient).playerSocket(game.id, gote.token),

@@ -18,7 +18,7 @@ import WebSocket from 'ws';
 import { type Acknowledged, auditWhenSettled } from './audit.js';
 import { Conditions } from './conditions.js';
 import { MATE_GAME } from './fixtures.js';
-import { call, REDIS_URL, type Stack, startStack } from './harness.js';
+import { bearer, call, REDIS_URL, type Stack, startStack } from './harness.js';
 
 const SERVER = fileURLToPath(new URL('../../apps/gateway/src/server.ts', import.meta.url));
 /** the move sent just before gateway A dies */
@@ -103,10 +103,18 @@ class StreamClient {
   private readonly path: (lastSeq: number | null) => string;
   private readonly fallback: string;
 
-  constructor(name: string, path: (lastSeq: number | null) => string, fallback: string) {
+  private readonly headers: Record<string, string>;
+
+  constructor(
+    name: string,
+    path: (lastSeq: number | null) => string,
+    fallback: string,
+    headers: Record<string, string> = {},
+  ) {
     this.name = name;
     this.path = path;
     this.fallback = fallback;
+    this.headers = headers;
   }
 
   get lastSeq(): number | null {
@@ -123,7 +131,7 @@ class StreamClient {
   }
 
   async connect(baseUrl: string): Promise<void> {
-    const ws = new WebSocket(`${wsBase(baseUrl)}${this.path(this.lastSeq)}`);
+    const ws = new WebSocket(`${wsBase(baseUrl)}${this.path(this.lastSeq)}`, { headers: this.headers });
     this.ws = ws;
     ws.on('message', (data) => {
       const m = JSON.parse(String(data)) as Record<string, unknown>;
@@ -193,13 +201,14 @@ test('gateway A killed with SIGKILL: players and spectators resync on gateway B 
   // 1. two players and a game (through B), everyone but one spectator on A
   const sente = (await call(stack.app, 'POST', '/api/players', { name: 'alice' })).body;
   const gote = (await call(stack.app, 'POST', '/api/players', { name: 'bob' })).body;
-  const game = (await call(stack.app, 'POST', '/api/games', { sente: sente.id, gote: gote.id })).body;
-  const playerPath = (token: string) => (after: number | null) =>
-    `/api/games/${game.id}/ws?token=${token}${after === null ? '' : `&after=${after}`}`;
+  const game = (
+    await call(stack.app, 'POST', '/api/games', { sente: sente.id, gote: gote.id }, bearer(stack.adminToken))
+  ).body;
+  const playerPath = (after: number | null) => `/api/games/${game.id}/ws${after === null ? '' : `?after=${after}`}`;
   const watchPath = (since: number | null) => `/api/games/${game.id}/watch${since === null ? '' : `?since=${since}`}`;
   const players = [
-    new StreamClient('sente', playerPath(sente.token), stack.baseUrl),
-    new StreamClient('gote', playerPath(gote.token), stack.baseUrl),
+    new StreamClient('sente', playerPath, stack.baseUrl, bearer(sente.token)),
+    new StreamClient('gote', playerPath, stack.baseUrl, bearer(gote.token)),
   ] as const;
   const spectatorA = new StreamClient('spectator on A', watchPath, stack.baseUrl);
   const spectatorB = new StreamClient('spectator on B', watchPath, stack.baseUrl);

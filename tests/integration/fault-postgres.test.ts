@@ -128,12 +128,14 @@ class PlayerStream {
   readonly acks: { seq: number; usi: string }[] = [];
   private ws: WebSocket | null = null;
   private readonly url: string;
+  private readonly token: string;
   private wake: () => void = () => undefined;
   /** the move to send again after an UNAVAILABLE error frame or a reconnection */
   pending: { usi: string; ply: number; idempotencyKey: string } | null = null;
 
   constructor(gameId: string, token: string) {
-    this.url = `${stack.baseUrl.replace(/^http/, 'ws')}/api/games/${gameId}/ws?token=${token}`;
+    this.url = `${stack.baseUrl.replace(/^http/, 'ws')}/api/games/${gameId}/ws`;
+    this.token = token;
   }
 
   get lastSeq(): number {
@@ -154,7 +156,9 @@ class PlayerStream {
   }
 
   private open(): Promise<void> {
-    const ws = new WebSocket(`${this.url}&after=${this.lastSeq}`);
+    const ws = new WebSocket(`${this.url}?after=${this.lastSeq}`, {
+      headers: { authorization: `Bearer ${this.token}` },
+    });
     this.ws = ws;
     ws.on('message', (data) => {
       const m = JSON.parse(String(data)) as { type: string; [k: string]: unknown };

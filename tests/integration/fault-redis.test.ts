@@ -33,7 +33,7 @@ import { expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { type Acknowledged, auditWhenSettled } from './audit.js';
 import { Conditions } from './conditions.js';
-import { call, type Stack, silentLogger, startStack } from './harness.js';
+import { bearer, call, type Stack, silentLogger, startStack } from './harness.js';
 import { PrivateRedis } from './private-redis.js';
 import { range, Watcher } from './spectate-client.js';
 
@@ -79,8 +79,8 @@ class Player {
   }
 
   async connect(): Promise<void> {
-    const url = `${this.baseUrl.replace(/^http/, 'ws')}/api/games/${this.gameId}/ws?token=${this.token}&after=${this.lastSeq}`;
-    const ws = new WebSocket(url);
+    const url = `${this.baseUrl.replace(/^http/, 'ws')}/api/games/${this.gameId}/ws?after=${this.lastSeq}`;
+    const ws = new WebSocket(url, { headers: { authorization: `Bearer ${this.token}` } });
     this.ws = ws;
     ws.on('message', (data) => this.take(JSON.parse(String(data)) as Record<string, unknown>));
     ws.on('close', () => {
@@ -174,7 +174,9 @@ let queue: Queue;
 async function openGame(): Promise<TestGame> {
   const sente = (await call(stack.app, 'POST', '/api/players', { name: 'alice' })).body;
   const gote = (await call(stack.app, 'POST', '/api/players', { name: 'bob' })).body;
-  const game = (await call(stack.app, 'POST', '/api/games', { sente: sente.id, gote: gote.id })).body;
+  const game = (
+    await call(stack.app, 'POST', '/api/games', { sente: sente.id, gote: gote.id }, bearer(stack.adminToken))
+  ).body;
   const players = [
     new Player(`${game.id} sente`, stack.baseUrl, game.id, sente.token),
     new Player(`${game.id} gote`, urlB, game.id, gote.token),

@@ -149,9 +149,9 @@ describe('the player WebSocket', () => {
     ['a wrong token', (_id: string) => 'nope', 401],
   ])('the upgrade is refused with %s', async (_name, token, status) => {
     const { game } = await setup();
-    const url = `${stack.baseUrl.replace('http', 'ws')}/api/games/${game.id}/ws${token(game.id) ? `?token=${token(game.id)}` : ''}`;
+    const url = `${stack.baseUrl.replace('http', 'ws')}/api/games/${game.id}/ws`;
     const code = await new Promise<number>((resolve) => {
-      const ws = new WebSocket(url);
+      const ws = new WebSocket(url, token(game.id) ? { headers: { authorization: `Bearer ${token(game.id)}` } } : {});
       ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
       ws.on('open', () => resolve(101));
     });

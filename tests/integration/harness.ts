@@ -3,9 +3,9 @@
  * file, the gateway app (inject, or listening on an ephemeral port for WebSockets), and
  * a real worker in-process through @shogi/worker's startWorker.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { type AppExtras, buildApp, type GatewayConfig, loadConfig } from '@shogi/gateway';
-import { createDb, type Db, migrateToLatest } from '@shogi/store';
+import { createAccount, createDb, type Db, insertToken, migrateToLatest } from '@shogi/store';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { pino } from 'pino';
@@ -46,8 +46,32 @@ export interface Stack {
   readonly db: Db;
   /** the base URL when listening (WebSocket tests), else '' */
   readonly baseUrl: string;
+  /** a token with the admin scope, as an operator mints one: it creates games directly */
+  readonly adminToken: string;
+  /** the API client, with the admin token for `createGame` */
   readonly api: ApiClient;
   close(): Promise<void>;
+}
+
+/** Each app's admin token, for `newGame`. */
+const adminTokens = new WeakMap<FastifyInstance, string>();
+
+/** An operator account with an admin-scoped token, as `npm run admin:token` makes one. */
+export async function mintAdminToken(db: Db): Promise<string> {
+  const id = randomUUID();
+  const username = `operator-${randomBytes(4).toString('hex')}`;
+  await createAccount(db, { id, name: username, username, passwordHash: '!' });
+  const token = randomBytes(32).toString('base64url');
+  await insertToken(db, {
+    id: randomUUID(),
+    playerId: id,
+    kind: 'personal',
+    name: 'admin',
+    tokenHash: createHash('sha256').update(token).digest('hex'),
+    scopes: ['admin'],
+    expiresAt: null,
+  });
+  return token;
 }
 
 export interface StackOptions {
@@ -79,6 +103,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   await migrateToLatest(db);
   const logger = silentLogger();
   const app = await buildApp(config, logger, options.extras);
+  const adminToken = await mintAdminToken(db);
+  adminTokens.set(app, adminToken);
   let baseUrl = '';
   if (options.listen) baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
   const worker = options.worker === false ? null : await startTestWorker(database.url, prefix);
@@ -87,7 +113,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     config,
     db,
     baseUrl,
-    api: new ApiClient(baseUrl),
+    adminToken,
+    api: new ApiClient(baseUrl, { adminToken }),
     async close() {
       await worker?.close();
       // as the gateway process does after its grace period (apps/gateway/src/server.ts): a
@@ -104,7 +131,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 /** An HTTP answer through app.inject(). */
 export async function call(
   app: FastifyInstance,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'DELETE',
   url: string,
   body?: unknown,
   headers: Record<string, string> = {},
@@ -130,7 +157,9 @@ export interface Players {
 export async function newGame(app: FastifyInstance, extra: Record<string, unknown> = {}) {
   const sente = (await call(app, 'POST', '/api/players', { name: 'alice' })).body;
   const gote = (await call(app, 'POST', '/api/players', { name: 'bob' })).body;
-  const created = await call(app, 'POST', '/api/games', { sente: sente.id, gote: gote.id, ...extra });
+  const admin = adminTokens.get(app);
+  if (admin === undefined) throw new Error('newGame: the app was not started by startStack');
+  const created = await call(app, 'POST', '/api/games', { sente: sente.id, gote: gote.id, ...extra }, bearer(admin));
   if (created.status !== 201) throw new Error(`create game: ${created.status} ${JSON.stringify(created.body)}`);
   return { game: created.body, players: { sente, gote } as Players };
 }

@@ -60,7 +60,9 @@ class LobbySocket {
   }
 
   static async open(player: TestPlayer): Promise<LobbySocket> {
-    const ws = new WebSocket(`${stack.baseUrl.replace(/^http/, 'ws')}/api/lobby/ws?token=${player.token}`);
+    const ws = new WebSocket(`${stack.baseUrl.replace(/^http/, 'ws')}/api/lobby/ws`, {
+      headers: { authorization: `Bearer ${player.token}` },
+    });
     const socket = new LobbySocket(ws);
     await socket.waitFor((m) => m.type === 'hello');
     return socket;

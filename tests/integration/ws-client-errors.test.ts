@@ -33,18 +33,20 @@ afterAll(async () => {
   await stack?.close();
 });
 
-async function playerSocketUrl(): Promise<string> {
+async function playerSocket(): Promise<WebSocket> {
   const api = new ApiClient(url);
   const [a, b] = await Promise.all([api.createPlayer('ws-err-a'), api.createPlayer('ws-err-b')]);
-  const game = await api.createGame({ sente: a.id, gote: b.id });
-  return `${url.replace(/^http/, 'ws')}/api/games/${game.id}/ws?token=${a.token}`;
+  const game = await api.startGame(a, b);
+  return new WebSocket(`${url.replace(/^http/, 'ws')}/api/games/${game.id}/ws`, {
+    headers: { authorization: `Bearer ${a.token}` },
+  });
 }
 
 test.each([
   ['an oversized frame', (ws: WebSocket) => ws.send('x'.repeat(1 << 20)), CLOSE_CODES.MESSAGE_TOO_BIG],
   ['invalid UTF-8', (ws: WebSocket) => ws.send(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), { binary: false }), 1007],
 ])('%s closes the socket with its code and logs no error', async (_name, send, code) => {
-  const ws = new WebSocket(await playerSocketUrl());
+  const ws = await playerSocket();
   await new Promise((resolve, reject) => {
     ws.once('open', resolve);
     ws.once('error', reject);

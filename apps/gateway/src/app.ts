@@ -15,7 +15,9 @@ import type { GatewayConfig } from './config.js';
 import { ApiError } from './domain/api-error.js';
 import type { BotRegistry } from './domain/bots.js';
 import type { LocalDelivery } from './domain/hub.js';
+import access from './plugins/access.js';
 import auth from './plugins/auth.js';
+import authedSockets from './plugins/authed-sockets.js';
 import docs from './plugins/docs.js';
 import errors from './plugins/errors.js';
 import games from './plugins/games.js';
@@ -72,6 +74,9 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
     fastify.addHook('preClose', async () => localDelivery.bind(null));
   }
   await fastify.register(auth, { config });
+  // every route registered from here on is checked against the access table first
+  await fastify.register(access);
+  await fastify.register(authedSockets, { config });
   await fastify.register(rateLimit, { config });
   await fastify.register(spectators, { config });
   // on shutdown, players are told the server is going away (1001) rather than left with 1005;

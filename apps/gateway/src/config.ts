@@ -30,6 +30,13 @@ export interface GatewayConfig {
   readonly authCacheMs: number;
   /** lifetime of a session token (POST /api/session), days */
   readonly sessionTtlDays: number;
+  /** lifetime of a one-use WebSocket ticket (POST /api/socket-ticket), ms */
+  readonly socketTicketTtlMs: number;
+  /** open player and lobby sockets per client IP and per player, on each gateway (0: no limit) */
+  readonly socketMaxPerIp: number;
+  readonly socketMaxPerPlayer: number;
+  /** unknown bearer tokens a client IP may present per window before its lookups are refused (max 0: no limit) */
+  readonly authFailures: RateLimit;
   /** request rate limits, shared by all gateways through Redis; `max` 0 turns one off */
   readonly rateLimits: RateLimits;
 }
@@ -79,6 +86,13 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     watchHeartbeatMs: int(env, 'WATCH_HEARTBEAT_MS', 30_000),
     authCacheMs: int(env, 'AUTH_CACHE_MS', 5_000),
     sessionTtlDays: int(env, 'SESSION_TTL_DAYS', 30),
+    socketTicketTtlMs: int(env, 'SOCKET_TICKET_TTL_MS', 30_000),
+    socketMaxPerIp: int(env, 'SOCKET_MAX_PER_IP', 50),
+    socketMaxPerPlayer: int(env, 'SOCKET_MAX_PER_PLAYER', 20),
+    authFailures: {
+      max: int(env, 'AUTH_FAILURES_MAX', 30),
+      windowMs: int(env, 'AUTH_FAILURES_WINDOW_MS', 60_000),
+    },
     rateLimits: {
       auth: { max: int(env, 'RATE_LIMIT_AUTH_MAX', 10), windowMs: int(env, 'RATE_LIMIT_AUTH_WINDOW_MS', 60_000) },
       moves: { max: int(env, 'RATE_LIMIT_MOVES_MAX', 20), windowMs: int(env, 'RATE_LIMIT_MOVES_WINDOW_MS', 1_000) },

@@ -1,3 +1,4 @@
+export { ACCESS_LEVELS, type Access, accessOf, ROUTE_ACCESS } from './access.js';
 export { type AppExtras, type AppOptions, app, buildApp, fastifyOptions } from './app.js';
 export { type GatewayConfig, loadConfig } from './config.js';
 export { type Bot, BotRegistry } from './domain/bots.js';

@@ -5,7 +5,9 @@
  */
 import type {
   AcceptedResponse,
+  ChallengeView,
   ClientMessage,
+  CreateChallengeBody,
   CreateGameBody,
   CreatePlayerResponse,
   ErrorBody,
@@ -18,11 +20,20 @@ import WebSocket from 'ws';
 
 export type Answer<T> = { ok: true; status: number; body: T } | { ok: false; status: number; body: ErrorBody };
 
+export interface ApiClientOptions {
+  /** a token with the admin scope (`npm run admin:token`), for `createGame` */
+  readonly adminToken?: string;
+}
+
+export type GameTerms = Omit<CreateChallengeBody, 'opponent' | 'color'>;
+
 export class ApiClient {
   readonly baseUrl: string;
+  private readonly adminToken: string | undefined;
 
-  constructor(baseUrl: string) {
+  constructor(baseUrl: string, options: ApiClientOptions = {}) {
     this.baseUrl = baseUrl.replace(/\/$/, '');
+    this.adminToken = options.adminToken;
   }
 
   async request<T>(
@@ -48,8 +59,41 @@ export class ApiClient {
     return must(await this.request<CreatePlayerResponse>('POST', '/api/players', { name }));
   }
 
+  /** An operator's game (POST /api/games, admin scope): players start theirs with `startGame`. */
   async createGame(body: CreateGameBody): Promise<GameView> {
-    return must(await this.request<GameView>('POST', '/api/games', body));
+    if (this.adminToken === undefined) throw new Error('createGame needs an admin token (ApiClient options)');
+    return must(await this.request<GameView>('POST', '/api/games', body, bearer(this.adminToken)));
+  }
+
+  challenge(token: string, body: CreateChallengeBody): Promise<Answer<ChallengeView>> {
+    return this.request<ChallengeView>('POST', '/api/challenges', body, bearer(token));
+  }
+
+  acceptChallenge(token: string, id: string): Promise<Answer<ChallengeView>> {
+    return this.request<ChallengeView>('POST', `/api/challenges/${id}/accept`, undefined, bearer(token));
+  }
+
+  /**
+   * A game both players agreed to, as players start one: `sente` challenges `gote` (asking
+   * for sente), `gote` accepts. Unlimited and casual unless the terms say otherwise.
+   */
+  async startGame(
+    sente: { readonly token: string },
+    gote: { readonly id: string; readonly token: string },
+    terms: Partial<GameTerms> = {},
+  ): Promise<GameView> {
+    const offer = must(
+      await this.challenge(sente.token, {
+        timeControl: { kind: 'unlimited' },
+        rated: false,
+        ...terms,
+        opponent: gote.id,
+        color: 'sente',
+      }),
+    );
+    const accepted = must(await this.acceptChallenge(gote.token, offer.id));
+    if (accepted.gameId === null) throw new Error(`challenge ${offer.id} accepted without a game`);
+    return this.game(accepted.gameId);
   }
 
   async game(id: string): Promise<GameView> {
@@ -66,23 +110,24 @@ export class ApiClient {
     body: SubmitMoveBody,
     idempotencyKey?: string,
   ): Promise<Answer<AcceptedResponse>> {
-    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+    const headers: Record<string, string> = bearer(token);
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     return this.request<AcceptedResponse>('POST', `/api/games/${id}/moves`, body, headers);
   }
 
   resign(id: string, token: string): Promise<Answer<AcceptedResponse>> {
-    return this.request<AcceptedResponse>('POST', `/api/games/${id}/resign`, {}, { authorization: `Bearer ${token}` });
+    return this.request<AcceptedResponse>('POST', `/api/games/${id}/resign`, {}, bearer(token));
   }
 
-  /** Opens the player WebSocket; resolves once it is open. */
+  /** Opens the player WebSocket (the token in its Authorization header); resolves once it is open. */
   playerSocket(id: string, token: string, after?: number, options: PlayerSocketOptions = {}): Promise<PlayerSocket> {
     const url = new URL(`${this.baseUrl.replace(/^http/, 'ws')}/api/games/${id}/ws`);
-    url.searchParams.set('token', token);
     if (after !== undefined) url.searchParams.set('after', String(after));
-    return PlayerSocket.open(url.toString(), options);
+    return PlayerSocket.open(url.toString(), { ...options, headers: bearer(token) });
   }
 }
+
+export const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
 
 function must<T>(answer: Answer<T>): T {
   if (!answer.ok) throw new Error(`HTTP ${answer.status} ${answer.body.code}: ${answer.body.message}`);
@@ -98,6 +143,8 @@ export interface PlayerSocketOptions {
    * of its young-generation GCs copy them, and it measured its own pauses as latency.
    */
   readonly keep?: number;
+  /** sent with the upgrade (a client that can set headers authenticates with Authorization) */
+  readonly headers?: Record<string, string>;
 }
 
 export class PlayerSocket {
@@ -124,7 +171,7 @@ export class PlayerSocket {
     const keep = options.keep ?? Number.POSITIVE_INFINITY;
     if (!(keep >= 0)) throw new RangeError(`keep must be a number >= 0, got ${keep}`);
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url);
+      const ws = new WebSocket(url, options.headers === undefined ? {} : { headers: options.headers });
       const socket = new PlayerSocket(ws, keep);
       ws.once('open', () => resolve(socket));
       ws.once('error', reject);

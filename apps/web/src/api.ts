@@ -5,11 +5,11 @@
 import type {
   AcceptedResponse,
   BotList,
-  CreateGameBody,
   CreatePlayerResponse,
   ErrorBody,
   GameView,
   LiveResponse,
+  SocketTicketResponse,
 } from '@shogi/protocol';
 
 export type ApiErrorBody = ErrorBody;
@@ -41,7 +41,6 @@ async function request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?
 
 export const api = {
   createPlayer: (name: string) => request<CreatePlayerResponse>('POST', '/api/players', { name }),
-  createGame: (body: CreateGameBody) => request<GameView>('POST', '/api/games', body),
   game: (id: string) => request<GameView>('GET', `/api/games/${encodeURIComponent(id)}`),
   live: () => request<LiveResponse>('GET', '/api/live'),
   bots: () => request<BotList>('GET', '/api/bots'),
@@ -52,6 +51,7 @@ export const api = {
   resign: (id: string, token: string) =>
     request<AcceptedResponse>('POST', `/api/games/${encodeURIComponent(id)}/resign`, {}, token),
   get: <T>(path: string) => request<T>('GET', path),
+  socketTicket: (token: string) => request<SocketTicketResponse>('POST', '/api/socket-ticket', {}, token),
   post: <T>(path: string, body: unknown, token?: string) => request<T>('POST', path, body, token),
   del: <T>(path: string, token: string) => request<T>('DELETE', path, undefined, token),
   authed: <T>(path: string, token: string) => request<T>('GET', path, undefined, token),

@@ -71,6 +71,10 @@ export function decide(command: GameCommand, state: GameState): Decision {
   }
 }
 
+/** board, side to move and hands: the move number of an SFEN does not change the position */
+const positionOf = (sfen: string): string => sfen.split(' ').slice(0, 3).join(' ');
+const STANDARD_POSITION = positionOf(START_SFEN);
+
 function createGame(c: CreateGame, state: GameState): Decision {
   if (state.status !== 'none') return reject(rejection('game_exists', `game ${c.gameId} already exists`));
   if (c.sente.id === c.gote.id) return reject(rejection('invalid_setup', 'a player cannot play against themself'));
@@ -89,6 +93,11 @@ function createGame(c: CreateGame, state: GameState): Decision {
   const rated = c.rated ?? false;
   if (rated && timeControl.kind === 'unlimited')
     return reject(rejection('invalid_time_control', 'a rated game needs a time control'));
+  const initialSfen = toSfen(parsed.value);
+  // a set-up position decides the game before it starts (a mate in one, a lone king), so a
+  // rating only ever follows the positions both players know they agreed to
+  if (rated && handicap === null && positionOf(initialSfen) !== STANDARD_POSITION)
+    return reject(rejection('rated_custom_position', 'a rated game starts from the standard position or a handicap'));
   return accept([
     {
       type: 'GameCreated',
@@ -98,7 +107,7 @@ function createGame(c: CreateGame, state: GameState): Decision {
         gote: c.gote,
         ruleset: c.ruleset,
         handicap,
-        initialSfen: toSfen(parsed.value),
+        initialSfen,
         timeControl,
         rated,
         createdAt: c.now.toISOString(),

@@ -10,6 +10,8 @@ export const REJECTION_CODES = [
   'invalid_setup',
   /** A time control out of bounds, or a rated game without a clock. */
   'invalid_time_control',
+  /** A rated game from a position other than the standard start or a named handicap's. */
+  'rated_custom_position',
   'not_a_player',
   'not_your_turn',
   'game_over',

@@ -6,6 +6,7 @@ import { created, mustAccept, play, playAll } from './helpers.js';
 
 const at = T0.toISOString();
 const created1 = gameCreated('g1');
+const BYOYOMI = { kind: 'byoyomi', mainSeconds: 600, byoyomiSeconds: 30, periods: 1 } as const;
 
 describe('CreateGame', () => {
   it('records the players, ruleset and start position', () => {
@@ -28,6 +29,12 @@ describe('CreateGame', () => {
     ['the same player twice', [], { gote: SENTE }, 'invalid_setup'],
     ['a rated game without a clock', [], { rated: true }, 'invalid_time_control'],
     [
+      'a rated game from a custom position',
+      [],
+      { rated: true, timeControl: BYOYOMI, initialSfen: '4k4/9/9/9/9/9/9/9/4K4 b G 1' },
+      'rated_custom_position',
+    ],
+    [
       'a time control out of bounds',
       [],
       { timeControl: { kind: 'fischer', mainSeconds: 0, incrementSeconds: 0 } },
@@ -37,6 +44,22 @@ describe('CreateGame', () => {
     given(history)
       .when({ type: 'CreateGame', gameId: 'g1', sente: SENTE, gote: GOTE, ruleset: 'default', now: T0, ...overrides })
       .thenRejects(code);
+  });
+});
+
+describe('CreateGame, rated', () => {
+  const rated = { type: 'CreateGame' as const, gameId: 'g1', sente: SENTE, gote: GOTE, ruleset: 'default' as const };
+  it.each([
+    ['the standard start', {}],
+    ['the standard start as an SFEN, at any move number', { initialSfen: START_SFEN.replace(/ 1$/, ' 7') }],
+    ['a named handicap', { handicap: 'rook' as const }],
+  ])('accepts %s', (_name, setup) => {
+    mustAccept(decide({ ...rated, ...setup, rated: true, timeControl: BYOYOMI, now: T0 }, initialState()));
+  });
+  it('accepts a custom position when unrated', () => {
+    mustAccept(
+      decide({ ...rated, initialSfen: '4k4/9/9/9/9/9/9/9/4K4 b G 1', timeControl: BYOYOMI, now: T0 }, initialState()),
+    );
   });
 });
 

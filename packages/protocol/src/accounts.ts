@@ -1,18 +1,24 @@
 /**
  * Accounts, sessions and personal API tokens on the wire (TypeBox, closed objects).
  * A token's scopes say what it may do: `play` acts in games (moves, resignation, the player
- * WebSocket, seeks and challenges), `read` reads private things (the token list).
+ * WebSocket, seeks and challenges), `read` reads private things (the token list), `admin`
+ * creates games directly (operators and tests). `admin` is never granted by a public route:
+ * only the operator CLI (`npm run admin:token`) mints a token that holds it.
  */
 import { type Static, Type } from 'typebox';
 import { Id, PlayerName } from './http.js';
 
 const closed = { additionalProperties: false } as const;
 
-export const SCOPES = ['play', 'read'] as const;
+export const SCOPES = ['play', 'read', 'admin'] as const;
 export type Scope = (typeof SCOPES)[number];
 export const ScopeName = Type.Unsafe<Scope>(Type.String({ enum: [...SCOPES] }));
+/** The scopes a player may give a token of their own (guests and sessions hold exactly these). */
+export const PLAYER_SCOPES = ['play', 'read'] as const satisfies readonly Scope[];
+export type PlayerScope = (typeof PLAYER_SCOPES)[number];
+const PlayerScopeName = Type.Unsafe<PlayerScope>(Type.String({ enum: [...PLAYER_SCOPES] }));
 
-/** guest: the token of `POST /api/players` (every scope, no expiry); session: a login; personal: made by its owner */
+/** guest: the token of `POST /api/players` (the player scopes, no expiry); session: a login; personal: made by its owner */
 export const TOKEN_KINDS = ['guest', 'session', 'personal'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
 export const TokenKindName = Type.Unsafe<TokenKind>(Type.String({ enum: [...TOKEN_KINDS] }));
@@ -60,7 +66,7 @@ export type SessionResponse = Static<typeof SessionResponse>;
 export const CreateTokenBody = Type.Object(
   {
     name: PlayerName,
-    scopes: Type.Array(ScopeName, { minItems: 1, maxItems: SCOPES.length, uniqueItems: true }),
+    scopes: Type.Array(PlayerScopeName, { minItems: 1, maxItems: PLAYER_SCOPES.length, uniqueItems: true }),
     expiresInDays: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 365, description: 'omitted: valid until revoked' }),
     ),
@@ -120,3 +126,14 @@ export const MeResponse = Type.Object(
   closed,
 );
 export type MeResponse = Static<typeof MeResponse>;
+
+export const SocketTicketResponse = Type.Object(
+  {
+    ticket: Type.String({
+      description: 'open one WebSocket with ?ticket=<this> within the lifetime; it works once, on any gateway',
+    }),
+    expiresAt: Timestamp,
+  },
+  closed,
+);
+export type SocketTicketResponse = Static<typeof SocketTicketResponse>;

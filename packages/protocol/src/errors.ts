@@ -15,6 +15,11 @@ export const ERRORS = {
   INVALID_SETUP: { status: 400, message: 'Give either a handicap or an SFEN, not both' },
   // 401/403: who is asking
   UNAUTHORIZED: { status: 401, message: 'A valid bearer token is required' },
+  TOKEN_IN_URL: {
+    status: 400,
+    message:
+      'Tokens are not accepted in URLs (they end up in logs and history): send Authorization: Bearer <token>, or open a WebSocket with a ticket from POST /api/socket-ticket (?ticket=)',
+  },
   NOT_A_PLAYER: { status: 403, message: 'You do not play in this game' },
   // accounts and tokens: one answer for an unknown user and a wrong password
   INVALID_CREDENTIALS: { status: 401, message: 'Unknown username or wrong password' },
@@ -24,6 +29,10 @@ export const ERRORS = {
   GUEST_TOKEN_REQUIRED: {
     status: 403,
     message: "This replaces a guest player's token; an account revokes its tokens with DELETE /api/tokens/:id",
+  },
+  ADMIN_REQUIRED: {
+    status: 403,
+    message: 'This needs a token with the admin scope (operators mint one with npm run admin:token)',
   },
   TOKEN_NOT_FOUND: { status: 404, message: 'No token of yours has this id' },
   USERNAME_TAKEN: { status: 409, message: 'This username is taken (usernames are compared case-insensitively)' },
@@ -54,7 +63,7 @@ export const ERRORS = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send application/json' },
   // 429
-  TOO_MANY_CONNECTIONS: { status: 429, message: 'Too many open connections from this address' },
+  TOO_MANY_CONNECTIONS: { status: 429, message: 'Too many open connections from this address or token' },
   RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the Retry-After header (seconds)' },
   // 422: well-formed but refused by the rules
   ILLEGAL_MOVE: { status: 422, message: 'The move is illegal in this position' },
@@ -74,6 +83,10 @@ export const ERRORS = {
   TOO_MANY_SEEKS: { status: 409, message: 'You have too many open seeks; cancel one first' },
   TOO_MANY_CHALLENGES: { status: 409, message: 'You have too many pending challenges; wait or cancel one' },
   INVALID_TIME_CONTROL: { status: 422, message: 'The time control is not allowed (a rated game needs a clock)' },
+  RATED_NEEDS_STANDARD_START: {
+    status: 422,
+    message: 'A rated game starts from the standard position or a named handicap, never from a custom SFEN',
+  },
   INVALID_RATING_RANGE: { status: 422, message: 'The rating range must have min <= max' },
   AMBIGUOUS_PLAYER: { status: 422, message: 'Several players have this name; give the player id' },
   // 5xx: ours
@@ -140,6 +153,7 @@ export const REJECTION_ERRORS = {
   game_exists: 'CONFLICT',
   invalid_setup: 'INVALID_SFEN',
   invalid_time_control: 'INVALID_TIME_CONTROL',
+  rated_custom_position: 'RATED_NEEDS_STANDARD_START',
   not_a_player: 'NOT_A_PLAYER',
   not_your_turn: 'NOT_YOUR_TURN',
   game_over: 'GAME_OVER',

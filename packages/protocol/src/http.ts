@@ -9,6 +9,16 @@ import { ERROR_CODES, type ErrorCode } from './errors.js';
 const closed = { additionalProperties: false } as const;
 
 export const Id = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
+/**
+ * A one-use ticket that authenticates a WebSocket upgrade (`POST /api/socket-ticket`): browsers
+ * cannot set headers on a WebSocket, and a long-lived token must never be in a URL.
+ */
+export const SocketTicket = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^[A-Za-z0-9_-]+$',
+  description: 'a ticket from POST /api/socket-ticket (or send Authorization: Bearer)',
+});
 export const Usi = Type.String({ minLength: 1, maxLength: 16, description: 'a move in USI: 7g7f, 8h2b+, P*5e' });
 export const Ply = Type.Integer({ minimum: 0, maximum: 100_000, description: 'plies played before this move' });
 export const IdempotencyKey = Type.String({ minLength: 1, maxLength: 100, pattern: '^[\\x21-\\x7e]+$' });

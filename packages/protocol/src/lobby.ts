@@ -8,7 +8,7 @@
  */
 import { type Static, Type } from 'typebox';
 import type { ErrorBody } from './errors.js';
-import { HandicapName, Id, PlayerRef, RulesetName, Side, TimeControl } from './http.js';
+import { HandicapName, Id, PlayerRef, RulesetName, Side, SocketTicket, TimeControl } from './http.js';
 
 const closed = { additionalProperties: false } as const;
 
@@ -128,10 +128,7 @@ export const ChallengeList = Type.Object(
 export type ChallengeList = Static<typeof ChallengeList>;
 
 // --- the lobby WebSocket: server -> client only
-export const LobbyQuery = Type.Object(
-  { token: Type.Optional(Type.String({ maxLength: 200, description: 'bearer token (or send Authorization)' })) },
-  closed,
-);
+export const LobbyQuery = Type.Object({ ticket: Type.Optional(SocketTicket) }, closed);
 export type LobbyMessage =
   /** first frame, once the socket is subscribed: nothing published after it is missed */
   | { readonly type: 'hello'; readonly playerId: string }

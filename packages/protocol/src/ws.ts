@@ -4,7 +4,7 @@
  */
 import { type Static, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { ErrorResponse, IdempotencyKey, Ply, Side, Usi, WireEvent } from './http.js';
+import { ErrorResponse, IdempotencyKey, Ply, Side, SocketTicket, Usi, WireEvent } from './http.js';
 import { describeSchemaFault, typeboxFault } from './schema-errors.js';
 
 const closed = { additionalProperties: false } as const;
@@ -82,7 +82,7 @@ export const MAX_CLIENT_FRAME = 1024;
 
 export const SocketQuery = Type.Object(
   {
-    token: Type.Optional(Type.String({ maxLength: 200, description: 'bearer token (or send Authorization)' })),
+    ticket: Type.Optional(SocketTicket),
     after: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', description: 'last seq seen; the rest is replayed' })),
   },
   { additionalProperties: false },

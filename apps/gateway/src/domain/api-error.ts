@@ -4,12 +4,15 @@ import { type ErrorBody, type ErrorCode, errorBody, statusOf } from '@shogi/prot
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly detail: string | undefined;
+  /** for a 429: the seconds to wait, sent as Retry-After */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, detail?: string) {
+  constructor(code: ErrorCode, detail?: string, options: { retryAfterSeconds?: number } = {}) {
     super(detail === undefined ? code : `${code}: ${detail}`);
     this.name = 'ApiError';
     this.code = code;
     this.detail = detail;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   get statusCode(): number {

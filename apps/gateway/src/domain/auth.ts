@@ -9,6 +9,7 @@ import {
   type AccountResponse,
   type CreatedTokenResponse,
   type CreateTokenBody,
+  PLAYER_SCOPES,
   SCOPES,
   type Scope,
   type SessionResponse,
@@ -92,6 +93,13 @@ export function createAuthService(deps: AuthServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const options = deps.argon2 ?? ARGON2_OPTIONS;
   const cache = new TokenCache<Principal>(deps.cacheMs);
+  // told of every token this gateway learns is revoked (sockets opened with it close)
+  const revokedListeners = new Set<(tokenHash: string) => void>();
+  const forgetAllListeners = new Set<() => void>();
+  const forget = (tokenHash: string) => {
+    cache.delete(tokenHash);
+    for (const listener of revokedListeners) listener(tokenHash);
+  };
   // a login for an unknown username verifies against this, so it takes as long as a wrong password
   let dummyHash: Promise<string> | null = null;
   const dummy = () => {
@@ -106,7 +114,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     tokenHash: row.tokenHash,
     token:
       row.token === null
-        ? { id: null, kind: 'guest', scopes: SCOPES, expiresAt: null }
+        ? { id: null, kind: 'guest', scopes: PLAYER_SCOPES, expiresAt: null }
         : {
             id: row.token.id,
             kind: row.token.kind,
@@ -137,7 +145,7 @@ export function createAuthService(deps: AuthServiceDeps) {
 
   async function revoked(tokenHash: string | undefined): Promise<boolean> {
     if (tokenHash === undefined) return false;
-    cache.delete(tokenHash);
+    forget(tokenHash);
     await deps.announceRevoked(tokenHash).catch(() => {
       // the other gateways' caches drop it within cacheMs anyway
     });
@@ -149,9 +157,55 @@ export function createAuthService(deps: AuthServiceDeps) {
     authenticate: (token: string) => byHash(hashToken(token)),
     byHash,
 
+    /** Whether this token is in the cache (a lookup would cost nothing). */
+    cached: (tokenHash: string) => cache.get(tokenHash, now().getTime()) !== undefined,
+
     /** A revocation announced by another gateway. */
-    forget(tokenHash: string): void {
-      cache.delete(tokenHash);
+    forget,
+
+    /** Calls `listener` with the hash of every token revoked here or announced by another gateway. */
+    onRevoked(listener: (tokenHash: string) => void): () => void {
+      revokedListeners.add(listener);
+      return () => revokedListeners.delete(listener);
+    },
+
+    /**
+     * Drops every cached token, so the next use of each is looked up again, and tells the
+     * listeners of `onForgetAll` (revocation notices may have been lost).
+     */
+    forgetAll(): void {
+      cache.clear();
+      for (const listener of forgetAllListeners) listener();
+    },
+
+    onForgetAll(listener: () => void): () => void {
+      forgetAllListeners.add(listener);
+      return () => forgetAllListeners.delete(listener);
+    },
+
+    /**
+     * An operator's token with the admin scope for an account (the CLI `npm run admin:token`):
+     * no route mints one. Undefined for an unknown username.
+     */
+    async mintAdminToken(
+      username: string,
+      options: { name: string; expiresInDays?: number },
+    ): Promise<{ token: string; id: string; expiresAt: Date | null } | undefined> {
+      const account = await findAccountByUsername(deps.db, username);
+      if (account === undefined) return undefined;
+      const token = newToken();
+      const expiresAt =
+        options.expiresInDays === undefined ? null : new Date(now().getTime() + options.expiresInDays * DAY_MS);
+      const row = await insertToken(deps.db, {
+        id: randomUUID(),
+        playerId: account.playerId,
+        kind: 'personal',
+        name: options.name,
+        tokenHash: hashToken(token),
+        scopes: ['admin'],
+        expiresAt,
+      });
+      return { token, id: row.id, expiresAt };
     },
 
     async register(username: string, password: string): Promise<AccountResponse> {
@@ -245,7 +299,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (principal.token.kind !== 'session') throw new ApiError('SESSION_REQUIRED');
       const at = now();
       const token = newToken();
-      const scopes = SCOPES.filter((s) => body.scopes.includes(s));
+      // only the scopes a player may grant: the admin scope never comes from a route
+      const scopes = PLAYER_SCOPES.filter((s) => body.scopes.includes(s));
       const row = await deps.db.transaction().execute(async (trx) => {
         await lockQuota(trx, 'tokens', principal.id);
         if ((await countActiveTokens(trx, principal.id, 'personal', at)) >= MAX_PERSONAL_TOKENS)

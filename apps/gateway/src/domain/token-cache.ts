@@ -45,6 +45,10 @@ export class TokenCache<T> {
     }
   }
 
+  clear(): void {
+    this.map.clear();
+  }
+
   delete(hash: string): void {
     this.map.delete(hash);
   }

@@ -10,6 +10,8 @@ export default fp(
       const { status, body } = toErrorBody(error);
       if (status >= 500) request.log.error({ err: error }, 'request failed');
       else request.log.debug({ code: body.code, detail: body.detail }, 'client error');
+      if (error instanceof ApiError && error.retryAfterSeconds !== undefined)
+        reply.header('retry-after', String(error.retryAfterSeconds));
       // a route that set another type (a text or NDJSON stream failing) still answers JSON
       return reply.code(status).type('application/json; charset=utf-8').send(body);
     });

@@ -13,9 +13,11 @@ import {
   MeResponse,
   ReplacedTokenResponse,
   SessionResponse,
+  SocketTicketResponse,
   TokenList,
   TokenParams,
 } from '@shogi/protocol';
+import { principalOf } from '../plugins/access.js';
 
 const errors = {
   400: ErrorResponse,
@@ -75,7 +77,7 @@ const accounts: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const principal = await app.authenticate(request);
+      const principal = principalOf(request);
       await app.auth.logout(principal);
       request.log.info({ playerId: principal.id, tokenId: principal.token.id }, 'logged out');
       return reply.code(204).send(null);
@@ -95,7 +97,7 @@ const accounts: FastifyPluginAsyncTypebox = async (app) => {
       config: app.limits.auth,
     },
     async (request, reply) => {
-      const principal = await app.authenticate(request);
+      const principal = principalOf(request);
       const replaced = await app.auth.replaceGuestToken(principal);
       request.log.info({ playerId: principal.id }, 'guest token replaced');
       return reply.code(201).send(replaced);
@@ -116,10 +118,27 @@ const accounts: FastifyPluginAsyncTypebox = async (app) => {
       config: app.limits.auth,
     },
     async (request, reply) => {
-      const principal = await app.authenticate(request);
+      const principal = principalOf(request);
       await app.auth.changePassword(principal, request.body.currentPassword, request.body.newPassword);
       request.log.info({ playerId: principal.id }, 'password changed');
       return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/socket-ticket',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary:
+          'A one-use ticket for opening a WebSocket (?ticket=) without putting the token in its URL; it expires after SOCKET_TICKET_TTL_MS',
+        security: bearer,
+        response: { 201: SocketTicketResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { ticket, expiresAt } = await app.issueSocketTicket(principalOf(request));
+      return reply.code(201).send({ ticket, expiresAt: expiresAt.toISOString() });
     },
   );
 
@@ -134,7 +153,7 @@ const accounts: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const p = await app.authenticate(request);
+      const p = principalOf(request);
       return {
         id: p.id,
         name: p.name,
@@ -161,7 +180,7 @@ const accounts: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const principal = await app.authenticate(request);
+      const principal = principalOf(request);
       const created = await app.auth.createToken(principal, request.body);
       request.log.info({ playerId: principal.id, tokenId: created.id, scopes: created.scopes }, 'token created');
       return reply.code(201).send(created);
@@ -179,7 +198,7 @@ const accounts: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const principal = await app.requireScope(request, 'read');
+      const principal = principalOf(request);
       return { tokens: await app.auth.listTokens(principal) };
     },
   );
@@ -196,7 +215,7 @@ const accounts: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const principal = await app.authenticate(request);
+      const principal = principalOf(request);
       await app.auth.revokeToken(principal, request.params.id);
       request.log.info({ playerId: principal.id, tokenId: request.params.id }, 'token revoked');
       return reply.code(204).send(null);

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AuthHeaders, BotGameBody, BotList, ErrorResponse, GameParams, GameView } from '@shogi/protocol';
 import { ApiError } from '../domain/api-error.js';
 import type { BotRegistry } from '../domain/bots.js';
+import { principalOf } from '../plugins/access.js';
 
 export interface BotRoutesOptions {
   readonly bots: BotRegistry;
@@ -27,8 +28,7 @@ const bots: FastifyPluginAsyncTypebox<BotRoutesOptions> = async (app, { bots }) 
       },
     },
     async (request, reply) => {
-      // starting a game is playing: a read-only token may not
-      const player = await app.requireScope(request, 'play');
+      const player = principalOf(request);
       const bot = bots.get(request.params.id);
       if (!bot) throw new ApiError('NOT_FOUND', 'no such bot');
       const wanted = request.body.side ?? 'sente';

@@ -13,6 +13,7 @@ import {
   SubmitMoveBody,
 } from '@shogi/protocol';
 import { ApiError } from '../domain/api-error.js';
+import { principalOf } from '../plugins/access.js';
 
 const errors = {
   400: ErrorResponse,
@@ -38,14 +39,18 @@ const games: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['games'],
-        summary: 'Create a game between two players (optional ruleset, and a handicap or an initial SFEN)',
+        summary:
+          'Operators and tests: create a game between two players (optional ruleset, and a handicap or an initial SFEN); players start games through seeks, challenges, rematches and bots',
         body: CreateGameBody,
         response: { 201: GameView, ...errors },
       },
     },
     async (request, reply) => {
       const game = await app.games.createGame(request.body);
-      request.log.debug({ gameId: game.id, sente: game.players.sente.id, gote: game.players.gote.id }, 'game created');
+      request.log.info(
+        { gameId: game.id, sente: game.players.sente.id, gote: game.players.gote.id, by: principalOf(request).id },
+        'game created by an operator',
+      );
       return reply.code(201).send(game);
     },
   );
@@ -97,7 +102,7 @@ const games: FastifyPluginAsyncTypebox = async (app) => {
       config: app.limits.moves,
     },
     async (request, reply) => {
-      const player = await app.requireScope(request, 'play');
+      const player = principalOf(request);
       const { usi, ply } = request.body;
       const idempotencyKey = keyOf(request.headers['idempotency-key'], request.body.idempotencyKey);
       const log = request.log.child({ gameId: request.params.id, playerId: player.id });
@@ -125,7 +130,7 @@ const games: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const player = await app.requireScope(request, 'play');
+      const player = principalOf(request);
       const idempotencyKey = keyOf(request.headers['idempotency-key'], request.body.idempotencyKey);
       const { seq } = await app.games.resign(request.params.id, player, idempotencyKey);
       request.log.info({ gameId: request.params.id, playerId: player.id, seq }, 'player resigned');
@@ -155,7 +160,7 @@ const games: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
       async (request, reply) => {
-        const player = await app.authenticate(request);
+        const player = principalOf(request);
         const idempotencyKey = keyOf(request.headers['idempotency-key'], request.body.idempotencyKey);
         const gameId = request.params.id;
         const { seq } =

@@ -24,11 +24,10 @@ import {
   SeekView,
 } from '@shogi/protocol';
 import { createDb, expireLobby, getPlayer, lobbyDb } from '@shogi/store';
-import type { FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { createHub } from '../domain/hub.js';
 import { createLobbyService } from '../domain/lobby-service.js';
-import type { Player } from '../domain/service.js';
+import { principalOf } from '../plugins/access.js';
 
 const errors = {
   400: ErrorResponse,
@@ -89,7 +88,7 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const player = await app.requireScope(request, 'play');
+      const player = principalOf(request);
       const seek = await service.createSeek(player, request.body);
       request.log.debug({ seekId: seek.id, playerId: player.id, gameId: seek.gameId }, 'seek posted');
       return reply.code(201).send(seek);
@@ -127,7 +126,7 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: SeekView, ...errors },
       },
     },
-    async (request) => service.cancelSeek(await app.requireScope(request, 'play'), request.params.id),
+    async (request) => service.cancelSeek(principalOf(request), request.params.id),
   );
 
   // --- challenges
@@ -144,7 +143,7 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const challenge = await service.createChallenge(await app.requireScope(request, 'play'), request.body);
+      const challenge = await service.createChallenge(principalOf(request), request.body);
       return reply.code(201).send(challenge);
     },
   );
@@ -159,7 +158,7 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ChallengeList, ...errors },
       },
     },
-    async (request) => service.challenges(await app.authenticate(request)),
+    async (request) => service.challenges(principalOf(request)),
   );
 
   app.get(
@@ -173,7 +172,7 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ChallengeView, ...errors },
       },
     },
-    async (request) => service.challenge(await app.authenticate(request), request.params.id),
+    async (request) => service.challenge(principalOf(request), request.params.id),
   );
 
   const answer = (action: 'accept' | 'decline', summary: string) =>
@@ -189,7 +188,7 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
           response: { 200: ChallengeView, ...errors },
         },
       },
-      async (request) => service[action](await app.requireScope(request, 'play'), request.params.id),
+      async (request) => service[action](principalOf(request), request.params.id),
     );
   answer('accept', 'Accept a challenge sent to you: creates the game (a replay answers the same game)');
   answer('decline', 'Decline a challenge sent to you');
@@ -206,7 +205,7 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ChallengeView, ...errors },
       },
     },
-    async (request) => service.cancelChallenge(await app.requireScope(request, 'play'), request.params.id),
+    async (request) => service.cancelChallenge(principalOf(request), request.params.id),
   );
 
   app.post(
@@ -223,13 +222,12 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { challenge, created } = await service.rematch(await app.requireScope(request, 'play'), request.params.id);
+      const { challenge, created } = await service.rematch(principalOf(request), request.params.id);
       return reply.code(created ? 201 : 200).send(challenge);
     },
   );
 
   // --- the lobby WebSocket
-  const sessions = new WeakMap<FastifyRequest, Player>();
   app.get(
     '/api/lobby/ws',
     {
@@ -240,16 +238,11 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
           'Lobby WebSocket (upgrade, read-only: a client frame gets an error frame): hello, then paired / challenge / rematch / accepted / declined',
         querystring: LobbyQuery,
       },
-      preValidation: async (request) => {
-        sessions.set(request, await app.requireScope(request, 'play'));
-      },
+      preValidation: async (request) => app.authedSockets.check(request),
     },
     (socket, request) => {
-      const player = sessions.get(request);
-      if (!player) {
-        socket.close(CLOSE_CODES.UNAUTHORIZED, 'UNAUTHORIZED');
-        return;
-      }
+      const player = principalOf(request);
+      if (!app.authedSockets.open(request, socket)) return;
       let leave: (() => void) | null = null;
       let closed = false;
       const send = (message: LobbyMessage) => {

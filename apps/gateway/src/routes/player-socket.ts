@@ -1,5 +1,5 @@
 /**
- * The player WebSocket `/api/games/:id/ws?token=...&after=SEQ`: moves and resignation in,
+ * The player WebSocket `/api/games/:id/ws?ticket=...&after=SEQ`: moves and resignation in,
  * acks, verdicts, the game's events and error frames out. Authentication and the game
  * membership are checked before the upgrade, so a refused socket is a plain HTTP 4xx.
  */
@@ -23,6 +23,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError, isUnavailable, toErrorBody } from '../domain/api-error.js';
 import type { Principal } from '../domain/auth.js';
 import { Feed } from '../domain/feed.js';
+import { principalOf } from '../plugins/access.js';
 
 /** unsent bytes before a client counts as too slow to follow the game */
 const MAX_BUFFERED = 1 << 20;
@@ -76,7 +77,8 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
         querystring: SocketQuery,
       },
       preValidation: async (request) => {
-        const player = await app.requireScope(request, 'play');
+        const player = principalOf(request);
+        app.authedSockets.check(request);
         const { id } = request.params as { id: string };
         const { side, lastSeq } = await app.games.seatOf(id, player.id);
         const after = Number((request.query as { after?: string }).after ?? 0);
@@ -91,6 +93,7 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
         socket.close(CLOSE_CODES.UNAUTHORIZED, 'UNAUTHORIZED');
         return;
       }
+      if (!app.authedSockets.open(request, socket)) return;
       const { id: gameId } = request.params;
       const after = Number(request.query.after ?? 0);
       const log = request.log.child({ gameId, playerId: session.player.id });

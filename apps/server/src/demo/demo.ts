@@ -56,7 +56,8 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     // colors alternate; every third game is played under the JSA ruleset
     const [sente, gote] = n % 2 === 1 ? [a, b] : [b, a];
     const ruleset = n % 3 === 0 ? 'jsa' : 'default';
-    const view = await api.createGame({ sente: sente.id, gote: gote.id, ruleset });
+    // as two players start a game: one challenges, the other accepts
+    const view = await api.startGame(sente, gote, { ruleset });
     logger.info(`Demo: game ${n} started, sente=${sente.name} gote=${gote.name}, ruleset ${ruleset}`);
     logger.info(
       `Watch it: GET ${options.publicUrl}/api/games/${view.id}` +

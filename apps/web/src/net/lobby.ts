@@ -1,15 +1,19 @@
 /**
- * The player's lobby socket `/api/lobby/ws?token=`: pairings, challenges, rematch offers and
+ * The player's lobby socket `/api/lobby/ws?ticket=`: pairings, challenges, rematch offers and
  * acceptances, as they happen. Best effort like the server's notices: pages that wait on one
  * also poll the seek or challenge.
  */
 import type { LobbyMessage } from '@shogi/protocol';
-import { socketUrl } from '../api.js';
+import { api, socketUrl } from '../api.js';
 import { reconnecting } from './reconnecting.js';
 
 export function lobbySocket(token: string, onMessage: (m: LobbyMessage) => void): { close(): void } {
   return reconnecting({
-    url: () => socketUrl(`/api/lobby/ws?token=${encodeURIComponent(token)}`),
+    // a one-use ticket for each connection: the token itself never goes into a URL
+    url: async () => {
+      const { ticket } = await api.socketTicket(token);
+      return socketUrl(`/api/lobby/ws?ticket=${encodeURIComponent(ticket)}`);
+    },
     onMessage: (data) => onMessage(data as LobbyMessage),
   });
 }

@@ -1,13 +1,14 @@
 /**
  * A WebSocket that reconnects by itself with a growing delay (0.5 s to 8 s), asking the
- * caller for the URL each time so it can resume where it stopped (`?since=`).
+ * caller for the URL each time so it can resume where it stopped (`?since=`) or authenticate
+ * with a fresh one-use ticket (the URL may come from a request).
  */
 export interface Reconnecting {
   close(): void;
 }
 
 export interface ReconnectingOptions {
-  readonly url: () => string;
+  readonly url: () => string | Promise<string>;
   readonly onMessage: (data: unknown) => void;
   readonly onStatus?: (connected: boolean) => void;
 }
@@ -17,9 +18,31 @@ export function reconnecting(o: ReconnectingOptions): Reconnecting {
   let closed = false;
   let delay = 500;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const open = () => {
+  let opening = false;
+  const retry = () => {
     if (closed) return;
-    const ws = new WebSocket(o.url());
+    timer = setTimeout(open, delay);
+    delay = Math.min(8000, delay * 2);
+  };
+  const open = () => {
+    if (closed || opening) return;
+    opening = true;
+    Promise.resolve()
+      .then(o.url)
+      .then(
+        (url) => {
+          opening = false;
+          connect(url);
+        },
+        () => {
+          opening = false;
+          retry();
+        },
+      );
+  };
+  const connect = (url: string) => {
+    if (closed) return;
+    const ws = new WebSocket(url);
     socket = ws;
     ws.onopen = () => {
       delay = 500;
@@ -38,9 +61,7 @@ export function reconnecting(o: ReconnectingOptions): Reconnecting {
       if (socket !== ws) return;
       socket = null;
       o.onStatus?.(false);
-      if (closed) return;
-      timer = setTimeout(open, delay);
-      delay = Math.min(8000, delay * 2);
+      retry();
     };
   };
   open();

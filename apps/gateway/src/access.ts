@@ -1,0 +1,98 @@
+/**
+ * Who may call each route: the one table the gateway enforces (plugins/access.ts, before
+ * any other check of the request), documents (OpenAPI `security` and `x-access`, the README
+ * and SECURITY.md) and tests (tests/integration/route-access.test.ts walks the OpenAPI
+ * document). A route registered without an entry here stops the gateway at startup.
+ */
+
+/**
+ * - `public`: no token needed (one sent is not looked at);
+ * - `token`: any valid token;
+ * - `read` / `play` / `admin`: a token holding that scope;
+ * - `session`: a session token (a login), never a personal or guest one;
+ * - `guest`: a guest player's token.
+ */
+export const ACCESS_LEVELS = ['public', 'token', 'read', 'play', 'admin', 'session', 'guest'] as const;
+export type Access = (typeof ACCESS_LEVELS)[number];
+
+export const ROUTE_ACCESS = {
+  'GET /health': 'public',
+
+  'POST /api/players': 'public',
+  'POST /api/accounts': 'public',
+  'POST /api/session': 'public',
+  'DELETE /api/session': 'session',
+  'GET /api/me': 'token',
+  'POST /api/me/token': 'guest',
+  'POST /api/me/password': 'session',
+  'POST /api/tokens': 'session',
+  'GET /api/tokens': 'read',
+  'DELETE /api/tokens/:id': 'session',
+  'POST /api/socket-ticket': 'token',
+
+  'POST /api/games': 'admin',
+  'GET /api/games/:id': 'public',
+  'GET /api/games/:id/events': 'public',
+  'POST /api/games/:id/moves': 'play',
+  'POST /api/games/:id/resign': 'play',
+  'POST /api/games/:id/abort': 'play',
+  'POST /api/games/:id/impasse': 'play',
+  'GET /api/games/:id/ws': 'play',
+  'GET /api/games/:id/watch': 'public',
+  'GET /api/games/:id/stream': 'public',
+  'GET /api/live': 'public',
+  'GET /api/live/ws': 'public',
+
+  'POST /api/seeks': 'play',
+  'GET /api/seeks': 'public',
+  'GET /api/seeks/:id': 'public',
+  'DELETE /api/seeks/:id': 'play',
+  'POST /api/challenges': 'play',
+  'GET /api/challenges': 'read',
+  'GET /api/challenges/:id': 'read',
+  'POST /api/challenges/:id/accept': 'play',
+  'POST /api/challenges/:id/decline': 'play',
+  'DELETE /api/challenges/:id': 'play',
+  'POST /api/games/:id/rematch': 'play',
+  'GET /api/lobby/ws': 'play',
+
+  'GET /api/bots': 'public',
+  'POST /api/bots/:id/games': 'play',
+
+  'GET /api/stats/results': 'public',
+  'GET /api/stats/endings': 'public',
+  'GET /api/stats/lengths': 'public',
+  'GET /api/stats/openings': 'public',
+  'GET /api/stats/score-by-rating-difference': 'public',
+  'GET /api/stats/players/:id': 'public',
+  'GET /api/stats/players/:id/opponents': 'public',
+  'GET /api/leaderboards/:category': 'public',
+  'GET /api/players/:id': 'public',
+  'GET /api/players/:id/ratings/:category/history': 'public',
+  'GET /api/players/:id/games.ndjson': 'public',
+  'GET /api/players/:id/games.csa': 'public',
+  'GET /api/games/:id/record': 'public',
+  'GET /api/games/:id/record.kif': 'public',
+  'GET /api/games/:id/record.csa': 'public',
+  'GET /api/games/:id/record.sfen': 'public',
+  'GET /api/games/:id.kif': 'public',
+  'GET /api/games/:id.csa': 'public',
+  'GET /api/games/:id.sfen': 'public',
+
+  // the web client's pages and assets
+  'GET /': 'public',
+  'GET /*': 'public',
+} as const satisfies Readonly<Record<string, Access>>;
+
+/** The OpenAPI UI and document, registered by @fastify/swagger-ui: public, hidden from the document. */
+const DOCS = /^\/docs(\/|$)/;
+
+/**
+ * The access of `METHOD url` (the route's pattern, as Fastify registers it); undefined when the
+ * table has no entry. HEAD is answered by the GET route.
+ */
+export function accessOf(method: string, url: string): Access | undefined {
+  if (DOCS.test(url)) return 'public';
+  const verb = method === 'HEAD' ? 'GET' : method;
+  return (ROUTE_ACCESS as Readonly<Record<string, Access>>)[`${verb} ${url}`];
+}

@@ -1,0 +1,58 @@
+/**
+ * `npm run admin:token -- USERNAME [--days N] [--name NAME]`: an operator mints a token with
+ * the admin scope for an existing account (it creates games directly with POST /api/games).
+ * No route can mint one. The token is printed once; it is revoked like any personal token
+ * (DELETE /api/tokens/:id with the account's session). DATABASE_URL as for the server.
+ */
+import { parseArgs } from 'node:util';
+import { createDb } from '@shogi/store';
+import { loadConfig } from '../config.js';
+import { createAuthService } from '../domain/auth.js';
+
+const USAGE = 'usage: npm run admin:token -- USERNAME [--days 1-365] [--name NAME]';
+
+function parse(): { username: string; days: number | undefined; name: string } {
+  try {
+    const { values, positionals } = parseArgs({
+      options: { days: { type: 'string' }, name: { type: 'string' } },
+      allowPositionals: true,
+    });
+    const [username, ...rest] = positionals;
+    if (username === undefined || rest.length > 0) throw new Error('give one USERNAME');
+    const days = values.days === undefined ? undefined : Number(values.days);
+    if (days !== undefined && !(Number.isInteger(days) && days >= 1 && days <= 365))
+      throw new Error('--days takes a whole number of days from 1 to 365');
+    const name = values.name ?? 'admin';
+    if (name.length < 1 || name.length > 40) throw new Error('--name takes 1 to 40 characters');
+    return { username, days, name };
+  } catch (err) {
+    console.error(`${(err as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const { username, days, name } = parse();
+const config = loadConfig(process.env);
+const db = createDb(config.databaseUrl, { max: 1, applicationName: 'shogi-admin-token' });
+try {
+  const auth = createAuthService({
+    db,
+    cacheMs: 0,
+    sessionTtlDays: config.sessionTtlDays,
+    announceRevoked: async () => {},
+  });
+  const minted = await auth.mintAdminToken(username, { name, ...(days === undefined ? {} : { expiresInDays: days }) });
+  if (minted === undefined) {
+    console.error(`no account has the username ${JSON.stringify(username)}`);
+    process.exitCode = 1;
+  } else {
+    const until = minted.expiresAt === null ? 'until revoked' : `until ${minted.expiresAt.toISOString()}`;
+    console.log(`admin token ${minted.id} for ${username}, valid ${until}`);
+    console.log(`token (shown once): ${minted.token}`);
+  }
+} catch (err) {
+  console.error(`minting failed: ${(err as Error).message}`);
+  process.exitCode = 1;
+} finally {
+  await db.destroy();
+}
