@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { AuthedSockets } from '../src/domain/authed-sockets.js';
+
+const owner = (ip: string, playerId: string, tokenHash = `t-${playerId}`) => ({ ip, playerId, tokenHash });
+
+describe('AuthedSockets', () => {
+  it('refuses past the per-player and per-IP limits, and counts a closed socket out', () => {
+    const sockets = new AuthedSockets<string>({ perIp: 3, perPlayer: 2 });
+    expect(sockets.add('a1', owner('1.1.1.1', 'a'))).toBeNull();
+    expect(sockets.add('a2', owner('1.1.1.1', 'a'))).toBeNull();
+    expect(sockets.add('a3', owner('2.2.2.2', 'a'))).toBe('player');
+    expect(sockets.add('b1', owner('1.1.1.1', 'b'))).toBeNull();
+    expect(sockets.add('c1', owner('1.1.1.1', 'c'))).toBe('ip');
+    sockets.delete('a1');
+    expect(sockets.add('c1', owner('1.1.1.1', 'c'))).toBeNull();
+    expect(sockets.size).toBe(3);
+  });
+
+  it('hands back every socket of a revoked token, once', () => {
+    const sockets = new AuthedSockets<string>({ perIp: 0, perPlayer: 0 });
+    sockets.add('x', owner('1.1.1.1', 'a', 'h1'));
+    sockets.add('y', owner('2.2.2.2', 'a', 'h1'));
+    sockets.add('z', owner('1.1.1.1', 'a', 'h2'));
+    expect(sockets.revoke('h1').sort()).toEqual(['x', 'y']);
+    expect(sockets.revoke('h1')).toEqual([]);
+    expect(sockets.tokenHashes()).toEqual(['h2']);
+    expect(sockets.size).toBe(1);
+  });
+});
