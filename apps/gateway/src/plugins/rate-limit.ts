@@ -29,10 +29,14 @@ declare module 'fastify' {
 }
 
 const byIp = (request: FastifyRequest) => `ip:${request.ip}`;
-/** the token's hash, never the token: these keys are Redis keys */
+/**
+ * the token's hash, never the token: these keys are Redis keys. A socket opened with a ticket
+ * has no header: its principal, known by then, holds the hash.
+ */
 const byToken = (request: FastifyRequest) => {
   const token = tokenOf(request);
-  return token === null ? byIp(request) : `t:${hashToken(token).slice(0, 32)}`;
+  const hash = request.principal?.tokenHash ?? (token === null ? null : hashToken(token));
+  return hash === null ? byIp(request) : `t:${hash.slice(0, 32)}`;
 };
 
 export default fp<{ config: GatewayConfig }>(
