@@ -24,6 +24,7 @@ import games from './plugins/games.js';
 import hub from './plugins/hub.js';
 import jsonBody from './plugins/json-body.js';
 import rateLimit from './plugins/rate-limit.js';
+import readDb from './plugins/read-db.js';
 import redis from './plugins/redis.js';
 import spectators from './plugins/spectators.js';
 import accounts from './routes/accounts.js';
@@ -32,8 +33,10 @@ import gameRoutes from './routes/games.js';
 import health from './routes/health.js';
 import live from './routes/live.js';
 import lobby from './routes/lobby.js';
+import playerProfile from './routes/player-profile.js';
 import playerSocket from './routes/player-socket.js';
 import players from './routes/players.js';
+import records from './routes/records.js';
 import stats from './routes/stats.js';
 import stream from './routes/stream.js';
 import watch from './routes/watch.js';
@@ -66,6 +69,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(errors);
   await fastify.register(docs);
   await fastify.register(redis, { config });
+  await fastify.register(readDb, { config });
   await fastify.register(games, { config, ...(extras.events === undefined ? {} : { events: extras.events }) });
   await fastify.register(hub, { config, channelOf: fastify.games.channelOf });
   const { localDelivery } = extras;
@@ -119,7 +123,9 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(stream);
   await fastify.register(live);
   await fastify.register(lobby);
-  await fastify.register(stats); // and the records routes
+  await fastify.register(stats);
+  await fastify.register(records);
+  await fastify.register(playerProfile);
   if (extras.bots) await fastify.register(bots, { bots: extras.bots });
   await fastify.register(web, extras.web ?? {});
 }

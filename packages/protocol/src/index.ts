@@ -6,4 +6,5 @@ export * from './lobby.js';
 export * from './players.js';
 export * from './schema-errors.js';
 export * from './spectate.js';
+export * from './stats.js';
 export * from './ws.js';

@@ -15,7 +15,7 @@ import {
   sideOfSfen,
   stopClockView,
 } from '@shogi/game';
-import type { GameSnapshot, GameView, Side, TimeControl, WireEvent } from '@shogi/protocol';
+import type { GameSnapshot, GameView, TimeControl, WireEvent } from '@shogi/protocol';
 
 /**
  * A snapshot without the spectator count (that is per gateway and changes on its own). Its

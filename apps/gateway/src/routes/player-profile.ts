@@ -1,7 +1,6 @@
 /**
  * A player's profile (ratings per category, results by colour, latest games) and rating
- * history, read from the ratings and statistics projections. Registered by stats.ts with
- * its pool, so the reads never queue behind move appends.
+ * history, read from the ratings and statistics projections, on the read pool.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
@@ -13,10 +12,11 @@ import {
   RatingHistoryParams,
   RatingHistoryQuery,
 } from '@shogi/protocol';
-import { type Db, playerProfile, ratingHistory } from '@shogi/store';
+import { playerProfile, ratingHistory } from '@shogi/store';
 import { ApiError } from '../domain/api-error.js';
 
-const playerProfileRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
+const playerProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const db = app.readDb;
   app.get(
     '/api/players/:id',
     {

@@ -9,7 +9,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type GameCreated, type GameEnded, type RecordedEvent, sideOfSfen } from '@shogi/game';
 import { ErrorResponse, GameParams } from '@shogi/protocol';
 import { type EndingKind, exportCsa, exportKif, type GameRecord } from '@shogi/rules';
-import { createDb, type Db, playerGames, readStream } from '@shogi/store';
+import { type Db, playerGames, readStream } from '@shogi/store';
 import { Type } from 'typebox';
 import { ApiError } from '../domain/api-error.js';
 
@@ -126,8 +126,7 @@ async function send(db: Db, id: string, format: OutFormat) {
 }
 
 const records: FastifyPluginAsyncTypebox = async (app) => {
-  const db = createDb(app.config.databaseUrl, { max: 3, applicationName: 'shogi-gateway-records' });
-  app.addHook('onClose', async () => db.destroy());
+  const db = app.readDb;
   const text = Type.String({ description: 'the record as text' });
 
   // `/api/games/:id.kif` is the statistics issue's shape; `/record.kif` came first and stays

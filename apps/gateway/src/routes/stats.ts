@@ -1,8 +1,8 @@
 /**
  * The statistics API: each answer sums a few rows of the pre-aggregated counters that the
  * stats projector (@shogi/store `startProjector`) maintains from the event log.
- * Its own small pool: the stats queries never queue behind move appends. Registers the
- * records routes (records.ts) too, so app.ts needs one line for both.
+ * On the read pool (plugins/read-db.ts). The wire shapes
+ * are @shogi/protocol's (stats.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
@@ -10,15 +10,22 @@ import {
   Leaderboard,
   LeaderboardParams,
   LeaderboardQuery,
+  OpeningsQuery,
+  OpeningsResponse,
   OpponentBands,
   OpponentBandsQuery,
-  RatingBound,
+  PlayerStatsResponse,
+  ResultsQuery,
+  ResultsResponse,
   ScoreByDifference,
   ScoreByDifferenceQuery,
+  StatsEndingsResponse,
+  StatsLengthsResponse,
+  StatsPlayerParams,
+  StatsQuery,
 } from '@shogi/protocol';
 import { parseSfen } from '@shogi/rules';
 import {
-  createDb,
   endingReasons,
   leaderboard,
   lengthDistribution,
@@ -31,113 +38,8 @@ import {
   type StatsFilter,
   scoreByRatingDifference,
 } from '@shogi/store';
-import { type Static, Type } from 'typebox';
 import { ApiError } from '../domain/api-error.js';
-import playerProfile from './player-profile.js';
-import records from './records.js';
 
-const closed = { additionalProperties: false } as const;
-const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'UTC day, YYYY-MM-DD (inclusive)' });
-const USI = '([1-9][a-i][1-9][a-i]\\+?|[PLNSGBR]\\*[1-9][a-i])';
-
-export const StatsQuery = Type.Object(
-  {
-    ruleset: Type.Optional(Type.String({ enum: ['default', 'jsa'] })),
-    handicap: Type.Optional(
-      Type.String({ maxLength: 32, pattern: '^[a-z_]+$', description: "a handicap name, or 'even' for none" }),
-    ),
-    rated: Type.Optional(Type.String({ enum: ['true', 'false'] })),
-    timeCategory: Type.Optional(
-      Type.String({ maxLength: 32, description: "time category; 'none' for games without one" }),
-    ),
-    from: Type.Optional(Day),
-    to: Type.Optional(Day),
-  },
-  closed,
-);
-type StatsQuery = Static<typeof StatsQuery>;
-/** The results also take a rating band (rated games only). */
-const ResultsQuery = Type.Object(
-  { ...StatsQuery.properties, ratingMin: Type.Optional(RatingBound), ratingMax: Type.Optional(RatingBound) },
-  closed,
-);
-
-const Count = Type.Integer({ minimum: 0 });
-const Pct = Type.Number({ minimum: 0, maximum: 100 });
-const SharesShape = {
-  games: Count,
-  senteWins: Count,
-  goteWins: Count,
-  draws: Count,
-  sentePct: Pct,
-  gotePct: Pct,
-  drawPct: Pct,
-};
-const Results = Type.Object({ ...SharesShape, noResult: Count }, closed);
-const Reasons = Type.Object(
-  { reasons: Type.Array(Type.Object({ reason: Type.String(), ...SharesShape, noResult: Count }, closed)) },
-  closed,
-);
-const Lengths = Type.Object(
-  {
-    bucketSize: Count,
-    buckets: Type.Array(Type.Object({ from: Count, games: Count }, closed)),
-  },
-  closed,
-);
-const PlayerRecord = Type.Object({ wins: Count, losses: Count, draws: Count, noResult: Count }, closed);
-const Outcome = Type.String({ enum: ['win', 'loss', 'draw'] });
-const Player = Type.Object(
-  {
-    playerId: Type.String(),
-    streaks: Type.Object(
-      {
-        current: Type.Union([Type.Object({ outcome: Outcome, games: Count }, closed), Type.Null()]),
-        bestWin: Count,
-      },
-      closed,
-    ),
-    total: PlayerRecord,
-    byColor: Type.Object({ sente: PlayerRecord, gote: PlayerRecord }, closed),
-    byReason: Type.Array(
-      Type.Object({ reason: Type.String(), wins: Count, losses: Count, draws: Count, noResult: Count }, closed),
-    ),
-  },
-  closed,
-);
-// no control characters: PostgreSQL refuses NUL in text (a 500 found by tests/integration/fuzz-http.test.ts)
-const PlayerParams = Type.Object(
-  { id: Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000-\\u001f\\u007f]+$' }) },
-  closed,
-);
-const OpeningsQuery = Type.Object(
-  {
-    moves: Type.Optional(
-      Type.String({
-        maxLength: 200,
-        pattern: `^(${USI}(,${USI})*)?$`,
-        description: 'USI moves from the start position, comma-separated (empty: the start)',
-      }),
-    ),
-    handicap: Type.Optional(Type.String({ maxLength: 32, pattern: '^[a-z_]+$' })),
-    sfen: Type.Optional(
-      Type.String({
-        maxLength: 200,
-        description: 'a position instead of a move list: its games whatever the move order (transpositions)',
-      }),
-    ),
-  },
-  closed,
-);
-const Openings = Type.Object(
-  {
-    moves: Type.Array(Type.String()),
-    sfen: Type.Optional(Type.String()),
-    games: Count,
-    next: Type.Array(Type.Object({ usi: Type.String(), ...SharesShape }, closed)),
-  },
-  closed,
-);
 const errors = { 400: ErrorResponse };
 
 function filterOf(q: StatsQuery): StatsFilter {
@@ -159,7 +61,7 @@ function calendarDay(day: string, name: string): string {
   return day;
 }
 
-function resultsFilterOf(q: Static<typeof ResultsQuery>): StatsFilter {
+function resultsFilterOf(q: ResultsQuery): StatsFilter {
   const f = filterOf(q);
   const min = q.ratingMin === undefined ? undefined : Number(q.ratingMin);
   const max = q.ratingMax === undefined ? undefined : Number(q.ratingMax);
@@ -169,13 +71,7 @@ function resultsFilterOf(q: Static<typeof ResultsQuery>): StatsFilter {
 }
 
 const stats: FastifyPluginAsyncTypebox = async (app) => {
-  const db = createDb(app.config.databaseUrl, {
-    max: 3,
-    applicationName: 'shogi-gateway-stats',
-    // aggregates over up to millions of finished games: PostgreSQL's defaults (see createDb)
-    analytic: true,
-  });
-  app.addHook('onClose', async () => db.destroy());
+  const db = app.readDb;
   const filtered = 'Filters: ruleset, handicap (or even), rated, timeCategory, from/to (UTC days).';
 
   app.get(
@@ -186,7 +82,7 @@ const stats: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Sente wins, gote wins and draws: counts and percentages (no-result games apart)',
         description: `${filtered} ratingMin/ratingMax (multiples of 100): rated games whose players' average pre-game rating is in [ratingMin, ratingMax).`,
         querystring: ResultsQuery,
-        response: { 200: Results, ...errors },
+        response: { 200: ResultsResponse, ...errors },
       },
     },
     async (request) => resultsSummary(db, resultsFilterOf(request.query)),
@@ -200,7 +96,7 @@ const stats: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Results by ending reason (checkmate, resignation, timeout, sennichite, ...)',
         description: filtered,
         querystring: StatsQuery,
-        response: { 200: Reasons, ...errors },
+        response: { 200: StatsEndingsResponse, ...errors },
       },
     },
     async (request) => ({ reasons: await endingReasons(db, filterOf(request.query)) }),
@@ -214,7 +110,7 @@ const stats: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Game-length distribution: games per bucket of plies',
         description: filtered,
         querystring: StatsQuery,
-        response: { 200: Lengths, ...errors },
+        response: { 200: StatsLengthsResponse, ...errors },
       },
     },
     async (request) => lengthDistribution(db, filterOf(request.query)),
@@ -226,8 +122,8 @@ const stats: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['stats'],
         summary: "A player's results: total, by colour, by ending reason, and streaks",
-        params: PlayerParams,
-        response: { 200: Player, ...errors },
+        params: StatsPlayerParams,
+        response: { 200: PlayerStatsResponse, ...errors },
       },
     },
     async (request) => playerStats(db, request.params.id),
@@ -242,7 +138,7 @@ const stats: FastifyPluginAsyncTypebox = async (app) => {
           'Opening explorer: the moves played next after a USI move list (or from an SFEN position), with game counts and result shares',
         description: 'Covers the first 12 plies of games from the even start or a standard handicap start.',
         querystring: OpeningsQuery,
-        response: { 200: Openings, ...errors },
+        response: { 200: OpeningsResponse, ...errors },
       },
     },
     async (request) => {
@@ -265,7 +161,7 @@ const stats: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['stats'],
         summary: "A player's rated results by the opponent's pre-game rating band (100 wide)",
-        params: PlayerParams,
+        params: StatsPlayerParams,
         querystring: OpponentBandsQuery,
         response: { 200: OpponentBands, ...errors },
       },
@@ -316,9 +212,6 @@ const stats: FastifyPluginAsyncTypebox = async (app) => {
       return { category: request.params.category, players: await leaderboard(db, request.params.category, limit) };
     },
   );
-
-  await app.register(records);
-  await app.register(playerProfile, { db });
 };
 
 export default stats;
