@@ -1,6 +1,5 @@
 import { REJECTION_CODES } from '@shogi/game';
-import { ERRORS, HANDICAP_NAMES, REJECTION_ERRORS, statusOf } from '@shogi/protocol';
-import { HANDICAPS } from '@shogi/rules';
+import { ERRORS, REJECTION_ERRORS, statusOf } from '@shogi/protocol';
 import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { ApiError, toErrorBody } from '../src/domain/api-error.js';
@@ -9,10 +8,6 @@ import { stripToken } from '../src/logger.js';
 describe('the error catalog', () => {
   test('every rejection code of the game maps to a wire code', () => {
     for (const code of REJECTION_CODES) expect(ERRORS[REJECTION_ERRORS[code]]).toBeDefined();
-  });
-
-  test("the wire names of handicaps are the rules package's (protocol stays dependency-free for clients)", () => {
-    expect([...HANDICAP_NAMES]).toEqual([...HANDICAPS]);
   });
 
   test('client errors are 4xx, and only INTERNAL and UNAVAILABLE are 5xx', () => {

@@ -3,6 +3,7 @@
  * request and response body of the gateway. Objects are closed (additionalProperties
  * false) so unknown fields are a 400, not silently dropped.
  */
+import { HANDICAPS } from '@shogi/rules';
 import { type Static, Type } from 'typebox';
 import { ERROR_CODES, type ErrorCode } from './errors.js';
 
@@ -25,18 +26,8 @@ export const IdempotencyKey = Type.String({ minLength: 1, maxLength: 100, patter
 export const Side = Type.Union([Type.Literal('sente'), Type.Literal('gote')]);
 export type Side = Static<typeof Side>;
 export const RulesetName = Type.Union([Type.Literal('default'), Type.Literal('jsa')]);
-export const HANDICAP_NAMES = [
-  'lance',
-  'right_lance',
-  'bishop',
-  'rook',
-  'rook_lance',
-  'two_piece',
-  'four_piece',
-  'six_piece',
-  'eight_piece',
-  'ten_piece',
-] as const;
+/** the handicaps the rules package knows, by name */
+export const HANDICAP_NAMES = HANDICAPS;
 export const HandicapName = Type.Unsafe<(typeof HANDICAP_NAMES)[number]>(Type.String({ enum: [...HANDICAP_NAMES] }));
 
 export const ErrorResponse = Type.Object(

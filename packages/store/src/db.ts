@@ -42,7 +42,7 @@ export function createDb(url: string, options: CreateDbOptions = {}): Db {
   // The named prepared statements run on a small pool of their own, whose sessions always
   // plan them generically. With plan_cache_mode auto, PostgreSQL planned the append anew
   // on every call (knowing its arrays' lengths makes each custom plan look cheaper): about
-  // 40 % of a one-game append's backend CPU (apps/worker/bench/append-plans.ts). The
+  // 40 % of a one-game append's backend CPU (bench/worker/append-plans.ts). The
   // generic plans are the same index probes (array parameters have no statistics to plan
   // from). Not for kysely's pool: its statements are unnamed, planned per call with their
   // values, and force_generic_plan would take those away.

@@ -2,7 +2,7 @@
  * PostgreSQL backend CPU per append statement under each plan_cache_mode, for batches of
  * 1, 3 and 10 games (one MoveSubmitted each), on one connection of a fresh database:
  *
- *   npx tsx --conditions=@shogi/source apps/worker/bench/append-plans.ts
+ *   npx tsx --conditions=@shogi/source bench/worker/append-plans.ts
  *
  * Why: with `auto`, PostgreSQL plans the append anew on every call; createDb's statement
  * pool forces the generic plan (packages/store/src/db.ts).

@@ -9,9 +9,9 @@ import type { GameEvent } from '@shogi/game';
 import { GOTE, gameCreated, randomPlayout, SENTE } from '@shogi/game/testing';
 import { createPgEventStore } from '@shogi/store';
 import { createTestDatabase } from '@shogi/store/testing';
+import { VALIDATE_QUEUE, type ValidateJobData, validateJobId } from '@shogi/worker';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { VALIDATE_QUEUE, type ValidateJobData, validateJobId } from '../src/index.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const t = await createTestDatabase({ max: 4 });
@@ -20,7 +20,7 @@ const prefix = `probe${Date.now().toString(36)}`;
 const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
 const subscriber = new Redis(REDIS_URL);
 const queue = new Queue<ValidateJobData>(VALIDATE_QUEUE, { connection, prefix });
-const child = fork(fileURLToPath(new URL('../src/main.ts', import.meta.url)), [], {
+const child = fork(fileURLToPath(new URL('../../apps/worker/src/main.ts', import.meta.url)), [], {
   execArgv: ['--import', 'tsx', '--conditions=@shogi/source'],
   env: {
     ...process.env,

@@ -4,7 +4,7 @@
  * on Redis), worker processes validate. Prints validated moves/s and submit→verdict
  * latency (p50/p99/max, from before the submission's append to the verdict's arrival).
  *
- *   npx tsx --conditions=@shogi/source apps/worker/bench/validate.ts --games 64 --seconds 10
+ *   npx tsx --conditions=@shogi/source bench/worker/validate.ts --games 64 --seconds 10
  *   ... --rate 1000        open loop: submissions at 1,000 moves/s spread over the games
  *   ... --workers 2 --concurrency 16
  * Uses DATABASE_URL / REDIS_URL (a fresh database is created and dropped).
@@ -17,9 +17,9 @@ import type { GameEvent } from '@shogi/game';
 import { GOTE, gameCreated, randomPlayout, SENTE } from '@shogi/game/testing';
 import { appendEvents, createPgEventStore, poolOf } from '@shogi/store';
 import { createTestDatabase } from '@shogi/store/testing';
+import { type EventEnvelope, enqueueValidate, VALIDATE_QUEUE, type ValidateJobData } from '@shogi/worker';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { type EventEnvelope, enqueueValidate, VALIDATE_QUEUE, type ValidateJobData } from '../src/index.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -47,7 +47,7 @@ const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
 const subscriber = new Redis(REDIS_URL);
 const queue = new Queue<ValidateJobData>(VALIDATE_QUEUE, { connection, prefix });
 
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../apps/worker/src/main.ts', import.meta.url));
 const children: ChildProcess[] = [];
 await Promise.all(
   Array.from({ length: WORKERS }, () => {
