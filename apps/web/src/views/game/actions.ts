@@ -1,0 +1,109 @@
+/**
+ * What the page asks of the server for the player: a move (shown once the worker accepts it,
+ * on the watch socket), resign, abort, impasse, a rematch (offered to the opponent, answered
+ * on their lobby socket or this page's), another game against the same bot.
+ */
+import type { ChallengeView } from '@shogi/protocol';
+import { formatUsi, type Move } from '@shogi/rules';
+import { ApiFailure, api } from '../../api.js';
+import { h } from '../../dom.js';
+import { lobbySocket } from '../../net/lobby.js';
+import { type GameState, latestGame, mySide, opponentBot } from './state.js';
+import { settleSubmission, startSubmission } from './transitions.js';
+
+export interface ActionContext {
+  readonly state: GameState;
+  readonly gameId: string;
+  /** where rematch offers and their answers show */
+  readonly offer: HTMLElement;
+  /** the rematch challenges of this game, offered by either side */
+  readonly offerIds: Set<string>;
+  navigate(path: string): void;
+  render(): void;
+  /** shows a message in the note */
+  say(text: string): void;
+}
+
+export type Verb = 'resign' | 'abort' | 'impasse';
+
+const QUESTIONS: Readonly<Record<Verb, string>> = {
+  resign: 'Resign this game?',
+  abort: 'Abort this game?',
+  impasse: 'Declare impasse (27-point rule)? A wrong declaration loses.',
+};
+
+const failureText = (err: unknown): string => (err instanceof ApiFailure ? err.message : String(err));
+
+export async function submitMove(ctx: ActionContext, m: Move): Promise<void> {
+  const { state } = ctx;
+  const game = latestGame(state);
+  if (!game || !state.me || !state.snap || state.sending) return;
+  const usi = formatUsi(m);
+  startSubmission(state);
+  ctx.render();
+  try {
+    const answer = await api.move(ctx.gameId, state.me.token, usi, game.ply);
+    settleSubmission(state, answer.seq, usi);
+  } catch (err) {
+    state.message = err instanceof ApiFailure ? `${usi}: ${err.message}` : String(err);
+  } finally {
+    state.sending = false;
+    ctx.render();
+  }
+}
+
+/** Resigns, aborts or declares impasse, once the player confirms. */
+export async function act(ctx: ActionContext, verb: Verb): Promise<void> {
+  const { me } = ctx.state;
+  if (!me || !mySide(ctx.state) || ctx.state.snap?.status !== 'ongoing') return;
+  if (!confirm(QUESTIONS[verb])) return;
+  try {
+    await api.post(`/api/games/${encodeURIComponent(ctx.gameId)}/${verb}`, {}, me.token);
+  } catch (err) {
+    ctx.say(failureText(err));
+  }
+}
+
+/** Offers a rematch, or accepts the opponent's offer: the answer then names the new game. */
+export async function rematch(ctx: ActionContext): Promise<void> {
+  const { me } = ctx.state;
+  if (!me) return;
+  try {
+    const c = await api.post<ChallengeView>(`/api/games/${encodeURIComponent(ctx.gameId)}/rematch`, {}, me.token);
+    if (c.gameId) return ctx.navigate(`/games/${c.gameId}`);
+    ctx.offerIds.add(c.id);
+    ctx.offer.replaceChildren('Rematch offered; waiting for your opponent…');
+  } catch (err) {
+    ctx.say(failureText(err));
+  }
+}
+
+/** The lobby socket a rematch offer, acceptance or refusal comes on; null for a visitor. */
+export function listenForRematch(ctx: ActionContext): { close(): void } | null {
+  const { me } = ctx.state;
+  if (!me) return null;
+  return lobbySocket(me.token, (m) => {
+    if (m.type === 'accepted' && ctx.offerIds.has(m.challengeId)) ctx.navigate(`/games/${m.gameId}`);
+    else if (m.type === 'rematch' && m.challenge.rematchOf === ctx.gameId) {
+      ctx.offerIds.add(m.challenge.id);
+      ctx.offer.replaceChildren(
+        `${m.challenge.challenger.name} offers a rematch. `,
+        h('button', { type: 'button', class: 'primary', onclick: () => rematch(ctx) }, 'Accept rematch'),
+      );
+    } else if (m.type === 'declined' && ctx.offerIds.has(m.challengeId)) ctx.offer.replaceChildren('Rematch declined.');
+  });
+}
+
+/** A new game against the bot just played, with the colours swapped. */
+export async function playAgain(ctx: ActionContext): Promise<void> {
+  const { state } = ctx;
+  const bot = opponentBot(state);
+  const side = mySide(state);
+  if (!bot || !state.me || !side) return;
+  try {
+    const view = await api.botGame(bot, state.me.token, side === 'sente' ? 'gote' : 'sente');
+    ctx.navigate(`/games/${view.id}`);
+  } catch (err) {
+    ctx.say(failureText(err));
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * The player's controls beside the board: resign, abort, impasse, rematch, play the bot
+ * again, the line where rematch offers show, and the field for a move typed in USI. Built
+ * once; which of them show is worked out in state.ts.
+ */
+import { h } from '../../dom.js';
+import type { ControlsShown } from './state.js';
+
+export interface ControlHandlers {
+  resign(): void;
+  abort(): void;
+  impasse(): void;
+  rematch(): void;
+  playAgain(): void;
+  /** the USI form was submitted */
+  typed(): void;
+}
+
+export interface Controls {
+  /** the buttons and the offer line */
+  readonly element: HTMLElement;
+  /** where rematch offers and their answers show */
+  readonly offer: HTMLElement;
+  readonly usiForm: HTMLFormElement;
+  readonly usiInput: HTMLInputElement;
+  render(shown: ControlsShown): void;
+}
+
+export function controls(on: ControlHandlers): Controls {
+  const resign = h('button', { type: 'button', class: 'danger', onclick: () => on.resign() }, 'Resign');
+  const again = h('button', { type: 'button', onclick: () => on.playAgain() }, 'Play the bot again');
+  const abort = h('button', { type: 'button', onclick: () => on.abort() }, 'Abort');
+  const impasse = h('button', { type: 'button', onclick: () => on.impasse() }, 'Declare impasse');
+  const rematch = h('button', { type: 'button', class: 'primary', onclick: () => on.rematch() }, 'Rematch');
+  const offer = h('div', { class: 'offer', role: 'status' });
+  const element = h('div', { class: 'controls' }, resign, abort, impasse, rematch, again, offer);
+  const { usiForm, usiInput } = usiField(on.typed);
+  const render = (shown: ControlsShown) => {
+    resign.hidden = !shown.resign;
+    abort.hidden = !shown.abort;
+    impasse.hidden = !shown.impasse;
+    rematch.hidden = !shown.rematch;
+    usiForm.hidden = !shown.usiForm;
+    again.hidden = !shown.playAgain;
+    usiInput.disabled = !shown.usiEnabled;
+  };
+  return { element, offer, usiForm, usiInput, render };
+}
+
+function usiField(typed: () => void): { usiForm: HTMLFormElement; usiInput: HTMLInputElement } {
+  const usiInput = h('input', {
+    id: 'usi-input',
+    name: 'usi',
+    autocomplete: 'off',
+    autocapitalize: 'off',
+    spellcheck: 'false',
+    placeholder: 'e.g. 7g7f, P*5e, 8h2b+',
+    'aria-describedby': 'usi-help',
+  });
+  const usiForm = h(
+    'form',
+    {
+      class: 'usi-form',
+      onsubmit: (e: Event) => {
+        e.preventDefault();
+        typed();
+      },
+    },
+    h('label', { for: 'usi-input' }, 'Your move (USI)'),
+    usiInput,
+    h('button', { type: 'submit' }, 'Play'),
+    h('small', { id: 'usi-help' }, 'from-square to-square, + to promote; drops as P*5e'),
+  );
+  return { usiForm, usiInput };
+}

@@ -1,0 +1,119 @@
+/**
+ * What the game page knows, in one object its modules share: the game as the watch socket
+ * told it, the position shown, the half-made move, the move in flight. No DOM, no I/O: the
+ * questions asked of it here (whose seat, whose turn, which controls) run in unit tests.
+ */
+import type { GameSnapshot } from '@shogi/protocol';
+import type { Game } from '@shogi/rules';
+import type { Identity } from '../../session.js';
+import type { ClockState } from '../../shogi/clock.js';
+import { type Cursor, isLive, LIVE } from '../../shogi/cursor.js';
+import type { GameHistory } from '../../shogi/history.js';
+import type { Targets } from '../../shogi/model.js';
+
+export type Side = 'sente' | 'gote';
+
+/** A half-made move: the piece picked (on the board or in hand) and where it may go. */
+export interface Selection {
+  readonly source: { square: number } | { dropType: number };
+  readonly targets: Targets;
+}
+
+export interface GameState {
+  snap: GameSnapshot | null;
+  /** every position of the game, replayed from its moves; its `game` is the latest, the one moved from */
+  history: GameHistory | null;
+  /** which of those positions the board shows: the latest (live) unless the user stepped back */
+  cursor: Cursor;
+  clock: ClockState | null;
+  spectators: number;
+  connected: boolean;
+  selection: Selection | null;
+  /** the seq of a submitted move whose verdict has not arrived yet */
+  pendingSeq: number | null;
+  /** verdicts by submission seq: the watch socket may bring one before the 202 that names it */
+  readonly verdicts: Map<number, string | null>;
+  /** a move's HTTP request is under way */
+  sending: boolean;
+  /** the note under the controls: a refusal, an error, a hint */
+  message: string;
+  botIds: ReadonlySet<string>;
+  readonly me: Pick<Identity, 'id' | 'token'> | null;
+}
+
+export function newGameState(me: Pick<Identity, 'id' | 'token'> | null): GameState {
+  return {
+    snap: null,
+    history: null,
+    cursor: LIVE,
+    clock: null,
+    spectators: 0,
+    connected: false,
+    selection: null,
+    pendingSeq: null,
+    verdicts: new Map(),
+    sending: false,
+    message: '',
+    botIds: new Set(),
+    me,
+  };
+}
+
+/** The side of a rules colour (0 sente, 1 gote). */
+export const sideOf = (color: number): Side => (color === 0 ? 'sente' : 'gote');
+
+/** The latest position's game, the one moves are made from. */
+export const latestGame = (s: GameState): Game | null => s.history?.game ?? null;
+
+export function mySide(s: GameState): Side | null {
+  if (!s.snap || !s.me) return null;
+  if (s.snap.players.sente.id === s.me.id) return 'sente';
+  if (s.snap.players.gote.id === s.me.id) return 'gote';
+  return null;
+}
+
+export function myTurn(s: GameState): boolean {
+  const game = latestGame(s);
+  return game !== null && s.snap?.status === 'ongoing' && mySide(s) === sideOf(game.position.side);
+}
+
+/** The board takes moves only at the latest position: an older one is for looking at. */
+export const canMove = (s: GameState): boolean => myTurn(s) && isLive(s.cursor);
+
+/** A move is on its way or awaits its verdict: no other is started meanwhile. */
+export const moveInFlight = (s: GameState): boolean => s.sending || s.pendingSeq !== null;
+
+/** The opponent's id when the opponent is a bot (and this browser plays the game). */
+export function opponentBot(s: GameState): string | null {
+  const side = mySide(s);
+  if (!s.snap || !side) return null;
+  const other = side === 'sente' ? s.snap.players.gote.id : s.snap.players.sente.id;
+  return s.botIds.has(other) ? other : null;
+}
+
+/** Which of the game's controls show, and whether the USI field takes input. */
+export interface ControlsShown {
+  readonly resign: boolean;
+  readonly abort: boolean;
+  readonly impasse: boolean;
+  readonly rematch: boolean;
+  readonly playAgain: boolean;
+  readonly usiForm: boolean;
+  readonly usiEnabled: boolean;
+}
+
+export function controlsShown(s: GameState): ControlsShown {
+  const side = mySide(s);
+  const ply = s.snap?.ply ?? 0;
+  const playing = side !== null && s.snap?.status === 'ongoing';
+  const ended = s.snap?.status === 'ended';
+  return {
+    resign: playing,
+    abort: playing && ply < 2,
+    impasse: myTurn(s) && ply >= 2,
+    rematch: ended && side !== null && opponentBot(s) === null,
+    playAgain: ended && opponentBot(s) !== null,
+    usiForm: playing,
+    usiEnabled: canMove(s) && !moveInFlight(s),
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * How the page's state moves on: a snapshot from the watch socket starts it over, events
+ * carry it forward, a submitted move's 202 meets its verdict whichever arrives first, and
+ * the user steps through the positions. No DOM, no I/O: what a screen reader should hear is
+ * returned for the page to announce.
+ */
+import type { GameSnapshot, WireEvent } from '@shogi/protocol';
+import { type ClockState, initialClock, periodLength } from '../../shogi/clock.js';
+import { goTo, isLive, type Step, step } from '../../shogi/cursor.js';
+import { GameHistory } from '../../shogi/history.js';
+import { resultText } from '../../shogi/result.js';
+import { type GameState, latestGame, type Side, sideOf } from './state.js';
+import { moveAnnouncement, refusal } from './wording.js';
+
+type Payload = WireEvent['payload'];
+
+export function clockOfSnapshot(s: GameSnapshot, now: number): ClockState | null {
+  return s.clock
+    ? {
+        sente: s.clock.sente,
+        gote: s.clock.gote,
+        running: s.clock.running,
+        since: Date.parse(s.clock.at),
+        periodLength: periodLength(s.timeControl),
+      }
+    : initialClock(s.timeControl, now);
+}
+
+/** Starts over from a snapshot: the first one, or one after a reconnect. */
+export function resetFrom(state: GameState, s: GameSnapshot, now: number): void {
+  state.snap = s;
+  const history = new GameHistory(s.initialSfen, s.ruleset);
+  state.history = history;
+  for (const usi of s.moves) history.play(usi);
+  // a snapshot after a reconnect keeps the position the user was looking at
+  if (state.cursor.ply !== null) state.cursor = goTo(state.cursor, state.cursor.ply, history.length);
+  state.clock = clockOfSnapshot(s, now);
+  state.selection = null;
+}
+
+/** Carries the state through a batch of events; returns the announcements, in order. */
+export function applyEvents(state: GameState, events: readonly WireEvent[]): string[] {
+  const said: string[] = [];
+  if (!state.snap) return said;
+  let s: GameSnapshot = state.snap;
+  for (const e of events) {
+    switch (e.type) {
+      case 'MoveAccepted':
+        s = moveAccepted(state, s, e.payload, said);
+        break;
+      case 'MoveRejected':
+        moveRejected(state, e.payload);
+        break;
+      case 'GameEnded':
+        s = gameEnded(state, s, e.payload, said);
+        break;
+      default:
+        break;
+    }
+  }
+  const game = latestGame(state);
+  if (game) s = { ...s, sideToMove: sideOf(game.position.side) };
+  state.snap = s;
+  return said;
+}
+
+function moveAccepted(state: GameState, s: GameSnapshot, p: Payload, said: string[]): GameSnapshot {
+  const usi = String(p.usi);
+  const history = state.history;
+  if (history && Number(p.ply) === history.game.ply + 1) {
+    const text = history.play(usi);
+    if (text !== null) said.push(moveAnnouncement(history.length, text, usi, history.game.position.inCheck()));
+  }
+  const next = { ...s, moves: [...s.moves, usi], ply: s.ply + 1, sfen: String(p.sfen ?? s.sfen) };
+  const c = p.clock as { sente: ClockState['sente']; gote: ClockState['gote']; movedAt: string } | undefined;
+  const game = latestGame(state);
+  // the clocks start once both sides have made their first move
+  const running: Side | null = Number(p.ply) >= 2 && game ? sideOf(game.position.side) : null;
+  if (c) {
+    const since = Date.parse(c.movedAt);
+    state.clock = { sente: c.sente, gote: c.gote, running, since, periodLength: periodLength(next.timeControl) };
+  }
+  state.verdicts.set(Number(p.submittedSeq), null);
+  if (p.submittedSeq === state.pendingSeq) state.pendingSeq = null;
+  state.selection = null;
+  return next;
+}
+
+function moveRejected(state: GameState, p: Payload): void {
+  state.verdicts.set(Number(p.submittedSeq), String(p.reason));
+  if (p.submittedSeq === state.pendingSeq) {
+    state.pendingSeq = null;
+    state.message = refusal(String(p.usi), String(p.reason));
+  }
+}
+
+function gameEnded(state: GameState, s: GameSnapshot, p: Payload, said: string[]): GameSnapshot {
+  const result = { winner: (p.winner ?? null) as Side | null, reason: String(p.reason) };
+  const next: GameSnapshot = { ...s, status: 'ended', result };
+  if (state.clock) state.clock = { ...state.clock, running: null };
+  said.push(resultText(result, { sente: next.players.sente.name, gote: next.players.gote.name }));
+  return next;
+}
+
+/** A move goes out: the note clears, and the half-made move with it. */
+export function startSubmission(state: GameState): void {
+  state.sending = true;
+  state.message = '';
+  state.selection = null;
+}
+
+/**
+ * The 202 for a submitted move names its seq: its verdict may already be in, or it is
+ * awaited (and the board stays closed meanwhile).
+ */
+export function settleSubmission(state: GameState, seq: number, usi: string): void {
+  const verdict = state.verdicts.get(seq);
+  if (verdict === undefined) state.pendingSeq = seq;
+  else if (verdict !== null) state.message = refusal(usi, verdict);
+}
+
+/** Shows a position: a step (first, back, forward, last) or a ply; false when there is no game yet. */
+export function showPosition(state: GameState, to: Step | number): boolean {
+  const history = state.history;
+  if (!history) return false;
+  state.cursor =
+    typeof to === 'number' ? goTo(state.cursor, to, history.length) : step(state.cursor, to, history.length);
+  // a half-made move belongs to the live position
+  if (!isLive(state.cursor)) state.selection = null;
+  return true;
+}
