@@ -3,7 +3,8 @@
  * Pairing is serialized per pool (the terms a seek pairs on) by a transaction-scoped
  * advisory lock, so two seeks posted at once in one pool can neither both take the same
  * open seek nor both miss each other; the chosen seek is also locked `for update`, which
- * is what a concurrent cancel waits on.
+ * is what a concurrent cancel waits on. Across pools, the players' locks (players.ts)
+ * keep two pairings from both taking one player.
  */
 import { sql } from 'kysely';
 import type { LobbyDb, SeekRow } from './schema.js';
@@ -111,20 +112,26 @@ export async function countOpenSeeks(db: LobbyDb, playerId: string, now: Date): 
 }
 
 /**
- * Withdraws the other open seeks of players who were just paired (a player plays one
- * lobby game at a time). Run after the pairing commits, not inside it: inside, two
- * pairings in different pools could each hold one seek of the same player and wait for the
- * other's.
+ * Withdraws the open seeks of players a game was just started for, in the transaction that
+ * started it and under their player locks (players.ts), so no pairing elsewhere can take one
+ * of them meanwhile. `kinds`: only seeks with a time control of these kinds. Seeks already
+ * past their time are left to the expiry sweep.
  */
-export async function withdrawOpenSeeks(db: LobbyDb, playerIds: readonly string[]): Promise<number> {
+export async function withdrawOpenSeeks(
+  trx: LobbyDb,
+  playerIds: readonly string[],
+  now: Date,
+  kinds?: readonly string[],
+): Promise<number> {
   if (playerIds.length === 0) return 0;
-  const rows = await db
+  let query = trx
     .updateTable('seeks')
     .set({ status: 'cancelled' })
     .where('status', '=', 'open')
     .where('player_id', 'in', playerIds)
-    .returning('id')
-    .execute();
+    .where('expires_at', '>', now);
+  if (kinds !== undefined) query = query.where(sql<boolean>`time_control->>'kind' = any(${[...kinds]}::text[])`);
+  const rows = await query.returning('id').execute();
   return rows.length;
 }
 
@@ -133,11 +140,23 @@ export async function withdrawOpenSeeks(db: LobbyDb, playerIds: readonly string[
  * time; this only keeps the open-seek index small. Any gateway may run it, at once.
  */
 export async function expireLobby(db: LobbyDb, now: Date): Promise<{ seeks: number; challenges: number }> {
+  // rows a pairing has locked are skipped (it is about to close them, or they are marked next
+  // time): this statement then never waits on a pairing, so it never closes a lock cycle with one
   const seeks = await db
     .updateTable('seeks')
     .set({ status: 'expired' })
     .where('status', '=', 'open')
-    .where('expires_at', '<=', now)
+    .where(
+      'id',
+      'in',
+      db
+        .selectFrom('seeks')
+        .select('id')
+        .where('status', '=', 'open')
+        .where('expires_at', '<=', now)
+        .forUpdate()
+        .skipLocked(),
+    )
     .executeTakeFirst();
   const challenges = await db
     .updateTable('challenges')
