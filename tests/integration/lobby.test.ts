@@ -29,15 +29,27 @@ interface TestPlayer {
   id: string;
   name: string;
   token: string;
+  /** the player's own client address (seeks are limited per address: lobby-limits.test.ts) */
+  address: string;
 }
+let players = 0;
 const newPlayer = async (prefix: string, app: FastifyInstance = stack.app): Promise<TestPlayer> => {
   const res = await call(app, 'POST', '/api/players', { name: `${prefix}-${randomBytes(4).toString('hex')}` });
   if (res.status !== 201) throw new Error(`player: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
+  const n = ++players;
+  return { ...res.body, address: `198.18.${n >> 8}.${n & 255}` };
 };
 const as = (p: TestPlayer) => bearer(p.token);
-const post = (path: string, p: TestPlayer, body?: unknown, app: FastifyInstance = stack.app) =>
-  call(app, 'POST', path, body, as(p));
+const post = async (path: string, p: TestPlayer, body?: unknown, app: FastifyInstance = stack.app) => {
+  const res = await app.inject({
+    method: 'POST',
+    url: path,
+    remoteAddress: p.address,
+    headers: body === undefined ? as(p) : { ...as(p), 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+  return { status: res.statusCode, body: res.body === '' ? null : JSON.parse(res.body) };
+};
 const del = async (path: string, p: TestPlayer) => {
   const res = await stack.app.inject({ method: 'DELETE', url: path, headers: as(p) });
   return { status: res.statusCode, body: JSON.parse(res.body) };

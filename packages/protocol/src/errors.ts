@@ -82,6 +82,11 @@ export const ERRORS = {
   GAME_NOT_ENDED: { status: 409, message: 'A rematch is offered once the game has ended' },
   TOO_MANY_SEEKS: { status: 409, message: 'You have too many open seeks; cancel one first' },
   TOO_MANY_CHALLENGES: { status: 409, message: 'You have too many pending challenges; wait or cancel one' },
+  TOO_MANY_SEEKS_FROM_ADDRESS: {
+    status: 409,
+    message:
+      'Too many open seeks come from your network address (all its players together); cancel one, or wait until some are paired or expire',
+  },
   ALREADY_PLAYING: {
     status: 409,
     message:

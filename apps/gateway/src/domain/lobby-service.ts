@@ -40,6 +40,7 @@ import {
   cancelSeek,
   closeChallenge,
   countOpenSeeks,
+  countOpenSeeksFrom,
   countPendingChallenges,
   type Db,
   findAccountByUsername,
@@ -68,6 +69,7 @@ import {
   withdrawOpenSeeks,
 } from '@shogi/store';
 import { ApiError } from './api-error.js';
+import { addressKey } from './client-address.js';
 import { other, rankCandidates, rematchSide, type SeekTerms, sideOf, timeControlKey } from './pairing.js';
 import type { Player } from './service.js';
 
@@ -78,6 +80,8 @@ export interface LobbyDeps {
     view(gameId: string): Promise<GameView>;
   };
   readonly players: { byId(id: string): Promise<Player | null> };
+  /** open seeks at once from one client address (addressKey), all its players together; 0 or absent: no limit */
+  readonly maxOpenSeeksPerAddress?: number;
   /** Best effort: a lost notification is found again by polling the seek or challenge. */
   readonly notify: (playerId: string, message: LobbyMessage) => Promise<void>;
   readonly now?: () => Date;
@@ -92,6 +96,13 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
 export function createLobbyService(deps: LobbyDeps) {
   const db: LobbyDb = lobbyDb(deps.db);
   const now = deps.now ?? (() => new Date());
+  const perAddress = deps.maxOpenSeeksPerAddress ?? 0;
+  /** Refuses a seek from an address with `perAddress` open seeks already (none when there is no limit or no address). */
+  const checkAddress = async (executor: LobbyDb, key: string | null, at: Date) => {
+    if (key === null || perAddress === 0) return;
+    if ((await countOpenSeeksFrom(executor, key, at)) >= perAddress)
+      throw new ApiError('TOO_MANY_SEEKS_FROM_ADDRESS', `at most ${perAddress} open seeks per address`);
+  };
   const coin = deps.coin ?? (() => Math.random() < 0.5);
   const notify = (playerId: string, message: LobbyMessage) => deps.notify(playerId, message).catch(() => undefined);
 
@@ -166,7 +177,8 @@ export function createLobbyService(deps: LobbyDeps) {
   }
 
   return {
-    async createSeek(player: Player, body: CreateSeekBody): Promise<SeekView> {
+    /** `ip`: the client's address, for the per-address limit (none: counted for no address). */
+    async createSeek(player: Player, body: CreateSeekBody, ip?: string): Promise<SeekView> {
       checkTerms(body.timeControl, body.rated);
       const range = body.ratingRange ?? null;
       if (range !== null && range.min > range.max) throw new ApiError('INVALID_RATING_RANGE');
@@ -175,6 +187,8 @@ export function createLobbyService(deps: LobbyDeps) {
       // answer spares a full player the rating read
       if ((await countOpenSeeks(db, player.id, at)) >= MAX_OPEN_SEEKS)
         throw new ApiError('TOO_MANY_SEEKS', `at most ${MAX_OPEN_SEEKS}`);
+      const address = ip === undefined ? null : addressKey(ip);
+      await checkAddress(db, address, at);
       await refuseIfPlaying(db, player.id, body.timeControl);
       // read before the transaction: a missing ratings table must not abort it
       const rating = await lobbyRating(deps.db, player.id, body.timeControl);
@@ -206,14 +220,20 @@ export function createLobbyService(deps: LobbyDeps) {
         rating_max: range?.max ?? null,
         created_at: at,
         expires_at: new Date(at.getTime() + SEEK_TTL_MS),
+        address_key: address,
       };
       const realTime = isRealTime(terms.timeControl);
-      // the lock order of every seek: the player's quota, the pool, then players in id order
-      // (one savepoint per candidate, so a candidate given up releases its player's lock)
+      // the lock order of every seek: the player's quota, the address's, the pool, then
+      // players in id order (one savepoint per candidate, so a candidate given up releases
+      // its player's lock)
       const result = await db.transaction().execute(async (trx) => {
         await lockQuota(trx, 'seeks', player.id);
         if ((await countOpenSeeks(trx, player.id, at)) >= MAX_OPEN_SEEKS)
           throw new ApiError('TOO_MANY_SEEKS', `at most ${MAX_OPEN_SEEKS}`);
+        if (address !== null && perAddress > 0) {
+          await lockQuota(trx, 'seeks-by-address', address);
+          await checkAddress(trx, address, at);
+        }
         await lockSeekPool(trx, poolKey);
         /** Under the player's lock: a real-time seek of a player in a real-time game is refused. */
         const checkMe = async () => {

@@ -26,6 +26,8 @@ export async function insertSeek(
       status: paired ? 'paired' : 'open',
       game_id: paired?.gameId ?? null,
       side: paired?.side ?? null,
+      // kept only while the seek is open: the limit counts open seeks, and nothing else needs it
+      address_key: paired ? null : seek.address_key,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -73,14 +75,18 @@ export async function lockOpenSeek(trx: LobbyDb, id: string, now: Date): Promise
 }
 
 export async function markSeekPaired(trx: LobbyDb, id: string, gameId: string, side: string): Promise<void> {
-  await trx.updateTable('seeks').set({ status: 'paired', game_id: gameId, side }).where('id', '=', id).execute();
+  await trx
+    .updateTable('seeks')
+    .set({ status: 'paired', game_id: gameId, side, address_key: null })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Cancels an open seek; the row as it is afterwards (undefined: no such seek). */
 export async function cancelSeek(db: LobbyDb, id: string, now: Date): Promise<SeekRow | undefined> {
   const cancelled = await db
     .updateTable('seeks')
-    .set({ status: 'cancelled' })
+    .set({ status: 'cancelled', address_key: null })
     .where('id', '=', id)
     .where('status', '=', 'open')
     .where('expires_at', '>', now)
@@ -89,15 +95,37 @@ export async function cancelSeek(db: LobbyDb, id: string, now: Date): Promise<Se
   return cancelled ?? getSeek(db, id);
 }
 
+/** How many open seeks `GET /api/seeks` considers: a bound on its work whatever the flood. */
+export const OPEN_SEEKS_SCANNED = 2_000;
+
+/**
+ * The open seeks to show, at most `limit`: every player's oldest first (oldest first among
+ * them), then every player's second, and so on, so a player with many seeks cannot push
+ * other players' out of the list. Of the oldest OPEN_SEEKS_SCANNED open seeks.
+ */
 export async function listOpenSeeks(db: LobbyDb, now: Date, limit = 200): Promise<SeekRow[]> {
-  return db
+  const oldest = db
     .selectFrom('seeks')
     .selectAll()
     .where('status', '=', 'open')
     .where('expires_at', '>', now)
     .orderBy('created_at')
+    .limit(OPEN_SEEKS_SCANNED)
+    .as('oldest');
+  const ranked = db
+    .selectFrom(oldest)
+    .selectAll()
+    .select(sql<number>`row_number() over (partition by player_id order by created_at, id)`.as('turn'))
+    .as('ranked');
+  const rows = await db
+    .selectFrom(ranked)
+    .selectAll()
+    .orderBy('turn')
+    .orderBy('created_at')
+    .orderBy('id')
     .limit(limit)
     .execute();
+  return rows.map(({ turn: _, ...row }) => row);
 }
 
 export async function countOpenSeeks(db: LobbyDb, playerId: string, now: Date): Promise<number> {
@@ -105,6 +133,18 @@ export async function countOpenSeeks(db: LobbyDb, playerId: string, now: Date): 
     .selectFrom('seeks')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('player_id', '=', playerId)
+    .where('status', '=', 'open')
+    .where('expires_at', '>', now)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Open seeks posted from one client address (its key), for the per-address limit. */
+export async function countOpenSeeksFrom(db: LobbyDb, addressKey: string, now: Date): Promise<number> {
+  const row = await db
+    .selectFrom('seeks')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('address_key', '=', addressKey)
     .where('status', '=', 'open')
     .where('expires_at', '>', now)
     .executeTakeFirstOrThrow();
@@ -126,7 +166,7 @@ export async function withdrawOpenSeeks(
   if (playerIds.length === 0) return 0;
   let query = trx
     .updateTable('seeks')
-    .set({ status: 'cancelled' })
+    .set({ status: 'cancelled', address_key: null })
     .where('status', '=', 'open')
     .where('player_id', 'in', playerIds)
     .where('expires_at', '>', now);
@@ -144,7 +184,7 @@ export async function expireLobby(db: LobbyDb, now: Date): Promise<{ seeks: numb
   // time): this statement then never waits on a pairing, so it never closes a lock cycle with one
   const seeks = await db
     .updateTable('seeks')
-    .set({ status: 'expired' })
+    .set({ status: 'expired', address_key: null })
     .where('status', '=', 'open')
     .where(
       'id',
