@@ -29,15 +29,27 @@ interface TestPlayer {
   id: string;
   name: string;
   token: string;
+  /** the player's own client address (seeks are limited per address: lobby-limits.test.ts) */
+  address: string;
 }
+let players = 0;
 const newPlayer = async (prefix: string, app: FastifyInstance = stack.app): Promise<TestPlayer> => {
   const res = await call(app, 'POST', '/api/players', { name: `${prefix}-${randomBytes(4).toString('hex')}` });
   if (res.status !== 201) throw new Error(`player: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
+  const n = ++players;
+  return { ...res.body, address: `198.18.${n >> 8}.${n & 255}` };
 };
 const as = (p: TestPlayer) => bearer(p.token);
-const post = (path: string, p: TestPlayer, body?: unknown, app: FastifyInstance = stack.app) =>
-  call(app, 'POST', path, body, as(p));
+const post = async (path: string, p: TestPlayer, body?: unknown, app: FastifyInstance = stack.app) => {
+  const res = await app.inject({
+    method: 'POST',
+    url: path,
+    remoteAddress: p.address,
+    headers: body === undefined ? as(p) : { ...as(p), 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+  return { status: res.statusCode, body: res.body === '' ? null : JSON.parse(res.body) };
+};
 const del = async (path: string, p: TestPlayer) => {
   const res = await stack.app.inject({ method: 'DELETE', url: path, headers: as(p) });
   return { status: res.statusCode, body: JSON.parse(res.body) };
@@ -203,12 +215,18 @@ describe('seeks', () => {
     const mine = await seekOf(me, { color: 'gote', ratingRange: { min: 1400, max: 1800 } });
     expect(mine.status).toBe('paired');
     expect((await call(stack.app, 'GET', `/api/seeks/${s3.id}`)).body.gameId).toBe(mine.gameId);
+    // a player seeks the next real-time game once this one has ended
+    const resign = async (gameId: string | null) =>
+      expect((await post(`/api/games/${gameId}/resign`, me, {})).status).toBe(202);
+    await resign(mine.gameId);
     // again: the newer 1650 is now the closest in my range; 1900 is outside it
     const again = await seekOf(me, { color: 'gote', ratingRange: { min: 1400, max: 1800 } });
     expect((await call(stack.app, 'GET', `/api/seeks/${s5.id}`)).body.gameId).toBe(again.gameId);
+    await resign(again.gameId);
     // and then the 1500 one; never the 1900 one
     const third = await seekOf(me, { color: 'gote', ratingRange: { min: 1400, max: 1800 } });
     expect((await call(stack.app, 'GET', `/api/seeks/${s1.id}`)).body.gameId).toBe(third.gameId);
+    await resign(third.gameId);
     expect((await seekOf(me, { color: 'gote', ratingRange: { min: 1400, max: 1800 } })).status).toBe('open');
   });
 
@@ -502,6 +520,180 @@ describe('rematch', () => {
     const rematch = (await call(stack.app, 'GET', `/api/games/${accepted.body.gameId}`)).body;
     expect(rematch.players).toMatchObject({ sente: { id: receiver.id }, gote: { id: giver.id } });
     expect(rematch.initialSfen).toBe(first.initialSfen);
+  });
+});
+
+describe('one real-time game at a time', () => {
+  const resign = (gameId: string, p: TestPlayer) => post(`/api/games/${gameId}/resign`, p, {});
+  /** A real-time game between two players, started outside the lobby (POST /api/games, by an operator). */
+  const realTimeGame = async (sente: TestPlayer, gote: TestPlayer): Promise<string> => {
+    const body = {
+      sente: sente.id,
+      gote: gote.id,
+      timeControl: { kind: 'fischer', mainSeconds: 900, incrementSeconds: 0 },
+    };
+    const res = await call(stack.app, 'POST', '/api/games', body, bearer(stack.adminToken));
+    expect(res.status).toBe(201);
+    return res.body.id as string;
+  };
+  /** The ids of a player's ongoing games with a byoyomi or Fischer clock, read from the database. */
+  const realTimeGamesOf = async (p: TestPlayer): Promise<string[]> => {
+    const { rows } = await sql<{ id: string }>`
+      select g.id from games g join game_events e on e.game_id = g.id and e.seq = 1
+      where g.status = 'ongoing' and (g.sente_id = ${p.id} or g.gote_id = ${p.id})
+        and e.payload->'timeControl'->>'kind' in ('byoyomi', 'fischer')`.execute(stack.db);
+    return rows.map((r) => r.id);
+  };
+  const seekStatus = async (id: string) => ((await call(stack.app, 'GET', `/api/seeks/${id}`)).body as SeekView).status;
+
+  test('two opponents answering two pools of one player at once: one game, and her other seek withdrawn (repeated)', async () => {
+    for (let trial = 0; trial < 8; trial++) {
+      const [a, b, c] = await Promise.all(['two-pools', 'byo', 'fis'].map((n) => newPlayer(n)));
+      const byoyomi = { kind: 'byoyomi', mainSeconds: 180 + trial, byoyomiSeconds: 10, periods: 1 };
+      const fischer = { kind: 'fischer', mainSeconds: 300 + trial, incrementSeconds: 3 };
+      const s1 = (await post('/api/seeks', a, { timeControl: byoyomi, rated: false })).body as SeekView;
+      const s2 = (await post('/api/seeks', a, { timeControl: fischer, rated: false })).body as SeekView;
+      expect([s1.status, s2.status]).toEqual(['open', 'open']);
+      const [x, y] = await Promise.all([
+        post('/api/seeks', b, { timeControl: byoyomi, rated: false }),
+        post('/api/seeks', c, { timeControl: fischer, rated: false }, second),
+      ]);
+      expect([x.status, y.status]).toEqual([201, 201]);
+      const statuses = [x.body.status, y.body.status].sort();
+      expect(statuses, `trial ${trial}`).toEqual(['open', 'paired']);
+      expect(await realTimeGamesOf(a), `trial ${trial}`).toHaveLength(1);
+      expect([await seekStatus(s1.id), await seekStatus(s2.id)].sort()).toEqual(['cancelled', 'paired']);
+    }
+  });
+
+  test('a player in a real-time game posts no real-time seek, may post a correspondence one, and her open seek waits for the end', async () => {
+    const [a, z, b, c] = await Promise.all(['busy', 'z', 'b', 'c'].map((n) => newPlayer(n)));
+    const tc = { kind: 'fischer', mainSeconds: 240, incrementSeconds: 4 };
+    const leftover = (await post('/api/seeks', a, { timeControl: tc, rated: false })).body as SeekView;
+    const gameId = await realTimeGame(a, z);
+    const refused = await post('/api/seeks', a, { timeControl: blitz, rated: false });
+    expect([refused.status, refused.body.code]).toEqual([409, 'ALREADY_PLAYING']);
+    expect(refused.body.detail).toContain(gameId);
+    const correspondence = await post('/api/seeks', a, {
+      timeControl: { kind: 'correspondence', daysPerMove: 3 },
+      rated: false,
+    });
+    expect([correspondence.status, correspondence.body.status]).toEqual([201, 'open']);
+    // b would pair with a's older seek, but a is playing: b's seek waits
+    const waiting = await post('/api/seeks', b, { timeControl: tc, rated: false });
+    expect(waiting.body.status).toBe('open');
+    expect(await seekStatus(leftover.id)).toBe('open');
+    expect((await resign(gameId, a)).status).toBe(202);
+    // once her game is over, her seek (the oldest) pairs again
+    const paired = await post('/api/seeks', c, { timeControl: tc, rated: false });
+    expect(paired.body.status).toBe('paired');
+    expect((await call(stack.app, 'GET', `/api/seeks/${leftover.id}`)).body.gameId).toBe(paired.body.gameId);
+  });
+
+  test('a challenge or rematch starts no second real-time game: ALREADY_PLAYING, OPPONENT_PLAYING; correspondence is not limited', async () => {
+    const [a, x, z, w] = await Promise.all(['a', 'x', 'z', 'w'].map((n) => newPlayer(n)));
+    const challenge = async (from: TestPlayer, to: TestPlayer, timeControl: object = blitz) =>
+      post('/api/challenges', from, { opponent: to.id, timeControl, rated: false });
+    const accept = (id: string, p: TestPlayer) => post(`/api/challenges/${id}/accept`, p);
+    const open = (await challenge(x, a)).body.id as string;
+    const aGame = await realTimeGame(a, z);
+    // the challenged player is playing
+    const mine = await accept(open, a);
+    expect([mine.status, mine.body.code]).toEqual([409, 'ALREADY_PLAYING']);
+    expect(mine.body.detail).toContain(aGame);
+    expect((await call(stack.app, 'GET', `/api/challenges/${open}`, undefined, as(a))).body.status).toBe('pending');
+    // nor may she challenge anyone to a real-time game; correspondence is fine both ways
+    expect((await challenge(a, w)).body.code).toBe('ALREADY_PLAYING');
+    const corr = { kind: 'correspondence', daysPerMove: 2 };
+    const byMe = (await challenge(a, w, corr)).body.id as string;
+    expect((await accept(byMe, w)).body.status).toBe('accepted');
+    const toMe = (await challenge(w, a, corr)).body.id as string;
+    expect((await accept(toMe, a)).body.status).toBe('accepted');
+    // her game ends; now the challenger is playing
+    await resign(aGame, a);
+    const xGame = await realTimeGame(x, w);
+    const theirs = await accept(open, a);
+    expect([theirs.status, theirs.body.code]).toEqual([409, 'OPPONENT_PLAYING']);
+    await resign(xGame, x);
+    const done = await accept(open, a);
+    expect(done.body.status).toBe('accepted');
+
+    // a rematch of that game: offered by x, accepted by a only once a is free again
+    const first = done.body.gameId as string;
+    await resign(first, x);
+    const offer = await post(`/api/games/${first}/rematch`, x);
+    expect(offer.status).toBe(201);
+    const again = await realTimeGame(a, z);
+    const back = await post(`/api/games/${first}/rematch`, a);
+    expect([back.status, back.body.code]).toEqual([409, 'ALREADY_PLAYING']);
+    expect((await accept(offer.body.id, a)).body.code).toBe('ALREADY_PLAYING');
+    await resign(again, a);
+    expect((await post(`/api/games/${first}/rematch`, a)).body.status).toBe('accepted');
+    expect(await realTimeGamesOf(a)).toHaveLength(1);
+  });
+
+  test('accepts and a pairing at once never give one player two real-time games (repeated)', async () => {
+    for (let trial = 0; trial < 6; trial++) {
+      const [a, b, c, d] = await Promise.all(['a', 'b', 'c', 'd'].map((n) => newPlayer(n)));
+      const tc = { kind: 'byoyomi', mainSeconds: 420 + trial, byoyomiSeconds: 20, periods: 1 };
+      const seek = (await post('/api/seeks', a, { timeControl: tc, rated: false })).body as SeekView;
+      const ch1 = (await post('/api/challenges', b, { opponent: a.id, timeControl: blitz, rated: false })).body.id;
+      const ch2 = (await post('/api/challenges', c, { opponent: a.id, timeControl: tc, rated: true })).body.id;
+      const answers = await Promise.all([
+        post(`/api/challenges/${ch1}/accept`, a),
+        post(`/api/challenges/${ch2}/accept`, a, undefined, second),
+        post('/api/seeks', d, { timeControl: tc, rated: false }),
+      ]);
+      const started = answers.filter((r) => r.body.gameId !== null && r.body.gameId !== undefined);
+      expect(started, `trial ${trial}: ${JSON.stringify(answers.map((r) => r.body))}`).toHaveLength(1);
+      expect(await realTimeGamesOf(a)).toHaveLength(1);
+      for (const r of answers)
+        if (r.body.gameId === null || r.body.gameId === undefined)
+          expect(r.status === 201 ? r.body.status : r.body.code).toMatch(/^(open|ALREADY_PLAYING|OPPONENT_PLAYING)$/);
+      // a's seek was withdrawn or paired, whichever started her game
+      expect(await seekStatus(seek.id)).not.toBe('open');
+    }
+  });
+
+  test('a crowd seeking in overlapping pools and accepting at once: no error, nobody in two real-time games (repeated)', async () => {
+    for (let round = 0; round < 3; round++) {
+      const crowd = await Promise.all(Array.from({ length: 10 }, (_, i) => newPlayer(`crowd${i}`)));
+      const pools = [0, 1, 2].map((k) => ({ kind: 'fischer', mainSeconds: 500 + 10 * round + k, incrementSeconds: 9 }));
+      // everyone asks for sente first, so nothing pairs until the second wave
+      for (const [i, p] of crowd.entries())
+        for (const k of [i % 3, (i + 1) % 3])
+          expect((await post('/api/seeks', p, { timeControl: pools[k], rated: false, color: 'sente' })).status).toBe(
+            201,
+          );
+      // a few challenges among them, so accepts race with pairings of the same players
+      const challenges = await Promise.all(
+        crowd.slice(0, 4).map(async (p, i) => {
+          const to = crowd[(i + 5) % crowd.length] as TestPlayer;
+          return {
+            to,
+            id: (await post('/api/challenges', p, { opponent: to.id, timeControl: blitz, rated: false })).body.id,
+          };
+        }),
+      );
+      const answers = await Promise.all([
+        ...crowd.map((p, i) =>
+          post(
+            '/api/seeks',
+            p,
+            { timeControl: pools[(i + 2) % 3], rated: false, color: 'gote' },
+            i % 2 ? second : stack.app,
+          ),
+        ),
+        ...challenges.map(({ to, id }, i) =>
+          post(`/api/challenges/${id}/accept`, to, undefined, i % 2 ? stack.app : second),
+        ),
+      ]);
+      for (const a of answers) {
+        expect(a.status, JSON.stringify(a.body)).toBeLessThan(500);
+        if (a.status >= 400) expect(a.body.code).toMatch(/^(ALREADY_PLAYING|OPPONENT_PLAYING)$/);
+      }
+      for (const p of crowd) expect((await realTimeGamesOf(p)).length, p.name).toBeLessThanOrEqual(1);
+    }
   });
 });
 

@@ -39,6 +39,12 @@ export interface GatewayConfig {
   readonly authFailures: RateLimit;
   /** request rate limits, shared by all gateways through Redis; `max` 0 turns one off */
   readonly rateLimits: RateLimits;
+  /**
+   * open seeks at once from one client address, all its players together (an IPv6 client
+   * counts by its /64); 0: no limit. Guests are free to create, so the per-player limit alone
+   * lets one client fill the open-seek list.
+   */
+  readonly lobbyMaxOpenSeeksPerIp: number;
 }
 
 export interface RateLimit {
@@ -98,5 +104,6 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       moves: { max: int(env, 'RATE_LIMIT_MOVES_MAX', 20), windowMs: int(env, 'RATE_LIMIT_MOVES_WINDOW_MS', 1_000) },
       lobby: { max: int(env, 'RATE_LIMIT_LOBBY_MAX', 30), windowMs: int(env, 'RATE_LIMIT_LOBBY_WINDOW_MS', 60_000) },
     },
+    lobbyMaxOpenSeeksPerIp: int(env, 'LOBBY_MAX_OPEN_SEEKS_PER_IP', 20),
   };
 }

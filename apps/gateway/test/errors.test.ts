@@ -48,6 +48,8 @@ describe('config and logging', () => {
     expect(loadConfig({})).toMatchObject({ port: 3000, redisUrl: 'redis://127.0.0.1:6379', bodyLimit: 4096 });
     expect(loadConfig({ PORT: '8080', WS_MAX_PAYLOAD: '512' })).toMatchObject({ port: 8080, wsMaxPayload: 512 });
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(loadConfig({}).lobbyMaxOpenSeeksPerIp).toBe(20);
+    expect(loadConfig({ LOBBY_MAX_OPEN_SEEKS_PER_IP: '0' }).lobbyMaxOpenSeeksPerIp).toBe(0);
   });
 
   test('tokens in URLs are redacted', () => {

@@ -1,4 +1,4 @@
-import type { TimeControl } from '@shogi/protocol';
+import { isRealTime, type TimeControl } from '@shogi/protocol';
 import { describe, expect, test } from 'vitest';
 import { poolKeyOf } from '../src/domain/lobby-service.js';
 import {
@@ -129,4 +129,11 @@ test('a pool is the terms seeks pair on', () => {
   expect(poolKeyOf(seek())).not.toBe(poolKeyOf(seek({ rated: false })));
   expect(poolKeyOf(seek())).not.toBe(poolKeyOf(seek({ handicap: 'lance' })));
   expect(poolKeyOf(seek())).not.toBe(poolKeyOf(seek({ ruleset: 'jsa' })));
+});
+
+test('byoyomi and Fischer games are real-time (one at a time); correspondence and unlimited are not', () => {
+  expect(isRealTime(blitz)).toBe(true);
+  expect(isRealTime({ kind: 'fischer', mainSeconds: 300, incrementSeconds: 3 })).toBe(true);
+  expect(isRealTime({ kind: 'correspondence', daysPerMove: 3 })).toBe(false);
+  expect(isRealTime({ kind: 'unlimited' })).toBe(false);
 });

@@ -82,6 +82,20 @@ export const ERRORS = {
   GAME_NOT_ENDED: { status: 409, message: 'A rematch is offered once the game has ended' },
   TOO_MANY_SEEKS: { status: 409, message: 'You have too many open seeks; cancel one first' },
   TOO_MANY_CHALLENGES: { status: 409, message: 'You have too many pending challenges; wait or cancel one' },
+  TOO_MANY_SEEKS_FROM_ADDRESS: {
+    status: 409,
+    message:
+      'Too many open seeks come from your network address (all its players together); cancel one, or wait until some are paired or expire',
+  },
+  ALREADY_PLAYING: {
+    status: 409,
+    message:
+      'You are playing a real-time game (the detail names it); finish it before you seek, challenge or accept another. Correspondence and unlimited games are not limited',
+  },
+  OPPONENT_PLAYING: {
+    status: 409,
+    message: 'The other player is playing a real-time game; the challenge stays pending: accept it once that game ends',
+  },
   INVALID_TIME_CONTROL: { status: 422, message: 'The time control is not allowed (a rated game needs a clock)' },
   RATED_NEEDS_STANDARD_START: {
     status: 422,

@@ -36,6 +36,15 @@ export const MAX_OPEN_SEEKS = 5;
 /** Pending challenges one player may have sent at once. */
 export const MAX_PENDING_CHALLENGES = 10;
 
+/**
+ * The clocks of real-time games. A player plays one such game at a time: the lobby starts
+ * no real-time game (seek, challenge, rematch) for a player already in one (409
+ * ALREADY_PLAYING, OPPONENT_PLAYING). Correspondence and unlimited games are not limited.
+ */
+export const REAL_TIME_KINDS = ['byoyomi', 'fischer'] as const satisfies readonly TimeControl['kind'][];
+export const isRealTime = (tc: { readonly kind: string }): boolean =>
+  (REAL_TIME_KINDS as readonly string[]).includes(tc.kind);
+
 const Timestamp = Type.String({ description: 'ISO 8601' });
 
 // --- seeks

@@ -3,6 +3,10 @@
  * Pairing is race-free across gateways: a seek is posted under its pool's advisory lock
  * (transaction-scoped), and the open seek it pairs with is locked `for update`, so no
  * seek is ever taken twice and two compatible seeks posted at once pair with each other.
+ * Across pools and challenges, whatever starts a game locks both players first (in id
+ * order, @shogi/store's lockPlayers), checks that neither is in a real-time game when the
+ * new one is real-time, and withdraws their open seeks in the same transaction: a player is
+ * never paired twice at once, and never into a second real-time game.
  * The game is created inside that transaction: if the transaction fails the seek stays
  * open (a game created just before such a failure is left unplayed, and aborted by the
  * first-move timer). Players learn of pairings, challenges and answers through `notify`
@@ -19,9 +23,11 @@ import {
   type CreateGameBody,
   type CreateSeekBody,
   type GameView,
+  isRealTime,
   type LobbyMessage,
   MAX_OPEN_SEEKS,
   MAX_PENDING_CHALLENGES,
+  REAL_TIME_KINDS,
   SEEK_TTL_MS,
   type SeekView,
   type Side,
@@ -29,10 +35,12 @@ import {
 } from '@shogi/protocol';
 import { START_SFEN } from '@shogi/rules';
 import {
+  attempt,
   type ChallengeRow,
   cancelSeek,
   closeChallenge,
   countOpenSeeks,
+  countOpenSeeksFrom,
   countPendingChallenges,
   type Db,
   findAccountByUsername,
@@ -48,10 +56,12 @@ import {
   lobbyRating,
   lockChallenge,
   lockOpenSeek,
+  lockPlayers,
   lockQuota,
   lockRematches,
   lockSeekPool,
   markSeekPaired,
+  ongoingGameOf,
   openSeeksInPool,
   playersNamed,
   rematchesOf,
@@ -59,6 +69,7 @@ import {
   withdrawOpenSeeks,
 } from '@shogi/store';
 import { ApiError } from './api-error.js';
+import { addressKey } from './client-address.js';
 import { other, rankCandidates, rematchSide, type SeekTerms, sideOf, timeControlKey } from './pairing.js';
 import type { Player } from './service.js';
 
@@ -69,6 +80,8 @@ export interface LobbyDeps {
     view(gameId: string): Promise<GameView>;
   };
   readonly players: { byId(id: string): Promise<Player | null> };
+  /** open seeks at once from one client address (addressKey), all its players together; 0 or absent: no limit */
+  readonly maxOpenSeeksPerAddress?: number;
   /** Best effort: a lost notification is found again by polling the seek or challenge. */
   readonly notify: (playerId: string, message: LobbyMessage) => Promise<void>;
   readonly now?: () => Date;
@@ -83,6 +96,13 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
 export function createLobbyService(deps: LobbyDeps) {
   const db: LobbyDb = lobbyDb(deps.db);
   const now = deps.now ?? (() => new Date());
+  const perAddress = deps.maxOpenSeeksPerAddress ?? 0;
+  /** Refuses a seek from an address with `perAddress` open seeks already (none when there is no limit or no address). */
+  const checkAddress = async (executor: LobbyDb, key: string | null, at: Date) => {
+    if (key === null || perAddress === 0) return;
+    if ((await countOpenSeeksFrom(executor, key, at)) >= perAddress)
+      throw new ApiError('TOO_MANY_SEEKS_FROM_ADDRESS', `at most ${perAddress} open seeks per address`);
+  };
   const coin = deps.coin ?? (() => Math.random() < 0.5);
   const notify = (playerId: string, message: LobbyMessage) => deps.notify(playerId, message).catch(() => undefined);
 
@@ -97,12 +117,41 @@ export function createLobbyService(deps: LobbyDeps) {
       ...(terms.sfen === null ? {} : { sfen: terms.sfen }),
     });
 
-  /** Accepts a locked pending challenge inside `trx`: creates the game, records it. */
-  async function acceptLocked(trx: LobbyDb, row: ChallengeRow): Promise<{ row: ChallengeRow; challengerSide: Side }> {
+  /** The player's ongoing real-time game, or null. */
+  const realTimeGameOf = (executor: LobbyDb, playerId: string) => ongoingGameOf(executor, playerId, REAL_TIME_KINDS);
+
+  /** Refuses a player in a real-time game something that would start another one; no lock, so only an early answer. */
+  async function refuseIfPlaying(executor: LobbyDb, playerId: string, timeControl: TimeControl): Promise<void> {
+    if (!isRealTime(timeControl)) return;
+    const playing = await realTimeGameOf(executor, playerId);
+    if (playing !== null) throw new ApiError('ALREADY_PLAYING', `game ${playing}`);
+  }
+
+  /**
+   * Accepts a locked pending challenge inside `trx` (by its opponent, the only one who
+   * accepts): creates the game, records it. A real-time game starts only when neither player
+   * is in one, checked under both players' locks; their open real-time seeks, which could no
+   * longer pair, are withdrawn with it.
+   */
+  async function acceptLocked(
+    trx: LobbyDb,
+    row: ChallengeRow,
+    at: Date,
+  ): Promise<{ row: ChallengeRow; challengerSide: Side }> {
+    const terms = termsOfChallenge(row);
+    const realTime = isRealTime(terms.timeControl);
+    if (realTime) {
+      await lockPlayers(trx, [row.challenger_id, row.opponent_id]);
+      const mine = await realTimeGameOf(trx, row.opponent_id);
+      if (mine !== null) throw new ApiError('ALREADY_PLAYING', `game ${mine}`);
+      const theirs = await realTimeGameOf(trx, row.challenger_id);
+      if (theirs !== null) throw new ApiError('OPPONENT_PLAYING', `${row.challenger_name} plays game ${theirs}`);
+    }
     const challengerSide = sideOf(row.color as ColorPreference, 'random', coin);
     const [sente, gote] =
       challengerSide === 'sente' ? [row.challenger_id, row.opponent_id] : [row.opponent_id, row.challenger_id];
-    const game = await createGame(sente, gote, termsOfChallenge(row));
+    const game = await createGame(sente, gote, terms);
+    if (realTime) await withdrawOpenSeeks(trx, [row.challenger_id, row.opponent_id], at, REAL_TIME_KINDS);
     return { row: await closeChallenge(trx, row.id, 'accepted', game.id), challengerSide };
   }
 
@@ -128,7 +177,8 @@ export function createLobbyService(deps: LobbyDeps) {
   }
 
   return {
-    async createSeek(player: Player, body: CreateSeekBody): Promise<SeekView> {
+    /** `ip`: the client's address, for the per-address limit (none: counted for no address). */
+    async createSeek(player: Player, body: CreateSeekBody, ip?: string): Promise<SeekView> {
       checkTerms(body.timeControl, body.rated);
       const range = body.ratingRange ?? null;
       if (range !== null && range.min > range.max) throw new ApiError('INVALID_RATING_RANGE');
@@ -137,6 +187,9 @@ export function createLobbyService(deps: LobbyDeps) {
       // answer spares a full player the rating read
       if ((await countOpenSeeks(db, player.id, at)) >= MAX_OPEN_SEEKS)
         throw new ApiError('TOO_MANY_SEEKS', `at most ${MAX_OPEN_SEEKS}`);
+      const address = ip === undefined ? null : addressKey(ip);
+      await checkAddress(db, address, at);
+      await refuseIfPlaying(db, player.id, body.timeControl);
       // read before the transaction: a missing ratings table must not abort it
       const rating = await lobbyRating(deps.db, player.id, body.timeControl);
       const terms: SeekTerms = {
@@ -167,30 +220,53 @@ export function createLobbyService(deps: LobbyDeps) {
         rating_max: range?.max ?? null,
         created_at: at,
         expires_at: new Date(at.getTime() + SEEK_TTL_MS),
+        address_key: address,
       };
+      const realTime = isRealTime(terms.timeControl);
+      // the lock order of every seek: the player's quota, the address's, the pool, then
+      // players in id order (one savepoint per candidate, so a candidate given up releases
+      // its player's lock)
       const result = await db.transaction().execute(async (trx) => {
-        // the player's quota lock first, then the pool's: every seek takes them in this order
         await lockQuota(trx, 'seeks', player.id);
         if ((await countOpenSeeks(trx, player.id, at)) >= MAX_OPEN_SEEKS)
           throw new ApiError('TOO_MANY_SEEKS', `at most ${MAX_OPEN_SEEKS}`);
+        if (address !== null && perAddress > 0) {
+          await lockQuota(trx, 'seeks-by-address', address);
+          await checkAddress(trx, address, at);
+        }
         await lockSeekPool(trx, poolKey);
+        /** Under the player's lock: a real-time seek of a player in a real-time game is refused. */
+        const checkMe = async () => {
+          const playing = realTime ? await realTimeGameOf(trx, player.id) : null;
+          if (playing !== null) throw new ApiError('ALREADY_PLAYING', `game ${playing}`);
+        };
         const candidates = (await openSeeksInPool(trx, poolKey, player.id, at)).map(termsOfSeek);
         for (const candidate of rankCandidates(terms, candidates)) {
-          const theirs = await lockOpenSeek(trx, candidate.id, at);
-          if (!theirs) continue;
-          const side = sideOf(terms.color, candidate.color, coin);
-          const [sente, gote] = side === 'sente' ? [player.id, theirs.player_id] : [theirs.player_id, player.id];
-          const game = await createGame(sente, gote, { ...terms, sfen: null });
-          await markSeekPaired(trx, theirs.id, game.id, other(side));
-          const mine = await insertSeek(trx, row, { gameId: game.id, side });
-          return { mine, theirs };
+          const paired = await attempt(trx, async () => {
+            await lockPlayers(trx, [player.id, candidate.playerId]);
+            await checkMe();
+            const theirs = await lockOpenSeek(trx, candidate.id, at);
+            if (!theirs) return undefined;
+            // a seek posted before its player's real-time game began waits for its end
+            if (realTime && (await realTimeGameOf(trx, theirs.player_id)) !== null) return undefined;
+            const side = sideOf(terms.color, candidate.color, coin);
+            const [sente, gote] = side === 'sente' ? [player.id, theirs.player_id] : [theirs.player_id, player.id];
+            const game = await createGame(sente, gote, { ...terms, sfen: null });
+            await markSeekPaired(trx, theirs.id, game.id, other(side));
+            // their other seeks were alternatives to this one: all withdrawn, whatever the clock
+            await withdrawOpenSeeks(trx, [player.id, theirs.player_id], at);
+            const mine = await insertSeek(trx, row, { gameId: game.id, side });
+            return { mine, theirs };
+          });
+          if (paired) return paired;
         }
+        await lockPlayers(trx, [player.id]);
+        await checkMe();
         return { mine: await insertSeek(trx, row), theirs: null };
       });
       const { mine, theirs } = result;
       if (theirs !== null && mine.game_id !== null && mine.side !== null) {
         const gameId = mine.game_id;
-        await withdrawOpenSeeks(db, [player.id, theirs.player_id]);
         await Promise.all([
           notify(player.id, { type: 'paired', seekId: mine.id, gameId, color: mine.side as Side }),
           notify(theirs.player_id, { type: 'paired', seekId: theirs.id, gameId, color: other(mine.side as Side) }),
@@ -227,6 +303,8 @@ export function createLobbyService(deps: LobbyDeps) {
       checkTerms(body.timeControl, body.rated);
       const opponent = await resolveOpponent(body.opponent);
       if (opponent.id === player.id) throw new ApiError('SAME_PLAYER', 'you cannot challenge yourself');
+      // the acceptance checks both players under their locks; this only answers early
+      await refuseIfPlaying(db, player.id, body.timeControl);
       const at = now();
       const row = await db.transaction().execute(async (trx) => {
         await lockQuota(trx, 'challenges', player.id);
@@ -278,7 +356,7 @@ export function createLobbyService(deps: LobbyDeps) {
         answerable(row, player, 'opponent');
         if (row.status === 'accepted') return { row, fresh: null };
         if (challengeView(row, at).status !== 'pending') throw new ApiError('CHALLENGE_CLOSED', statusOf(row, at));
-        const accepted = await acceptLocked(trx, row);
+        const accepted = await acceptLocked(trx, row, at);
         return { row: accepted.row, fresh: accepted.challengerSide };
       });
       if (done.fresh !== null) await announceAccepted(done.row, done.fresh);
@@ -319,12 +397,13 @@ export function createLobbyService(deps: LobbyDeps) {
         if (theirs) {
           const locked = await lockChallenge(trx, theirs.id);
           if (locked?.status === 'pending') {
-            const done = await acceptLocked(trx, locked);
+            const done = await acceptLocked(trx, locked, at);
             return { row: done.row, kind: 'accepted' as const, challengerSide: done.challengerSide };
           }
         }
         const mine = live.find((r) => r.challenger_id === player.id);
         if (mine) return { row: mine, kind: 'existing' as const };
+        await refuseIfPlaying(trx, player.id, view.timeControl);
         const row = await insertChallenge(trx, {
           id: randomUUID(),
           challenger_id: player.id,

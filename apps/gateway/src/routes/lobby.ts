@@ -56,6 +56,7 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
         return row ? { id: row.id, name: row.name } : null;
       },
     },
+    maxOpenSeeksPerAddress: config.lobbyMaxOpenSeeksPerIp,
     notify: async (playerId, message) => {
       await app.redis.publish(channelOf(playerId), JSON.stringify(message));
     },
@@ -89,7 +90,7 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const player = principalOf(request);
-      const seek = await service.createSeek(player, request.body);
+      const seek = await service.createSeek(player, request.body, request.ip);
       request.log.debug({ seekId: seek.id, playerId: player.id, gameId: seek.gameId }, 'seek posted');
       return reply.code(201).send(seek);
     },
@@ -97,7 +98,14 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/api/seeks',
-    { schema: { tags: ['lobby'], summary: 'Open seeks, oldest first', response: { 200: SeekList, ...errors } } },
+    {
+      schema: {
+        tags: ['lobby'],
+        summary:
+          "Open seeks (at most 200): every player's oldest first, oldest first among them, then every player's second, and so on",
+        response: { 200: SeekList, ...errors },
+      },
+    },
     async () => ({ seeks: await service.listSeeks() }),
   );
 

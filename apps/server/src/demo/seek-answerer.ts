@@ -4,7 +4,7 @@
  * pairs them as any two seekers), then plays the game with playAsBot. A newcomer who
  * seeks a game on an empty server gets one at once.
  */
-import type { ColorPreference, SeekList, SeekView } from '@shogi/protocol';
+import { type ColorPreference, isRealTime, type SeekList, type SeekView } from '@shogi/protocol';
 import type { Logger } from 'pino';
 import type { ApiClient } from '../client.js';
 import { type BotPlayer, playAsBot } from './bot.js';
@@ -19,7 +19,7 @@ export interface SeekAnswererOptions {
   /** how long a seek waits for a person before the bot takes it */
   readonly waitMs?: number;
   readonly pollMs?: number;
-  /** games the bot plays at once; seeks beyond are left to people */
+  /** games the bot plays at once (of them at most one real-time: the server's rule); seeks beyond are left to people */
   readonly maxGames?: number;
   readonly moveDelayMs?: number;
   /** a game where nothing happened for this long is resigned (a person who left) */
@@ -104,8 +104,12 @@ export async function answerSeeks(options: SeekAnswererOptions): Promise<void> {
     }
   };
 
-  const play = async (gameId: string) => {
+  /** the games of `playing` with a real-time clock: while there is one, the server refuses the bot another */
+  const realTime = new Set<string>();
+
+  const play = async (gameId: string, seek: SeekView) => {
     playing.add(gameId);
+    if (isRealTime(seek.timeControl)) realTime.add(gameId);
     const done = new AbortController();
     try {
       const view = await api.game(gameId);
@@ -124,6 +128,7 @@ export async function answerSeeks(options: SeekAnswererOptions): Promise<void> {
     } finally {
       done.abort();
       playing.delete(gameId);
+      realTime.delete(gameId);
     }
   };
 
@@ -135,10 +140,12 @@ export async function answerSeeks(options: SeekAnswererOptions): Promise<void> {
     for (const seek of list.body.seeks) {
       if (playing.size >= maxGames || signal.aborted) break;
       if (tried.has(seek.id) || !worthAnswering(seek, me.id, Date.now(), waitMs)) continue;
+      // left untried: taken once the bot's real-time game is over, if still open
+      if (realTime.size > 0 && isRealTime(seek.timeControl)) continue;
       tried.add(seek.id);
       const gameId = await take(seek).catch(() => null);
       if (gameId === null || playing.has(gameId)) continue;
-      play(gameId).catch((err: unknown) => logger.warn({ err }, `Demo: bot-lobby's game ${gameId} stopped`));
+      play(gameId, seek).catch((err: unknown) => logger.warn({ err }, `Demo: bot-lobby's game ${gameId} stopped`));
     }
     // seeks live 10 minutes: forget the ids of those gone from the list
     if (tried.size > 10_000) tried.clear();

@@ -1,4 +1,4 @@
-/** Table types of the lobby (migration 0010). Use `lobbyDb(db)` (kysely's withTables). */
+/** Table types of the lobby (migrations 0010, 0011). Use `lobbyDb(db)` (kysely's withTables). */
 import type { ColumnType, Kysely, Selectable } from 'kysely';
 import type { Database } from '../schema.js';
 
@@ -25,6 +25,8 @@ export interface SeeksTable {
   side: string | null;
   created_at: Timestamp;
   expires_at: Timestamp;
+  /** the client address of an open seek, as the per-address limit counts it; null once closed (migration 0011) */
+  address_key: string | null;
 }
 
 export interface ChallengesTable {
