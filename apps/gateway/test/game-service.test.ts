@@ -153,3 +153,31 @@ describe('the game service', () => {
     );
   });
 });
+
+describe('after the append', () => {
+  test('a recorded submission is answered even when its job cannot be queued: the sweeper queues it', async () => {
+    const warnings: string[] = [];
+    const failing = createGameService({
+      events,
+      players: players(),
+      enqueue: async () => {
+        throw new Error('redis is down');
+      },
+      scheduleFlag: async () => {
+        throw new Error('redis is down');
+      },
+      publish: async () => {},
+      logger: { warn: (_obj: object, msg: string) => warnings.push(msg) },
+      maxRetries: 3,
+    });
+    const timed = { kind: 'fischer', mainSeconds: 300, incrementSeconds: 2 } as const;
+    const game = await failing.createGame({ sente: 'alice', gote: 'bob', timeControl: timed });
+    expect(game.status).toBe('ongoing');
+    const first = await failing.submitMove(game.id, alice, { usi: '7g7f', ply: 0, idempotencyKey: 'k' });
+    expect(first).toEqual({ seq: 2 });
+    // the replay of a submission still waiting queues its job again, and may fail as well
+    expect(await failing.submitMove(game.id, alice, { usi: '7g7f', ply: 0, idempotencyKey: 'k' })).toEqual(first);
+    expect((await events.readStream(game.id)).map((e) => e.type)).toEqual(['GameCreated', 'MoveSubmitted']);
+    expect(warnings).toHaveLength(3);
+  });
+});

@@ -183,6 +183,17 @@ function checkClock(c: CheckClock, state: GameState): Decision {
   return accept(events);
 }
 
+/**
+ * The verdicts of the submissions still pending when a player ends the game: game_over, as
+ * the worker would give them. A game then never ends with a submission waiting for a job
+ * that was lost, which the sweeper (looking at ongoing games) would not queue again.
+ */
+const verdictsAtEnd = (state: GameState): MoveRejected[] =>
+  state.pending.map((p) => ({
+    type: 'MoveRejected',
+    data: { submittedSeq: p.seq, usi: p.usi, ply: p.ply, reason: 'game_over' },
+  }));
+
 /** Before both first moves, a player who has not moved yet may end the game (lichess's abort). */
 function abort(c: Abort, state: GameState): Decision {
   if (state.status === 'none') return reject(rejection('unknown_game', 'no such game'));
@@ -194,7 +205,10 @@ function abort(c: Abort, state: GameState): Decision {
   if (moved) return reject(rejection('too_late_to_abort', 'a game can be aborted only before your first move'));
   if (state.pending.some((p) => p.color === color))
     return reject(rejection('move_pending', 'your first move awaits its verdict'));
-  return accept([{ type: 'GameEnded', data: { winner: null, reason: 'abort', at: c.now.toISOString(), ...keyOf(c) } }]);
+  return accept([
+    { type: 'GameEnded', data: { winner: null, reason: 'abort', at: c.now.toISOString(), ...keyOf(c) } },
+    ...verdictsAtEnd(state),
+  ]);
 }
 
 /** The verdict on one submission in `state`: MoveRejected, or MoveAccepted (+ GameEnded). */
@@ -265,6 +279,7 @@ function resign(c: Resign, state: GameState): Decision {
   return accept([
     { type: 'Resigned', data: { color, at, ...keyOf(c) } },
     { type: 'GameEnded', data: { winner: opponentOf(color), reason: 'resignation', at } },
+    ...verdictsAtEnd(state),
   ]);
 }
 
@@ -275,6 +290,7 @@ function declareImpasse(c: DeclareImpasse, state: GameState): Decision {
   if (color === null) return reject(rejection('not_a_player', 'you do not play in this game'));
   if (state.status === 'ended') return reject(rejection('game_over', 'the game is over'));
   if (state.sideToMove !== color) return reject(rejection('not_your_turn', `${state.sideToMove} is to move`));
+  // no submission is pending past this point, so the ending below leaves none without a verdict
   if (state.pending.length > 0) return reject(rejection('move_pending', 'your previous move awaits its verdict'));
   // a declaration after one's time ran out comes too late: the game ends on time
   const flag = state.clock === null ? null : flagAt(state.clock, state.ply, c.now.getTime());

@@ -250,6 +250,23 @@ describe('game ends', () => {
       ]);
     given([created1]).when({ type: 'Resign', playerId: 'nobody', now: T0 }).thenRejects('not_a_player');
   });
+  it('an ending leaves no submission without its verdict', () => {
+    const pending = moveSubmitted('7g7f', 0);
+    const rejected: GameEvent = {
+      type: 'MoveRejected',
+      data: { submittedSeq: 2, usi: '7g7f', ply: 0, reason: 'game_over' },
+    };
+    given([created1, pending])
+      .when({ type: 'Resign', playerId: GOTE.id, now: T0 })
+      .then([
+        { type: 'Resigned', data: { color: 'gote', at } },
+        { type: 'GameEnded', data: { winner: 'sente', reason: 'resignation', at } },
+        rejected,
+      ]);
+    given([created1, pending])
+      .when({ type: 'Abort', playerId: GOTE.id, now: T0 })
+      .then([{ type: 'GameEnded', data: { winner: null, reason: 'abort', at } }, rejected]);
+  });
 });
 
 describe('folding', () => {

@@ -66,6 +66,8 @@ export interface GameServiceDeps {
   readonly deliverLocal?: (gameId: string, events: readonly RecordedEvent[]) => void;
   /** Schedules the flag job of a new timed game's first turn (the worker schedules every later one). */
   readonly scheduleFlag?: (gameId: string, state: GameState) => Promise<void>;
+  /** Where a job that could not be queued for a recorded command is reported. */
+  readonly logger?: { warn(obj: object, msg: string): void };
   readonly now?: () => Date;
   readonly maxRetries: number;
   /** games whose folded state is kept in memory */
@@ -118,6 +120,19 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
     deps.publish(gameId, events).catch(() => {
       // the log has the events; subscribers catch up by seq
     });
+
+  /**
+   * After the append a command is recorded: a job that cannot be queued (Redis down) must not
+   * turn its answer into a 5xx, which says "not recorded, retry". The sweeper queues what waits
+   * without a job, and finds timed games past their deadline.
+   */
+  const afterRecorded = async (gameId: string, job: 'validate' | 'flag', queue: () => Promise<void>): Promise<void> => {
+    try {
+      await queue();
+    } catch (err) {
+      deps.logger?.warn({ err, gameId, job }, 'job not queued after the append: the sweeper will queue it');
+    }
+  };
 
   /**
    * The seq of the event by which this player ended the game with the request keyed `key`,
@@ -214,7 +229,8 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
       if (appended.length === 0) throw new ApiError('INTERNAL');
       // the append at seq 0 succeeded: the new game's state is the empty one plus what it wrote
       const created = foldOnto(initialState(), appended);
-      await deps.scheduleFlag?.(gameId, created);
+      const scheduleFlag = deps.scheduleFlag;
+      if (scheduleFlag !== undefined) await afterRecorded(gameId, 'flag', () => scheduleFlag(gameId, created));
       return viewOf(created, now());
     },
 
@@ -263,11 +279,12 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
         // the first answer may have been lost with its connection before the job was queued:
         // a replay still waiting for its verdict queues it again (same job id: a no-op if queued)
         const duplicateOf = decision.duplicateOf;
-        if (state.pending.some((p) => p.seq === duplicateOf)) await deps.enqueue(gameId, duplicateOf);
+        if (state.pending.some((p) => p.seq === duplicateOf))
+          await afterRecorded(gameId, 'validate', () => deps.enqueue(gameId, duplicateOf));
         return { seq: duplicateOf };
       }
       const submitted = appended[0] as RecordedEvent<MoveSubmitted>;
-      await deps.enqueue(gameId, submitted.seq, submitted);
+      await afterRecorded(gameId, 'validate', () => deps.enqueue(gameId, submitted.seq, submitted));
       return { seq: submitted.seq };
     },
 
