@@ -64,12 +64,8 @@ test('with Redis down, recorded submissions are acknowledged and the sweeper que
     // a timed game is created although its first-move flag job cannot be scheduled (the
     // sweeper's clock check is the backstop)
     const timedCase = async () => {
-      const timed = await call(app, 'POST', '/api/games', {
-        sente: overHttp.players.sente.id,
-        gote: overHttp.players.gote.id,
-        timeControl: { kind: 'fischer', mainSeconds: 300, incrementSeconds: 2 },
-      });
-      expect(timed.status).toBe(201);
+      const timed = await newGame(app, { timeControl: { kind: 'fischer', mainSeconds: 300, incrementSeconds: 2 } });
+      expect(timed.game.status).toBe('ongoing');
     };
     // the opponent resigns while sente's move waits without a job: the move gets its verdict
     const endedCase = async () => {

@@ -29,15 +29,15 @@ afterAll(async () => {
   await stack?.close();
 });
 
-async function setup(api: ApiClient = stack.api) {
-  const sente = await api.createPlayer('alice');
-  const gote = await api.createPlayer('bob');
-  const game = await api.createGame({ sente: sente.id, gote: gote.id });
+async function setup() {
+  const sente = await stack.api.createPlayer('alice');
+  const gote = await stack.api.createPlayer('bob');
+  const game = await stack.api.createGame({ sente: sente.id, gote: gote.id });
   return { sente, gote, game };
 }
 
 test('the ack of a move is sent before its verdict, even when the verdict comes back first', async () => {
-  const { sente, game } = await setup(openApi);
+  const { sente, game } = await setup();
   const socket = await openApi.playerSocket(game.id, sente.token);
   await socket.waitFor((m) => m.type === 'hello');
   const games = open.games;
