@@ -57,7 +57,7 @@ describe('a worker beside the gateway', () => {
   test('verdicts and the opponent’s moves reach the sockets without Redis', async () => {
     const sente = await api.createPlayer('alice');
     const gote = await api.createPlayer('bob');
-    const game = await api.createGame({ sente: sente.id, gote: gote.id });
+    const game = await api.startGame(sente, gote);
     const sockets = {
       sente: await api.playerSocket(game.id, sente.token),
       gote: await api.playerSocket(game.id, gote.token),

@@ -70,7 +70,7 @@ test('closing a gateway closes its player sockets with 1001 (going away)', async
   const api = new ApiClient(await extra.listen({ host: '127.0.0.1', port: 0 }));
   const a = await api.createPlayer('carol');
   const b = await api.createPlayer('dave');
-  const game = await api.createGame({ sente: a.id, gote: b.id });
+  const game = await api.startGame(a, b);
   const socket = await api.playerSocket(game.id, a.token);
   await socket.waitFor((m) => m.type === 'hello');
   const closed = new Promise<number>((resolve) => socket.ws.once('close', (code) => resolve(code)));

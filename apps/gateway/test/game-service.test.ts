@@ -153,3 +153,117 @@ describe('the game service', () => {
     );
   });
 });
+
+describe('after the append', () => {
+  test('a recorded submission is answered even when its job cannot be queued: the sweeper queues it', async () => {
+    const warnings: string[] = [];
+    const failing = createGameService({
+      events,
+      players: players(),
+      enqueue: async () => {
+        throw new Error('redis is down');
+      },
+      scheduleFlag: async () => {
+        throw new Error('redis is down');
+      },
+      publish: async () => {},
+      logger: { warn: (_obj: object, msg: string) => warnings.push(msg) },
+      maxRetries: 3,
+    });
+    const timed = { kind: 'fischer', mainSeconds: 300, incrementSeconds: 2 } as const;
+    const game = await failing.createGame({ sente: 'alice', gote: 'bob', timeControl: timed });
+    expect(game.status).toBe('ongoing');
+    const first = await failing.submitMove(game.id, alice, { usi: '7g7f', ply: 0, idempotencyKey: 'k' });
+    expect(first).toEqual({ seq: 2 });
+    // the replay of a submission still waiting queues its job again, and may fail as well
+    expect(await failing.submitMove(game.id, alice, { usi: '7g7f', ply: 0, idempotencyKey: 'k' })).toEqual(first);
+    expect((await events.readStream(game.id)).map((e) => e.type)).toEqual(['GameCreated', 'MoveSubmitted']);
+    expect(warnings).toHaveLength(3);
+  });
+});
+
+describe('idempotency keys belong to the player who used them', () => {
+  test('another player’s abort under the same key is a new request, refused once the game is over', async () => {
+    const game = await service.createGame({ sente: 'alice', gote: 'bob' });
+    const aborted = await service.abort(game.id, alice, 'K');
+    expect(await service.abort(game.id, alice, 'K')).toEqual(aborted);
+    expect(await code(service.abort(game.id, bob, 'K'))).toBe('GAME_OVER');
+  });
+
+  test('the same holds for resignations and impasse declarations', async () => {
+    const resigned = await service.createGame({ sente: 'alice', gote: 'bob' });
+    const r = await service.resign(resigned.id, alice, 'K');
+    expect(await service.resign(resigned.id, alice, 'K')).toEqual(r);
+    expect(await code(service.resign(resigned.id, bob, 'K'))).toBe('GAME_OVER');
+    // a key replays only the request it was used for
+    expect(await code(service.abort(resigned.id, alice, 'K'))).toBe('GAME_OVER');
+
+    const declared = await service.createGame({ sente: 'alice', gote: 'bob' });
+    const d = await service.declareImpasse(declared.id, alice, 'K');
+    expect(await service.declareImpasse(declared.id, alice, 'K')).toEqual(d);
+    expect(await code(service.declareImpasse(declared.id, bob, 'K'))).toBe('GAME_OVER');
+    expect(await code(service.resign(declared.id, alice, 'K'))).toBe('GAME_OVER');
+  });
+
+  test('and for moves: the opponent’s move under the same key is recorded as its own', async () => {
+    const game = await service.createGame({ sente: 'alice', gote: 'bob' });
+    const mine = await service.submitMove(game.id, alice, { usi: '7g7f', ply: 0, idempotencyKey: 'K' });
+    await validate(game.id);
+    const theirs = await service.submitMove(game.id, bob, { usi: '3c3d', ply: 1, idempotencyKey: 'K' });
+    expect(theirs.seq).toBeGreaterThan(mine.seq);
+  });
+});
+
+describe('commands on an ended game', () => {
+  /** The service over a store that counts its stream reads. */
+  function counted() {
+    let reads = 0;
+    const inner = createInMemoryEventStore();
+    const store: EventStore = {
+      append: (...args) => inner.append(...args),
+      readAll: (...args) => inner.readAll(...args),
+      readStream: (...args) => {
+        reads++;
+        return inner.readStream(...args);
+      },
+    };
+    const counting = createGameService({
+      events: store,
+      players: players(),
+      enqueue: async () => {},
+      publish: async () => {},
+      maxRetries: 3,
+    });
+    return { service: counting, store, reads: () => reads };
+  }
+
+  test('a replay or a new command on a game this gateway ended reads nothing', async () => {
+    const { service: s, reads } = counted();
+    const game = await s.createGame({ sente: 'alice', gote: 'bob' });
+    const resigned = await s.resign(game.id, bob, 'r1');
+    const before = reads();
+    for (let i = 0; i < 100; i++) expect(await s.resign(game.id, bob, 'r1')).toEqual(resigned);
+    expect(await code(s.resign(game.id, bob, 'r2'))).toBe('GAME_OVER');
+    expect(await code(s.abort(game.id, alice))).toBe('GAME_OVER');
+    expect(await code(s.submitMove(game.id, alice, { usi: '7g7f', ply: 0 }))).toBe('GAME_OVER');
+    expect(reads() - before).toBe(0);
+  });
+
+  test('a game ended elsewhere is read once, then answered from the cache', async () => {
+    const { service: s, store, reads } = counted();
+    const game = await s.createGame({ sente: 'alice', gote: 'bob' });
+    // another gateway ends the game: this one has not seen it
+    const other = createGameService({
+      events: store,
+      players: players(),
+      enqueue: async () => {},
+      publish: async () => {},
+      maxRetries: 3,
+    });
+    const resigned = await other.resign(game.id, bob, 'r1');
+    const before = reads();
+    for (let i = 0; i < 100; i++) expect(await s.resign(game.id, bob, 'r1')).toEqual(resigned);
+    for (let i = 0; i < 100; i++) expect(await code(s.resign(game.id, alice, 'r1'))).toBe('GAME_OVER');
+    expect(reads() - before).toBeLessThanOrEqual(1);
+  });
+});

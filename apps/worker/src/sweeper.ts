@@ -1,9 +1,13 @@
 /**
  * The sweeper: a submission is recorded before its job is enqueued, so a gateway that
- * dies in between leaves a move without a job (and its player waiting). Every interval,
+ * dies in between, or whose enqueue fails (Redis down: the recorded move is acknowledged
+ * all the same), leaves a move without a job (and its player waiting). Every interval,
  * each worker looks for submissions that have waited longer than `afterMs` and enqueues
  * them again. Idempotent like every validation; the job id carries the time bucket so
  * several workers sweeping at once add one job, and a failed job's id does not block it.
+ * Only ongoing games are looked at: every ending (a player's request, a flag check, a
+ * verdict) gives the submissions still pending their verdicts in the same append, so an
+ * ended game has none waiting.
  *
  * It is also the backstop of the flag jobs: ongoing games whose side to move ran out
  * (games.deadline_at, plus the lag allowance) get a flag check, for a delayed job lost

@@ -192,18 +192,49 @@ function checkClock(c: CheckClock, state: GameState): Decision {
   return accept(events);
 }
 
+/**
+ * A player's replay of the request that ended the game (the same command under the same key)
+ * is answered with that request's seq and records nothing. Keys are each player's own, as
+ * for moves: the opponent's request under the same key is a new request.
+ */
+function replayedEnding(c: Resign | Abort | DeclareImpasse, color: ColorName, state: GameState): Decision | null {
+  const ending = state.endedBy;
+  if (ending === null || c.idempotencyKey === undefined) return null;
+  if (ending.command !== c.type || ending.color !== color || ending.idempotencyKey !== c.idempotencyKey) return null;
+  return { ok: true, events: [], duplicateOf: ending.seq };
+}
+
+/**
+ * The verdicts of the submissions still pending when a player ends the game: game_over, as
+ * the worker would give them. A game then never ends with a submission waiting for a job
+ * that was lost, which the sweeper (looking at ongoing games) would not queue again.
+ */
+const verdictsAtEnd = (state: GameState): MoveRejected[] =>
+  state.pending.map((p) => ({
+    type: 'MoveRejected',
+    data: { submittedSeq: p.seq, usi: p.usi, ply: p.ply, reason: 'game_over' },
+  }));
+
 /** Before both first moves, a player who has not moved yet may end the game (lichess's abort). */
 function abort(c: Abort, state: GameState): Decision {
   if (state.status === 'none') return reject(rejection('unknown_game', 'no such game'));
   const color = colorOfPlayer(state, c.playerId);
   if (color === null) return reject(rejection('not_a_player', 'you do not play in this game'));
+  const replay = replayedEnding(c, color, state);
+  if (replay !== null) return replay;
   if (state.status === 'ended') return reject(rejection('game_over', 'the game is over'));
   // at ply 1 the side not on move made the first move
   const moved = clockStarted(state.ply) || (state.ply === 1 && state.sideToMove !== color);
   if (moved) return reject(rejection('too_late_to_abort', 'a game can be aborted only before your first move'));
   if (state.pending.some((p) => p.color === color))
     return reject(rejection('move_pending', 'your first move awaits its verdict'));
-  return accept([{ type: 'GameEnded', data: { winner: null, reason: 'abort', at: c.now.toISOString(), ...keyOf(c) } }]);
+  return accept([
+    {
+      type: 'GameEnded',
+      data: { winner: null, reason: 'abort', at: c.now.toISOString(), ...keyOf(c), abortedBy: color },
+    },
+    ...verdictsAtEnd(state),
+  ]);
 }
 
 /** The verdict on one submission in `state`: MoveRejected, or MoveAccepted (+ GameEnded). */
@@ -269,11 +300,14 @@ function resign(c: Resign, state: GameState): Decision {
   if (state.status === 'none') return reject(rejection('unknown_game', 'no such game'));
   const color = colorOfPlayer(state, c.playerId);
   if (color === null) return reject(rejection('not_a_player', 'you do not play in this game'));
+  const replay = replayedEnding(c, color, state);
+  if (replay !== null) return replay;
   if (state.status === 'ended') return reject(rejection('game_over', 'the game is over'));
   const at = c.now.toISOString();
   return accept([
     { type: 'Resigned', data: { color, at, ...keyOf(c) } },
     { type: 'GameEnded', data: { winner: opponentOf(color), reason: 'resignation', at } },
+    ...verdictsAtEnd(state),
   ]);
 }
 
@@ -282,8 +316,11 @@ function declareImpasse(c: DeclareImpasse, state: GameState): Decision {
   if (state.status === 'none') return reject(rejection('unknown_game', 'no such game'));
   const color = colorOfPlayer(state, c.playerId);
   if (color === null) return reject(rejection('not_a_player', 'you do not play in this game'));
+  const replay = replayedEnding(c, color, state);
+  if (replay !== null) return replay;
   if (state.status === 'ended') return reject(rejection('game_over', 'the game is over'));
   if (state.sideToMove !== color) return reject(rejection('not_your_turn', `${state.sideToMove} is to move`));
+  // no submission is pending past this point, so the ending below leaves none without a verdict
   if (state.pending.length > 0) return reject(rejection('move_pending', 'your previous move awaits its verdict'));
   // a declaration after one's time ran out comes too late: the game ends on time
   const flag = state.clock === null ? null : flagAt(state.clock, state.ply, c.now.getTime());

@@ -139,6 +139,11 @@ export interface GameEnded {
     readonly at: string;
     /** An abort's request key (the player's own ending: see Resigned). */
     readonly idempotencyKey?: string;
+    /**
+     * The side whose request aborted the game (absent for the first-move timer's abort, and
+     * in aborts recorded before it was kept): its key replays for that side only.
+     */
+    readonly abortedBy?: ColorName;
   };
 }
 

@@ -1,8 +1,9 @@
 /** evolve(state, event) -> state: pure over the observable state, O(1) per event (see state.ts). */
+import type { ColorName } from '@shogi/rules';
 import type { Clock } from './clock.js';
 import type { GameEvent, MoveAccepted } from './events.js';
 import { clockAfterMove, clockOfRecord, newGameClock } from './game-clock.js';
-import { type GameState, type Lineage, type PendingMove, sameMove, sideOfSfen } from './state.js';
+import { type EndingRequest, type GameState, type Lineage, type PendingMove, sameMove, sideOfSfen } from './state.js';
 
 type Draft = { -readonly [K in keyof GameState]: GameState[K] };
 
@@ -23,6 +24,7 @@ function copyOf(s: GameState): Draft {
     pending: s.pending,
     lastSubmissionBy: s.lastSubmissionBy,
     result: s.result,
+    endedBy: s.endedBy,
     lineage: s.lineage,
     clock: s.clock,
   };
@@ -85,12 +87,16 @@ export function evolve(state: GameState, event: GameEvent): GameState {
       next.pending = withoutSubmission(state.pending, event.data.submittedSeq);
       return next;
     case 'Resigned':
+      next.endedBy = endingRequest('Resign', event.data.color, next.seq, event.data.idempotencyKey);
+      return next;
     case 'ImpasseDeclared':
+      next.endedBy = endingRequest('DeclareImpasse', event.data.color, next.seq, event.data.idempotencyKey);
       return next;
     case 'GameEnded': {
       const d = event.data;
       next.status = 'ended';
       next.result = { winner: d.winner, reason: d.reason, at: d.at };
+      if (d.abortedBy !== undefined) next.endedBy = endingRequest('Abort', d.abortedBy, next.seq, d.idempotencyKey);
       return next;
     }
     default: {
@@ -99,6 +105,13 @@ export function evolve(state: GameState, event: GameEvent): GameState {
     }
   }
 }
+
+const endingRequest = (
+  command: EndingRequest['command'],
+  color: ColorName,
+  seq: number,
+  idempotencyKey: string | undefined,
+): EndingRequest => (idempotencyKey === undefined ? { command, color, seq } : { command, color, seq, idempotencyKey });
 
 const withoutSubmission = (pending: readonly PendingMove[], seq: number): readonly PendingMove[] =>
   pending.length === 1 && pending[0]?.seq === seq ? [] : pending.filter((p) => p.seq !== seq);

@@ -45,6 +45,15 @@ export interface PendingMove {
   readonly idempotencyKey?: string;
 }
 
+/** The request by which a player ended the game: a resignation, an abort, an impasse declaration. */
+export interface EndingRequest {
+  readonly command: 'Resign' | 'Abort' | 'DeclareImpasse';
+  readonly color: ColorName;
+  /** The seq of its first event, which is what the request was answered. */
+  readonly seq: number;
+  readonly idempotencyKey?: string;
+}
+
 export interface GameResult {
   readonly winner: ColorName | null;
   readonly reason: EndReason;
@@ -87,6 +96,11 @@ export interface GameState {
    */
   readonly lastSubmissionBy: Readonly<Record<ColorName, PendingMove | null>>;
   readonly result: GameResult | null;
+  /**
+   * The player's request that ended the game, if a player's request did: a replay of its
+   * idempotency key by that player is answered with its seq, from the state alone.
+   */
+  readonly endedBy: EndingRequest | null;
   readonly lineage: Lineage | null;
   /**
    * The clocks as of the start of the current turn (game-clock.ts); null for unlimited games.
@@ -106,6 +120,7 @@ export const initialState = (): GameState => ({
   pending: [],
   lastSubmissionBy: { sente: null, gote: null },
   result: null,
+  endedBy: null,
   lineage: null,
   clock: null,
 });

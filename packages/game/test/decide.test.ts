@@ -273,6 +273,60 @@ describe('game ends', () => {
       ]);
     given([created1]).when({ type: 'Resign', playerId: 'nobody', now: T0 }).thenRejects('not_a_player');
   });
+  it('an ending leaves no submission without its verdict', () => {
+    const pending = moveSubmitted('7g7f', 0);
+    const rejected: GameEvent = {
+      type: 'MoveRejected',
+      data: { submittedSeq: 2, usi: '7g7f', ply: 0, reason: 'game_over' },
+    };
+    given([created1, pending])
+      .when({ type: 'Resign', playerId: GOTE.id, now: T0 })
+      .then([
+        { type: 'Resigned', data: { color: 'gote', at } },
+        { type: 'GameEnded', data: { winner: 'sente', reason: 'resignation', at } },
+        rejected,
+      ]);
+    given([created1, pending])
+      .when({ type: 'Abort', playerId: GOTE.id, now: T0 })
+      .then([{ type: 'GameEnded', data: { winner: null, reason: 'abort', at, abortedBy: 'gote' } }, rejected]);
+  });
+});
+
+describe('idempotency keys of the requests that end a game', () => {
+  const ended = (type: 'Resign' | 'Abort' | 'DeclareImpasse', playerId: string) => {
+    const s = fold([created1], initialState());
+    return fold(mustAccept(decide({ type, playerId, now: T0, idempotencyKey: 'K' }, s)), s);
+  };
+  it.each(['Resign', 'Abort', 'DeclareImpasse'] as const)('%s: the player’s replay answers the seq', (type) => {
+    const s = ended(type, SENTE.id);
+    expect(decide({ type, playerId: SENTE.id, now: T0, idempotencyKey: 'K' }, s)).toEqual({
+      ok: true,
+      events: [],
+      duplicateOf: 2,
+    });
+  });
+  it.each(['Resign', 'Abort', 'DeclareImpasse'] as const)(
+    '%s: the other player’s same key is a new request',
+    (type) => {
+      const s = ended(type, SENTE.id);
+      expect(decide({ type, playerId: GOTE.id, now: T0, idempotencyKey: 'K' }, s)).toMatchObject({
+        ok: false,
+        rejection: { code: 'game_over' },
+      });
+    },
+  );
+  it('a key replays only the request it was used for, and only with that key', () => {
+    const s = ended('Abort', SENTE.id);
+    for (const type of ['Resign', 'DeclareImpasse'] as const)
+      expect(decide({ type, playerId: SENTE.id, now: T0, idempotencyKey: 'K' }, s)).toMatchObject({ ok: false });
+    expect(decide({ type: 'Abort', playerId: SENTE.id, now: T0, idempotencyKey: 'L' }, s)).toMatchObject({ ok: false });
+    expect(decide({ type: 'Abort', playerId: SENTE.id, now: T0 }, s)).toMatchObject({ ok: false });
+  });
+  it('an abort recorded without its side replays for nobody', () => {
+    given([created1, { type: 'GameEnded', data: { winner: null, reason: 'abort', at, idempotencyKey: 'K' } }])
+      .when({ type: 'Abort', playerId: SENTE.id, now: T0, idempotencyKey: 'K' })
+      .thenRejects('game_over');
+  });
 });
 
 describe('folding', () => {

@@ -228,24 +228,27 @@ describe('first-move timer', () => {
 describe('Abort', () => {
   const tc = fischer(180, 2);
   const abort = (playerId: string, atMs = 3 * S) => ({ type: 'Abort' as const, playerId, now: t(atMs) });
-  const aborted = (atMs = 3 * S): GameEvent => ({
+  /** `by`: the side whose request aborted (absent: an abort recorded without it) */
+  const aborted = (by?: 'sente' | 'gote'): GameEvent => ({
     type: 'GameEnded',
-    data: { winner: null, reason: 'abort', at: iso(atMs) },
+    data: { winner: null, reason: 'abort', at: iso(3 * S), ...(by === undefined ? {} : { abortedBy: by }) },
   });
 
   it.each([
     ['sente', SENTE.id],
     ['gote', GOTE.id],
-  ])('lets %s abort before any move', (_side, id) => {
+  ] as const)('lets %s abort before any move', (side, id) => {
     given([created(tc)])
       .when(abort(id))
-      .then([aborted()]);
+      .then([aborted(side)]);
   });
 
   it('lets only the side that has not moved abort after the first move', () => {
     const log = history(tc, [1 * S]);
     given(log).when(abort(SENTE.id)).thenRejects('too_late_to_abort');
-    given(log).when(abort(GOTE.id)).then([aborted()]);
+    given(log)
+      .when(abort(GOTE.id))
+      .then([aborted('gote')]);
   });
 
   it('refuses once both sides moved, for strangers, after the end, and with a first move pending', () => {
@@ -266,7 +269,7 @@ describe('Abort', () => {
   it('works in unlimited games too', () => {
     given([created(UNLIMITED)])
       .when(abort(GOTE.id))
-      .then([aborted()]);
+      .then([aborted('gote')]);
   });
 });
 

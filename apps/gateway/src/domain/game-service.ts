@@ -7,7 +7,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   clockView,
-  colorOfPlayer,
   type Decision,
   decide,
   type EventStore,
@@ -66,6 +65,8 @@ export interface GameServiceDeps {
   readonly deliverLocal?: (gameId: string, events: readonly RecordedEvent[]) => void;
   /** Schedules the flag job of a new timed game's first turn (the worker schedules every later one). */
   readonly scheduleFlag?: (gameId: string, state: GameState) => Promise<void>;
+  /** Where a job that could not be queued for a recorded command is reported. */
+  readonly logger?: { warn(obj: object, msg: string): void };
   readonly now?: () => Date;
   readonly maxRetries: number;
   /** games whose folded state is kept in memory */
@@ -90,13 +91,15 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
     } = {},
   ): Promise<{ state: GameState; decision: Extract<Decision, { ok: true }>; appended: RecordedEvent[] }> {
     for (let attempt = 0; ; attempt++) {
-      // Fast path: a state kept current by the hub may decide without a read. Only an
-      // acceptance is trusted (a stale state makes its append conflict); a rejection
-      // is confirmed on the state read from the log.
+      // Fast path: a state kept current by the hub may decide without a read. An acceptance
+      // is trusted (a stale state makes its append conflict); a rejection is confirmed on
+      // the state read from the log, unless the cached game has ended: what the log may hold
+      // beyond an ended state (verdicts of late submissions) changes no command's answer,
+      // so a refused or replayed command on a finished game costs no read.
       const cached = attempt === 0 ? (options.fresh ? initialState() : states.peek(gameId)) : undefined;
       let state = cached ?? (await states.current(gameId));
       let decision = command(state);
-      if (!decision.ok && cached !== undefined) {
+      if (!decision.ok && cached !== undefined && cached.status !== 'ended') {
         state = await states.current(gameId);
         decision = command(state);
       }
@@ -120,53 +123,35 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
     });
 
   /**
-   * The seq of the event by which this player ended the game with the request keyed `key`,
-   * when `err` says the game is over: a replay of that request answers it. Another request
-   * (a new key) after the end is refused like any other.
+   * After the append a command is recorded: a job that cannot be queued (Redis down) must not
+   * turn its answer into a 5xx, which says "not recorded, retry". The sweeper queues what waits
+   * without a job, and finds timed games past their deadline.
    */
-  const endingOf = async (
-    gameId: string,
-    playerId: string,
-    key: string,
-    err: unknown,
-    reason: 'resignation' | 'abort' | 'impasse',
-  ): Promise<number | null> => {
-    if (!(err instanceof ApiError) || err.code !== 'GAME_OVER') return null;
-    const state = await states.current(gameId);
-    const color = colorOfPlayer(state, playerId);
-    if (state.result?.reason !== reason || color === null) return null;
-    const events = await deps.events.readStream(gameId, 0);
-    const found = events.find((e) =>
-      reason === 'resignation'
-        ? e.type === 'Resigned' && e.data.color === color && e.data.idempotencyKey === key
-        : reason === 'abort'
-          ? e.type === 'GameEnded' && e.data.idempotencyKey === key
-          : e.type === 'ImpasseDeclared' && e.data.color === color && e.data.idempotencyKey === key,
-    );
-    return found?.seq ?? null;
+  const afterRecorded = async (gameId: string, job: 'validate' | 'flag', queue: () => Promise<void>): Promise<void> => {
+    try {
+      await queue();
+    } catch (err) {
+      deps.logger?.warn({ err, gameId, job }, 'job not queued after the append: the sweeper will queue it');
+    }
   };
 
-  /** Resignation, abort and impasse: decide, append, publish; a replay with a key after the end answers the original seq. */
+  /** Resignation, abort and impasse: decide, append, publish; a player's replay of the request answers its seq. */
   const endingCommand = async (
     gameId: string,
     player: Player,
     idempotencyKey: string | undefined,
-    reason: 'resignation' | 'abort' | 'impasse',
+    type: 'Resign' | 'Abort' | 'DeclareImpasse',
   ): Promise<{ seq: number }> => {
-    const type = reason === 'resignation' ? 'Resign' : reason === 'abort' ? 'Abort' : 'DeclareImpasse';
     const key = idempotencyKey === undefined ? {} : { idempotencyKey };
-    let appended: RecordedEvent[];
-    try {
-      ({ appended } = await execute(gameId, (s) => decide({ type, playerId: player.id, now: now(), ...key }, s)));
-    } catch (err) {
-      const original =
-        idempotencyKey === undefined ? null : await endingOf(gameId, player.id, idempotencyKey, err, reason);
-      if (original === null) throw err;
-      return { seq: original };
-    }
+    const { decision, appended } = await execute(gameId, (s) =>
+      decide({ type, playerId: player.id, now: now(), ...key }, s),
+    );
+    if (decision.duplicateOf !== undefined) return { seq: decision.duplicateOf };
+    const first = appended[0];
+    if (first === undefined) throw new ApiError('INTERNAL');
     await publishQuietly(gameId, appended);
     deps.deliverLocal?.(gameId, appended);
-    return { seq: (appended[0] as RecordedEvent).seq };
+    return { seq: first.seq };
   };
 
   const known = async (gameId: string): Promise<GameState> => {
@@ -214,7 +199,8 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
       if (appended.length === 0) throw new ApiError('INTERNAL');
       // the append at seq 0 succeeded: the new game's state is the empty one plus what it wrote
       const created = foldOnto(initialState(), appended);
-      await deps.scheduleFlag?.(gameId, created);
+      const scheduleFlag = deps.scheduleFlag;
+      if (scheduleFlag !== undefined) await afterRecorded(gameId, 'flag', () => scheduleFlag(gameId, created));
       return viewOf(created, now());
     },
 
@@ -263,24 +249,25 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
         // the first answer may have been lost with its connection before the job was queued:
         // a replay still waiting for its verdict queues it again (same job id: a no-op if queued)
         const duplicateOf = decision.duplicateOf;
-        if (state.pending.some((p) => p.seq === duplicateOf)) await deps.enqueue(gameId, duplicateOf);
+        if (state.pending.some((p) => p.seq === duplicateOf))
+          await afterRecorded(gameId, 'validate', () => deps.enqueue(gameId, duplicateOf));
         return { seq: duplicateOf };
       }
       const submitted = appended[0] as RecordedEvent<MoveSubmitted>;
-      await deps.enqueue(gameId, submitted.seq, submitted);
+      await afterRecorded(gameId, 'validate', () => deps.enqueue(gameId, submitted.seq, submitted));
       return { seq: submitted.seq };
     },
 
     resign(gameId, player, idempotencyKey) {
-      return endingCommand(gameId, player, idempotencyKey, 'resignation');
+      return endingCommand(gameId, player, idempotencyKey, 'Resign');
     },
 
     abort(gameId, player, idempotencyKey) {
-      return endingCommand(gameId, player, idempotencyKey, 'abort');
+      return endingCommand(gameId, player, idempotencyKey, 'Abort');
     },
 
     declareImpasse(gameId, player, idempotencyKey) {
-      return endingCommand(gameId, player, idempotencyKey, 'impasse');
+      return endingCommand(gameId, player, idempotencyKey, 'DeclareImpasse');
     },
 
     observe(gameId, published) {
@@ -355,7 +342,11 @@ export function viewOf(state: GameState, now: Date = new Date()): GameView {
 /** The shape of a game id, as `Id` in @shogi/protocol's schemas. */
 const GAME_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** Folded states by game, caught up from their seq on each use. */
+/**
+ * Folded states by game, caught up from their seq on each use. Ended games are kept like the
+ * others (and leave by the same count and idle bounds): a command on one, such as a replayed
+ * resignation, is then answered without a read.
+ */
 export class StateCache {
   private readonly map: RecentStates<GameState>;
   private readonly events: EventStore;
@@ -373,7 +364,7 @@ export class StateCache {
     let state = this.map.get(gameId) ?? initialState();
     const tail = await this.events.readStream(gameId, state.seq);
     state = foldOnto(state, tail);
-    if (state.status !== 'none') this.remember(gameId, state);
+    if (state.status !== 'none') this.map.set(gameId, state);
     return state;
   }
 
@@ -381,7 +372,7 @@ export class StateCache {
     const cached = this.map.peek(gameId);
     // only move forward from the state the decision was made on
     if (cached !== undefined && cached.seq > before.seq) return;
-    this.remember(gameId, foldOnto(before, events));
+    this.map.set(gameId, foldOnto(before, events));
   }
 
   /** The cached state without reading the log (possibly behind it). */
@@ -402,18 +393,11 @@ export class StateCache {
       s = evolve(s, e as GameEvent);
     }
     if (s === cached) return;
-    if (s.status === 'ended') this.map.delete(gameId);
-    else this.map.set(gameId, s);
+    this.map.set(gameId, s);
   }
 
   forget(gameId: string): void {
     this.map.delete(gameId);
-  }
-
-  private remember(gameId: string, state: GameState): void {
-    // ended games take no more moves: they are read from the log when asked for
-    if (state.status === 'ended') this.map.delete(gameId);
-    else this.map.set(gameId, state);
   }
 }
 

@@ -24,8 +24,12 @@ export interface GameService {
    * throws GAME_NOT_FOUND or NOT_A_PLAYER.
    */
   seatOf(gameId: string, playerId: string): Promise<{ side: Side; lastSeq: number }>;
-  /** Durable MoveSubmitted + job enqueued; throws ApiError with a catalog code. */
+  /**
+   * Durable MoveSubmitted, its job enqueued (a job Redis cannot take is left to the sweeper:
+   * a recorded submission is always answered); throws ApiError with a catalog code.
+   */
   submitMove(gameId: string, player: Player, move: Submission): Promise<{ seq: number }>;
+  /** Resigned + GameEnded; the same player's replay of the key answers the same seq. */
   resign(gameId: string, player: Player, idempotencyKey?: string): Promise<{ seq: number }>;
   /** GameEnded 'abort' before the player's first move; throws TOO_LATE_TO_ABORT, NOT_A_PLAYER, GAME_OVER... */
   abort(gameId: string, player: Player, idempotencyKey?: string): Promise<{ seq: number }>;

@@ -72,6 +72,7 @@ export default fp<{ config: GatewayConfig; events?: EventStore }>(
       cacheSize: config.stateCacheSize,
       // the first-move timer of a new game; the worker schedules each later turn after its verdict
       scheduleFlag: (gameId, state) => scheduleFlag(flagQueue, gameId, state),
+      logger: app.log,
       // the submission's copy spares the worker a read of the log, and the worker publishes it
       // with its verdict (see @shogi/worker's ValidateJobData)
       enqueue: (gameId, seq, submitted) =>

@@ -124,6 +124,7 @@ const games: FastifyPluginAsyncTypebox = async (app) => {
         body: ResignBody,
         response: { 202: AcceptedResponse, ...errors },
       },
+      config: app.limits.moves,
       // a bodiless POST is the common way to resign: treat it as {}
       preValidation: async (request) => {
         if (request.body === undefined || request.body === null) request.body = {};
@@ -154,6 +155,7 @@ const games: FastifyPluginAsyncTypebox = async (app) => {
           body: GameActionBody,
           response: { 202: AcceptedResponse, ...errors },
         },
+        config: app.limits.moves,
         // bodiless, like resign
         preValidation: async (request) => {
           if (request.body === undefined || request.body === null) request.body = {};

@@ -1,7 +1,8 @@
 /**
  * The player WebSocket `/api/games/:id/ws?ticket=...&after=SEQ`: moves and resignation in,
- * acks, verdicts, the game's events and error frames out. Authentication and the game
- * membership are checked before the upgrade, so a refused socket is a plain HTTP 4xx.
+ * acks, verdicts, the game's events and error frames out (a submission's ack always before
+ * its verdict). Authentication and the game membership are checked before the upgrade, so a
+ * refused socket is a plain HTTP 4xx.
  */
 
 import type { Socket } from 'node:net';
@@ -122,13 +123,25 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
       const send = (message: ServerMessage) => sendFrame(JSON.stringify(message));
       // seqs of this player's submissions seen in the stream, so their verdicts go to them
       const mine = new Set<number>();
+      // A verdict can come back through the hub (or the in-process delivery) before the
+      // command that recorded its submission has answered, and the seq of a submission in
+      // flight is not known until then: while a command is in flight, this socket's verdicts
+      // wait, and leave right after its ack (or error).
+      let inFlight = false;
+      const heldVerdicts: string[] = [];
+      const releaseVerdicts = () => {
+        inFlight = false;
+        for (const frame of heldVerdicts.splice(0)) sendFrame(frame);
+      };
       const sendEvents = (events: readonly WireEvent[]) => {
         sendFrame(eventsFrame(events));
         for (const event of events) {
           if (app.games.submitterOf(event) === session.side) mine.add(event.seq);
           const verdict = app.games.verdictOf(event);
           if (verdict === null || !mine.delete(verdict.submittedSeq)) continue;
-          send({ type: 'verdict', ...verdict });
+          const frame = JSON.stringify({ type: 'verdict', ...verdict } satisfies ServerMessage);
+          if (inFlight) heldVerdicts.push(frame);
+          else sendFrame(frame);
         }
       };
       const feed = new Feed(after, {
@@ -164,6 +177,7 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
           ...(message.type === 'move' ? { ply: message.ply } : {}),
           ...(message.idempotencyKey !== undefined ? { idempotencyKey: message.idempotencyKey } : {}),
         };
+        inFlight = true;
         try {
           // a token revoked or expired while the socket is open stops here (the auth cache
           // drops a revoked token at once on every gateway, at most AUTH_CACHE_MS on a lost notice)
@@ -172,8 +186,10 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
             socket.close(CLOSE_CODES.UNAUTHORIZED, 'UNAUTHORIZED');
             return;
           }
+          // every game command counts, not only moves: a flood of replayed resignations is
+          // refused here before it reaches the game service
+          await app.consumeLimit('moves', request);
           if (message.type === 'move') {
-            await app.consumeLimit('moves', request);
             const { seq } = await app.games.submitMove(gameId, session.player, message);
             send({ type: 'ack', seq, ply: message.ply, usi: message.usi, ...extra });
           } else {
@@ -191,6 +207,8 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
           const { status, body } = toErrorBody(err);
           if (status >= 500) log.error({ err }, 'ws: command failed');
           fail(body.code, body.detail, extra);
+        } finally {
+          releaseVerdicts();
         }
       };
 
