@@ -22,6 +22,12 @@ export interface GatewayConfig {
   readonly stateCacheSize: number;
   /** grace period for in-flight requests on shutdown, ms */
   readonly closeGraceMs: number;
+  /**
+   * longest time a client may take to send a whole request (headers and body), ms; 0: no
+   * limit. A request that trickles in holds its connection until then. Does not bound a
+   * response (NDJSON streams) nor a WebSocket once upgraded.
+   */
+  readonly requestTimeoutMs: number;
   /** spectating: unsent bytes after which a watcher is closed with RESYNC; sockets per IP (0: no limit); ping period, ms */
   readonly watchMaxBuffered: number;
   readonly watchMaxPerIp: number;
@@ -74,6 +80,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     dbPoolSize: int(env, 'DB_POOL_SIZE', 16),
     stateCacheSize: int(env, 'STATE_CACHE_SIZE', 5000),
     closeGraceMs: int(env, 'CLOSE_GRACE_MS', 10_000),
+    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 15_000),
     watchMaxBuffered: int(env, 'WATCH_MAX_BUFFERED', 256 * 1024),
     watchMaxPerIp: int(env, 'WATCH_MAX_PER_IP', 100),
     watchHeartbeatMs: int(env, 'WATCH_HEARTBEAT_MS', 30_000),

@@ -2,6 +2,7 @@ import { REJECTION_CODES } from '@shogi/game';
 import { ERRORS, HANDICAP_NAMES, REJECTION_ERRORS, statusOf } from '@shogi/protocol';
 import { HANDICAPS } from '@shogi/rules';
 import { describe, expect, test } from 'vitest';
+import { requestTimeouts } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { ApiError, toErrorBody } from '../src/domain/api-error.js';
 import { stripToken } from '../src/logger.js';
@@ -53,6 +54,21 @@ describe('config and logging', () => {
     expect(loadConfig({})).toMatchObject({ port: 3000, redisUrl: 'redis://127.0.0.1:6379', bodyLimit: 4096 });
     expect(loadConfig({ PORT: '8080', WS_MAX_PAYLOAD: '512' })).toMatchObject({ port: 8080, wsMaxPayload: 512 });
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+  });
+
+  test('a request is cut REQUEST_TIMEOUT_MS after it began, checked four times per timeout; 0 turns it off', () => {
+    expect(loadConfig({}).requestTimeoutMs).toBe(15_000);
+    expect(requestTimeouts(15_000)).toEqual({
+      requestTimeout: 15_000,
+      http: { requestTimeout: 15_000, headersTimeout: 15_000, connectionsCheckingInterval: 3_750 },
+    });
+    // Node refuses headersTimeout > requestTimeout, and checks at most every 30 s by default
+    expect(requestTimeouts(300_000).http).toEqual({
+      requestTimeout: 300_000,
+      headersTimeout: 60_000,
+      connectionsCheckingInterval: 30_000,
+    });
+    expect(requestTimeouts(0)).toEqual({ requestTimeout: 0 });
   });
 
   test('tokens in URLs are redacted', () => {
