@@ -412,6 +412,41 @@ describe('accounts', () => {
     expect(byGuest.body.code).toBe('SESSION_REQUIRED');
   });
 
+  test('a password change with revokePersonalTokens: every personal token ends too, on both gateways', async () => {
+    const a = await register();
+    const here = await login(a.username, a.password);
+    const elsewhere = await login(a.username, a.password);
+    const bots = [await personal(here.token, ['play', 'read']), await personal(here.token, ['read'])];
+    // both gateways hold them in their caches, so only the revocation notices can end them there
+    for (const bot of bots) {
+      expect((await req('GET', '/api/me', { token: bot.token })).status).toBe(200);
+      expect((await req('GET', '/api/me', { token: bot.token, on: appB })).status).toBe(200);
+    }
+    const notABoolean = await req('POST', '/api/me/password', {
+      token: here.token,
+      body: { currentPassword: a.password, newPassword: pw(), revokePersonalTokens: 'yes' },
+    });
+    expect(notABoolean).toMatchObject({ status: 400, body: { code: 'BAD_REQUEST' } });
+    const other = await register();
+    const othersBot = await personal((await login(other.username, other.password)).token, ['read']);
+
+    const changed = await req('POST', '/api/me/password', {
+      token: here.token,
+      body: { currentPassword: a.password, newPassword: pw(), revokePersonalTokens: true },
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(204);
+    for (const bot of bots) {
+      expect((await req('GET', '/api/me', { token: bot.token })).status).toBe(401);
+      await until(async () => (await req('GET', '/api/me', { token: bot.token, on: appB })).status === 401);
+    }
+    expect((await req('GET', '/api/me', { token: elsewhere.token })).status).toBe(401);
+    // the session that changed the password goes on, and is all the list shows
+    const list = await req('GET', '/api/tokens', { token: here.token });
+    expect(list.body.tokens.map((t: { id: string }) => t.id)).toEqual([here.id]);
+    // another account's personal tokens are untouched
+    expect((await req('GET', '/api/me', { token: othersBot.token })).status).toBe(200);
+  });
+
   test('an operator resets a forgotten password (npm run accounts:reset-password): a temporary one, every session ended', async () => {
     const a = await register(`Reset_${randomBytes(3).toString('hex')}`);
     const here = await login(a.username, a.password);

@@ -69,7 +69,9 @@ export async function findAccountById(db: Db, playerId: string): Promise<Account
  * Replaces an account's password hash if it is still `expectedHash` (two changes racing: the
  * second finds the hash changed and gets null), and revokes the account's other session tokens
  * in the same transaction: whoever logged in with the old password is logged out. Personal API
- * tokens stay (a bot's token is not a login). Returns the revoked tokens' hashes.
+ * tokens stay (a bot's token is not a login) unless `revokePersonal`: a session that was
+ * stolen may have minted some, and they would outlive the new password. Returns the revoked
+ * tokens' hashes.
  */
 export async function changePasswordHash(
   db: Db,
@@ -78,6 +80,7 @@ export async function changePasswordHash(
     readonly expectedHash: string;
     readonly newHash: string;
     readonly keepTokenId: string | null;
+    readonly revokePersonal?: boolean;
     readonly now: Date;
   },
 ): Promise<string[] | null> {
@@ -89,17 +92,24 @@ export async function changePasswordHash(
       .where('password_hash', '=', change.expectedHash)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return null;
-    return revokeSessions(trx, change.playerId, change.now, change.keepTokenId);
+    const kinds: TokenRowKind[] = change.revokePersonal === true ? ['session', 'personal'] : ['session'];
+    return revokeTokens(trx, change.playerId, change.now, change.keepTokenId, kinds);
   });
 }
 
-/** Revokes a player's live session tokens, but `keepTokenId`'s; returns their hashes. */
-async function revokeSessions(trx: Db, playerId: string, now: Date, keepTokenId: string | null): Promise<string[]> {
+/** Revokes a player's live tokens of these kinds, but `keepTokenId`'s; returns their hashes. */
+async function revokeTokens(
+  trx: Db,
+  playerId: string,
+  now: Date,
+  keepTokenId: string | null,
+  kinds: readonly TokenRowKind[] = ['session'],
+): Promise<string[]> {
   const revoked = await trx
     .updateTable('tokens')
     .set({ revoked_at: now })
     .where('player_id', '=', playerId)
-    .where('kind', '=', 'session')
+    .where('kind', 'in', kinds)
     .where('revoked_at', 'is', null)
     .$if(keepTokenId !== null, (q) => q.where('id', '!=', keepTokenId as string))
     .returning('token_hash')
@@ -125,7 +135,7 @@ export async function resetPasswordHash(
       .returning('player_id')
       .executeTakeFirst();
     if (account === undefined) return undefined;
-    return { playerId: account.player_id, revokedHashes: await revokeSessions(trx, account.player_id, now, null) };
+    return { playerId: account.player_id, revokedHashes: await revokeTokens(trx, account.player_id, now, null) };
   });
 }
 

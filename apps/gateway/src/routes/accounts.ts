@@ -108,7 +108,7 @@ const accounts: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['accounts'],
         summary:
-          "Change your password: {currentPassword, newPassword} with a session token; the account's other sessions end on every gateway",
+          "Change your password: {currentPassword, newPassword, revokePersonalTokens?} with a session token; the account's other sessions end on every gateway, and its personal tokens too with revokePersonalTokens",
         security: bearer,
         body: ChangePasswordBody,
         response: { 204: { type: 'null' }, ...errors },
@@ -117,8 +117,9 @@ const accounts: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const principal = await app.authenticate(request);
-      await app.auth.changePassword(principal, request.body.currentPassword, request.body.newPassword);
-      request.log.info({ playerId: principal.id }, 'password changed');
+      const { currentPassword, newPassword, revokePersonalTokens = false } = request.body;
+      await app.auth.changePassword(principal, currentPassword, newPassword, { revokePersonalTokens });
+      request.log.info({ playerId: principal.id, revokePersonalTokens }, 'password changed');
       return reply.code(204).send(null);
     },
   );
