@@ -85,7 +85,11 @@ export class ApiClient {
 }
 
 function must<T>(answer: Answer<T>): T {
-  if (!answer.ok) throw new Error(`HTTP ${answer.status} ${answer.body.code}: ${answer.body.message}`);
+  if (!answer.ok)
+    throw Object.assign(new Error(`HTTP ${answer.status} ${answer.body.code}: ${answer.body.message}`), {
+      status: answer.status,
+      code: answer.body.code,
+    });
   return answer.body;
 }
 

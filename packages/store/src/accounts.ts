@@ -54,6 +54,16 @@ export async function findAccountByUsername(db: Db, username: string): Promise<A
   return row && { playerId: row.player_id, name: row.name, username: row.username, passwordHash: row.password_hash };
 }
 
+/** Whether an account has this username, compared case-insensitively (an index probe). */
+export async function usernameTaken(db: Db, username: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('accounts')
+    .select('player_id')
+    .where(sql<string>`lower(username)`, '=', username.toLowerCase())
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The account of a player, or undefined for a guest. */
 export async function findAccountById(db: Db, playerId: string): Promise<AccountCredentials | undefined> {
   const row = await db

@@ -16,6 +16,7 @@ import {
   TokenList,
   TokenParams,
 } from '@shogi/protocol';
+import { acceptedName } from '../domain/names.js';
 
 const errors = {
   400: ErrorResponse,
@@ -163,7 +164,8 @@ const accounts: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const principal = await app.authenticate(request);
-      const created = await app.auth.createToken(principal, request.body);
+      const body = { ...request.body, name: acceptedName(request.body.name) };
+      const created = await app.auth.createToken(principal, body);
       request.log.info({ playerId: principal.id, tokenId: created.id, scopes: created.scopes }, 'token created');
       return reply.code(201).send(created);
     },
