@@ -60,6 +60,8 @@ export async function startServer(
       QUEUE_PREFIX: `${env.channelPrefix.replace(/[^a-z0-9]/gi, '')}q`,
       LOG_LEVEL: 'warn',
       WATCH_MAX_PER_IP: '0',
+      // every player comes from this address
+      RATE_LIMIT_GUESTS_MAX: '0',
       WATCH_MAX_BUFFERED: String(1 << 20),
     },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -11,7 +11,7 @@ import { createDb, type Db, migrateToLatest } from '@shogi/store';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { createTestDatabase, REDIS_URL, startTestWorker, type TestDatabase } from './harness.js';
+import { createTestDatabase, NO_LIMIT, REDIS_URL, startTestWorker, type TestDatabase } from './harness.js';
 
 const lines: string[] = [];
 /** every password and token handed out or sent, to look for in the logs */
@@ -48,6 +48,9 @@ function configFor(overrides: Partial<GatewayConfig> = {}): GatewayConfig {
       auth: { max: 1000, windowMs: 60_000 },
       moves: { max: 1000, windowMs: 1000 },
       lobby: { max: 1000, windowMs: 60_000 },
+      guests: NO_LIMIT,
+      botGames: NO_LIMIT,
+      botGamesPerIp: NO_LIMIT,
     },
     ...overrides,
   };
@@ -534,6 +537,9 @@ describe('rate limits', () => {
           auth: { max: 2, windowMs: 1000 },
           moves: { max: 2, windowMs: 60_000 },
           lobby: { max: 0, windowMs: 1000 },
+          guests: NO_LIMIT,
+          botGames: NO_LIMIT,
+          botGamesPerIp: NO_LIMIT,
         },
       }),
       createLogger({ level: 'trace' }, sink),

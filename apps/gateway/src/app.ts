@@ -19,7 +19,7 @@ import type { LocalDelivery } from './domain/hub.js';
 import auth from './plugins/auth.js';
 import docs from './plugins/docs.js';
 import errors from './plugins/errors.js';
-import games from './plugins/games.js';
+import games, { type GuestPlayers } from './plugins/games.js';
 import hub from './plugins/hub.js';
 import jsonBody from './plugins/json-body.js';
 import rateLimit from './plugins/rate-limit.js';
@@ -55,6 +55,8 @@ export interface AppExtras {
   /** Bound to this app's hub while it runs, for a worker in the same process. */
   readonly localDelivery?: LocalDelivery;
   readonly web?: WebOptions;
+  /** Given this app's guest players once they exist, for the process' own (RunningGateway.createPlayer). */
+  readonly bindGuests?: (guests: GuestPlayers) => void;
 }
 
 export async function app(fastify: FastifyInstance, { config, extras = {} }: AppOptions): Promise<void> {
@@ -66,6 +68,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(docs);
   await fastify.register(redis, { config });
   await fastify.register(games, { config, ...(extras.events === undefined ? {} : { events: extras.events }) });
+  extras.bindGuests?.(fastify.guests);
   await fastify.register(hub, { config, channelOf: fastify.games.channelOf });
   const { localDelivery } = extras;
   if (localDelivery !== undefined) {

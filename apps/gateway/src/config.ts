@@ -53,6 +53,12 @@ export interface RateLimits {
   readonly moves: RateLimit;
   /** seeks, challenges and other lobby writes, per token */
   readonly lobby: RateLimit;
+  /** guest players (POST /api/players), per client IP */
+  readonly guests: RateLimit;
+  /** games against a bot (POST /api/bots/:id/games), per token... */
+  readonly botGames: RateLimit;
+  /** ...and per client IP, so new guests' tokens do not lift it */
+  readonly botGamesPerIp: RateLimit;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -90,6 +96,20 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       auth: { max: int(env, 'RATE_LIMIT_AUTH_MAX', 10), windowMs: int(env, 'RATE_LIMIT_AUTH_WINDOW_MS', 60_000) },
       moves: { max: int(env, 'RATE_LIMIT_MOVES_MAX', 20), windowMs: int(env, 'RATE_LIMIT_MOVES_WINDOW_MS', 1_000) },
       lobby: { max: int(env, 'RATE_LIMIT_LOBBY_MAX', 30), windowMs: int(env, 'RATE_LIMIT_LOBBY_WINDOW_MS', 60_000) },
+      // room for a household or a classroom behind one address, not for a flood of players
+      guests: {
+        max: int(env, 'RATE_LIMIT_GUESTS_MAX', 10),
+        windowMs: int(env, 'RATE_LIMIT_GUESTS_WINDOW_MS', 600_000),
+      },
+      // a bot game lasts minutes, and the bot holds a socket and plays every one of them
+      botGames: {
+        max: int(env, 'RATE_LIMIT_BOT_GAMES_MAX', 10),
+        windowMs: int(env, 'RATE_LIMIT_BOT_GAMES_WINDOW_MS', 600_000),
+      },
+      botGamesPerIp: {
+        max: int(env, 'RATE_LIMIT_BOT_GAMES_IP_MAX', 30),
+        windowMs: int(env, 'RATE_LIMIT_BOT_GAMES_IP_WINDOW_MS', 600_000),
+      },
     },
   };
 }

@@ -31,11 +31,15 @@ import type { GameService } from '../domain/service.js';
 import { tickBatcher } from '../domain/tick-batch.js';
 import { openStore } from './store.js';
 
+/** Guest players; `create` throws INVALID_NAME or NAME_TAKEN (domain/names.ts). */
+export interface GuestPlayers {
+  create(name: string): Promise<CreatePlayerResponse>;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     games: GameService & { channelOf(gameId: string): string };
-    /** Guest players; throws INVALID_NAME or NAME_TAKEN (domain/guests.ts). */
-    guests: { create(name: string): Promise<CreatePlayerResponse> };
+    guests: GuestPlayers;
   }
 }
 
