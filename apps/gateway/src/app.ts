@@ -24,6 +24,7 @@ import hub from './plugins/hub.js';
 import jsonBody from './plugins/json-body.js';
 import rateLimit from './plugins/rate-limit.js';
 import redis from './plugins/redis.js';
+import securityHeaders from './plugins/security-headers.js';
 import spectators from './plugins/spectators.js';
 import accounts from './routes/accounts.js';
 import bots from './routes/bots.js';
@@ -65,6 +66,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   fastify.removeContentTypeParser('text/plain');
   await fastify.register(jsonBody);
   await fastify.register(errors);
+  await fastify.register(securityHeaders);
   await fastify.register(docs);
   await fastify.register(redis, { config });
   await fastify.register(games, { config, ...(extras.events === undefined ? {} : { events: extras.events }) });
