@@ -124,7 +124,9 @@ test('an open WebSocket outlives REQUEST_TIMEOUT_MS many times over', async () =
   const api = new ApiClient(base);
   const [a, b] = await Promise.all([api.createPlayer('conn-a'), api.createPlayer('conn-b')]);
   const game = await api.createGame({ sente: a.id, gote: b.id });
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/api/games/${game.id}/ws?token=${a.token}`);
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/api/games/${game.id}/ws`, {
+    headers: { authorization: `Bearer ${a.token}` },
+  });
   const frames: { type: string }[] = [];
   ws.on('message', (data) => frames.push(JSON.parse(String(data))));
   let closedWith: number | null = null;
