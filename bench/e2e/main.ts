@@ -4,7 +4,7 @@
  * server, for a fixed time. Prints accepted moves/s, submit→verdict latency percentiles,
  * and where the time goes.
  *
- *   npm start -- --no-demo            # or: --role gateway / --role worker in two processes
+ *   RATE_LIMIT_GUESTS_MAX=0 npm start -- --no-demo   # or: --role gateway / --role worker in two processes
  *   npx tsx --conditions=@shogi/source bench/e2e/main.ts --games 200 --seconds 20
  *   npx tsx --conditions=@shogi/source bench/e2e/main.ts --games 100 --rate 1000 --seconds 20
  *
@@ -16,6 +16,8 @@
  *          --stagger S: each game slot starts its first game after a random 0..S s (seeded), so
  *          games do not all start, and then end, at the same moments as they do by default;
  *          give --warmup of at least S + 5 to measure after the ramp (the steady state)
+ * The server must not limit guest players per IP (RATE_LIMIT_GUESTS_MAX=0): the bench makes two
+ * per game slot, all from this one address.
  * Bounded: it stops by itself after warmup + seconds, and only talks to --url (loopback).
  */
 import { availableParallelism } from 'node:os';

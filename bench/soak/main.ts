@@ -241,6 +241,8 @@ async function main(): Promise<void> {
     CHANNEL_PREFIX: `${prefix}:`,
     WORKER_CONCURRENCY: args.concurrency,
     HOST: '127.0.0.1',
+    // two guests per game, all from this address
+    RATE_LIMIT_GUESTS_MAX: '0',
   };
   console.log(
     `soak: 2 gateways + 2 workers, ${RATE} moves/s over ${G} games, ${K} spectators, ${SECONDS / 60} min (warm-up ${WARMUP} s), database ${dbName}`,

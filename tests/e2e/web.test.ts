@@ -7,6 +7,10 @@
  * checkmate by clicks (one promotion prompt, one drop) and by typed USI moves, while a
  * third context watches and must see every move as it happens. Screenshots of the lobby,
  * the game and the statistics page go to test-artifacts/ and are checked to show pieces.
+ *
+ * Every page is served under the gateway's Content-Security-Policy, and every flow must run
+ * without breaking it: no `securitypolicyviolation` event and no CSP message on the console
+ * in any page, checked after each test.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
@@ -15,7 +19,7 @@ import { join, resolve } from 'node:path';
 import { BotRegistry } from '@shogi/gateway';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { build } from 'vite';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startBotOpponent } from '../../apps/server/src/demo/opponent.js';
 import { type Stack, silentLogger, startStack } from '../integration/harness.js';
 
@@ -38,6 +42,8 @@ let browser: Browser;
 let webRoot: string;
 let idleBot: { id: string };
 const contexts: BrowserContext[] = [];
+/** what the pages reported: CSP violations, CSP console messages, documents served without a CSP */
+const csp = { violations: [] as string[], console: [] as string[], unprotected: [] as string[] };
 
 beforeAll(async () => {
   webRoot = mkdtempSync(join(tmpdir(), 'shogi-web-'));
@@ -99,12 +105,41 @@ async function contextAs(
   const context = await browser.newContext({ viewport: { width, height: 900 }, hasTouch });
   contexts.push(context);
   if (who) await context.addInitScript((v) => localStorage.setItem('shogi.identity', v), JSON.stringify(who));
+  await watchPolicy(context);
   const page = await context.newPage();
   page.on('pageerror', (err) => {
     throw err;
   });
+  page.on('console', (message) => {
+    if (/Content.Security.Policy/i.test(message.text())) csp.console.push(message.text());
+  });
+  page.on('response', (response) => {
+    if (response.request().isNavigationRequest() && !response.headers()['content-security-policy'])
+      csp.unprotected.push(response.url());
+  });
   return page;
 }
+
+/** Every page of the context reports what the Content-Security-Policy blocked, across navigations. */
+async function watchPolicy(context: BrowserContext): Promise<void> {
+  await context.exposeBinding('reportCspViolation', (_source, what: string) => {
+    csp.violations.push(what);
+  });
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      const report = (window as unknown as { reportCspViolation(what: string): void }).reportCspViolation;
+      report(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} in ${e.documentURI} (${e.sample})`);
+    });
+  });
+}
+
+afterEach(() => {
+  const seen = { ...csp };
+  csp.violations = [];
+  csp.console = [];
+  csp.unprotected = [];
+  expect(seen).toEqual({ violations: [], console: [], unprotected: [] });
+});
 
 const url = (path: string) => `${stack.baseUrl}${path}`;
 /** GET with the path sent as written (fetch would normalise `%2e%2e` away). */
@@ -500,5 +535,37 @@ describe('web client', () => {
     await sente.click('.board [data-sq="5g"]');
     expect(await sente.locator('.board .sq.target').count()).toBe(1);
     expect(await sente.locator('#usi-input').isDisabled()).toBe(false);
+  });
+});
+
+describe('Content-Security-Policy', () => {
+  test('is enforced: a script injected into a page does not run, and is reported', async () => {
+    const page = await contextAs(null);
+    await page.goto(url('/'));
+    await page.locator('#main *').first().waitFor();
+    const ran = await page.evaluate(async () => {
+      const script = document.createElement('script');
+      script.textContent = 'window.injected = true';
+      document.body.append(script);
+      await new Promise((r) => setTimeout(r, 100));
+      return (window as unknown as { injected?: boolean }).injected === true;
+    });
+    expect(ran).toBe(false);
+    await expect.poll(() => csp.violations.length).toBe(1);
+    expect(csp.violations[0]).toMatch(/^script-src(-elem)? blocked inline/);
+    // what this test provoked is not a fault of the client
+    csp.violations = [];
+    csp.console = [];
+  });
+
+  test('the API docs (/docs) work under it: the operations are listed and one opens', async () => {
+    const page = await contextAs(null);
+    await page.goto(url('/docs'));
+    const operation = page.locator('.opblock-summary-path', { hasText: '/api/players' }).first();
+    await operation.waitFor({ timeout: 15_000 });
+    await operation.click();
+    await page.locator('.opblock-body').first().waitFor();
+    await page.locator('.try-out__btn').first().click();
+    await page.locator('.execute').first().waitFor();
   });
 });

@@ -11,7 +11,14 @@ import { createDb, type Db, migrateToLatest } from '@shogi/store';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { createTestDatabase, mintAdminToken, REDIS_URL, startTestWorker, type TestDatabase } from './harness.js';
+import {
+  createTestDatabase,
+  mintAdminToken,
+  NO_LIMIT,
+  REDIS_URL,
+  startTestWorker,
+  type TestDatabase,
+} from './harness.js';
 
 const lines: string[] = [];
 /** every password and token handed out or sent, to look for in the logs */
@@ -49,6 +56,9 @@ function configFor(overrides: Partial<GatewayConfig> = {}): GatewayConfig {
       auth: { max: 1000, windowMs: 60_000 },
       moves: { max: 1000, windowMs: 1000 },
       lobby: { max: 1000, windowMs: 60_000 },
+      guests: NO_LIMIT,
+      botGames: NO_LIMIT,
+      botGamesPerIp: NO_LIMIT,
     },
     ...overrides,
   };
@@ -415,6 +425,41 @@ describe('accounts', () => {
     expect(byGuest.body.code).toBe('SESSION_REQUIRED');
   });
 
+  test('a password change with revokePersonalTokens: every personal token ends too, on both gateways', async () => {
+    const a = await register();
+    const here = await login(a.username, a.password);
+    const elsewhere = await login(a.username, a.password);
+    const bots = [await personal(here.token, ['play', 'read']), await personal(here.token, ['read'])];
+    // both gateways hold them in their caches, so only the revocation notices can end them there
+    for (const bot of bots) {
+      expect((await req('GET', '/api/me', { token: bot.token })).status).toBe(200);
+      expect((await req('GET', '/api/me', { token: bot.token, on: appB })).status).toBe(200);
+    }
+    const notABoolean = await req('POST', '/api/me/password', {
+      token: here.token,
+      body: { currentPassword: a.password, newPassword: pw(), revokePersonalTokens: 'yes' },
+    });
+    expect(notABoolean).toMatchObject({ status: 400, body: { code: 'BAD_REQUEST' } });
+    const other = await register();
+    const othersBot = await personal((await login(other.username, other.password)).token, ['read']);
+
+    const changed = await req('POST', '/api/me/password', {
+      token: here.token,
+      body: { currentPassword: a.password, newPassword: pw(), revokePersonalTokens: true },
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(204);
+    for (const bot of bots) {
+      expect((await req('GET', '/api/me', { token: bot.token })).status).toBe(401);
+      await until(async () => (await req('GET', '/api/me', { token: bot.token, on: appB })).status === 401);
+    }
+    expect((await req('GET', '/api/me', { token: elsewhere.token })).status).toBe(401);
+    // the session that changed the password goes on, and is all the list shows
+    const list = await req('GET', '/api/tokens', { token: here.token });
+    expect(list.body.tokens.map((t: { id: string }) => t.id)).toEqual([here.id]);
+    // another account's personal tokens are untouched
+    expect((await req('GET', '/api/me', { token: othersBot.token })).status).toBe(200);
+  });
+
   test('an operator resets a forgotten password (npm run accounts:reset-password): a temporary one, every session ended', async () => {
     const a = await register(`Reset_${randomBytes(3).toString('hex')}`);
     const here = await login(a.username, a.password);
@@ -502,6 +547,9 @@ describe('rate limits', () => {
           auth: { max: 2, windowMs: 1000 },
           moves: { max: 2, windowMs: 60_000 },
           lobby: { max: 0, windowMs: 1000 },
+          guests: NO_LIMIT,
+          botGames: NO_LIMIT,
+          botGamesPerIp: NO_LIMIT,
         },
       }),
       createLogger({ level: 'trace' }, sink),

@@ -84,11 +84,17 @@ export interface StackOptions {
 
 export const silentLogger = () => pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
+/** a limit that is off; `max` 0 */
+export const NO_LIMIT = { max: 0, windowMs: 60_000 } as const;
+
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const database = await createTestDatabase();
   const prefix = `t${randomBytes(4).toString('hex')}`;
+  const defaults = loadConfig({});
   const config: GatewayConfig = {
-    ...loadConfig({}),
+    ...defaults,
+    // the tests make many guests and bot games from 127.0.0.1; abuse-limits.test.ts turns these on
+    rateLimits: { ...defaults.rateLimits, guests: NO_LIMIT, botGames: NO_LIMIT, botGamesPerIp: NO_LIMIT },
     host: '127.0.0.1',
     port: 0,
     databaseUrl: database.url,

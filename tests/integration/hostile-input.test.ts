@@ -192,6 +192,21 @@ const cases: Case[] = [
       'body/name holds a lone UTF-16 surrogate (an escape like \\ud800 without its pair): send well-formed Unicode text',
   },
   {
+    name: 'player name with a right-to-left override',
+    url: () => '/api/players',
+    body: { name: 'eve\u202egnp.exe' },
+    status: 400,
+    code: 'INVALID_NAME',
+    detail: 'the name holds U+202E, an invisible, format or control character',
+  },
+  {
+    name: 'player name of spaces only',
+    url: () => '/api/players',
+    body: { name: ' \u3000 ' },
+    status: 400,
+    code: 'INVALID_NAME',
+  },
+  {
     name: 'player unknown field',
     url: () => '/api/players',
     body: { name: 'x', admin: true },

@@ -429,9 +429,10 @@ describe('challenges', () => {
 
   test('an account is challenged by its username, in any case, even when a guest has the same name', async () => {
     const username = `Kaede${randomBytes(3).toString('hex')}`;
+    // the guest first: once the account exists, no guest may take its username
+    expect((await call(stack.app, 'POST', '/api/players', { name: username })).status).toBe(201);
     const account = await call(stack.app, 'POST', '/api/accounts', { username, password: 'a long password' });
     expect(account.status).toBe(201);
-    await call(stack.app, 'POST', '/api/players', { name: username });
     const alice = await newPlayer('alice');
     const made = await post('/api/challenges', alice, {
       opponent: username.toLowerCase(),

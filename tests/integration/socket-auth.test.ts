@@ -10,7 +10,7 @@ import { insertToken } from '@shogi/store';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { bearer, call, type Stack, silentLogger, startStack } from './harness.js';
+import { bearer, call, NO_LIMIT, type Stack, silentLogger, startStack } from './harness.js';
 
 let stack: Stack;
 /** a second gateway on the same database and Redis */
@@ -29,9 +29,12 @@ beforeAll(async () => {
       socketMaxPerIp: 8,
       authFailures: { max: 5, windowMs: 60_000 },
       rateLimits: {
-        auth: { max: 0, windowMs: 60_000 },
-        moves: { max: 0, windowMs: 1000 },
-        lobby: { max: 0, windowMs: 60_000 },
+        auth: NO_LIMIT,
+        moves: NO_LIMIT,
+        lobby: NO_LIMIT,
+        guests: NO_LIMIT,
+        botGames: NO_LIMIT,
+        botGamesPerIp: NO_LIMIT,
       },
     },
   });

@@ -4,11 +4,12 @@
  * server.ts (or a test) creates the instance with `fastifyOptions` and registers this.
  */
 
+import type { Server } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import websocket from '@fastify/websocket';
 import type { EventStore } from '@shogi/game';
 import { ajvFault, CLOSE_CODES, describeSchemaFault, errorBody } from '@shogi/protocol';
-import type { FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
+import type { FastifyHttpOptions, FastifyInstance, FastifyReply } from 'fastify';
 import Fastify, { LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config.js';
@@ -20,12 +21,13 @@ import auth from './plugins/auth.js';
 import authedSockets from './plugins/authed-sockets.js';
 import docs from './plugins/docs.js';
 import errors from './plugins/errors.js';
-import games from './plugins/games.js';
+import games, { type GuestPlayers } from './plugins/games.js';
 import hub from './plugins/hub.js';
 import jsonBody from './plugins/json-body.js';
 import rateLimit from './plugins/rate-limit.js';
 import readDb from './plugins/read-db.js';
 import redis from './plugins/redis.js';
+import securityHeaders from './plugins/security-headers.js';
 import spectators from './plugins/spectators.js';
 import accounts from './routes/accounts.js';
 import bots from './routes/bots.js';
@@ -59,6 +61,8 @@ export interface AppExtras {
   /** Bound to this app's hub while it runs, for a worker in the same process. */
   readonly localDelivery?: LocalDelivery;
   readonly web?: WebOptions;
+  /** Given this app's guest players once they exist, for the process' own (RunningGateway.createPlayer). */
+  readonly bindGuests?: (guests: GuestPlayers) => void;
 }
 
 export async function app(fastify: FastifyInstance, { config, extras = {} }: AppOptions): Promise<void> {
@@ -67,10 +71,12 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   fastify.removeContentTypeParser('text/plain');
   await fastify.register(jsonBody);
   await fastify.register(errors);
+  await fastify.register(securityHeaders);
   await fastify.register(docs);
   await fastify.register(redis, { config });
   await fastify.register(readDb, { config });
   await fastify.register(games, { config, ...(extras.events === undefined ? {} : { events: extras.events }) });
+  extras.bindGuests?.(fastify.guests);
   await fastify.register(hub, { config, channelOf: fastify.games.channelOf });
   const { localDelivery } = extras;
   if (localDelivery !== undefined) {
@@ -137,10 +143,11 @@ declare module 'fastify' {
 }
 
 /** Root options: closed schemas are enforced (no silent stripping, no type coercion). */
-export function fastifyOptions(config: GatewayConfig, logger: Logger): FastifyServerOptions {
+export function fastifyOptions(config: GatewayConfig, logger: Logger): FastifyHttpOptions<Server, Logger> {
   return {
     loggerInstance: logger,
     bodyLimit: config.bodyLimit,
+    ...requestTimeouts(config.requestTimeoutMs),
     // per-request lines would cost more than the requests at thousands per second;
     // routes log what matters with child loggers instead
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'trace' }),
@@ -154,6 +161,27 @@ export function fastifyOptions(config: GatewayConfig, logger: Logger): FastifySe
     // parameter too long) get a catalog body too
     frameworkErrors: (error, _request, reply) => {
       (reply as unknown as FastifyReply).code(400).send(errorBody('BAD_REQUEST', error.message));
+    },
+  };
+}
+
+/**
+ * A client that sends its request slowly (a byte every few seconds, on many connections)
+ * would hold each connection for ever: Node cuts it with a 408 once `ms` has passed since the
+ * request began. Node checks its connections every `connectionsCheckingInterval` (30 s by
+ * default, which would let a request live up to 30 s past its limit), so the check runs every
+ * quarter of the limit. Headers get the same bound, or Node's default 60 s when that is
+ * shorter (Node requires headersTimeout <= requestTimeout). No idle-socket timeout (`connectionTimeout`): a quiet NDJSON stream of a
+ * correspondence game is idle for hours and legitimate; ws clears the socket's timeout on upgrade.
+ */
+export function requestTimeouts(ms: number): Pick<FastifyHttpOptions<Server>, 'requestTimeout' | 'http'> {
+  if (ms === 0) return { requestTimeout: 0 };
+  return {
+    requestTimeout: ms,
+    http: {
+      requestTimeout: ms,
+      headersTimeout: Math.min(ms, 60_000),
+      connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(ms / 4))),
     },
   };
 }

@@ -22,6 +22,12 @@ export interface GatewayConfig {
   readonly stateCacheSize: number;
   /** grace period for in-flight requests on shutdown, ms */
   readonly closeGraceMs: number;
+  /**
+   * longest time a client may take to send a whole request (headers and body), ms; 0: no
+   * limit. A request that trickles in holds its connection until then. Does not bound a
+   * response (NDJSON streams) nor a WebSocket once upgraded.
+   */
+  readonly requestTimeoutMs: number;
   /** spectating: unsent bytes after which a watcher is closed with RESYNC; sockets per IP (0: no limit); ping period, ms */
   readonly watchMaxBuffered: number;
   readonly watchMaxPerIp: number;
@@ -60,6 +66,12 @@ export interface RateLimits {
   readonly moves: RateLimit;
   /** seeks, challenges and other lobby writes, per token */
   readonly lobby: RateLimit;
+  /** guest players (POST /api/players), per client IP */
+  readonly guests: RateLimit;
+  /** games against a bot (POST /api/bots/:id/games), per token... */
+  readonly botGames: RateLimit;
+  /** ...and per client IP, so new guests' tokens do not lift it */
+  readonly botGamesPerIp: RateLimit;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -87,6 +99,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     dbPoolSize: int(env, 'DB_POOL_SIZE', 16),
     stateCacheSize: int(env, 'STATE_CACHE_SIZE', 5000),
     closeGraceMs: int(env, 'CLOSE_GRACE_MS', 10_000),
+    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 15_000),
     watchMaxBuffered: int(env, 'WATCH_MAX_BUFFERED', 256 * 1024),
     watchMaxPerIp: int(env, 'WATCH_MAX_PER_IP', 100),
     watchHeartbeatMs: int(env, 'WATCH_HEARTBEAT_MS', 30_000),
@@ -103,6 +116,20 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       auth: { max: int(env, 'RATE_LIMIT_AUTH_MAX', 10), windowMs: int(env, 'RATE_LIMIT_AUTH_WINDOW_MS', 60_000) },
       moves: { max: int(env, 'RATE_LIMIT_MOVES_MAX', 20), windowMs: int(env, 'RATE_LIMIT_MOVES_WINDOW_MS', 1_000) },
       lobby: { max: int(env, 'RATE_LIMIT_LOBBY_MAX', 30), windowMs: int(env, 'RATE_LIMIT_LOBBY_WINDOW_MS', 60_000) },
+      // room for a household or a classroom behind one address, not for a flood of players
+      guests: {
+        max: int(env, 'RATE_LIMIT_GUESTS_MAX', 10),
+        windowMs: int(env, 'RATE_LIMIT_GUESTS_WINDOW_MS', 600_000),
+      },
+      // a bot game lasts minutes, and the bot holds a socket and plays every one of them
+      botGames: {
+        max: int(env, 'RATE_LIMIT_BOT_GAMES_MAX', 10),
+        windowMs: int(env, 'RATE_LIMIT_BOT_GAMES_WINDOW_MS', 600_000),
+      },
+      botGamesPerIp: {
+        max: int(env, 'RATE_LIMIT_BOT_GAMES_IP_MAX', 30),
+        windowMs: int(env, 'RATE_LIMIT_BOT_GAMES_IP_WINDOW_MS', 600_000),
+      },
     },
     lobbyMaxOpenSeeksPerIp: int(env, 'LOBBY_MAX_OPEN_SEEKS_PER_IP', 20),
   };

@@ -2,13 +2,21 @@
  * The gateway process: builds the logger, listens, and closes with grace on SIGTERM /
  * SIGINT (stop accepting, finish in-flight requests, close sockets and pools).
  */
+import type { CreatePlayerResponse } from '@shogi/protocol';
 import type { Logger } from 'pino';
 import { type AppExtras, buildApp } from './app.js';
 import { type GatewayConfig, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
+import type { GuestPlayers } from './plugins/games.js';
 
 export interface RunningGateway {
   readonly url: string;
+  /**
+   * A guest player made in this process (the launcher's bots): the name rule applies, the
+   * per-IP guest limit does not, since over HTTP the bots would share the launcher's host
+   * address with its visitors, and a few restarts would use up the limit.
+   */
+  createPlayer(name: string): Promise<CreatePlayerResponse>;
   close(): Promise<void>;
 }
 
@@ -17,11 +25,19 @@ export async function startGateway(
   logger: Logger,
   extras: AppExtras = {},
 ): Promise<RunningGateway> {
-  const app = await buildApp(config, logger, extras);
+  let guests: GuestPlayers | null = null;
+  const app = await buildApp(config, logger, {
+    ...extras,
+    bindGuests: (bound) => {
+      guests = bound;
+      extras.bindGuests?.(bound);
+    },
+  });
   const address = await app.listen({ host: config.host, port: config.port });
   let closing: Promise<void> | null = null;
   return {
     url: address,
+    createPlayer: (name) => (guests as GuestPlayers).create(name),
     close() {
       closing ??= (async () => {
         const timer = setTimeout(() => {

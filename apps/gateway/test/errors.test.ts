@@ -1,6 +1,7 @@
 import { REJECTION_CODES } from '@shogi/game';
 import { ERRORS, REJECTION_ERRORS, statusOf } from '@shogi/protocol';
 import { describe, expect, test } from 'vitest';
+import { requestTimeouts } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { ApiError, toErrorBody } from '../src/domain/api-error.js';
 import { stripToken } from '../src/logger.js';
@@ -50,6 +51,21 @@ describe('config and logging', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(loadConfig({}).lobbyMaxOpenSeeksPerIp).toBe(20);
     expect(loadConfig({ LOBBY_MAX_OPEN_SEEKS_PER_IP: '0' }).lobbyMaxOpenSeeksPerIp).toBe(0);
+  });
+
+  test('a request is cut REQUEST_TIMEOUT_MS after it began, checked four times per timeout; 0 turns it off', () => {
+    expect(loadConfig({}).requestTimeoutMs).toBe(15_000);
+    expect(requestTimeouts(15_000)).toEqual({
+      requestTimeout: 15_000,
+      http: { requestTimeout: 15_000, headersTimeout: 15_000, connectionsCheckingInterval: 3_750 },
+    });
+    // Node refuses headersTimeout > requestTimeout, and checks at most every 30 s by default
+    expect(requestTimeouts(300_000).http).toEqual({
+      requestTimeout: 300_000,
+      headersTimeout: 60_000,
+      connectionsCheckingInterval: 30_000,
+    });
+    expect(requestTimeouts(0)).toEqual({ requestTimeout: 0 });
   });
 
   test('tokens in URLs are redacted', () => {

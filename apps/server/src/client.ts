@@ -130,7 +130,11 @@ export class ApiClient {
 export const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
 
 function must<T>(answer: Answer<T>): T {
-  if (!answer.ok) throw new Error(`HTTP ${answer.status} ${answer.body.code}: ${answer.body.message}`);
+  if (!answer.ok)
+    throw Object.assign(new Error(`HTTP ${answer.status} ${answer.body.code}: ${answer.body.message}`), {
+      status: answer.status,
+      code: answer.body.code,
+    });
   return answer.body;
 }
 

@@ -49,16 +49,25 @@ async function main(): Promise<number> {
     });
     logger.info(`Gateway listening on ${options.publicUrl} (web client: ${options.publicUrl}/, API docs: /docs)`);
     // a person who opens the web client can play at once, against this bot
-    await startBotOpponent({ baseUrl: gateway.url, registry: bots, logger: logger.child({ role: 'bot' }) });
+    await startBotOpponent({
+      baseUrl: gateway.url,
+      registry: bots,
+      logger: logger.child({ role: 'bot' }),
+      createPlayer: gateway.createPlayer,
+    });
   }
 
   const demo = new AbortController();
   if (options.demo && gateway) {
-    runDemo({ baseUrl: gateway.url, publicUrl: options.publicUrl, logger, signal: demo.signal }).catch(
-      (err: unknown) => {
-        if (!demo.signal.aborted) logger.error({ err }, 'Demo: stopped after an error');
-      },
-    );
+    runDemo({
+      baseUrl: gateway.url,
+      publicUrl: options.publicUrl,
+      logger,
+      signal: demo.signal,
+      createPlayer: gateway.createPlayer,
+    }).catch((err: unknown) => {
+      if (!demo.signal.aborted) logger.error({ err }, 'Demo: stopped after an error');
+    });
   }
 
   await new Promise<void>((resolve) => {

@@ -41,11 +41,23 @@ export function forgetIdentity(): void {
 export async function ensureIdentity(name?: string): Promise<Identity> {
   const known = identity();
   if (known) return known;
-  const wanted = name?.trim() || `Guest-${Math.floor(1000 + Math.random() * 9000)}`;
-  const created = await api.createPlayer(wanted);
+  const chosen = name?.trim();
+  const created = chosen ? await api.createPlayer(chosen) : await createNamedGuest();
   const who = { id: created.id, name: created.name, token: created.token };
   saveIdentity(who);
   return who;
+}
+
+const guestName = () => `Guest-${Math.floor(1000 + Math.random() * 9000)}`;
+
+/** A guest with a made-up name; another one when an account holds the first (NAME_TAKEN). */
+async function createNamedGuest() {
+  try {
+    return await api.createPlayer(guestName());
+  } catch (err) {
+    if (!(err instanceof ApiFailure && err.body.code === 'NAME_TAKEN')) throw err;
+    return api.createPlayer(guestName());
+  }
 }
 
 export function pieceStyle(): PieceStyle {

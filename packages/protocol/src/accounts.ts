@@ -42,7 +42,20 @@ export type ReplacedTokenResponse = Static<typeof ReplacedTokenResponse>;
 export const CredentialsBody = Type.Object({ username: Username, password: Password }, closed);
 export type CredentialsBody = Static<typeof CredentialsBody>;
 
-export const ChangePasswordBody = Type.Object({ currentPassword: Password, newPassword: Password }, closed);
+export const ChangePasswordBody = Type.Object(
+  {
+    currentPassword: Password,
+    newPassword: Password,
+    revokePersonalTokens: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          'also revoke every personal API token of the account, on every gateway (a stolen session may have made some). Default false, so clients that do not send it keep the earlier behaviour: personal tokens stay',
+      }),
+    ),
+  },
+  closed,
+);
 export type ChangePasswordBody = Static<typeof ChangePasswordBody>;
 
 export const AccountResponse = Type.Object(

@@ -13,6 +13,10 @@ export const ERRORS = {
   MALFORMED_USI: { status: 400, message: 'The move is not well-formed USI (like 7g7f, 8h2b+ or P*5e)' },
   INVALID_SFEN: { status: 400, message: 'The initial position is not a valid SFEN' },
   INVALID_SETUP: { status: 400, message: 'Give either a handicap or an SFEN, not both' },
+  INVALID_NAME: {
+    status: 400,
+    message: 'The name is blank, too long, or holds an invisible, format or control character',
+  },
   // 401/403: who is asking
   UNAUTHORIZED: { status: 401, message: 'A valid bearer token is required' },
   TOKEN_IN_URL: {
@@ -36,6 +40,11 @@ export const ERRORS = {
   },
   TOKEN_NOT_FOUND: { status: 404, message: 'No token of yours has this id' },
   USERNAME_TAKEN: { status: 409, message: 'This username is taken (usernames are compared case-insensitively)' },
+  NAME_TAKEN: {
+    status: 409,
+    message:
+      "This name is an account's username (compared case-insensitively, full-width letters as plain ones): pick another",
+  },
   TOO_MANY_TOKENS: { status: 409, message: 'This account has too many active tokens; revoke one first' },
   SPECTATOR_READ_ONLY: {
     status: 403,

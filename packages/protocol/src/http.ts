@@ -40,8 +40,15 @@ export const ErrorResponse = Type.Object(
 );
 
 // --- players
-// no control characters: a name is shown to people, and PostgreSQL refuses NUL in text
-export const PlayerName = Type.String({ minLength: 1, maxLength: 40, pattern: '^[^\\u0000-\\u001f\\u007f]+$' });
+// no control characters: a name is shown to people, and PostgreSQL refuses NUL in text;
+// checkPlayerName (names.ts) then applies the whole rule, which a pattern cannot (NFKC)
+export const PlayerName = Type.String({
+  minLength: 1,
+  maxLength: 40,
+  pattern: '^[^\\u0000-\\u001f\\u007f]+$',
+  description:
+    'stored NFKC-normalized, with runs of spaces made one and trimmed; 400 INVALID_NAME when it holds an invisible, format or control character (zero-width, bidi controls, U+FEFF...), shows nothing, or is over 40 characters once normalized',
+});
 export const CreatePlayerBody = Type.Object({ name: PlayerName }, closed);
 export type CreatePlayerBody = Static<typeof CreatePlayerBody>;
 export const CreatePlayerResponse = Type.Object(

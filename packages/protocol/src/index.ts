@@ -3,6 +3,7 @@ export * from './bots.js';
 export * from './errors.js';
 export * from './http.js';
 export * from './lobby.js';
+export * from './names.js';
 export * from './players.js';
 export * from './schema-errors.js';
 export * from './spectate.js';

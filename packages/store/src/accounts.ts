@@ -54,6 +54,16 @@ export async function findAccountByUsername(db: Db, username: string): Promise<A
   return row && { playerId: row.player_id, name: row.name, username: row.username, passwordHash: row.password_hash };
 }
 
+/** Whether an account has this username, compared case-insensitively (an index probe). */
+export async function usernameTaken(db: Db, username: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('accounts')
+    .select('player_id')
+    .where(sql<string>`lower(username)`, '=', username.toLowerCase())
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The account of a player, or undefined for a guest. */
 export async function findAccountById(db: Db, playerId: string): Promise<AccountCredentials | undefined> {
   const row = await db
@@ -69,7 +79,9 @@ export async function findAccountById(db: Db, playerId: string): Promise<Account
  * Replaces an account's password hash if it is still `expectedHash` (two changes racing: the
  * second finds the hash changed and gets null), and revokes the account's other session tokens
  * in the same transaction: whoever logged in with the old password is logged out. Personal API
- * tokens stay (a bot's token is not a login). Returns the revoked tokens' hashes.
+ * tokens stay (a bot's token is not a login) unless `revokePersonal`: a session that was
+ * stolen may have minted some, and they would outlive the new password. Returns the revoked
+ * tokens' hashes.
  */
 export async function changePasswordHash(
   db: Db,
@@ -78,6 +90,7 @@ export async function changePasswordHash(
     readonly expectedHash: string;
     readonly newHash: string;
     readonly keepTokenId: string | null;
+    readonly revokePersonal?: boolean;
     readonly now: Date;
   },
 ): Promise<string[] | null> {
@@ -89,17 +102,24 @@ export async function changePasswordHash(
       .where('password_hash', '=', change.expectedHash)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return null;
-    return revokeSessions(trx, change.playerId, change.now, change.keepTokenId);
+    const kinds: TokenRowKind[] = change.revokePersonal === true ? ['session', 'personal'] : ['session'];
+    return revokeTokens(trx, change.playerId, change.now, change.keepTokenId, kinds);
   });
 }
 
-/** Revokes a player's live session tokens, but `keepTokenId`'s; returns their hashes. */
-async function revokeSessions(trx: Db, playerId: string, now: Date, keepTokenId: string | null): Promise<string[]> {
+/** Revokes a player's live tokens of these kinds, but `keepTokenId`'s; returns their hashes. */
+async function revokeTokens(
+  trx: Db,
+  playerId: string,
+  now: Date,
+  keepTokenId: string | null,
+  kinds: readonly TokenRowKind[] = ['session'],
+): Promise<string[]> {
   const revoked = await trx
     .updateTable('tokens')
     .set({ revoked_at: now })
     .where('player_id', '=', playerId)
-    .where('kind', '=', 'session')
+    .where('kind', 'in', kinds)
     .where('revoked_at', 'is', null)
     .$if(keepTokenId !== null, (q) => q.where('id', '!=', keepTokenId as string))
     .returning('token_hash')
@@ -125,7 +145,7 @@ export async function resetPasswordHash(
       .returning('player_id')
       .executeTakeFirst();
     if (account === undefined) return undefined;
-    return { playerId: account.player_id, revokedHashes: await revokeSessions(trx, account.player_id, now, null) };
+    return { playerId: account.player_id, revokedHashes: await revokeTokens(trx, account.player_id, now, null) };
   });
 }
 

@@ -15,6 +15,7 @@ export {
   type NewToken,
   resetPasswordHash,
   revokeToken,
+  usernameTaken,
 } from './accounts.js';
 export { type AppendRequest, appendEvents, appendMany } from './append.js';
 export { type BatcherOptions, createBatcher } from './batching.js';

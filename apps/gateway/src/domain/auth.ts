@@ -257,9 +257,15 @@ export function createAuthService(deps: AuthServiceDeps) {
     /**
      * Changes an account's password, with a session token and the current password (a stolen
      * session alone cannot lock its owner out). The account's other sessions end on every
-     * gateway; the presented one and personal API tokens keep working.
+     * gateway; the presented one keeps working, and so do personal API tokens unless
+     * `revokePersonalTokens` (those a stolen session minted would outlive the new password).
      */
-    async changePassword(principal: Principal, currentPassword: string, newPassword: string): Promise<void> {
+    async changePassword(
+      principal: Principal,
+      currentPassword: string,
+      newPassword: string,
+      { revokePersonalTokens = false }: { readonly revokePersonalTokens?: boolean } = {},
+    ): Promise<void> {
       if (principal.token.kind !== 'session') throw new ApiError('SESSION_REQUIRED');
       const account = await findAccountById(deps.db, principal.id);
       if (account === undefined) throw new ApiError('SESSION_REQUIRED');
@@ -270,6 +276,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         expectedHash: account.passwordHash,
         newHash: await argon2Hash(newPassword, options),
         keepTokenId: principal.token.id,
+        revokePersonal: revokePersonalTokens,
         now: now(),
       });
       if (revokedHashes === null) throw new ApiError('CONFLICT', 'the password was changed meanwhile; log in again');

@@ -1,4 +1,5 @@
 /** Every error answer is a catalog body; client mistakes are 4xx and never logged as errors. */
+import type { IncomingMessage } from 'node:http';
 import { errorBody } from '@shogi/protocol';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -8,7 +9,11 @@ export default fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((error, request, reply) => {
       const { status, body } = toErrorBody(error);
-      if (status >= 500) request.log.error({ err: error }, 'request failed');
+      // a client that went away before its body was read (an abandoned upload) leaves a reset
+      // socket that looks like a lost database connection: nothing for the operator to fix
+      if (clientLeft(request.raw))
+        request.log.debug({ code: (error as { code?: unknown }).code }, 'the client closed the connection mid-request');
+      else if (status >= 500) request.log.error({ err: error }, 'request failed');
       else request.log.debug({ code: body.code, detail: body.detail }, 'client error');
       if (error instanceof ApiError && error.retryAfterSeconds !== undefined)
         reply.header('retry-after', String(error.retryAfterSeconds));
@@ -38,6 +43,9 @@ export default fp(
   },
   { name: 'errors' },
 );
+
+/** The request stream ended by the client's disconnection, not by its last byte. */
+const clientLeft = (raw: IncomingMessage): boolean => raw.readableAborted && !raw.complete;
 
 const isNoBody = (body: unknown): boolean =>
   body === undefined ||

@@ -6,6 +6,8 @@
 
 import { randomUUID } from 'node:crypto';
 import type { EventStore } from '@shogi/game';
+import type { CreatePlayerResponse } from '@shogi/protocol';
+import { usernameTaken } from '@shogi/store';
 import {
   FLAG_QUEUE,
   type FlagJobData,
@@ -24,13 +26,20 @@ import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import type { GatewayConfig } from '../config.js';
 import { createGameService, type GameServiceDeps } from '../domain/game-service.js';
+import { createGuest } from '../domain/names.js';
 import type { GameService } from '../domain/service.js';
 import { tickBatcher } from '../domain/tick-batch.js';
 import { openStore } from './store.js';
 
+/** Guest players; `create` throws INVALID_NAME or NAME_TAKEN (domain/names.ts). */
+export interface GuestPlayers {
+  create(name: string): Promise<CreatePlayerResponse>;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     games: GameService & { channelOf(gameId: string): string };
+    guests: GuestPlayers;
   }
 }
 
@@ -84,6 +93,11 @@ export default fp<{ config: GatewayConfig; events?: EventStore }>(
     };
     const service = createGameService(deps);
     app.decorate('games', { ...service, channelOf });
+    const guestDeps = {
+      createPlayer: service.createPlayer,
+      usernameExists: (username: string) => usernameTaken(store.db, username),
+    };
+    app.decorate('guests', { create: (name: string) => createGuest(guestDeps, name) });
     app.addHook('onClose', async () => {
       await Promise.all([queue.close(), flagQueue.close()]);
       await queueRedis.quit().catch(() => queueRedis.disconnect());

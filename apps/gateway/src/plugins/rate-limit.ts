@@ -1,15 +1,18 @@
 /**
  * Request rate limits (@fastify/rate-limit) counted in Redis, so a limit holds across
  * every gateway. Nothing is limited globally: a route opts in with `config: app.limits.X`
- * (`X`: auth per client IP; moves and lobby per token, or per IP without one). Above the
- * limit: 429 RATE_LIMITED with Retry-After (seconds). A limit whose max is 0 is off.
+ * (`X`: auth, guests and botGamesPerIp per client IP, an IPv6 client by its /64; moves, lobby
+ * and botGames per token, or per IP without one), or counts with `consumeLimit` where a second
+ * key applies. Above the limit: 429 RATE_LIMITED with Retry-After (seconds). A limit whose max
+ * is 0 is off.
  */
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { GatewayConfig, RateLimit, RateLimits } from '../config.js';
 import { ApiError } from '../domain/api-error.js';
 import { hashToken } from '../domain/auth.js';
+import { addressKey } from '../domain/client-address.js';
 import { tokenOf } from './auth.js';
 
 /** What a route puts in its `config` to be limited (or `{ rateLimit: false }` when the limit is off). */
@@ -21,14 +24,15 @@ declare module 'fastify' {
   interface FastifyInstance {
     limits: Readonly<Record<keyof RateLimits, RouteLimit>>;
     /**
-     * Counts one action against a limit outside a route (a WebSocket frame); throws
-     * RATE_LIMITED, with the seconds to wait in its detail, above the limit.
+     * Counts one action against a limit outside a route's config (a WebSocket frame, a
+     * route's second key); throws RATE_LIMITED, with the seconds to wait in its detail, above
+     * the limit, and sets Retry-After on `reply` when there is one.
      */
-    consumeLimit(name: keyof RateLimits, request: FastifyRequest): Promise<void>;
+    consumeLimit(name: keyof RateLimits, request: FastifyRequest, reply?: FastifyReply): Promise<void>;
   }
 }
 
-const byIp = (request: FastifyRequest) => `ip:${request.ip}`;
+const byIp = (request: FastifyRequest) => `ip:${addressKey(request.ip)}`;
 /**
  * the token's hash, never the token: these keys are Redis keys. A socket opened with a ticket
  * has no header: its principal, known by then, holds the hash.
@@ -54,6 +58,9 @@ export default fp<{ config: GatewayConfig }>(
       auth: byIp,
       moves: byToken,
       lobby: byToken,
+      guests: byIp,
+      botGames: byToken,
+      botGamesPerIp: byIp,
     };
     const names = Object.keys(keys) as (keyof RateLimits)[];
     const options = (limit: RateLimit, keyGenerator: (r: FastifyRequest) => string): RouteLimit => ({
@@ -66,7 +73,8 @@ export default fp<{ config: GatewayConfig }>(
         RouteLimit
       >,
     );
-    // counters of socket frames, apart from the routes' (which are keyed by route)
+    // counters of socket frames and of routes' second keys, apart from the routes' own
+    // (which are keyed by route)
     const checks = new Map<keyof RateLimits, ReturnType<FastifyInstance['createRateLimit']>>();
     for (const name of names) {
       const { max, windowMs } = config.rateLimits[name];
@@ -74,12 +82,14 @@ export default fp<{ config: GatewayConfig }>(
       const keyGenerator = (r: FastifyRequest) => `socket-${name}:${keys[name](r)}`;
       checks.set(name, app.createRateLimit({ max, timeWindow: windowMs, keyGenerator }));
     }
-    app.decorate('consumeLimit', async (name: keyof RateLimits, request: FastifyRequest) => {
+    app.decorate('consumeLimit', async (name: keyof RateLimits, request: FastifyRequest, reply?: FastifyReply) => {
       const check = checks.get(name);
       if (check === undefined) return;
       const result = await check(request);
-      if (!result.isAllowed && result.isExceeded)
+      if (!result.isAllowed && result.isExceeded) {
+        reply?.header('retry-after', String(result.ttlInSeconds));
         throw new ApiError('RATE_LIMITED', `retry in ${result.ttlInSeconds} s`);
+      }
     });
   },
   { name: 'rate-limit', dependencies: ['redis'] },

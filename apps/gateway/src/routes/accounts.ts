@@ -17,6 +17,7 @@ import {
   TokenList,
   TokenParams,
 } from '@shogi/protocol';
+import { acceptedName } from '../domain/names.js';
 import { principalOf } from '../plugins/access.js';
 
 const errors = {
@@ -110,7 +111,7 @@ const accounts: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['accounts'],
         summary:
-          "Change your password: {currentPassword, newPassword} with a session token; the account's other sessions end on every gateway",
+          "Change your password: {currentPassword, newPassword, revokePersonalTokens?} with a session token; the account's other sessions end on every gateway, and its personal tokens too with revokePersonalTokens",
         security: bearer,
         body: ChangePasswordBody,
         response: { 204: { type: 'null' }, ...errors },
@@ -119,8 +120,9 @@ const accounts: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const principal = principalOf(request);
-      await app.auth.changePassword(principal, request.body.currentPassword, request.body.newPassword);
-      request.log.info({ playerId: principal.id }, 'password changed');
+      const { currentPassword, newPassword, revokePersonalTokens = false } = request.body;
+      await app.auth.changePassword(principal, currentPassword, newPassword, { revokePersonalTokens });
+      request.log.info({ playerId: principal.id, revokePersonalTokens }, 'password changed');
       return reply.code(204).send(null);
     },
   );
@@ -181,7 +183,8 @@ const accounts: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const principal = principalOf(request);
-      const created = await app.auth.createToken(principal, request.body);
+      const body = { ...request.body, name: acceptedName(request.body.name) };
+      const created = await app.auth.createToken(principal, body);
       request.log.info({ playerId: principal.id, tokenId: created.id, scopes: created.scopes }, 'token created');
       return reply.code(201).send(created);
     },

@@ -20,15 +20,26 @@ const bots: FastifyPluginAsyncTypebox<BotRoutesOptions> = async (app, { bots }) 
     {
       schema: {
         tags: ['bots'],
-        summary: 'Start an unrated game against a bot (Authorization: Bearer); the bot answers every move',
+        summary:
+          'Start an unrated game against a bot (Authorization: Bearer); the bot answers every move. Limited per token and per client IP (RATE_LIMIT_BOT_GAMES_MAX, RATE_LIMIT_BOT_GAMES_IP_MAX)',
         params: GameParams,
         headers: AuthHeaders,
         body: BotGameBody,
-        response: { 201: GameView, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
+        response: {
+          201: GameView,
+          400: ErrorResponse,
+          401: ErrorResponse,
+          403: ErrorResponse,
+          404: ErrorResponse,
+          429: ErrorResponse,
+        },
       },
+      // per address before the token is looked up, so a flood costs no query
+      config: app.limits.botGamesPerIp,
     },
     async (request, reply) => {
       const player = principalOf(request);
+      await app.consumeLimit('botGames', request, reply);
       const bot = bots.get(request.params.id);
       if (!bot) throw new ApiError('NOT_FOUND', 'no such bot');
       const wanted = request.body.side ?? 'sente';

@@ -7,13 +7,15 @@ const players: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['players'],
-        summary: 'Create a player; the bearer token is returned once and stored only as a SHA-256 hash',
+        summary:
+          "Create a guest player; the bearer token is returned once and stored only as a SHA-256 hash. 409 NAME_TAKEN for an account's username; limited per client IP (RATE_LIMIT_GUESTS_MAX)",
         body: CreatePlayerBody,
-        response: { 201: CreatePlayerResponse, 400: ErrorResponse },
+        response: { 201: CreatePlayerResponse, 400: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse },
       },
+      config: app.limits.guests,
     },
     async (request, reply) => {
-      const player = await app.games.createPlayer(request.body.name);
+      const player = await app.guests.create(request.body.name);
       request.log.debug({ playerId: player.id }, 'player created');
       return reply.code(201).send(player);
     },

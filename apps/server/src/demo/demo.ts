@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { ApiClient } from '../client.js';
 import { type BotPlayer, playAsBot } from './bot.js';
 import { seeded } from './brain.js';
+import { type CreatePlayer, createBotPlayer } from './players.js';
 import { answerSeeks } from './seek-answerer.js';
 
 export interface DemoOptions {
@@ -20,6 +21,8 @@ export interface DemoOptions {
   readonly seed?: number;
   /** a third bot answers casual seeks nobody takes (default true) */
   readonly answerSeeks?: boolean;
+  /** how the bots' players are made (default: POST /api/players on baseUrl) */
+  readonly createPlayer?: CreatePlayer;
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -35,10 +38,13 @@ export async function runDemo(options: DemoOptions): Promise<void> {
   const { logger, signal } = options;
   const api = new ApiClient(options.baseUrl);
   const random = seeded(options.seed ?? Date.now());
-  const a = await api.createPlayer('bot-a');
-  const b = await api.createPlayer('bot-b');
+  const create = options.createPlayer ?? ((name: string) => api.createPlayer(name));
+  const a = await createBotPlayer(create, 'bot-a');
+  const b = await createBotPlayer(create, 'bot-b');
   const bots: Record<string, BotPlayer> = { [a.id]: { ...a }, [b.id]: { ...b } };
-  logger.info(`Demo: two bots, bot-a and bot-b, will play games through the public API (pass --no-demo to skip)`);
+  logger.info(
+    `Demo: two bots, ${a.name} and ${b.name}, will play games through the public API (pass --no-demo to skip)`,
+  );
   if (options.answerSeeks !== false) {
     // runs beside the demo games until the demo stops
     answerSeeks({
@@ -47,6 +53,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
       signal,
       random: seeded((options.seed ?? Date.now()) + 1),
       publicUrl: options.publicUrl,
+      createPlayer: create,
     }).catch((err: unknown) => {
       if (!signal.aborted) logger.warn({ err }, 'Demo: bot-lobby stopped after an error');
     });

@@ -8,12 +8,15 @@ import type { Logger } from 'pino';
 import { ApiClient } from '../client.js';
 import { playAsBot } from './bot.js';
 import { seeded } from './brain.js';
+import { type CreatePlayer, createBotPlayer } from './players.js';
 
 export interface OpponentOptions {
   readonly baseUrl: string;
   readonly registry: BotRegistry;
   readonly logger: Logger;
   readonly name?: string;
+  /** how the bot's player is made (default: POST /api/players on baseUrl) */
+  readonly createPlayer?: CreatePlayer;
   /** pause before each move, so the person sees the reply arrive */
   readonly moveDelayMs?: number;
   /** the bot resigns a game in which nobody moved for this long (default 15 min) */
@@ -52,7 +55,10 @@ function resignWhenIdle(api: ApiClient, gameId: string, token: string, idleMs: n
 /** Creates the bot's player and registers it; resolves with the bot. */
 export async function startBotOpponent(options: OpponentOptions): Promise<Bot> {
   const api = new ApiClient(options.baseUrl);
-  const player = await api.createPlayer(options.name ?? 'demo-bot');
+  const player = await createBotPlayer(
+    options.createPlayer ?? ((name) => api.createPlayer(name)),
+    options.name ?? 'demo-bot',
+  );
   const random = seeded(Date.now());
   const bot: Bot = {
     id: player.id,

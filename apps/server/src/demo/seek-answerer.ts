@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { ApiClient } from '../client.js';
 import { type BotPlayer, playAsBot } from './bot.js';
 import type { Random } from './brain.js';
+import { type CreatePlayer, createBotPlayer } from './players.js';
 
 export interface SeekAnswererOptions {
   readonly api: ApiClient;
@@ -24,6 +25,8 @@ export interface SeekAnswererOptions {
   readonly moveDelayMs?: number;
   /** a game where nothing happened for this long is resigned (a person who left) */
   readonly idleMs?: number;
+  /** how the bot's player is made (default: POST /api/players through `api`) */
+  readonly createPlayer?: CreatePlayer;
 }
 
 /** The bot's rating in any category: it plays only casual games, so it keeps the start rating. */
@@ -55,7 +58,7 @@ export async function answerSeeks(options: SeekAnswererOptions): Promise<void> {
   const { api, logger, signal } = options;
   const waitMs = options.waitMs ?? 3000;
   const maxGames = options.maxGames ?? 4;
-  const me = await api.createPlayer('bot-lobby');
+  const me = await createBotPlayer(options.createPlayer ?? ((name) => api.createPlayer(name)), 'bot-lobby');
   const bot: BotPlayer = me;
   const auth = { authorization: `Bearer ${me.token}` };
   const tried = new Set<string>();
