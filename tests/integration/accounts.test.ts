@@ -498,6 +498,42 @@ describe('accounts', () => {
     expect(unknown.stderr).toContain('no account has the username');
   });
 
+  test('an operator mints an admin token (npm run admin:token): it creates games, and no route hands one out', async () => {
+    const op = await register(`Op_${randomBytes(3).toString('hex')}`);
+    const session = await login(op.username, op.password);
+    const env = { ...process.env, DATABASE_URL: database.url, REDIS_URL, CHANNEL_PREFIX: `${prefix}:` };
+    const out = execFileSync('npm', ['run', '-s', 'admin:token', '--', op.username, '--days', '2'], {
+      env,
+      encoding: 'utf8',
+    });
+    const admin = /token \(shown once\): (\S+)/.exec(out)?.[1] as string;
+    secrets.push(admin);
+    const me = await req('GET', '/api/me', { token: admin });
+    expect(me.body.token.scopes).toEqual(['admin']);
+    const [a, b] = [
+      (await req('POST', '/api/players', { body: { name: 'white' } })).body,
+      (await req('POST', '/api/players', { body: { name: 'black' } })).body,
+    ];
+    expect((await req('POST', '/api/games', { token: admin, body: { sente: a.id, gote: b.id } })).status).toBe(201);
+    // an admin token plays no game, and a player's tokens create none
+    expect(
+      (await req('POST', '/api/games', { token: session.token, body: { sente: a.id, gote: b.id } })).body.code,
+    ).toBe('ADMIN_REQUIRED');
+    const asked = await req('POST', '/api/tokens', { token: session.token, body: { name: 'x', scopes: ['admin'] } });
+    expect(asked.status).toBe(400);
+    // it is revoked like any personal token
+    const listed = (await req('GET', '/api/tokens', { token: session.token })).body.tokens as {
+      id: string;
+      scopes: string[];
+    }[];
+    const row = listed.find((t) => t.scopes.includes('admin'));
+    expect((await req('DELETE', `/api/tokens/${row?.id}`, { token: session.token })).status).toBe(204);
+    expect((await req('GET', '/api/me', { token: admin })).status).toBe(401);
+    const unknown = spawnSync('npm', ['run', '-s', 'admin:token', '--', 'no_such_user_x'], { env, encoding: 'utf8' });
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('no account has the username');
+  });
+
   test('two password changes at once from one session: one wins, the other is refused', async () => {
     const a = await register();
     const session = await login(a.username, a.password);
