@@ -99,8 +99,11 @@ try {
       LOG_LEVEL: 'warn',
       QUEUE_PREFIX: prefix,
       CHANNEL_PREFIX: `${prefix}:`,
-      // the bench makes two guests per game slot, all from this address
+      // the bench's players all come from this address: two guests and their two player
+      // sockets per game slot, and a challenge and its acceptance per game
       RATE_LIMIT_GUESTS_MAX: '0',
+      SOCKET_MAX_PER_IP: '0',
+      RATE_LIMIT_LOBBY_MAX: '0',
       ...extraEnv,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -4,7 +4,8 @@
  * server, for a fixed time. Prints accepted moves/s, submit→verdict latency percentiles,
  * and where the time goes.
  *
- *   RATE_LIMIT_GUESTS_MAX=0 npm start -- --no-demo   # or: --role gateway / --role worker in two processes
+ *   RATE_LIMIT_GUESTS_MAX=0 SOCKET_MAX_PER_IP=0 RATE_LIMIT_LOBBY_MAX=0 npm start -- --no-demo
+ *   (or --role gateway / --role worker in two processes, with the same settings)
  *   npx tsx --conditions=@shogi/source bench/e2e/main.ts --games 200 --seconds 20
  *   npx tsx --conditions=@shogi/source bench/e2e/main.ts --games 100 --rate 1000 --seconds 20
  *
@@ -16,8 +17,9 @@
  *          --stagger S: each game slot starts its first game after a random 0..S s (seeded), so
  *          games do not all start, and then end, at the same moments as they do by default;
  *          give --warmup of at least S + 5 to measure after the ramp (the steady state)
- * The server must not limit guest players per IP (RATE_LIMIT_GUESTS_MAX=0): the bench makes two
- * per game slot, all from this one address.
+ * The server must not limit guest players or sockets per IP, nor lobby writes per token
+ * (the settings above): the bench makes two guests per game slot, all from this one address,
+ * opens their player sockets, and starts every game as players do, by a challenge accepted.
  * Bounded: it stops by itself after warmup + seconds, and only talks to --url (loopback).
  */
 import { availableParallelism } from 'node:os';

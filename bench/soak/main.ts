@@ -241,8 +241,11 @@ async function main(): Promise<void> {
     CHANNEL_PREFIX: `${prefix}:`,
     WORKER_CONCURRENCY: args.concurrency,
     HOST: '127.0.0.1',
-    // two guests per game, all from this address
+    // two guests and their player sockets per game, all from this address, and a challenge
+    // and its acceptance per game
     RATE_LIMIT_GUESTS_MAX: '0',
+    SOCKET_MAX_PER_IP: '0',
+    RATE_LIMIT_LOBBY_MAX: '0',
   };
   console.log(
     `soak: 2 gateways + 2 workers, ${RATE} moves/s over ${G} games, ${K} spectators, ${SECONDS / 60} min (warm-up ${WARMUP} s), database ${dbName}`,
