@@ -83,10 +83,16 @@ async function createGames(count: number): Promise<string[]> {
   const server = await startServer('gateway', env);
   const base = `http://127.0.0.1:${server.port}`;
   const api = new ApiClient(base);
-  const [a, b] = [await api.createPlayer('sente'), await api.createPlayer('gote')];
+  // a pair of players per game started at once: a player has few challenges pending at a time
+  const pairs = await Promise.all(
+    Array.from(
+      { length: 50 },
+      async (_, n) => [await api.createPlayer(`s${n}`), await api.createPlayer(`g${n}`)] as const,
+    ),
+  );
   const ids: string[] = [];
-  for (let i = 0; i < count; i += 50) {
-    const batch = Array.from({ length: Math.min(50, count - i) }, () => api.startGame(a, b));
+  for (let i = 0; i < count; i += pairs.length) {
+    const batch = pairs.slice(0, Math.min(pairs.length, count - i)).map(([a, b]) => api.startGame(a, b));
     for (const g of await Promise.all(batch)) ids.push(g.id);
   }
   await server.stop();
