@@ -1,11 +1,11 @@
 /**
- * One e2e bench run the way the README's figures were taken: a scratch database and its own
+ * One e2e bench run the way bench/e2e/README.md's figures were taken: a scratch database and its own
  * Redis key prefixes, the built server started alone on them (`--no-demo`, default settings
  * but the per-IP guest limit, off: the bench's players all come from this address),
  * the bench against it, then the server stopped with SIGTERM, the database dropped and the
  * run's Redis keys deleted. Everything after `--` goes to the bench (bench/e2e/main.ts):
  *
- *   npm run bench:e2e:fresh -- --games 300 --rate 1000 --seconds 20 --warmup 15 --stagger 10
+ *   npm run bench:e2e:fresh -- -- --games 300 --rate 1000 --seconds 20 --warmup 15 --stagger 10
  *   npm run bench:e2e:fresh -- --server-dir ../other-checkout --node-flags=--trace-gc -- --rate 0
  *
  * Options before `--`: `--port` (default: a free one), `--server-dir` (this checkout; another

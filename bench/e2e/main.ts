@@ -101,7 +101,7 @@ function verdictWaiter(socket: PlayerSocket): { next(): Promise<ServerMessage> }
 /**
  * The stamps of the last few events seen on a socket, by seq (ms since the epoch), in a ring
  * of typed arrays: keeping the events themselves (600 sockets × 64 parsed events) made every
- * young-generation GC of the bench copy them, 12-17 ms each about once a second, and a
+ * young-generation GC of the bench copy them, a pause added to every move in flight, and a
  * stamps object per event was still promoted (the bench's mark-compacts then paused every
  * move in flight); these arrays live as long as the game and hold no objects.
  */
@@ -228,7 +228,7 @@ async function main() {
   console.log(
     `e2e bench: ${G} games, ${SECONDS}s after ${WARMUP}s warmup, rate ${RATE > 0 ? `${RATE} moves/s` : 'unbounded'}, moves via ${VIA}, against ${args.url}`,
   );
-  // a game start costs the server about ten moves of CPU: while the staggered first games are
+  // a game start costs the server far more CPU than a move: while the staggered first games are
   // still starting, the window measures the ramp (most of its slow moves fell there)
   if (STAGGER > 0 && WARMUP < STAGGER + 5)
     console.log(

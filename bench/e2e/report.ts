@@ -20,8 +20,8 @@ export type Breakdown = Record<(typeof BREAKDOWN)[number], number>;
 /**
  * Rows of numbers kept in typed arrays, column by column. A run records seven numbers for
  * each of 100,000+ moves; kept as objects they were promoted to the bench's old generation
- * (about half of what it promoted), whose mark-compact pauses (up to 18 ms) were then measured
- * as the server's latency of every move in flight. Typed arrays' contents are off the heap.
+ * (a large share of what it promoted), whose mark-compact pauses were then measured as the
+ * server's latency of every move in flight (bench/e2e/NOTES.md). Typed arrays' contents are off the heap.
  */
 export class Columns<K extends string> {
   #size = 0;

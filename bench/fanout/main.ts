@@ -14,7 +14,8 @@
  *          --servers bare-ws,gateway --database URL (admin, postgres://postgres@localhost:5432/postgres) --redis URL
  * Phases: "target" (G games at R moves/s each: K×R deliveries/s offered), then "saturation": K sockets
  * on --sat-games games, the rate raised step by step until the server falls behind twice; the peak delivered/s.
- * The bench process (publisher and all clients) shares the cores: past ~80k deliveries/s it is the limit itself.
+ * The bench process (publisher and all clients) shares the cores: at the highest delivery rates it is the limit
+ * itself (bench/fanout/README.md).
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';

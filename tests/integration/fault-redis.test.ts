@@ -239,8 +239,8 @@ const CASES = [
 ] as const;
 
 for (const { persistence, persistent } of CASES) {
-  // retry: 1 — one full-suite CI run in five timed out here under load (120 s) and the cause
-  // is not found yet; it passes alone every time. A retry starts from a fresh setUp.
+  // retry: 1 — under load in the full suite this test has timed out now and then, and the
+  // cause is not found yet; it passes alone every time. A retry starts from a fresh setUp.
   test.sequential(
     `Redis killed and restarted mid-game, persistence ${persistence}: every move one verdict, every client whole`,
     { retry: 1 },

@@ -54,8 +54,8 @@ export interface AppExtras {
   readonly bots?: BotRegistry;
   /**
    * The event store of a worker in the same process, used instead of one of the app's own:
-   * submissions and verdicts then share batched statements (fewer commits; PostgreSQL spent
-   * about a fifth less CPU per move at 1,000 moves/s). Its owner closes it after the app.
+   * submissions and verdicts then share batched statements (fewer commits, so less PostgreSQL
+   * CPU per move; bench/e2e/NOTES.md). Its owner closes it after the app.
    */
   readonly events?: EventStore;
   /** Bound to this app's hub while it runs, for a worker in the same process. */

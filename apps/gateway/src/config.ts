@@ -18,7 +18,7 @@ export interface GatewayConfig {
   readonly maxAppendRetries: number;
   /** pg pool size */
   readonly dbPoolSize: number;
-  /** games whose folded state (with its rules position, ~40 KB) the gateway keeps in memory */
+  /** games whose folded state (with its rules position, the bulk of what it caches) the gateway keeps in memory */
   readonly stateCacheSize: number;
   /** grace period for in-flight requests on shutdown, ms */
   readonly closeGraceMs: number;

@@ -1,5 +1,5 @@
 /**
- * The `shogi` command. Its output is a contract other tools parse (README, "CLI"):
+ * The `shogi` command. Its output is a contract other tools parse (docs/rules.md, "The `shogi` command"):
  *   shogi perft DEPTH [--sfen SFEN|-] [--divide]   last line: the node count
  *   shogi moves [--sfen SFEN]                      legal moves in USI, sorted
  *   shogi check --sfen SFEN|- --move USI           `legal` | `illegal <reason>`

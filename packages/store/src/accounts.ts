@@ -217,8 +217,8 @@ interface CredentialQueryRow {
  * expired ones are returned (the caller compares `expires_at` with its clock).
  * Gateways look a token up on the moves of every player whose cached one is older than
  * AUTH_CACHE_MS, so this is one named prepared statement where createDb's pool is there
- * (a kysely build and an unprepared statement per lookup were about 2 % of the server
- * thread's samples at 1,000 moves/s), and the same text through kysely elsewhere.
+ * (a kysely build and an unprepared statement per lookup showed in the server thread's CPU
+ * profile under load), and the same text through kysely elsewhere.
  */
 export async function findCredential(db: Db, tokenHash: string): Promise<CredentialRow | undefined> {
   const pool = poolOf(db);

@@ -12,8 +12,8 @@ export interface CreateDbOptions {
    * Let PostgreSQL JIT-compile and parallelize this pool's queries (default false). The
    * server's queries are short and share two cores with the moves: the statistics
    * projector's read, costed far above its real cost on a table never analyzed, was
-   * JIT-compiled with inlining and optimization and run by three processes, up to 616 ms
-   * (mostly 50–90) every second or two. Long analytic work (the projection rebuild, imports, the
+   * JIT-compiled with inlining and optimization and run by three processes, each read taking
+   * far longer than its work, every second or two. Long analytic work (the projection rebuild, imports, the
    * statistics routes over a million games) keeps PostgreSQL's defaults.
    */
   readonly analytic?: boolean;
@@ -41,15 +41,15 @@ export function createDb(url: string, options: CreateDbOptions = {}): Db {
   });
   // The named prepared statements run on a small pool of their own, whose sessions always
   // plan them generically. With plan_cache_mode auto, PostgreSQL planned the append anew
-  // on every call (knowing its arrays' lengths makes each custom plan look cheaper): about
-  // 40 % of a one-game append's backend CPU (bench/worker/append-plans.ts). The
+  // on every call (knowing its arrays' lengths makes each custom plan look cheaper): a large
+  // share of a one-game append's backend CPU (bench/worker/append-plans.ts measures it). The
   // generic plans are the same index probes (array parameters have no statistics to plan
   // from). Not for kysely's pool: its statements are unnamed, planned per call with their
   // values, and force_generic_plan would take those away.
   // A generic plan is made once per session, from the tables as they are then: on a young
   // database the append's update of `games` planned a sequential scan (cheaper than probes
   // of a few pages), and kept it while the table grew, every append reading every game
-  // (found by the e2e bench: throughput fell by a third within two minutes). These sessions
+  // (found by the e2e bench: throughput fell as a run went on). These sessions
   // run only key lookups, so sequential scans are off for them.
   const statements = new pg.Pool({
     connectionString: url,

@@ -36,9 +36,9 @@ export interface PgEventStoreOptions {
   readonly batch?: boolean;
   readonly maxBatch?: number;
   /**
-   * Batches in flight at once, per kind (default 1: fewest commits; in the worker bench at
-   * 1,000 moves/s, 1 instead of 4 for the submitting side cut PostgreSQL CPU per move by a
-   * third and halved p50). The rest wait and join the next batch.
+   * Batches in flight at once, per kind (default 1: fewest commits and the largest batches,
+   * which cost PostgreSQL less CPU per move and lowered latency in the worker bench;
+   * bench/worker/NOTES.md). The rest wait and join the next batch.
    */
   readonly maxInFlight?: number;
 }

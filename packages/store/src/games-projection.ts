@@ -24,7 +24,7 @@ function firstMoveDeadline(tc: Parameters<typeof firstMoveLimitMs>[0], createdAt
  * Pure for the caller (`patch` is not changed); the copy it returns is filled in place rather
  * than spread again with the new columns: spreading it a second time gave every accepted move
  * three hidden classes of its own that V8 did not share (`--log-maps`; with the append result's
- * and the job options' spreads, ~10 new maps a move, allocated in the old generation and
+ * and the job options' spreads, new maps on every move, allocated in the old generation and
  * collected only by its mark-compacts).
  */
 export function applyToGameRow(patch: GameRowPatch, seq: number, event: GameEvent): GameRowPatch {

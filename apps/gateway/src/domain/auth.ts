@@ -39,7 +39,8 @@ import { TokenCache } from './token-cache.js';
 
 /**
  * argon2id with OWASP's first recommended setting (Password Storage Cheat Sheet, 2023):
- * 19 MiB of memory, 2 passes, 1 lane; about 20-60 ms of one core here. The parameters
+ * 19 MiB of memory, 2 passes, 1 lane: slow and memory-hard on purpose, so logins are
+ * rate-limited and a lost hash is costly to attack. The parameters
  * are stored in each PHC hash string, so raising them later leaves old hashes valid.
  * (argon2id is @node-rs/argon2's default algorithm; a test checks the `$argon2id$` prefix.)
  */

@@ -2,7 +2,7 @@
  * Frozen. Rollups so a statistics query sums a few rows whatever its date range: the
  * counters of 0004 get a `grain` ('day' | 'month' | 'year' | 'all'; `day` is then the
  * period's first day, 1970-01-01 for 'all'), and `results_rollups` holds the results
- * without the ending reason (the results table reads ~100 rows per period, not ~700).
+ * without the ending reason (so the results query reads far fewer rows per period).
  * A range is summed as its edge days, edge months and whole years. Rows counted before
  * this migration are rolled up here, so no rebuild is needed.
  */

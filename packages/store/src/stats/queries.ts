@@ -85,7 +85,7 @@ async function condition(db: Db, filter: StatsFilter) {
     if (filter.rated !== undefined) c.push(e('rated', '=', filter.rated));
     if (filter.timeCategory !== undefined) c.push(e('time_category', '=', filter.timeCategory));
     // one `day = any(array)` index probe per grain: an IN list of (grain, day) pairs planned
-    // a BitmapOr branch per pair (7.7 ms instead of ~1 over a 3-year range at 1M games)
+    // a BitmapOr branch per pair, several times slower over a range of years (bench/stats/NOTES.md)
     const byGrain = new Map<string, string[]>();
     for (const [g, d] of periods) byGrain.set(g, [...(byGrain.get(g) ?? []), d]);
     c.push(
