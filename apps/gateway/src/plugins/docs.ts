@@ -37,7 +37,7 @@ export default fp(
             ...shown,
             description:
               'A WebSocket: open it with a GET carrying `Upgrade: websocket`. Every frame is one JSON object ' +
-              'with a `type`; the README lists them. A refused upgrade is an HTTP error with a catalog body.',
+              'with a `type`; docs/api.md lists them. A refused upgrade is an HTTP error with a catalog body.',
             response: { 101: { description: 'Switching Protocols: the socket is open', type: 'null' } },
           },
         };
