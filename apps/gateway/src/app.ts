@@ -19,13 +19,13 @@ import type { LocalDelivery } from './domain/hub.js';
 import access from './plugins/access.js';
 import auth from './plugins/auth.js';
 import authedSockets from './plugins/authed-sockets.js';
+import databases from './plugins/databases.js';
 import docs from './plugins/docs.js';
 import errors from './plugins/errors.js';
 import games, { type GuestPlayers } from './plugins/games.js';
 import hub from './plugins/hub.js';
 import jsonBody from './plugins/json-body.js';
 import rateLimit from './plugins/rate-limit.js';
-import readDb from './plugins/read-db.js';
 import redis from './plugins/redis.js';
 import securityHeaders from './plugins/security-headers.js';
 import spectators from './plugins/spectators.js';
@@ -73,11 +73,12 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(errors);
   await fastify.register(securityHeaders);
   await fastify.register(docs);
+  // every pool and connection: the plugins below and the routes take theirs from these
+  await fastify.register(databases, { config });
   await fastify.register(redis, { config });
-  await fastify.register(readDb, { config });
   await fastify.register(games, { config, ...(extras.events === undefined ? {} : { events: extras.events }) });
   extras.bindGuests?.(fastify.guests);
-  await fastify.register(hub, { config, channelOf: fastify.games.channelOf });
+  await fastify.register(hub, { channelOf: fastify.games.channelOf });
   const { localDelivery } = extras;
   if (localDelivery !== undefined) {
     localDelivery.bind(fastify.hub);

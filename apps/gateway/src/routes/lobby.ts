@@ -23,8 +23,7 @@ import {
   SeekList,
   SeekView,
 } from '@shogi/protocol';
-import { createDb, expireLobby, getPlayer, lobbyDb } from '@shogi/store';
-import { Redis } from 'ioredis';
+import { expireLobby, getPlayer, lobbyDb } from '@shogi/store';
 import { createHub } from '../domain/hub.js';
 import { createLobbyService } from '../domain/lobby-service.js';
 import { principalOf } from '../plugins/access.js';
@@ -42,10 +41,7 @@ const authed = { security: [{ bearer: [] }], headers: AuthHeaders };
 
 const lobby: FastifyPluginAsyncTypebox = async (app) => {
   const { config } = app;
-  const db = createDb(config.databaseUrl, {
-    max: Math.max(2, Math.ceil(config.dbPoolSize / 2)),
-    applicationName: 'shogi-lobby',
-  });
+  const db = app.databases.lobby;
   const channelOf = (playerId: string) => `${config.channelPrefix}player:${playerId}`;
   const service = createLobbyService({
     db,
@@ -61,10 +57,7 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
       await app.redis.publish(channelOf(playerId), JSON.stringify(message));
     },
   });
-  const subscriber = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null });
-  subscriber.on('error', (err) => app.log.warn({ err }, 'lobby: subscriber connection error'));
-  await subscriber.connect();
-  const hub = createHub(subscriber, channelOf, app.log.child({ component: 'lobby-hub' }));
+  const hub = createHub(app.subscribers.lobby, channelOf, app.log.child({ component: 'lobby-hub' }));
   const sweep = setInterval(() => {
     expireLobby(lobbyDb(db), new Date()).catch((err: unknown) => app.log.debug({ err }, 'lobby: expiry sweep failed'));
   }, 60_000);
@@ -72,7 +65,6 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onClose', async () => {
     clearInterval(sweep);
     await hub.close();
-    await db.destroy();
   });
 
   // --- seeks
