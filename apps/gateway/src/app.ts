@@ -25,6 +25,7 @@ import errors from './plugins/errors.js';
 import games, { type GuestPlayers } from './plugins/games.js';
 import hub from './plugins/hub.js';
 import jsonBody from './plugins/json-body.js';
+import lobby from './plugins/lobby.js';
 import rateLimit from './plugins/rate-limit.js';
 import redis from './plugins/redis.js';
 import securityHeaders from './plugins/security-headers.js';
@@ -34,7 +35,7 @@ import bots from './routes/bots.js';
 import gameRoutes from './routes/games.js';
 import health from './routes/health.js';
 import live from './routes/live.js';
-import lobby from './routes/lobby.js';
+import lobbyRoutes from './routes/lobby.js';
 import playerProfile from './routes/player-profile.js';
 import playerSocket from './routes/player-socket.js';
 import players from './routes/players.js';
@@ -90,6 +91,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(authedSockets, { config });
   await fastify.register(rateLimit, { config });
   await fastify.register(spectators, { config });
+  await fastify.register(lobby, { config });
   // on shutdown, players are told the server is going away (1001) rather than left with 1005;
   // this hook runs before @fastify/websocket's own, which then stops the server
   fastify.addHook('preClose', async () => {
@@ -129,7 +131,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(watch);
   await fastify.register(stream);
   await fastify.register(live);
-  await fastify.register(lobby);
+  await fastify.register(lobbyRoutes);
   await fastify.register(stats);
   await fastify.register(records);
   await fastify.register(playerProfile);
