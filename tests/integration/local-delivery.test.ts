@@ -95,6 +95,8 @@ describe('the hub', () => {
   });
   afterAll(async () => {
     publisher?.disconnect();
+    // the hub leaves its subscriber to its owner
+    subscriber?.disconnect();
   });
 
   test('drops the Redis copy of what it delivered locally, once per local delivery', async () => {

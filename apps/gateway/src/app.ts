@@ -19,13 +19,14 @@ import type { LocalDelivery } from './domain/hub.js';
 import access from './plugins/access.js';
 import auth from './plugins/auth.js';
 import authedSockets from './plugins/authed-sockets.js';
+import databases from './plugins/databases.js';
 import docs from './plugins/docs.js';
 import errors from './plugins/errors.js';
 import games, { type GuestPlayers } from './plugins/games.js';
 import hub from './plugins/hub.js';
 import jsonBody from './plugins/json-body.js';
+import lobby from './plugins/lobby.js';
 import rateLimit from './plugins/rate-limit.js';
-import readDb from './plugins/read-db.js';
 import redis from './plugins/redis.js';
 import securityHeaders from './plugins/security-headers.js';
 import spectators from './plugins/spectators.js';
@@ -34,7 +35,7 @@ import bots from './routes/bots.js';
 import gameRoutes from './routes/games.js';
 import health from './routes/health.js';
 import live from './routes/live.js';
-import lobby from './routes/lobby.js';
+import lobbyRoutes from './routes/lobby.js';
 import playerProfile from './routes/player-profile.js';
 import playerSocket from './routes/player-socket.js';
 import players from './routes/players.js';
@@ -73,11 +74,12 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(errors);
   await fastify.register(securityHeaders);
   await fastify.register(docs);
+  // every pool and connection: the plugins below and the routes take theirs from these
+  await fastify.register(databases, { config });
   await fastify.register(redis, { config });
-  await fastify.register(readDb, { config });
   await fastify.register(games, { config, ...(extras.events === undefined ? {} : { events: extras.events }) });
   extras.bindGuests?.(fastify.guests);
-  await fastify.register(hub, { config, channelOf: fastify.games.channelOf });
+  await fastify.register(hub, { channelOf: fastify.games.channelOf });
   const { localDelivery } = extras;
   if (localDelivery !== undefined) {
     localDelivery.bind(fastify.hub);
@@ -89,6 +91,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(authedSockets, { config });
   await fastify.register(rateLimit, { config });
   await fastify.register(spectators, { config });
+  await fastify.register(lobby, { config });
   // on shutdown, players are told the server is going away (1001) rather than left with 1005;
   // this hook runs before @fastify/websocket's own, which then stops the server
   fastify.addHook('preClose', async () => {
@@ -128,7 +131,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(watch);
   await fastify.register(stream);
   await fastify.register(live);
-  await fastify.register(lobby);
+  await fastify.register(lobbyRoutes);
   await fastify.register(stats);
   await fastify.register(records);
   await fastify.register(playerProfile);

@@ -1,15 +1,15 @@
 import { isRealTime, type TimeControl } from '@shogi/protocol';
 import { describe, expect, test } from 'vitest';
-import { poolKeyOf } from '../src/domain/lobby-service.js';
 import {
   colorsConflict,
   compatible,
+  poolKeyOf,
   rankCandidates,
   rematchSide,
   type SeekTerms,
   sideOf,
   timeControlKey,
-} from '../src/domain/pairing.js';
+} from '../src/domain/lobby/pairing.js';
 
 const blitz: TimeControl = { kind: 'byoyomi', mainSeconds: 300, byoyomiSeconds: 10, periods: 1 };
 let n = 0;

@@ -4,7 +4,16 @@
  * (a JSON array of stored events, published by the worker) is routed to that game's
  * listeners. Delivery is best effort; feeds (feed.ts) fill gaps from PostgreSQL.
  */
-import type { Redis } from 'ioredis';
+/**
+ * The subscriber connection the hub listens on (an ioredis connection in subscriber mode,
+ * connected before the hub is made); its owner closes it.
+ */
+export interface Subscriber {
+  on(event: 'ready', listener: () => void): unknown;
+  on(event: 'message', listener: (channel: string, message: string) => void): unknown;
+  subscribe(...channels: string[]): Promise<unknown>;
+  unsubscribe(...channels: string[]): Promise<unknown>;
+}
 
 /** The little of a logger the hub needs (pino and Fastify's both fit). */
 export interface HubLog {
@@ -36,11 +45,12 @@ export interface Hub {
   deliver(gameId: string, events: readonly unknown[], published?: string): void;
   /** games with at least one listener */
   readonly size: number;
+  /** Forgets every listener; the subscriber stays open (its owner closes it). */
   close(): Promise<void>;
 }
 
 export function createHub(
-  subscriber: Redis,
+  subscriber: Subscriber,
   channelOf: (gameId: string) => string,
   logger: HubLog,
   /** sees every batch before the sockets do (the game service keeps its states current) */
@@ -146,7 +156,6 @@ export function createHub(
       gameOfChannel.clear();
       echoes.clear();
       resyncs.clear();
-      await subscriber.quit().catch(() => subscriber.disconnect());
     },
   };
 }

@@ -8,10 +8,8 @@
  * IP: past AUTH_FAILURES_MAX in a window, that IP's uncached lookups are refused with 429.
  */
 import { randomBytes } from 'node:crypto';
-import { createDb } from '@shogi/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
 import type { GatewayConfig } from '../config.js';
 import { ApiError } from '../domain/api-error.js';
 import { type AuthService, createAuthService, hashToken, type Principal } from '../domain/auth.js';
@@ -41,26 +39,20 @@ export function tokenOf(request: FastifyRequest): string | null {
 
 export default fp<{ config: GatewayConfig }>(
   async (app: FastifyInstance, { config }) => {
-    const db = createDb(config.databaseUrl, { max: 4, applicationName: 'shogi-gateway-auth' });
     const channel = `${config.channelPrefix}auth:revoked`;
     const auth = createAuthService({
-      db,
+      db: app.databases.auth,
       cacheMs: config.authCacheMs,
       sessionTtlDays: config.sessionTtlDays,
       announceRevoked: async (tokenHash) => {
         await app.redis.publish(channel, tokenHash);
       },
     });
-    const subscriber = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null });
-    subscriber.on('error', (err) => app.log.warn({ err }, 'auth: subscriber connection error'));
+    const subscriber = app.subscribers.auth;
     subscriber.on('message', (_channel: string, tokenHash: string) => auth.forget(tokenHash));
-    // notices sent while the subscription was down are lost: look every token up again
-    let subscribed = false;
-    subscriber.on('ready', () => {
-      if (subscribed) auth.forgetAll();
-      subscribed = true;
-    });
-    await subscriber.connect();
+    // connected before this plugin, so 'ready' is a reconnection: notices sent while the
+    // subscription was down are lost, look every token up again
+    subscriber.on('ready', () => auth.forgetAll());
     await subscriber.subscribe(channel);
 
     const failures = createFailureCounter(app, config);
@@ -98,13 +90,9 @@ export default fp<{ config: GatewayConfig }>(
       await app.redis.set(ticketKey(ticket), principal.tokenHash, 'PX', config.socketTicketTtlMs);
       return { ticket, expiresAt: new Date(Date.now() + config.socketTicketTtlMs) };
     });
-    app.addHook('onClose', async () => {
-      failures.close();
-      await subscriber.quit().catch(() => subscriber.disconnect());
-      await db.destroy();
-    });
+    app.addHook('onClose', async () => failures.close());
   },
-  { name: 'auth', dependencies: ['redis'] },
+  { name: 'auth', dependencies: ['redis', 'databases'] },
 );
 
 /**

@@ -7,9 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { WireEvent } from '@shogi/protocol';
-import { createDb, listGames } from '@shogi/store';
+import { listGames } from '@shogi/store';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
 import type { GatewayConfig } from '../config.js';
 import { LiveGames } from '../domain/live-games.js';
 import { countsMessage, RemoteCounts } from '../domain/spectator-counts.js';
@@ -55,7 +54,7 @@ const IDLE_RESYNC_MS = 10_000;
 export default fp<{ config: GatewayConfig }>(
   async (app, { config }) => {
     const log = app.log.child({ component: 'spectators' });
-    const db = createDb(config.databaseUrl, { max: 2, applicationName: 'shogi-gateway-live' });
+    const db = app.databases.live;
     const live = new LiveGames({
       ongoing: async (limit) => listGames(db, { status: 'ongoing', limit }),
       spectators: (gameId) => spectators.count(gameId),
@@ -64,10 +63,8 @@ export default fp<{ config: GatewayConfig }>(
     const gatewayId = randomUUID();
     const remote = new RemoteCounts(gatewayId, 3 * COUNT_SHARE_MS);
     const countsChannel = `${config.channelPrefix}spectators`;
-    const countsSub = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null });
-    countsSub.on('error', (err) => log.warn({ err }, 'spectators: counts subscriber connection error'));
+    const countsSub = app.subscribers.spectatorCounts;
     countsSub.on('message', (_channel: string, message: string) => remote.receive(message, Date.now()));
-    await countsSub.connect();
     await countsSub.subscribe(countsChannel);
 
     const spectators = createSpectators({
@@ -113,39 +110,39 @@ export default fp<{ config: GatewayConfig }>(
     };
 
     // --- live feed: one pattern subscription for all games, only while someone follows it
-    let patternSub: Redis | null = null;
+    // (every game's messages come to this gateway while it is on)
+    const patternSub = app.subscribers.live;
+    let subscribed = false;
     let feedRefs = 0;
     const pattern = `${config.channelPrefix}game:*`;
     const prefixLength = `${config.channelPrefix}game:`.length;
+    patternSub.on('pmessage', (_p: string, channel: string, message: string) => {
+      // what was still on its way when the last feed closed
+      if (!subscribed) return;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(message);
+      } catch {
+        return;
+      }
+      const events: WireEvent[] = [];
+      for (const e of Array.isArray(parsed) ? parsed : [parsed]) {
+        const w = app.games.toWire(e);
+        if (w) events.push(w);
+      }
+      live.observe(channel.slice(prefixLength), events);
+    });
     const liveSubscription = {
       async ref() {
         feedRefs++;
-        if (patternSub) return;
-        const sub = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null });
-        patternSub = sub;
-        sub.on('error', (err) => log.warn({ err }, 'live: subscriber connection error'));
-        sub.on('pmessage', (_p: string, channel: string, message: string) => {
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(message);
-          } catch {
-            return;
-          }
-          const events: WireEvent[] = [];
-          for (const e of Array.isArray(parsed) ? parsed : [parsed]) {
-            const w = app.games.toWire(e);
-            if (w) events.push(w);
-          }
-          live.observe(channel.slice(prefixLength), events);
-        });
-        await sub.connect();
-        await sub.psubscribe(pattern);
+        if (subscribed) return;
+        subscribed = true;
+        await patternSub.psubscribe(pattern);
       },
       unref() {
-        if (--feedRefs > 0 || !patternSub) return;
-        const sub = patternSub;
-        patternSub = null;
-        sub.quit().catch(() => sub.disconnect());
+        if (--feedRefs > 0 || !subscribed) return;
+        subscribed = false;
+        patternSub.punsubscribe(pattern).catch((err: unknown) => log.warn({ err }, 'live: unsubscribe failed'));
       },
     };
 
@@ -197,12 +194,7 @@ export default fp<{ config: GatewayConfig }>(
       for (const t of [beat, counts, share, liveFlush, liveRefresh, idle]) clearInterval(t);
       for (const t of resyncTimers) clearTimeout(t);
       spectators.close();
-      const sub = patternSub;
-      patternSub = null;
-      await sub?.quit().catch(() => sub.disconnect());
-      await countsSub.quit().catch(() => countsSub.disconnect());
-      await db.destroy();
     });
   },
-  { name: 'spectators', dependencies: ['hub', 'games', 'redis'] },
+  { name: 'spectators', dependencies: ['hub', 'games', 'redis', 'databases'] },
 );

@@ -1,19 +1,25 @@
-/** Opens @shogi/store for the gateway: the pool, the event store and the players repository. */
+/** @shogi/store for the game service: the event store and the players repository over the games pool. */
 import type { EventStore } from '@shogi/game';
-import { createDb, createPgEventStore, createPlayer, type Db, findPlayerByTokenHash, getPlayer } from '@shogi/store';
+import { createPgEventStore, createPlayer, type Db, findPlayerByTokenHash, getPlayer } from '@shogi/store';
 import type { GatewayConfig } from '../config.js';
 import type { PlayerStore } from '../domain/game-service.js';
+import { openPool } from './databases.js';
 
-export interface OpenStore {
+export interface GameStore {
   readonly db: Db;
   readonly events: EventStore;
   readonly players: PlayerStore;
+}
+
+export interface OpenStore extends GameStore {
   close(): Promise<void>;
 }
 
-/** `events`: an event store to share (a worker's in the same process), else one of its own. */
-export function openStore(config: GatewayConfig, events?: EventStore): OpenStore {
-  const db = createDb(config.databaseUrl, { max: config.dbPoolSize, applicationName: 'shogi-gateway' });
+/**
+ * The store over a pool its caller owns (`app.databases.games`). `events`: an event store to
+ * share (a worker's in the same process), else one over `db`.
+ */
+export function storeOver(db: Db, events?: EventStore): GameStore {
   const players: PlayerStore = {
     insert: async (p) => {
       await createPlayer(db, p);
@@ -27,5 +33,11 @@ export function openStore(config: GatewayConfig, events?: EventStore): OpenStore
       return row ? { id: row.id, name: row.name } : null;
     },
   };
-  return { db, events: events ?? createPgEventStore(db), players, close: () => db.destroy() };
+  return { db, events: events ?? createPgEventStore(db), players };
+}
+
+/** The store over a games pool of its own, which `close` destroys; storeOver(app.databases.games) shares the app's. */
+export function openStore(config: GatewayConfig, events?: EventStore): OpenStore {
+  const db = openPool(config, 'games');
+  return { ...storeOver(db, events), close: () => db.destroy() };
 }

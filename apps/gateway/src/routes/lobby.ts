@@ -1,9 +1,7 @@
 /**
  * The lobby routes: seeks with automatic pairing, challenges, rematch offers, and the
- * per-player lobby WebSocket that pushes pairings, challenges and answers. The plugin owns
- * its infrastructure: a small PostgreSQL pool (pairing holds a connection for a
- * transaction while the game is created on the games pool, so the two never starve each
- * other) and one Redis subscriber for the `player:<id>` channels of this gateway's sockets.
+ * per-player lobby WebSocket that pushes pairings, challenges and answers. The service and
+ * the hub of the `player:<id>` channels are the lobby plugin's (plugins/lobby.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
@@ -23,10 +21,6 @@ import {
   SeekList,
   SeekView,
 } from '@shogi/protocol';
-import { createDb, expireLobby, getPlayer, lobbyDb } from '@shogi/store';
-import { Redis } from 'ioredis';
-import { createHub } from '../domain/hub.js';
-import { createLobbyService } from '../domain/lobby-service.js';
 import { principalOf } from '../plugins/access.js';
 
 const errors = {
@@ -40,42 +34,17 @@ const errors = {
 };
 const authed = { security: [{ bearer: [] }], headers: AuthHeaders };
 
-const lobby: FastifyPluginAsyncTypebox = async (app) => {
-  const { config } = app;
-  const db = createDb(config.databaseUrl, {
-    max: Math.max(2, Math.ceil(config.dbPoolSize / 2)),
-    applicationName: 'shogi-lobby',
-  });
-  const channelOf = (playerId: string) => `${config.channelPrefix}player:${playerId}`;
-  const service = createLobbyService({
-    db,
-    games: app.games,
-    players: {
-      byId: async (id) => {
-        const row = await getPlayer(db, id);
-        return row ? { id: row.id, name: row.name } : null;
-      },
-    },
-    maxOpenSeeksPerAddress: config.lobbyMaxOpenSeeksPerIp,
-    notify: async (playerId, message) => {
-      await app.redis.publish(channelOf(playerId), JSON.stringify(message));
-    },
-  });
-  const subscriber = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null });
-  subscriber.on('error', (err) => app.log.warn({ err }, 'lobby: subscriber connection error'));
-  await subscriber.connect();
-  const hub = createHub(subscriber, channelOf, app.log.child({ component: 'lobby-hub' }));
-  const sweep = setInterval(() => {
-    expireLobby(lobbyDb(db), new Date()).catch((err: unknown) => app.log.debug({ err }, 'lobby: expiry sweep failed'));
-  }, 60_000);
-  sweep.unref();
-  app.addHook('onClose', async () => {
-    clearInterval(sweep);
-    await hub.close();
-    await db.destroy();
-  });
+type App = Parameters<FastifyPluginAsyncTypebox>[0];
 
-  // --- seeks
+const lobby: FastifyPluginAsyncTypebox = async (app) => {
+  seekRoutes(app);
+  challengeRoutes(app);
+  answerRoutes(app);
+  lobbySocket(app);
+};
+
+function seekRoutes(app: App): void {
+  const service = app.lobby;
   app.post(
     '/api/seeks',
     {
@@ -136,8 +105,10 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => service.cancelSeek(principalOf(request), request.params.id),
   );
+}
 
-  // --- challenges
+function challengeRoutes(app: App): void {
+  const service = app.lobby;
   app.post(
     '/api/challenges',
     {
@@ -182,7 +153,11 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => service.challenge(principalOf(request), request.params.id),
   );
+}
 
+/** Answers to a challenge, and rematch offers (challenges of a finished game's opponent). */
+function answerRoutes(app: App): void {
+  const service = app.lobby;
   const answer = (action: 'accept' | 'decline', summary: string) =>
     app.post(
       `/api/challenges/:id/${action}`,
@@ -234,8 +209,9 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
       return reply.code(created ? 201 : 200).send(challenge);
     },
   );
+}
 
-  // --- the lobby WebSocket
+function lobbySocket(app: App): void {
   app.get(
     '/api/lobby/ws',
     {
@@ -271,7 +247,7 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
         send({ type: 'error', error: errorBody('LOBBY_READ_ONLY') });
         if (++frames >= MAX_BAD_FRAMES) socket.close(CLOSE_CODES.TOO_MANY_ERRORS, 'TOO_MANY_ERRORS');
       });
-      hub
+      app.lobbyHub
         .join(player.id, (messages) => {
           for (const m of messages) send(m as LobbyMessage);
         })
@@ -290,6 +266,6 @@ const lobby: FastifyPluginAsyncTypebox = async (app) => {
         );
     },
   );
-};
+}
 
 export default lobby;

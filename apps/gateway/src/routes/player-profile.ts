@@ -16,7 +16,7 @@ import { playerProfile, ratingHistory } from '@shogi/store';
 import { ApiError } from '../domain/api-error.js';
 
 const playerProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.readDb;
+  const db = app.databases.reads;
   app.get(
     '/api/players/:id',
     {

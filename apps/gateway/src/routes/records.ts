@@ -126,7 +126,7 @@ async function send(db: Db, id: string, format: OutFormat) {
 }
 
 const records: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.readDb;
+  const db = app.databases.reads;
   const text = Type.String({ description: 'the record as text' });
 
   // `/api/games/:id.kif` is the statistics issue's shape; `/record.kif` came first and stays

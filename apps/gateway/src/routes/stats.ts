@@ -1,7 +1,7 @@
 /**
  * The statistics API: each answer sums a few rows of the pre-aggregated counters that the
  * stats projector (@shogi/store `startProjector`) maintains from the event log.
- * On the read pool (plugins/read-db.ts). The wire shapes
+ * On the read pool (`reads`, plugins/databases.ts). The wire shapes
  * are @shogi/protocol's (stats.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -71,7 +71,7 @@ function resultsFilterOf(q: ResultsQuery): StatsFilter {
 }
 
 const stats: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.readDb;
+  const db = app.databases.reads;
   const filtered = 'Filters: ruleset, handicap (or even), rated, timeCategory, from/to (UTC days).';
 
   app.get(

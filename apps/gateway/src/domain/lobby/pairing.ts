@@ -1,7 +1,7 @@
 /**
- * Pairing of seeks, pure: which open seek a new one pairs with, and who plays which side.
- * The lobby service (lobby-service.ts) reads candidates and locks the chosen one; nothing
- * here does I/O.
+ * Pairing of seeks, pure: the pool a seek pairs in, which open seek a new one pairs with,
+ * and who plays which side. The seek service (seeks.ts) reads candidates and locks the
+ * chosen one; nothing here does I/O.
  *
  * Colours are the sides of the game: in a handicap game gote is the giver (uwate) and
  * moves first, so a preference for 'gote' is a preference for giving the handicap.
@@ -40,6 +40,10 @@ export function timeControlKey(tc: TimeControl): string {
       return tc satisfies never;
   }
 }
+
+/** The terms a seek pairs on, one string: the pool (and its advisory lock) of the seek. */
+export const poolKeyOf = (t: Pick<SeekTerms, 'timeControl' | 'rated' | 'ruleset' | 'handicap'>): string =>
+  `${timeControlKey(t.timeControl)}|${t.rated ? 'rated' : 'casual'}|${t.ruleset}|${t.handicap ?? 'even'}`;
 
 const inRange = (rating: number, range: RatingRange | null): boolean =>
   range === null || (rating >= range.min && rating <= range.max);

@@ -1,0 +1,94 @@
+/**
+ * What every way of starting a game shares (a seek paired, a challenge or rematch offer
+ * accepted): the game from the agreed terms, the one-real-time-game rule, the acceptance of
+ * a locked challenge, and telling both players.
+ */
+import {
+  type ColorPreference,
+  type CreateGameBody,
+  isRealTime,
+  type LobbyMessage,
+  REAL_TIME_KINDS,
+  type Side,
+  type TimeControl,
+} from '@shogi/protocol';
+import { ApiError } from '../api-error.js';
+import { other, sideOf } from './pairing.js';
+import type { AnswerTx, LobbyGames, PlayingReads, StoredChallenge } from './ports.js';
+import { type GameTerms, termsOfChallenge } from './views.js';
+
+/** What the three lobby services share besides their store. */
+export interface LobbyContext {
+  readonly games: LobbyGames;
+  /** Never throws: a lost notification is found again by polling the seek or challenge. */
+  readonly notify: (playerId: string, message: LobbyMessage) => Promise<void>;
+  readonly now: () => Date;
+  /** true: sente, for players who both left the colour open */
+  readonly coin: () => boolean;
+}
+
+export const createGameFor = (games: LobbyGames, sente: string, gote: string, terms: GameTerms) =>
+  games.createGame({
+    sente,
+    gote,
+    ruleset: terms.ruleset as 'default' | 'jsa',
+    timeControl: terms.timeControl,
+    rated: terms.rated,
+    ...(terms.handicap === null ? {} : { handicap: terms.handicap as NonNullable<CreateGameBody['handicap']> }),
+    ...(terms.sfen === null ? {} : { sfen: terms.sfen }),
+  });
+
+/** The player's ongoing real-time game, or null. */
+export const realTimeGameOf = (reads: PlayingReads, playerId: string) => reads.ongoingGameOf(playerId, REAL_TIME_KINDS);
+
+/**
+ * Refuses a player in a real-time game something that would start another one. Without the
+ * player's lock it is only an early answer; under it (a pairing) it is the rule.
+ */
+export async function refuseIfPlaying(reads: PlayingReads, playerId: string, timeControl: TimeControl): Promise<void> {
+  if (!isRealTime(timeControl)) return;
+  const playing = await realTimeGameOf(reads, playerId);
+  if (playing !== null) throw new ApiError('ALREADY_PLAYING', `game ${playing}`);
+}
+
+/**
+ * Accepts a locked pending challenge inside its transaction (by its opponent, the only one
+ * who accepts): creates the game, records it. A real-time game starts only when neither
+ * player is in one, checked under both players' locks; their open real-time seeks, which
+ * could no longer pair, are withdrawn with it.
+ */
+export async function acceptLocked(
+  context: LobbyContext,
+  tx: AnswerTx,
+  row: StoredChallenge,
+  at: Date,
+): Promise<{ row: StoredChallenge; challengerSide: Side }> {
+  const terms = termsOfChallenge(row);
+  const realTime = isRealTime(terms.timeControl);
+  if (realTime) {
+    await tx.lockPlayers([row.challenger_id, row.opponent_id]);
+    const mine = await realTimeGameOf(tx, row.opponent_id);
+    if (mine !== null) throw new ApiError('ALREADY_PLAYING', `game ${mine}`);
+    const theirs = await realTimeGameOf(tx, row.challenger_id);
+    if (theirs !== null) throw new ApiError('OPPONENT_PLAYING', `${row.challenger_name} plays game ${theirs}`);
+  }
+  const challengerSide = sideOf(row.color as ColorPreference, 'random', context.coin);
+  const [sente, gote] =
+    challengerSide === 'sente' ? [row.challenger_id, row.opponent_id] : [row.opponent_id, row.challenger_id];
+  const game = await createGameFor(context.games, sente, gote, terms);
+  if (realTime) await tx.withdrawOpenSeeks([row.challenger_id, row.opponent_id], at, REAL_TIME_KINDS);
+  return { row: await tx.closeChallenge(row.id, 'accepted', game.id), challengerSide };
+}
+
+/** Tells both players of an accepted challenge their game and colour (after the commit). */
+export async function announceAccepted(
+  context: LobbyContext,
+  row: StoredChallenge,
+  challengerSide: Side,
+): Promise<void> {
+  const gameId = row.game_id as string;
+  await Promise.all([
+    context.notify(row.challenger_id, { type: 'accepted', challengeId: row.id, gameId, color: challengerSide }),
+    context.notify(row.opponent_id, { type: 'accepted', challengeId: row.id, gameId, color: other(challengerSide) }),
+  ]);
+}

@@ -1,0 +1,50 @@
+/**
+ * The lobby service (domain/lobby) over the lobby pool, its notifications on the per-player
+ * `player:<id>` channels with the hub of this gateway's lobby sockets on the lobby
+ * subscriber, and the sweep that marks seeks and challenges past their time.
+ */
+import { expireLobby, lobbyDb } from '@shogi/store';
+import fp from 'fastify-plugin';
+import type { GatewayConfig } from '../config.js';
+import { createHub, type Hub } from '../domain/hub.js';
+import { createLobbyService, type LobbyService } from '../domain/lobby/index.js';
+import { lobbyStore } from './lobby-store.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    lobby: LobbyService;
+    /** the `player:<id>` channels of this gateway's lobby sockets */
+    lobbyHub: Hub;
+  }
+}
+
+const SWEEP_MS = 60_000;
+
+export default fp<{ config: GatewayConfig }>(
+  async (app, { config }) => {
+    const db = app.databases.lobby;
+    const channelOf = (playerId: string) => `${config.channelPrefix}player:${playerId}`;
+    const lobby = createLobbyService({
+      store: lobbyStore(db),
+      games: app.games,
+      maxOpenSeeksPerAddress: config.lobbyMaxOpenSeeksPerIp,
+      notify: async (playerId, message) => {
+        await app.redis.publish(channelOf(playerId), JSON.stringify(message));
+      },
+    });
+    const hub = createHub(app.subscribers.lobby, channelOf, app.log.child({ component: 'lobby-hub' }));
+    const sweep = setInterval(() => {
+      expireLobby(lobbyDb(db), new Date()).catch((err: unknown) =>
+        app.log.debug({ err }, 'lobby: expiry sweep failed'),
+      );
+    }, SWEEP_MS);
+    sweep.unref();
+    app.decorate('lobby', lobby);
+    app.decorate('lobbyHub', hub);
+    app.addHook('onClose', async () => {
+      clearInterval(sweep);
+      await hub.close();
+    });
+  },
+  { name: 'lobby', dependencies: ['databases', 'redis', 'games'] },
+);
