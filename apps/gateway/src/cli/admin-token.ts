@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { createDb } from '@shogi/store';
 import { loadConfig } from '../config.js';
 import { createAuthService } from '../domain/auth.js';
+import { authStoreOver } from '../plugins/auth-store.js';
 
 const USAGE = 'usage: npm run admin:token -- USERNAME [--days 1-365] [--name NAME]';
 
@@ -36,7 +37,7 @@ const config = loadConfig(process.env);
 const db = createDb(config.databaseUrl, { max: 1, applicationName: 'shogi-admin-token' });
 try {
   const auth = createAuthService({
-    db,
+    store: authStoreOver(db),
     cacheMs: 0,
     sessionTtlDays: config.sessionTtlDays,
     announceRevoked: async () => {},

@@ -8,6 +8,7 @@ import { createDb } from '@shogi/store';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../config.js';
 import { createAuthService } from '../domain/auth.js';
+import { authStoreOver } from '../plugins/auth-store.js';
 
 const username = process.argv[2];
 if (username === undefined || process.argv.length > 3) {
@@ -24,7 +25,7 @@ try {
     );
   });
   const auth = createAuthService({
-    db,
+    store: authStoreOver(db),
     cacheMs: 0,
     sessionTtlDays: config.sessionTtlDays,
     announceRevoked: async (tokenHash) => {

@@ -16,23 +16,7 @@ import {
   type TokenInfo,
   type TokenKind,
 } from '@shogi/protocol';
-import {
-  type CredentialRow,
-  changePasswordHash,
-  countActiveTokens,
-  createAccount,
-  type Db,
-  findAccountById,
-  findAccountByUsername,
-  findCredential,
-  insertToken,
-  listActiveTokens,
-  lockQuota,
-  replaceGuestTokenHash,
-  resetPasswordHash,
-  revokeToken,
-  type TokenRow,
-} from '@shogi/store';
+import type { AccountCredentials, CredentialRow, NewAccount, NewToken, TokenRow } from '@shogi/store';
 import { ApiError } from './api-error.js';
 import type { Player } from './service.js';
 import { TokenCache } from './token-cache.js';
@@ -74,8 +58,37 @@ export interface Principal extends Player {
   readonly tokenHash: string;
 }
 
+/** What the auth service needs of the store (implemented over @shogi/store by plugins/auth-store.ts). */
+export interface AuthStore {
+  findCredential(tokenHash: string): Promise<CredentialRow | undefined>;
+  findAccountByUsername(username: string): Promise<AccountCredentials | undefined>;
+  findAccountById(playerId: string): Promise<AccountCredentials | undefined>;
+  createAccount(account: NewAccount): Promise<'created' | 'taken'>;
+  insertToken(token: NewToken): Promise<TokenRow>;
+  /** Inserts a personal token unless the player holds `limit` active ones already, counted under the player's quota lock. */
+  insertPersonalToken(token: NewToken, limit: number, now: Date): Promise<TokenRow | 'full'>;
+  replaceGuestTokenHash(playerId: string, oldHash: string, newHash: string): Promise<boolean>;
+  /** The hashes of the tokens the change revoked; null when the password changed meanwhile. */
+  changePasswordHash(change: {
+    readonly playerId: string;
+    readonly expectedHash: string;
+    readonly newHash: string;
+    readonly keepTokenId: string | null;
+    readonly revokePersonal: boolean;
+    readonly now: Date;
+  }): Promise<string[] | null>;
+  resetPasswordHash(username: string, newHash: string, now: Date): Promise<{ revokedHashes: string[] } | undefined>;
+  /** The revoked token's hash; undefined when none matched (or it was revoked already). */
+  revokeToken(
+    playerId: string,
+    which: { readonly id: string } | { readonly tokenHash: string },
+    now: Date,
+  ): Promise<string | undefined>;
+  listActiveTokens(playerId: string, now: Date): Promise<TokenRow[]>;
+}
+
 export interface AuthServiceDeps {
-  readonly db: Db;
+  readonly store: AuthStore;
   /** how long a looked-up token is trusted without asking PostgreSQL again, ms */
   readonly cacheMs: number;
   readonly sessionTtlDays: number;
@@ -134,7 +147,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       cache.delete(tokenHash);
       return null;
     }
-    const row = await findCredential(deps.db, tokenHash);
+    const row = await deps.store.findCredential(tokenHash);
     // the row was found by this hash; the constant-time comparison keeps any code-side check
     // from leaking how much of a forged hash matched
     if (!row || !sameHash(row.tokenHash, tokenHash)) return null;
@@ -192,12 +205,12 @@ export function createAuthService(deps: AuthServiceDeps) {
       username: string,
       options: { name: string; expiresInDays?: number },
     ): Promise<{ token: string; id: string; expiresAt: Date | null } | undefined> {
-      const account = await findAccountByUsername(deps.db, username);
+      const account = await deps.store.findAccountByUsername(username);
       if (account === undefined) return undefined;
       const token = newToken();
       const expiresAt =
         options.expiresInDays === undefined ? null : new Date(now().getTime() + options.expiresInDays * DAY_MS);
-      const row = await insertToken(deps.db, {
+      const row = await deps.store.insertToken({
         id: randomUUID(),
         playerId: account.playerId,
         kind: 'personal',
@@ -212,19 +225,19 @@ export function createAuthService(deps: AuthServiceDeps) {
     async register(username: string, password: string): Promise<AccountResponse> {
       const id = randomUUID();
       const passwordHash = await argon2Hash(password, options);
-      const outcome = await createAccount(deps.db, { id, name: username, username, passwordHash });
+      const outcome = await deps.store.createAccount({ id, name: username, username, passwordHash });
       if (outcome === 'taken') throw new ApiError('USERNAME_TAKEN');
       return { id, name: username, username };
     },
 
     async login(username: string, password: string): Promise<SessionResponse> {
-      const account = await findAccountByUsername(deps.db, username);
+      const account = await deps.store.findAccountByUsername(username);
       // one answer, and about one argon2 verification's time, whether the user exists or not
       const ok = await argon2Verify(account?.passwordHash ?? (await dummy()), password).catch(() => false);
       if (!account || !ok) throw new ApiError('INVALID_CREDENTIALS');
       const token = newToken();
       const scopes: Scope[] = ['play', 'read'];
-      const row = await insertToken(deps.db, {
+      const row = await deps.store.insertToken({
         id: randomUUID(),
         playerId: account.playerId,
         kind: 'session',
@@ -249,7 +262,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     async replaceGuestToken(principal: Principal): Promise<{ token: string }> {
       if (principal.token.kind !== 'guest') throw new ApiError('GUEST_TOKEN_REQUIRED');
       const token = newToken();
-      if (!(await replaceGuestTokenHash(deps.db, principal.id, principal.tokenHash, hashToken(token))))
+      if (!(await deps.store.replaceGuestTokenHash(principal.id, principal.tokenHash, hashToken(token))))
         throw new ApiError('UNAUTHORIZED', 'the token was replaced already');
       await revoked(principal.tokenHash);
       return { token };
@@ -268,11 +281,11 @@ export function createAuthService(deps: AuthServiceDeps) {
       { revokePersonalTokens = false }: { readonly revokePersonalTokens?: boolean } = {},
     ): Promise<void> {
       if (principal.token.kind !== 'session') throw new ApiError('SESSION_REQUIRED');
-      const account = await findAccountById(deps.db, principal.id);
+      const account = await deps.store.findAccountById(principal.id);
       if (account === undefined) throw new ApiError('SESSION_REQUIRED');
       const ok = await argon2Verify(account.passwordHash, currentPassword).catch(() => false);
       if (!ok) throw new ApiError('WRONG_PASSWORD');
-      const revokedHashes = await changePasswordHash(deps.db, {
+      const revokedHashes = await deps.store.changePasswordHash({
         playerId: principal.id,
         expectedHash: account.passwordHash,
         newHash: await argon2Hash(newPassword, options),
@@ -291,7 +304,7 @@ export function createAuthService(deps: AuthServiceDeps) {
      */
     async resetPassword(username: string): Promise<{ temporaryPassword: string; sessionsEnded: number } | undefined> {
       const temporaryPassword = randomBytes(12).toString('base64url');
-      const reset = await resetPasswordHash(deps.db, username, await argon2Hash(temporaryPassword, options), now());
+      const reset = await deps.store.resetPasswordHash(username, await argon2Hash(temporaryPassword, options), now());
       if (reset === undefined) return undefined;
       await Promise.all(reset.revokedHashes.map((hash) => revoked(hash)));
       return { temporaryPassword, sessionsEnded: reset.revokedHashes.length };
@@ -300,7 +313,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     /** Revokes the presented session token. */
     async logout(principal: Principal): Promise<void> {
       if (principal.token.kind !== 'session') throw new ApiError('SESSION_REQUIRED');
-      await revoked(await revokeToken(deps.db, principal.id, { tokenHash: principal.tokenHash }, now()));
+      await revoked(await deps.store.revokeToken(principal.id, { tokenHash: principal.tokenHash }, now()));
     },
 
     async createToken(principal: Principal, body: CreateTokenBody): Promise<CreatedTokenResponse> {
@@ -309,11 +322,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       const token = newToken();
       // only the scopes a player may grant: the admin scope never comes from a route
       const scopes = PLAYER_SCOPES.filter((s) => body.scopes.includes(s));
-      const row = await deps.db.transaction().execute(async (trx) => {
-        await lockQuota(trx, 'tokens', principal.id);
-        if ((await countActiveTokens(trx, principal.id, 'personal', at)) >= MAX_PERSONAL_TOKENS)
-          throw new ApiError('TOO_MANY_TOKENS', `at most ${MAX_PERSONAL_TOKENS} personal tokens`);
-        return insertToken(trx, {
+      const row = await deps.store.insertPersonalToken(
+        {
           id: randomUUID(),
           playerId: principal.id,
           kind: 'personal',
@@ -321,20 +331,23 @@ export function createAuthService(deps: AuthServiceDeps) {
           tokenHash: hashToken(token),
           scopes,
           expiresAt: body.expiresInDays === undefined ? null : new Date(at.getTime() + body.expiresInDays * DAY_MS),
-        });
-      });
+        },
+        MAX_PERSONAL_TOKENS,
+        at,
+      );
+      if (row === 'full') throw new ApiError('TOO_MANY_TOKENS', `at most ${MAX_PERSONAL_TOKENS} personal tokens`);
       return { ...infoOf(row), kind: 'personal', token };
     },
 
     async listTokens(principal: Principal): Promise<TokenInfo[]> {
       if (principal.username === null) return [];
-      return (await listActiveTokens(deps.db, principal.id, now())).map(infoOf);
+      return (await deps.store.listActiveTokens(principal.id, now())).map(infoOf);
     },
 
     /** Revokes one of the principal's tokens; TOKEN_NOT_FOUND when none has this id (or it is revoked). */
     async revokeToken(principal: Principal, id: string): Promise<void> {
       if (principal.token.kind !== 'session') throw new ApiError('SESSION_REQUIRED');
-      const done = await revoked(await revokeToken(deps.db, principal.id, { id }, now()));
+      const done = await revoked(await deps.store.revokeToken(principal.id, { id }, now()));
       if (!done) throw new ApiError('TOKEN_NOT_FOUND');
     },
   };

@@ -13,6 +13,7 @@ import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
 import { ApiError } from '../domain/api-error.js';
 import { type AuthService, createAuthService, hashToken, type Principal } from '../domain/auth.js';
+import { authStoreOver } from './auth-store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -41,7 +42,7 @@ export default fp<{ config: GatewayConfig }>(
   async (app: FastifyInstance, { config }) => {
     const channel = `${config.channelPrefix}auth:revoked`;
     const auth = createAuthService({
-      db: app.databases.auth,
+      store: authStoreOver(app.databases.auth),
       cacheMs: config.authCacheMs,
       sessionTtlDays: config.sessionTtlDays,
       announceRevoked: async (tokenHash) => {

@@ -1,0 +1,38 @@
+/** The auth service's store port (domain/auth.ts AuthStore) over @shogi/store's accounts and tokens. */
+import {
+  changePasswordHash,
+  countActiveTokens,
+  createAccount,
+  type Db,
+  findAccountById,
+  findAccountByUsername,
+  findCredential,
+  insertToken,
+  listActiveTokens,
+  lockQuota,
+  replaceGuestTokenHash,
+  resetPasswordHash,
+  revokeToken,
+} from '@shogi/store';
+import type { AuthStore } from '../domain/auth.js';
+
+export function authStoreOver(db: Db): AuthStore {
+  return {
+    findCredential: (tokenHash) => findCredential(db, tokenHash),
+    findAccountByUsername: (username) => findAccountByUsername(db, username),
+    findAccountById: (playerId) => findAccountById(db, playerId),
+    createAccount: (account) => createAccount(db, account),
+    insertToken: (token) => insertToken(db, token),
+    insertPersonalToken: (token, limit, now) =>
+      db.transaction().execute(async (trx) => {
+        await lockQuota(trx, 'tokens', token.playerId);
+        if ((await countActiveTokens(trx, token.playerId, 'personal', now)) >= limit) return 'full' as const;
+        return insertToken(trx, token);
+      }),
+    replaceGuestTokenHash: (playerId, oldHash, newHash) => replaceGuestTokenHash(db, playerId, oldHash, newHash),
+    changePasswordHash: (change) => changePasswordHash(db, change),
+    resetPasswordHash: (username, newHash, now) => resetPasswordHash(db, username, newHash, now),
+    revokeToken: (playerId, which, now) => revokeToken(db, playerId, which, now),
+    listActiveTokens: (playerId, now) => listActiveTokens(db, playerId, now),
+  };
+}
