@@ -1,0 +1,23 @@
+export { type Side, searchBudgetMs, sideToMove } from './budget.js';
+export {
+  type CommandError,
+  type CommandErrorCode,
+  formatCommand,
+  type GameResult,
+  type OptionValue,
+  type PositionSpec,
+  type SearchLimits,
+  type UsiCommand,
+} from './commands.js';
+export { isUsiError, USI_ERRORS, UsiError, type UsiErrorCode } from './errors.js';
+export { formatInfo, formatScore, parseInfoLine, type ScoreBound, type UsiInfo, type UsiScore } from './info.js';
+export { LineSplitter, type SplitLine } from './line-splitter.js';
+export { type Bestmove, type EngineMessage, formatEngineMessage, parseEngineLine } from './messages.js';
+export {
+  formatOption,
+  OPTION_TYPES,
+  type OptionType,
+  optionValueProblem,
+  parseOptionLine,
+  type UsiOption,
+} from './options.js';
