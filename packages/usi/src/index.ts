@@ -1,5 +1,12 @@
 export { type Side, searchBudgetMs, sideToMove } from './budget.js';
 export {
+  type BestmoveCheck,
+  checkBestmove,
+  checkPosition,
+  type PositionCheck,
+  type PositionProblem,
+} from './check.js';
+export {
   type CommandError,
   type CommandErrorCode,
   formatCommand,
