@@ -1,5 +1,7 @@
 /** How long a search may take by its limits: the basis of the deadline after which the engine is stopped. */
 import type { PositionSpec, SearchLimits } from './commands.js';
+import type { EngineTimeouts, SearchRequest } from './engine-config.js';
+import { UsiError } from './errors.js';
 
 export type Side = 'b' | 'w';
 
@@ -27,4 +29,20 @@ export function searchBudgetMs(limits: SearchLimits, side: Side): number | null 
     default:
       return null;
   }
+}
+
+/**
+ * When the engine is told to stop, in ms after `go`: the request's own timeout, else the
+ * budget plus the margin, else (depth or nodes only) the unbounded-search deadline.
+ * Null for an infinite search: only the caller's signal ends it.
+ */
+export function searchDeadlineMs(request: SearchRequest, timeouts: EngineTimeouts): number | null {
+  if (request.timeoutMs !== undefined) {
+    if (!Number.isSafeInteger(request.timeoutMs) || request.timeoutMs < 1)
+      throw new UsiError('bad_command', 'timeoutMs is a whole number of ms, at least 1');
+    return request.timeoutMs;
+  }
+  const budget = searchBudgetMs(request.limits, sideToMove(request.position));
+  if (budget !== null) return budget + timeouts.marginMs;
+  return request.limits.kind === 'infinite' ? null : timeouts.unboundedSearchMs;
 }

@@ -1,4 +1,4 @@
-export { type Side, searchBudgetMs, sideToMove } from './budget.js';
+export { type Side, searchBudgetMs, searchDeadlineMs, sideToMove } from './budget.js';
 export {
   type BestmoveCheck,
   checkBestmove,
@@ -16,6 +16,15 @@ export {
   type SearchLimits,
   type UsiCommand,
 } from './commands.js';
+export { UsiEngine } from './engine.js';
+export {
+  DEFAULT_MAX_LINE_LENGTH,
+  DEFAULT_TIMEOUTS,
+  type EngineConfig,
+  type EngineTimeouts,
+  engineConfigProblem,
+  type SearchRequest,
+} from './engine-config.js';
 export { isUsiError, USI_ERRORS, UsiError, type UsiErrorCode } from './errors.js';
 export { formatInfo, formatScore, parseInfoLine, type ScoreBound, type UsiInfo, type UsiScore } from './info.js';
 export { LineSplitter, type SplitLine } from './line-splitter.js';
@@ -28,3 +37,4 @@ export {
   parseOptionLine,
   type UsiOption,
 } from './options.js';
+export type { SearchHooks, SearchResult } from './search-run.js';

@@ -1,7 +1,16 @@
 import { HANDICAP_SFENS, START_SFEN } from '@shogi/rules';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { formatCommand, searchBudgetMs, sideToMove, type UsiCommand } from '../src/index.js';
+import {
+  DEFAULT_TIMEOUTS,
+  type EngineConfig,
+  engineConfigProblem,
+  formatCommand,
+  searchBudgetMs,
+  searchDeadlineMs,
+  sideToMove,
+  type UsiCommand,
+} from '../src/index.js';
 import { usiMove } from './arbitraries.js';
 
 const line = (command: UsiCommand): string => {
@@ -149,5 +158,35 @@ describe('search budgets', () => {
     expect(searchBudgetMs({ kind: 'fixed', movetime: 250, depth: 30 }, 'b')).toBe(250);
     expect(searchBudgetMs({ kind: 'fixed', depth: 30 }, 'b')).toBeNull();
     expect(searchBudgetMs({ kind: 'infinite' }, 'w')).toBeNull();
+  });
+
+  test("the deadline: the request's timeout as given, else the budget plus the margin, else the unbounded deadline", () => {
+    const t = { ...DEFAULT_TIMEOUTS, marginMs: 500, unboundedSearchMs: 9_000 };
+    const fixed = { kind: 'fixed', depth: 10 } as const;
+    expect(searchDeadlineMs({ position: {}, limits: fixed, timeoutMs: 1_234 }, t)).toBe(1_234);
+    expect(searchDeadlineMs({ position: {}, limits: { kind: 'fixed', movetime: 300 } }, t)).toBe(800);
+    expect(searchDeadlineMs({ position: { moves: ['7g7f'] }, limits: { kind: 'clock', btime: 5, wtime: 7 } }, t)).toBe(
+      507,
+    );
+    expect(searchDeadlineMs({ position: {}, limits: fixed }, t)).toBe(9_000);
+    expect(searchDeadlineMs({ position: {}, limits: { kind: 'infinite' } }, t)).toBeNull();
+    expect(() => searchDeadlineMs({ position: {}, limits: fixed, timeoutMs: 0 }, t)).toThrow(/timeoutMs/);
+  });
+});
+
+describe('engine configurations', () => {
+  test.each([
+    [{ path: '/usr/games/fairy-stockfish' }, null],
+    [{ path: 'node', args: ['engine.js'], maxLineLength: 100, timeouts: { marginMs: 5 } }, null],
+    [{ path: '' }, 'path'],
+    [{}, 'path'],
+    [{ path: 'x', args: 'a b' }, 'args'],
+    [{ path: 'x', maxLineLength: 0 }, 'maxLineLength'],
+    [{ path: 'x', timeouts: { stopGraceMs: -1 } }, 'timeouts.stopGraceMs'],
+    [{ path: 'x', timeouts: { readyMs: Number.POSITIVE_INFINITY } }, 'timeouts.readyMs'],
+  ])('%j: %s', (config, problem) => {
+    const found = engineConfigProblem(config as unknown as EngineConfig);
+    if (problem === null) expect(found).toBeNull();
+    else expect(found).toContain(problem);
   });
 });
