@@ -37,4 +37,14 @@ export {
   parseOptionLine,
   type UsiOption,
 } from './options.js';
+export {
+  EnginePool,
+  type EnginePoolConfig,
+  type EngineTask,
+  type PoolStats,
+  PRIORITY,
+  type RunOptions,
+  type TaskContext,
+} from './pool.js';
+export { PriorityQueue } from './queue.js';
 export type { SearchHooks, SearchResult } from './search-run.js';
