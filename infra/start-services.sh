@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
-# Starts the local PostgreSQL and Redis this project needs, when they are not already up.
+# Starts the local PostgreSQL and Redis this project needs, when they are not already up,
+# and installs the USI engine (Fairy-Stockfish) when it is missing.
 # Without a Docker engine (the CI machine) they run as local services; with Docker,
 # `docker compose up -d postgres redis` does the same job.
 set -euo pipefail
+
+# the USI engine behind the house bots and analysis (packages/usi): Debian's Fairy-Stockfish
+if [ ! -x /usr/games/fairy-stockfish ]; then
+  echo "Installing Fairy-Stockfish..."
+  apt-get install -y fairy-stockfish >/dev/null || { apt-get update >/dev/null && apt-get install -y fairy-stockfish >/dev/null; } ||
+    echo "Fairy-Stockfish could not be installed: the tests against a real engine will be skipped." >&2
+fi
 
 if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
   echo "Starting PostgreSQL..."
