@@ -8,3 +8,4 @@ export {
   type LevelSpec,
   levelOptions,
 } from './levels.js';
+export { DEFAULT_TIME_USE, MIN_MOVETIME_MS, searchLimitsFor, type TimeUseOptions } from './time-use.js';
