@@ -1,3 +1,4 @@
+export { shouldDeclareImpasse } from './impasse.js';
 export {
   analysisOptions,
   type EngineResources,
@@ -8,4 +9,5 @@ export {
   type LevelSpec,
   levelOptions,
 } from './levels.js';
+export { isHopeless, RESIGNATION, shouldResign } from './resignation.js';
 export { DEFAULT_TIME_USE, MIN_MOVETIME_MS, searchLimitsFor, type TimeUseOptions } from './time-use.js';
