@@ -1,4 +1,16 @@
+export { analysisPlies, type PositionEvaluation } from './analysis.js';
+export {
+  ANALYSIS_STATUSES,
+  AnalysisEngine,
+  AnalysisPly,
+  AnalysisResponse,
+  AnalysisScore,
+  AnalysisStatus,
+  JUDGMENTS,
+  Judgment,
+} from './analysis-wire.js';
 export { shouldDeclareImpasse } from './impasse.js';
+export { JUDGMENT_MODEL, judge, normaliseScore, UNKNOWN_MATE_PLIES, winningChances } from './judgment.js';
 export {
   analysisOptions,
   type EngineResources,

@@ -1,0 +1,72 @@
+/**
+ * The wire shape of a game's analysis, `GET /api/games/{id}/analysis`, as TypeBox schemas
+ * (JSON Schema at run time, TS types at compile time) in the style of packages/protocol,
+ * where they are to move. Objects are closed, as there.
+ */
+import { Usi } from '@shogi/protocol';
+import { type Static, Type } from 'typebox';
+
+const closed = { additionalProperties: false } as const;
+
+export const JUDGMENTS = ['inaccuracy', 'mistake', 'blunder'] as const;
+export const Judgment = Type.Union([Type.Literal('inaccuracy'), Type.Literal('mistake'), Type.Literal('blunder')]);
+export type Judgment = (typeof JUDGMENTS)[number];
+
+/** An evaluation from sente's side: centipawns, or a forced mate in plies (positive: sente mates). */
+export const AnalysisScore = Type.Union([
+  Type.Object({ cp: Type.Integer({ description: "centipawns, from sente's side" }) }, closed),
+  Type.Object(
+    {
+      mate: Type.Integer({
+        description:
+          'plies to a forced mate: positive when sente mates, negative when gote does; 0 when the side to move is already mated',
+      }),
+    },
+    closed,
+  ),
+]);
+export type AnalysisScore = Static<typeof AnalysisScore>;
+
+/** One position of the game, after `ply` moves (0 is the start). */
+export const AnalysisPly = Type.Object(
+  {
+    ply: Type.Integer({ minimum: 0, description: 'moves played before this position' }),
+    score: AnalysisScore,
+    best: Type.Union([Usi, Type.Null()], {
+      description: 'the best move here, by the engine (null when the game is over here)',
+    }),
+    pv: Type.Array(Usi, { description: 'the line the engine expects from here, starting with best' }),
+    judgment: Type.Union([Judgment, Type.Null()], {
+      description: 'of the move that led here (move number `ply`); null at the start and for good moves',
+    }),
+  },
+  closed,
+);
+export type AnalysisPly = Static<typeof AnalysisPly>;
+
+export const ANALYSIS_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+export const AnalysisStatus = Type.Union([
+  Type.Literal('queued'),
+  Type.Literal('running'),
+  Type.Literal('done'),
+  Type.Literal('failed'),
+]);
+export type AnalysisStatus = (typeof ANALYSIS_STATUSES)[number];
+
+const EngineName = Type.String({ minLength: 1, maxLength: 100, description: "as the engine gave it in 'id name'" });
+/** The engine and the limit each position was searched to. */
+export const AnalysisEngine = Type.Union([
+  Type.Object({ name: EngineName, depth: Type.Integer({ minimum: 1 }) }, closed),
+  Type.Object({ name: EngineName, movetime: Type.Integer({ minimum: 1, description: 'ms per position' }) }, closed),
+]);
+export type AnalysisEngine = Static<typeof AnalysisEngine>;
+
+export const AnalysisResponse = Type.Object(
+  {
+    status: AnalysisStatus,
+    engine: AnalysisEngine,
+    plies: Type.Array(AnalysisPly, { description: 'the positions analysed so far, in order' }),
+  },
+  closed,
+);
+export type AnalysisResponse = Static<typeof AnalysisResponse>;
