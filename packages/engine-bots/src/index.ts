@@ -21,5 +21,17 @@ export {
   type LevelSpec,
   levelOptions,
 } from './levels.js';
+export {
+  MATCH_ENDINGS,
+  type MatchConfig,
+  type MatchEnding,
+  type MatchPlayer,
+  type MatchResult,
+  type MatchSearch,
+  type MatchSearchAnswer,
+  type MatchSearchRequest,
+  playMatch,
+} from './match.js';
 export { isHopeless, RESIGNATION, shouldResign } from './resignation.js';
+export { formatTally, pointsOf } from './tally.js';
 export { DEFAULT_TIME_USE, MIN_MOVETIME_MS, searchLimitsFor, type TimeUseOptions } from './time-use.js';
