@@ -118,7 +118,7 @@ describe('playMatch: the bots resign by their level', () => {
   const lost = (n: number) =>
     Array.from({ length: n }, (_, i) => ({ ...move(SHUFFLE[i % 4] as string), score: mated }));
 
-  it('a level-8 bot resigns after the searches its policy asks for; its opponent scores nothing by it', async () => {
+  it('a level-8 bot resigns, instead of moving, once four of its searches in a row find the game lost', async () => {
     const search = scripted(lost(20));
     const result = await playMatch({ sente: { name: 'bot', level: 8 }, gote: B, search, maxPlies: 20, sfen: KINGS });
     expect(result).toMatchObject({ winner: 'gote', ending: 'resignation' });
