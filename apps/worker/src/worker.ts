@@ -1,22 +1,23 @@
 /** startWorker: a BullMQ worker on the validate queue, with its pool, Redis connections and cache. */
 
 import type { EventStore, GameState } from '@shogi/game';
+import {
+  type EventEnvelope,
+  FLAG_QUEUE,
+  type FlagJobData,
+  gameChannel,
+  scheduleFlag,
+  VALIDATE_QUEUE,
+  type ValidateJob,
+} from '@shogi/pipeline';
 import { createDb, createPgEventStore, type Db, startProjector } from '@shogi/store';
 import { DelayedError, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createChannelPublisher } from './channel-publisher.js';
-import { FLAG_QUEUE, type FlagJobData, scheduleFlag } from './flag-queue.js';
 import { createFlagProcessor } from './processors/flag.js';
 import { GameCache } from './processors/game-cache.js';
 import { createValidateProcessor, type ValidateResult } from './processors/validate.js';
-import {
-  type EventEnvelope,
-  gameChannel,
-  VALIDATE_QUEUE,
-  type ValidateBatchJobData,
-  type ValidateJobData,
-} from './queues.js';
 import { startSweeper } from './sweeper.js';
 
 export const DEFAULT_CONCURRENCY = 256;
@@ -80,7 +81,7 @@ export interface WorkerOptions {
 }
 
 export interface RunningWorker {
-  readonly worker: Worker<ValidateJobData | ValidateBatchJobData>;
+  readonly worker: Worker<ValidateJob>;
   /** The flag checks' worker (FLAG_QUEUE). */
   readonly flagWorker: Worker<FlagJobData>;
   readonly db: Db;
@@ -153,7 +154,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     logger.warn({ err, gameId: job?.data.gameId, ply: job?.data.ply }, 'flag job failed'),
   );
   flagWorker.on('error', (err) => logger.error({ err }, 'flag worker error'));
-  const worker = new Worker<ValidateJobData | ValidateBatchJobData>(
+  const worker = new Worker<ValidateJob>(
     VALIDATE_QUEUE,
     (job) => processJob(job.data, { redelivered: job.attemptsMade > 0 || (job.attemptsStarted ?? 0) > 1 }),
     {
@@ -164,7 +165,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       ...(options.stalledInterval === undefined ? {} : { stalledInterval: options.stalledInterval }),
     },
   );
-  const queue = new Queue<ValidateJobData>(VALIDATE_QUEUE, {
+  const queue = new Queue<ValidateJob>(VALIDATE_QUEUE, {
     connection,
     ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
   });

@@ -22,16 +22,10 @@ import {
   type RecordedEvent,
   type RejectionCode,
 } from '@shogi/game';
-import {
-  type ClockView,
-  type CreateGameBody,
-  type ErrorCode,
-  type GameView,
-  REJECTION_ERRORS,
-  type WireEvent,
-} from '@shogi/protocol';
+import { submitterOf, toWire, verdictOf, wireOf } from '@shogi/pipeline';
+import { type ClockView, type CreateGameBody, type ErrorCode, type GameView, REJECTION_ERRORS } from '@shogi/protocol';
 import { ApiError } from './api-error.js';
-import type { GameService, Player, Submission, Verdict } from './service.js';
+import type { GameService, Player, Submission } from './service.js';
 
 // every rejection code of the game has a wire code (compile-time check)
 const rejectionErrors: Readonly<Record<RejectionCode, ErrorCode>> = REJECTION_ERRORS;
@@ -274,42 +268,15 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
       states.observe(gameId, published as readonly RecordedEvent[]);
     },
 
-    toWire(published) {
-      const e = published as Partial<RecordedEvent> | null;
-      if (!e || typeof e.seq !== 'number' || typeof e.type !== 'string') return null;
-      return wireOf(e as RecordedEvent);
-    },
-
-    verdictOf(event) {
-      if (event.type !== 'MoveAccepted' && event.type !== 'MoveRejected') return null;
-      const d = event.payload as { submittedSeq: number; ply: number; usi: string; reason?: string };
-      const accepted = event.type === 'MoveAccepted';
-      return {
-        submittedSeq: d.submittedSeq,
-        seq: event.seq,
-        // MoveAccepted.ply counts the move itself; a verdict reports the ply it was sent for
-        ply: accepted ? d.ply - 1 : d.ply,
-        usi: d.usi,
-        accepted,
-        ...(d.reason === undefined ? {} : { reason: d.reason }),
-      } satisfies Verdict;
-    },
-
-    submitterOf(event) {
-      if (event.type !== 'MoveSubmitted') return null;
-      const color = (event.payload as { color?: unknown }).color;
-      return color === 'sente' || color === 'gote' ? color : null;
-    },
+    toWire,
+    verdictOf,
+    submitterOf,
   };
 }
 
 function rejectionError(code: RejectionCode, message: string, state: GameState, ply?: number): ApiError {
   if (code === 'stale_ply' && ply !== undefined && ply > state.ply) return new ApiError('FUTURE_PLY', message);
   return new ApiError(rejectionErrors[code], message);
-}
-
-export function wireOf(e: RecordedEvent): WireEvent {
-  return { seq: e.seq, type: e.type, payload: e.data as unknown as Record<string, unknown>, recordedAt: e.recordedAt };
 }
 
 /** The clocks at `now` (null for unlimited games), stopped at the end of an ended game. */

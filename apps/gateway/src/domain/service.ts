@@ -1,4 +1,5 @@
 /** What the routes need from the game domain; implemented over the event store in game-service.ts. */
+import type { Verdict } from '@shogi/pipeline';
 import type { CreateGameBody, GameView, Side, WireEvent } from '@shogi/protocol';
 
 export interface Player {
@@ -43,13 +44,4 @@ export interface GameService {
   verdictOf(event: WireEvent): Verdict | null;
   /** The side that made the submission an event records, or null when it is no submission. */
   submitterOf(event: WireEvent): Side | null;
-}
-
-export interface Verdict {
-  readonly submittedSeq: number;
-  readonly seq: number;
-  readonly ply: number;
-  readonly usi: string;
-  readonly accepted: boolean;
-  readonly reason?: string;
 }

@@ -1,7 +1,7 @@
 /** A game's log and a processor's cached state: reading it, and appending a decision to it. Shared by the validate and flag processors. */
 import { type EventStore, evolve, type GameEvent, type GameState, initialState, type RecordedEvent } from '@shogi/game';
+import { type EventEnvelope, toEnvelope } from '@shogi/pipeline';
 import type { Logger } from 'pino';
-import { type EventEnvelope, toEnvelope } from '../queues.js';
 import type { GameCache } from './game-cache.js';
 
 const eventOf = (e: RecordedEvent): GameEvent => ({ type: e.type, data: e.data }) as GameEvent;

@@ -10,10 +10,9 @@
  * (clock skew between machines) asks to be retried at the deadline (`retryAt`).
  */
 import { decide, type EventStore, type GameState, isVersionConflict, turnFlagDueAt } from '@shogi/game';
+import { type EventEnvelope, isFlagJobData } from '@shogi/pipeline';
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
-import { isFlagJobData } from '../flag-queue.js';
-import type { EventEnvelope } from '../queues.js';
 import { catchUpState, commit, keepSubmissions } from './catch-up.js';
 import { GameCache } from './game-cache.js';
 

@@ -20,15 +20,15 @@
  * pass; it fails for good only if every failure is permanent.
  */
 import { decide, type EventStore, evolve, type GameState, isVersionConflict } from '@shogi/game';
-import { UnrecoverableError } from 'bullmq';
-import type { Logger } from 'pino';
 import {
   type EventEnvelope,
   isValidateBatchJobData,
   isValidateJobData,
   toEnvelope,
   type ValidateJobData,
-} from '../queues.js';
+} from '@shogi/pipeline';
+import { UnrecoverableError } from 'bullmq';
+import type { Logger } from 'pino';
 import { catchUpState, commit, keepSubmissions } from './catch-up.js';
 import { GameCache } from './game-cache.js';
 
