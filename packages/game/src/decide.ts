@@ -1,9 +1,9 @@
 /**
- * decide(command, state) -> events or a rejection. Pure but for the rules-game cache of
- * state.ts (which never changes a verdict). The gateway's SubmitMove checks what it can
- * know at once (player, turn, ply, USI syntax, single-move legality); the worker's
- * ValidatePending replays through the rules `Game` (repetition, perpetual check per
- * ruleset, uchifuzume...) and gives each recorded submission its verdict.
+ * decide(command, state) -> events or a rejection, leaving the state as it was (the rules
+ * games it plays on are move-line.ts's memo, never part of a state). The gateway's
+ * SubmitMove checks what it can know at once (player, turn, ply, USI syntax, single-move
+ * legality); the worker's ValidatePending replays through the rules `Game` (repetition,
+ * perpetual check per ruleset, uchifuzume...) and gives each recorded submission its verdict.
  */
 import {
   assessImpasse,
@@ -31,8 +31,9 @@ import type {
 import type { GameEnded, GameEvent, MoveAccepted, MoveRejected } from './events.js';
 import { evolve } from './evolve.js';
 import { clockAfterMove, clockStarted, type Flag, flagAt, recordClock } from './game-clock.js';
+import { playAt, rulesGameAt } from './move-line.js';
 import { type Rejection, rejection } from './rejections.js';
-import { colorName, colorOfPlayer, type GameState, gameAt, opponentOf, type PendingMove } from './state.js';
+import { colorName, colorOfPlayer, type GameState, lineOf, opponentOf, type PendingMove } from './state.js';
 import { UNLIMITED, validateTimeControl } from './time-control.js';
 
 export type Decision =
@@ -132,7 +133,7 @@ function submitMove(c: SubmitMove, state: GameState): Decision {
   }
   const move = typeof c.usi === 'string' && c.usi.length <= MAX_USI_LENGTH ? parseUsi(c.usi) : -1;
   if (move < 0) return reject(rejection('malformed_usi', `not a USI move: ${String(c.usi).slice(0, 16)}`));
-  const illegal = moveIllegality(gameAt(state).game.position, move);
+  const illegal = moveIllegality(rulesGameAt(lineOf(state)).position, move);
   if (illegal !== null) return reject(rejection('illegal_move', `illegal move ${c.usi}: ${illegal}`, illegal));
   return accept([
     {
@@ -250,11 +251,9 @@ function verdict(p: PendingMove, state: GameState, now: Date): GameEvent[] {
   const timing = state.clock === null ? null : clockAfterMove(state.clock, state.ply, p.receivedAt);
   if (timing?.kind === 'late')
     return [rejected('timeout'), flagEnd({ kind: timing.flag, color: p.color, at: timing.at })];
-  const { game, lineage, shared } = gameAt(state);
-  const played = game.playUsi(p.usi);
+  // the evolve of this MoveAccepted finds the move played (move-line.ts)
+  const { played, game } = playAt(lineOf(state), p.usi);
   if (!played.ok) return [rejected(played.error)];
-  // the tentative move: evolve of this MoveAccepted finds it in the lineage (state.ts)
-  if (shared) lineage.moves.push(p.usi);
   const accepted: MoveAccepted = {
     type: 'MoveAccepted',
     data: {
@@ -325,7 +324,7 @@ function declareImpasse(c: DeclareImpasse, state: GameState): Decision {
   // a declaration after one's time ran out comes too late: the game ends on time
   const flag = state.clock === null ? null : flagAt(state.clock, state.ply, c.now.getTime());
   if (flag !== null) return accept([flagEnd(flag)]);
-  const a = assessImpasse(gameAt(state).game.position);
+  const a = assessImpasse(rulesGameAt(lineOf(state)).position);
   const at = c.now.toISOString();
   return accept([
     {

@@ -12,7 +12,7 @@ import {
   type Game as RulesGame,
   START_SFEN,
 } from '@shogi/rules';
-import { replay } from '../state.js';
+import { replay } from '../move-line.js';
 
 /** A small deterministic PRNG (LCG, glibc constants); returns values in [0, 1). */
 export function seededRandom(seed: number): () => number {
