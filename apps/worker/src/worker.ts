@@ -16,8 +16,8 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createChannelPublisher } from './channel-publisher.js';
 import { createFlagProcessor } from './processors/flag.js';
-import { GameCache } from './processors/game-cache.js';
 import { createValidateProcessor, type ValidateResult } from './processors/validate.js';
+import { workerGames } from './processors/worker-games.js';
 import { startSweeper } from './sweeper.js';
 
 export const DEFAULT_CONCURRENCY = 256;
@@ -29,8 +29,7 @@ export interface WorkerOptions {
   /**
    * Jobs processed at once by this process (default 256). A job spends most of its time
    * waiting on a batched append and a publish, so slots are cheap; too few of them cap
-   * throughput at slots / job time and jobs queue in Redis (at 32 slots and ~30 ms a job
-   * under load, 1,000 moves/s waited ~200 ms in the queue; at 256, ~8 ms).
+   * throughput at slots / job time, and jobs wait in Redis for a slot instead.
    */
   readonly concurrency?: number;
   /** BullMQ key prefix (default 'bull'). */
@@ -49,13 +48,13 @@ export interface WorkerOptions {
   readonly maxInFlight?: number;
   /**
    * Appends in one event-store statement at most (default 128). The store carries a gateway's
-   * submissions too when one shares it (`npm start`): at 64, saturated runs of that one
-   * process gave 1,783-2,023 moves/s against 2,342-2,411 at 128.
+   * submissions too when one shares it (`npm start`), whose saturated runs went faster with
+   * the larger batches.
    */
   readonly maxBatch?: number;
   /**
-   * Game states kept in memory (default 2,000). Each holds a rules Game (a position with
-   * make/unmake stacks that start at 256 plies and grow), a few KB to tens of KB.
+   * Game states kept in memory (default 2,000). Each has a rules Game beside it (a position
+   * with make/unmake stacks that grow with the game), the bulk of its memory.
    */
   readonly cacheSize?: number;
   /** How often to log what the worker did (default 60 s). */
@@ -118,8 +117,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     maxInFlight: options.maxInFlight ?? 1,
     maxBatch: options.maxBatch ?? 128,
   });
-  // one cache for both processors: its per-game chain runs a game's verdicts and flag checks in turn
-  const cache = new GameCache(options.cacheSize ?? 2_000);
+  // one set of states and one order per game for both processors: a game's verdicts and flag checks run in turn
+  const games = workerGames(events, { cacheSize: options.cacheSize ?? 2_000 });
   const onPublish = options.onPublish;
   const publish = async (gameId: string, envelopes: readonly EventEnvelope[]) => {
     const message = JSON.stringify(envelopes);
@@ -135,8 +134,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   };
   const flagQueue = new Queue<FlagJobData>(FLAG_QUEUE, { connection, ...prefix });
   const schedule = (gameId: string, state: GameState) => scheduleFlag(flagQueue, gameId, state);
-  const processJob = createValidateProcessor({ events, cache, logger, publish, afterVerdict: schedule });
-  const processFlag = createFlagProcessor({ events, cache, logger, publish, schedule });
+  const processJob = createValidateProcessor({ events, games, logger, publish, afterVerdict: schedule });
+  const processFlag = createFlagProcessor({ events, games, logger, publish, schedule });
   const flagWorker = new Worker<FlagJobData>(
     FLAG_QUEUE,
     async (job, token) => {

@@ -1,34 +1,74 @@
 /**
- * The game service over the event store: commands are decided on the folded state and
- * appended at the next seq; a version conflict (someone appended first) re-reads the
- * tail and decides again, a bounded number of times. States are cached per game and
- * caught up from their last seq, so a command costs one tail read and one append.
+ * The game service: what the routes and the player socket ask of games, as commands for the
+ * command handler of @shogi/game and reads of the states it keeps. The hub keeps a watched
+ * game's state current from what is published (`observe`), so a command usually decides
+ * without a read. Once a command is recorded come its follow-ups: the validation job of a
+ * submission, the flag job of a new timed game's first turn, the publication of an ending.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
-  clockView,
-  type Decision,
-  decide,
+  CommandHandler,
+  type CommandRequest,
   type EventStore,
-  evolve,
-  type GameEvent,
   type GameState,
+  GameStates,
+  type Handled,
   initialState,
-  isGameEventType,
-  isVersionConflict,
   type MoveSubmitted,
-  movesOf,
-  RecentStates,
   type RecordedEvent,
   type RejectionCode,
+  type Start,
+  TooManyConflictsError,
 } from '@shogi/game';
-import { submitterOf, toWire, verdictOf, wireOf } from '@shogi/pipeline';
-import { type ClockView, type CreateGameBody, type ErrorCode, type GameView, REJECTION_ERRORS } from '@shogi/protocol';
+import { toWire, wireOf } from '@shogi/pipeline';
+import {
+  type CreateGameBody,
+  type ErrorCode,
+  type GameView,
+  REJECTION_ERRORS,
+  type Side,
+  type WireEvent,
+} from '@shogi/protocol';
 import { ApiError } from './api-error.js';
-import type { GameService, Player, Submission } from './service.js';
+import { hashToken } from './auth.js';
+import { viewOf } from './game-view.js';
+import type { Player } from './player.js';
 
-// every rejection code of the game has a wire code (compile-time check)
-const rejectionErrors: Readonly<Record<RejectionCode, ErrorCode>> = REJECTION_ERRORS;
+export interface Submission {
+  readonly usi: string;
+  readonly ply: number;
+  readonly idempotencyKey?: string | undefined;
+}
+
+/** What the routes need from the game domain. */
+export interface GameService {
+  createPlayer(name: string): Promise<Player & { token: string }>;
+  createGame(body: CreateGameBody): Promise<GameView>;
+  /** Throws ApiError GAME_NOT_FOUND. */
+  view(gameId: string): Promise<GameView>;
+  /** Throws ApiError GAME_NOT_FOUND. */
+  eventsAfter(gameId: string, afterSeq: number, limit?: number): Promise<WireEvent[]>;
+  /**
+   * The player's side in the game and the game's last seq, from one read of the log;
+   * throws GAME_NOT_FOUND or NOT_A_PLAYER.
+   */
+  seatOf(gameId: string, playerId: string): Promise<{ side: Side; lastSeq: number }>;
+  /**
+   * Durable MoveSubmitted, its job enqueued (a job Redis cannot take is left to the sweeper:
+   * a recorded submission is always answered); throws ApiError with a catalog code.
+   */
+  submitMove(gameId: string, player: Player, move: Submission): Promise<{ seq: number }>;
+  /** Resigned + GameEnded; the same player's replay of the key answers the same seq. */
+  resign(gameId: string, player: Player, idempotencyKey?: string): Promise<{ seq: number }>;
+  /** GameEnded 'abort' before the player's first move; throws TOO_LATE_TO_ABORT, NOT_A_PLAYER, GAME_OVER... */
+  abort(gameId: string, player: Player, idempotencyKey?: string): Promise<{ seq: number }>;
+  /** ImpasseDeclared + GameEnded (the declarer wins if valid, else loses); throws NOT_YOUR_TURN, GAME_OVER... */
+  declareImpasse(gameId: string, player: Player, idempotencyKey?: string): Promise<{ seq: number }>;
+  /** Events seen on the hub: keeps the state of a watched game current. */
+  observe(gameId: string, published: readonly unknown[]): void;
+  /** An element of a message published on a game's channel, in the wire shape (@shogi/pipeline). */
+  toWire(published: unknown): WireEvent | null;
+}
 
 export interface PlayerStore {
   insert(player: { id: string; name: string; tokenHash: string }): Promise<void>;
@@ -67,48 +107,39 @@ export interface GameServiceDeps {
   readonly cacheSize?: number;
 }
 
-export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+// every rejection code of the game has a wire code (compile-time check)
+const rejectionErrors: Readonly<Record<RejectionCode, ErrorCode>> = REJECTION_ERRORS;
 
-export function createGameService(deps: GameServiceDeps): GameService & { states: StateCache } {
+/**
+ * The shape of a game id, as `Id` in @shogi/protocol's schemas: no other names a game, and
+ * PostgreSQL refuses some (a NUL byte). WebSocket routes look the game up in preValidation,
+ * before their schema runs.
+ */
+const GAME_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+type Done = Exclude<Handled, { kind: 'rejected' }>;
+
+export function createGameService(deps: GameServiceDeps): GameService & { states: GameStates } {
   const now = deps.now ?? (() => new Date());
-  const states = new StateCache(deps.events, deps.cacheSize ?? 10_000);
+  // ended games stay: a replayed or late command on one is answered without a read
+  const states = new GameStates(deps.events, { limit: deps.cacheSize ?? 10_000, keepEnded: true });
+  const handler = new CommandHandler({ events: deps.events, states, maxConflicts: deps.maxRetries, now });
 
-  /** decide + append with retries; returns the appended events (empty for a duplicate). */
-  async function execute(
-    gameId: string,
-    command: (state: GameState) => Decision,
-    options: {
-      /** the submitted ply, to tell a future ply (FUTURE_PLY) from a stale one */
-      readonly ply?: number;
-      /** the game id was just drawn at random: its stream is empty, no need to read it */
-      readonly fresh?: boolean;
-    } = {},
-  ): Promise<{ state: GameState; decision: Extract<Decision, { ok: true }>; appended: RecordedEvent[] }> {
-    for (let attempt = 0; ; attempt++) {
-      // Fast path: a state kept current by the hub may decide without a read. An acceptance
-      // is trusted (a stale state makes its append conflict); a rejection is confirmed on
-      // the state read from the log, unless the cached game has ended: what the log may hold
-      // beyond an ended state (verdicts of late submissions) changes no command's answer,
-      // so a refused or replayed command on a finished game costs no read.
-      const cached = attempt === 0 ? (options.fresh ? initialState() : states.peek(gameId)) : undefined;
-      let state = cached ?? (await states.current(gameId));
-      let decision = command(state);
-      if (!decision.ok && cached !== undefined && cached.status !== 'ended') {
-        state = await states.current(gameId);
-        decision = command(state);
-      }
-      if (!decision.ok) throw rejectionError(decision.rejection.code, decision.rejection.message, state, options.ply);
-      if (decision.events.length === 0) return { state, decision, appended: [] };
-      try {
-        const result = await deps.events.append(gameId, state.seq, decision.events);
-        states.applied(gameId, state, result.events);
-        return { state, decision, appended: result.events };
-      } catch (err) {
-        if (!isVersionConflict(err)) throw err;
-        states.forget(gameId);
-        if (attempt >= deps.maxRetries) throw new ApiError('CONFLICT', `gave up after ${attempt + 1} attempts`);
-      }
+  /** The command handled, or the ApiError of its refusal; `ply`: the submitted ply (FUTURE_PLY or STALE_PLY). */
+  async function run(gameId: string, command: CommandRequest, start: Start = 'kept', ply?: number): Promise<Done> {
+    if (!GAME_ID.test(gameId)) throw new ApiError('GAME_NOT_FOUND');
+    let handled: Handled;
+    try {
+      handled = await handler.handle(gameId, command, start);
+    } catch (err) {
+      if (err instanceof TooManyConflictsError)
+        throw new ApiError('CONFLICT', `gave up after ${err.attempts} attempts`);
+      throw err;
     }
+    if (handled.kind !== 'rejected') return handled;
+    const { code, message } = handled.rejection;
+    if (code === 'stale_ply' && ply !== undefined && ply > handled.state.ply) throw new ApiError('FUTURE_PLY', message);
+    throw new ApiError(rejectionErrors[code], message);
   }
 
   const publishQuietly = (gameId: string, events: readonly RecordedEvent[]) =>
@@ -137,19 +168,35 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
     type: 'Resign' | 'Abort' | 'DeclareImpasse',
   ): Promise<{ seq: number }> => {
     const key = idempotencyKey === undefined ? {} : { idempotencyKey };
-    const { decision, appended } = await execute(gameId, (s) =>
-      decide({ type, playerId: player.id, now: now(), ...key }, s),
-    );
-    if (decision.duplicateOf !== undefined) return { seq: decision.duplicateOf };
-    const first = appended[0];
+    const handled = await run(gameId, { type, playerId: player.id, ...key });
+    if (handled.kind === 'unchanged') {
+      if (handled.duplicateOf === null) throw new ApiError('INTERNAL');
+      return { seq: handled.duplicateOf };
+    }
+    const first = handled.appended[0];
     if (first === undefined) throw new ApiError('INTERNAL');
-    await publishQuietly(gameId, appended);
-    deps.deliverLocal?.(gameId, appended);
+    await publishQuietly(gameId, handled.appended);
+    deps.deliverLocal?.(gameId, handled.appended);
     return { seq: first.seq };
   };
 
+  /** A submission replayed under its key: the same seq, its job queued again while it waits. */
+  const replayedSubmission = async (gameId: string, state: GameState, seq: number, move: Submission) => {
+    const { sente, gote } = state.lastSubmissionBy;
+    const original = sente?.seq === seq ? sente : gote;
+    if (original && (original.usi !== move.usi || original.ply !== move.ply)) {
+      throw new ApiError('IDEMPOTENCY_KEY_REUSED', `the key was used for ${original.usi} at ply ${original.ply}`);
+    }
+    // the first answer may have been lost with its connection before the job was queued
+    // (same job id: a no-op if it is queued)
+    if (state.pending.some((p) => p.seq === seq))
+      await afterRecorded(gameId, 'validate', () => deps.enqueue(gameId, seq));
+    return { seq };
+  };
+
   const known = async (gameId: string): Promise<GameState> => {
-    const state = await states.current(gameId);
+    if (!GAME_ID.test(gameId)) throw new ApiError('GAME_NOT_FOUND');
+    const { state } = await states.current(gameId);
     if (state.status === 'none') throw new ApiError('GAME_NOT_FOUND');
     return state;
   };
@@ -170,29 +217,21 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
       const [sente, gote] = await Promise.all([deps.players.byId(body.sente), deps.players.byId(body.gote)]);
       if (!sente || !gote) throw new ApiError('UNKNOWN_PLAYER', !sente ? `sente ${body.sente}` : `gote ${body.gote}`);
       const gameId = randomUUID();
-      const { appended } = await execute(
+      const command: CommandRequest = {
+        type: 'CreateGame',
         gameId,
-        (state) =>
-          decide(
-            {
-              type: 'CreateGame',
-              gameId,
-              sente: { id: sente.id, name: sente.name },
-              gote: { id: gote.id, name: gote.name },
-              ruleset: body.ruleset ?? 'default',
-              handicap: body.handicap ?? null,
-              initialSfen: body.sfen ?? null,
-              ...(body.timeControl === undefined ? {} : { timeControl: body.timeControl }),
-              ...(body.rated === undefined ? {} : { rated: body.rated }),
-              now: now(),
-            },
-            state,
-          ),
-        { fresh: true },
-      );
-      if (appended.length === 0) throw new ApiError('INTERNAL');
-      // the append at seq 0 succeeded: the new game's state is the empty one plus what it wrote
-      const created = foldOnto(initialState(), appended);
+        sente: { id: sente.id, name: sente.name },
+        gote: { id: gote.id, name: gote.name },
+        ruleset: body.ruleset ?? 'default',
+        handicap: body.handicap ?? null,
+        initialSfen: body.sfen ?? null,
+        ...(body.timeControl === undefined ? {} : { timeControl: body.timeControl }),
+        ...(body.rated === undefined ? {} : { rated: body.rated }),
+      };
+      // the id was just drawn at random: its stream is empty, no need to read it
+      const handled = await run(gameId, command, { state: initialState() });
+      if (handled.kind !== 'appended') throw new ApiError('INTERNAL');
+      const created = handled.after;
       const scheduleFlag = deps.scheduleFlag;
       if (scheduleFlag !== undefined) await afterRecorded(gameId, 'flag', () => scheduleFlag(gameId, created));
       return viewOf(created, now());
@@ -218,36 +257,14 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
     },
 
     async submitMove(gameId, player, move: Submission) {
-      const { decision, appended, state } = await execute(
-        gameId,
-        (s) =>
-          decide(
-            {
-              type: 'SubmitMove',
-              playerId: player.id,
-              usi: move.usi,
-              ply: move.ply,
-              now: now(),
-              ...(move.idempotencyKey === undefined ? {} : { idempotencyKey: move.idempotencyKey }),
-            },
-            s,
-          ),
-        { ply: move.ply },
-      );
-      if (decision.duplicateOf !== undefined) {
-        const { sente, gote } = state.lastSubmissionBy;
-        const original = sente?.seq === decision.duplicateOf ? sente : gote;
-        if (original && (original.usi !== move.usi || original.ply !== move.ply)) {
-          throw new ApiError('IDEMPOTENCY_KEY_REUSED', `the key was used for ${original.usi} at ply ${original.ply}`);
-        }
-        // the first answer may have been lost with its connection before the job was queued:
-        // a replay still waiting for its verdict queues it again (same job id: a no-op if queued)
-        const duplicateOf = decision.duplicateOf;
-        if (state.pending.some((p) => p.seq === duplicateOf))
-          await afterRecorded(gameId, 'validate', () => deps.enqueue(gameId, duplicateOf));
-        return { seq: duplicateOf };
+      const key = move.idempotencyKey === undefined ? {} : { idempotencyKey: move.idempotencyKey };
+      const command: CommandRequest = { type: 'SubmitMove', playerId: player.id, usi: move.usi, ply: move.ply, ...key };
+      const handled = await run(gameId, command, 'kept', move.ply);
+      if (handled.kind === 'unchanged') {
+        if (handled.duplicateOf === null) throw new ApiError('INTERNAL');
+        return replayedSubmission(gameId, handled.state, handled.duplicateOf, move);
       }
-      const submitted = appended[0] as RecordedEvent<MoveSubmitted>;
+      const submitted = handled.appended[0] as RecordedEvent<MoveSubmitted>;
       await afterRecorded(gameId, 'validate', () => deps.enqueue(gameId, submitted.seq, submitted));
       return { seq: submitted.seq };
     },
@@ -269,110 +286,5 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
     },
 
     toWire,
-    verdictOf,
-    submitterOf,
   };
-}
-
-function rejectionError(code: RejectionCode, message: string, state: GameState, ply?: number): ApiError {
-  if (code === 'stale_ply' && ply !== undefined && ply > state.ply) return new ApiError('FUTURE_PLY', message);
-  return new ApiError(rejectionErrors[code], message);
-}
-
-/** The clocks at `now` (null for unlimited games), stopped at the end of an ended game. */
-export function clockOf(state: GameState, now: Date): ClockView | null {
-  if (state.clock === null) return null;
-  return clockView(state.clock, state.ply, state.result, now.getTime());
-}
-
-export function viewOf(state: GameState, now: Date = new Date()): GameView {
-  const info = state.info;
-  if (info === null) throw new ApiError('GAME_NOT_FOUND');
-  return {
-    id: info.gameId,
-    ruleset: info.ruleset,
-    initialSfen: info.initialSfen,
-    sfen: state.sfen,
-    moves: movesOf(state),
-    ply: state.ply,
-    sideToMove: state.sideToMove,
-    status: state.status === 'ended' ? 'ended' : 'ongoing',
-    result: state.result === null ? null : { winner: state.result.winner, reason: state.result.reason },
-    lastSeq: state.seq,
-    players: { sente: info.sente, gote: info.gote },
-    timeControl: info.timeControl,
-    rated: info.rated,
-    clock: clockOf(state, now),
-  };
-}
-
-/** The shape of a game id, as `Id` in @shogi/protocol's schemas. */
-const GAME_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-/**
- * Folded states by game, caught up from their seq on each use. Ended games are kept like the
- * others (and leave by the same count and idle bounds): a command on one, such as a replayed
- * resignation, is then answered without a read.
- */
-export class StateCache {
-  private readonly map: RecentStates<GameState>;
-  private readonly events: EventStore;
-
-  /** `idleMs`: a game without a command or an observed event here for that long is read from the log again. */
-  constructor(events: EventStore, limit: number, idleMs = 60_000) {
-    this.events = events;
-    this.map = new RecentStates({ limit, idleMs });
-  }
-
-  async current(gameId: string): Promise<GameState> {
-    // an id no game can have (the route schemas' Id) names none; WebSocket routes look the
-    // game up in preValidation, before their schema runs, and PostgreSQL refuses a NUL byte
-    if (!GAME_ID.test(gameId)) return initialState();
-    let state = this.map.get(gameId) ?? initialState();
-    const tail = await this.events.readStream(gameId, state.seq);
-    state = foldOnto(state, tail);
-    if (state.status !== 'none') this.map.set(gameId, state);
-    return state;
-  }
-
-  applied(gameId: string, before: GameState, events: readonly RecordedEvent[]): void {
-    const cached = this.map.peek(gameId);
-    // only move forward from the state the decision was made on
-    if (cached !== undefined && cached.seq > before.seq) return;
-    this.map.set(gameId, foldOnto(before, events));
-  }
-
-  /** The cached state without reading the log (possibly behind it). */
-  peek(gameId: string): GameState | undefined {
-    return this.map.peek(gameId);
-  }
-
-  /** Folds published events onto the cached state when they follow it exactly. */
-  observe(gameId: string, events: readonly RecordedEvent[]): void {
-    const cached = this.map.peek(gameId);
-    if (cached === undefined) return;
-    let s = cached;
-    for (const e of events) {
-      if (e.seq <= s.seq) continue;
-      // anything but the next event of the game (a gap, or a type the game does not know)
-      // leaves the cache as it is; the next command reads the log
-      if (e.seq !== s.seq + 1 || typeof e.type !== 'string' || !isGameEventType(e.type)) return;
-      s = evolve(s, e as GameEvent);
-    }
-    if (s === cached) return;
-    this.map.set(gameId, s);
-  }
-
-  forget(gameId: string): void {
-    this.map.delete(gameId);
-  }
-}
-
-function foldOnto(state: GameState, events: readonly RecordedEvent[]): GameState {
-  let s = state;
-  for (const e of events) {
-    if (e.seq !== s.seq + 1) throw new Error(`stream gap: expected seq ${s.seq + 1}, got ${e.seq}`);
-    s = evolve(s, e as GameEvent);
-  }
-  return s;
 }

@@ -23,9 +23,8 @@ import { Queue } from 'bullmq';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import type { GatewayConfig } from '../config.js';
-import { createGameService, type GameServiceDeps } from '../domain/game-service.js';
+import { createGameService, type GameService, type GameServiceDeps } from '../domain/game-service.js';
 import { createGuest } from '../domain/names.js';
-import type { GameService } from '../domain/service.js';
 import { tickBatcher } from '../domain/tick-batch.js';
 import { openStore } from './store.js';
 
@@ -44,9 +43,9 @@ declare module 'fastify' {
 export default fp<{ config: GatewayConfig; events?: EventStore }>(
   async (app, { config, events }) => {
     const store = openStore(config, events);
-    // the queues' own connection: BullMQ defines its ~50 scripts on it, and ioredis copies
-    // every defined script into each auto-pipeline it builds (a tick's commands), which was
-    // ~2.5 % of the gateway's CPU when the queues shared the auto-pipelined `app.redis`
+    // the queues' own connection: BullMQ defines its many scripts on it, and ioredis copies
+    // every defined script into each auto-pipeline it builds (a tick's commands), a cost the
+    // gateway's CPU showed when the queues shared the auto-pipelined `app.redis`
     const queueRedis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3 });
     queueRedis.on('error', (err) => app.log.warn({ err }, 'redis (queues): connection error'));
     const queue = new Queue<ValidateJob>(VALIDATE_QUEUE, {
