@@ -1,18 +1,19 @@
 /**
- * decide(command, state) -> events or a rejection, leaving the state as it was (the rules
- * games it plays on are move-line.ts's memo, never part of a state). The gateway's
- * SubmitMove checks what it can know at once (player, turn, ply, USI syntax, single-move
- * legality); the worker's ValidatePending replays through the rules `Game` (repetition,
- * perpetual check per ruleset, uchifuzume...) and gives each recorded submission its verdict.
+ * decide(command, state) -> events or a rejection, leaving the state as it was (the
+ * position histories it plays on are move-line.ts's memo, never part of a state). The
+ * gateway's SubmitMove checks what it can know at once (player, turn, ply, USI syntax,
+ * single-move legality); the worker's ValidatePending replays through the rules'
+ * `PositionHistory` (repetition, perpetual check per ruleset, uchifuzume...) and gives each
+ * recorded submission its verdict.
  */
 import {
   assessImpasse,
   type ColorName,
-  Game,
   HANDICAP_SFENS,
   isHandicap,
   moveIllegality,
   type Outcome,
+  PositionHistory,
   parseSfen,
   parseUsi,
   START_SFEN,
@@ -31,7 +32,7 @@ import type {
 import type { GameEnded, GameEvent, MoveAccepted, MoveRejected } from './events.js';
 import { evolve } from './evolve.js';
 import { clockAfterMove, clockStarted, type Flag, flagAt, recordClock } from './game-clock.js';
-import { playAt, rulesGameAt } from './move-line.js';
+import { historyAt, playAt } from './move-line.js';
 import { type Rejection, rejection } from './rejections.js';
 import { colorName, colorOfPlayer, type GameState, lineOf, opponentOf, type PendingMove } from './state.js';
 import { UNLIMITED, validateTimeControl } from './time-control.js';
@@ -85,8 +86,8 @@ function createGame(c: CreateGame, state: GameState): Decision {
   const sfen = handicap !== null ? HANDICAP_SFENS[handicap] : (c.initialSfen ?? START_SFEN);
   const parsed = parseSfen(sfen);
   if (!parsed.ok) return reject(rejection('invalid_setup', `initial SFEN: ${parsed.error.message}`));
-  const game = new Game(parsed.value, c.ruleset);
-  if (game.outcome.status !== 'ongoing')
+  const history = new PositionHistory(parsed.value, c.ruleset);
+  if (history.outcome.status !== 'ongoing')
     return reject(rejection('invalid_setup', 'the initial position is already over'));
   const checked = validateTimeControl(c.timeControl ?? UNLIMITED);
   if (!checked.ok) return reject(rejection('invalid_time_control', `time control: ${checked.error.message}`));
@@ -133,7 +134,7 @@ function submitMove(c: SubmitMove, state: GameState): Decision {
   }
   const move = typeof c.usi === 'string' && c.usi.length <= MAX_USI_LENGTH ? parseUsi(c.usi) : -1;
   if (move < 0) return reject(rejection('malformed_usi', `not a USI move: ${String(c.usi).slice(0, 16)}`));
-  const illegal = moveIllegality(rulesGameAt(lineOf(state)).position, move);
+  const illegal = moveIllegality(historyAt(lineOf(state)).position, move);
   if (illegal !== null) return reject(rejection('illegal_move', `illegal move ${c.usi}: ${illegal}`, illegal));
   return accept([
     {
@@ -252,7 +253,7 @@ function verdict(p: PendingMove, state: GameState, now: Date): GameEvent[] {
   if (timing?.kind === 'late')
     return [rejected('timeout'), flagEnd({ kind: timing.flag, color: p.color, at: timing.at })];
   // the evolve of this MoveAccepted finds the move played (move-line.ts)
-  const { played, game } = playAt(lineOf(state), p.usi);
+  const { played, history } = playAt(lineOf(state), p.usi);
   if (!played.ok) return [rejected(played.error)];
   const accepted: MoveAccepted = {
     type: 'MoveAccepted',
@@ -260,8 +261,8 @@ function verdict(p: PendingMove, state: GameState, now: Date): GameEvent[] {
       submittedSeq: p.seq,
       ply: state.ply + 1,
       usi: p.usi,
-      sfen: toSfen(game.position),
-      check: game.position.inCheck(),
+      sfen: toSfen(history.position),
+      check: history.position.inCheck(),
       ...(timing === null ? {} : { clock: recordClock(timing.clock, state.ply + 1) }),
     },
   };
@@ -324,7 +325,7 @@ function declareImpasse(c: DeclareImpasse, state: GameState): Decision {
   // a declaration after one's time ran out comes too late: the game ends on time
   const flag = state.clock === null ? null : flagAt(state.clock, state.ply, c.now.getTime());
   if (flag !== null) return accept([flagEnd(flag)]);
-  const a = assessImpasse(rulesGameAt(lineOf(state)).position);
+  const a = assessImpasse(historyAt(lineOf(state)).position);
   const at = c.now.toISOString();
   return accept([
     {

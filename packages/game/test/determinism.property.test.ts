@@ -8,7 +8,7 @@ import { formatUsi, legalMoves } from '@shogi/rules';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decide, evolve, fold, type GameEvent, type GameState, initialState } from '../src/index.js';
-import { rulesGameAt } from '../src/move-line.js';
+import { historyAt } from '../src/move-line.js';
 import { lineOf } from '../src/state.js';
 import { GOTE, gameCreated, SENTE, T0 } from '../src/testing/index.js';
 
@@ -60,7 +60,7 @@ function run(steps: readonly Step[]): {
       continue;
     }
     const mover = s.sideToMove === 'sente' ? SENTE : GOTE;
-    const moves = legalMoves(rulesGameAt(lineOf(s)).position);
+    const moves = legalMoves(historyAt(lineOf(s)).position);
     const usi =
       kind === 'junk'
         ? ['9z9z', 'P*5', '1a1a', '5i5e'][pick % 4]
