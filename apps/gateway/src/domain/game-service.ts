@@ -119,172 +119,180 @@ const GAME_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 type Done = Exclude<Handled, { kind: 'rejected' }>;
 
+/** What the service's functions share: its dependencies, the states it keeps and the handler over them. */
+interface Games {
+  readonly deps: GameServiceDeps;
+  readonly states: GameStates;
+  readonly handler: CommandHandler;
+  readonly now: () => Date;
+}
+
 export function createGameService(deps: GameServiceDeps): GameService & { states: GameStates } {
   const now = deps.now ?? (() => new Date());
   // ended games stay: a replayed or late command on one is answered without a read
   const states = new GameStates(deps.events, { limit: deps.cacheSize ?? 10_000, keepEnded: true });
-  const handler = new CommandHandler({ events: deps.events, states, maxConflicts: deps.maxRetries, now });
-
-  /** The command handled, or the ApiError of its refusal; `ply`: the submitted ply (FUTURE_PLY or STALE_PLY). */
-  async function run(gameId: string, command: CommandRequest, start: Start = 'kept', ply?: number): Promise<Done> {
-    if (!GAME_ID.test(gameId)) throw new ApiError('GAME_NOT_FOUND');
-    let handled: Handled;
-    try {
-      handled = await handler.handle(gameId, command, start);
-    } catch (err) {
-      if (err instanceof TooManyConflictsError)
-        throw new ApiError('CONFLICT', `gave up after ${err.attempts} attempts`);
-      throw err;
-    }
-    if (handled.kind !== 'rejected') return handled;
-    const { code, message } = handled.rejection;
-    if (code === 'stale_ply' && ply !== undefined && ply > handled.state.ply) throw new ApiError('FUTURE_PLY', message);
-    throw new ApiError(rejectionErrors[code], message);
-  }
-
-  const publishQuietly = (gameId: string, events: readonly RecordedEvent[]) =>
-    deps.publish(gameId, events).catch(() => {
-      // the log has the events; subscribers catch up by seq
-    });
-
-  /**
-   * After the append a command is recorded: a job that cannot be queued (Redis down) must not
-   * turn its answer into a 5xx, which says "not recorded, retry". The sweeper queues what waits
-   * without a job, and finds timed games past their deadline.
-   */
-  const afterRecorded = async (gameId: string, job: 'validate' | 'flag', queue: () => Promise<void>): Promise<void> => {
-    try {
-      await queue();
-    } catch (err) {
-      deps.logger?.warn({ err, gameId, job }, 'job not queued after the append: the sweeper will queue it');
-    }
+  const games: Games = {
+    deps,
+    states,
+    handler: new CommandHandler({ events: deps.events, states, maxConflicts: deps.maxRetries, now }),
+    now,
   };
-
-  /** Resignation, abort and impasse: decide, append, publish; a player's replay of the request answers its seq. */
-  const endingCommand = async (
-    gameId: string,
-    player: Player,
-    idempotencyKey: string | undefined,
-    type: 'Resign' | 'Abort' | 'DeclareImpasse',
-  ): Promise<{ seq: number }> => {
-    const key = idempotencyKey === undefined ? {} : { idempotencyKey };
-    const handled = await run(gameId, { type, playerId: player.id, ...key });
-    if (handled.kind === 'unchanged') {
-      if (handled.duplicateOf === null) throw new ApiError('INTERNAL');
-      return { seq: handled.duplicateOf };
-    }
-    const first = handled.appended[0];
-    if (first === undefined) throw new ApiError('INTERNAL');
-    await publishQuietly(gameId, handled.appended);
-    deps.deliverLocal?.(gameId, handled.appended);
-    return { seq: first.seq };
-  };
-
-  /** A submission replayed under its key: the same seq, its job queued again while it waits. */
-  const replayedSubmission = async (gameId: string, state: GameState, seq: number, move: Submission) => {
-    const { sente, gote } = state.lastSubmissionBy;
-    const original = sente?.seq === seq ? sente : gote;
-    if (original && (original.usi !== move.usi || original.ply !== move.ply)) {
-      throw new ApiError('IDEMPOTENCY_KEY_REUSED', `the key was used for ${original.usi} at ply ${original.ply}`);
-    }
-    // the first answer may have been lost with its connection before the job was queued
-    // (same job id: a no-op if it is queued)
-    if (state.pending.some((p) => p.seq === seq))
-      await afterRecorded(gameId, 'validate', () => deps.enqueue(gameId, seq));
-    return { seq };
-  };
-
-  const known = async (gameId: string): Promise<GameState> => {
-    if (!GAME_ID.test(gameId)) throw new ApiError('GAME_NOT_FOUND');
-    const { state } = await states.current(gameId);
-    if (state.status === 'none') throw new ApiError('GAME_NOT_FOUND');
-    return state;
-  };
-
   return {
     states,
-
-    async createPlayer(name) {
-      const token = randomBytes(24).toString('base64url');
-      const player = { id: randomUUID(), name };
-      await deps.players.insert({ ...player, tokenHash: hashToken(token) });
-      return { ...player, token };
-    },
-
-    async createGame(body: CreateGameBody) {
-      if (body.handicap !== undefined && body.sfen !== undefined) throw new ApiError('INVALID_SETUP');
-      if (body.sente === body.gote) throw new ApiError('SAME_PLAYER');
-      const [sente, gote] = await Promise.all([deps.players.byId(body.sente), deps.players.byId(body.gote)]);
-      if (!sente || !gote) throw new ApiError('UNKNOWN_PLAYER', !sente ? `sente ${body.sente}` : `gote ${body.gote}`);
-      const gameId = randomUUID();
-      const command: CommandRequest = {
-        type: 'CreateGame',
-        gameId,
-        sente: { id: sente.id, name: sente.name },
-        gote: { id: gote.id, name: gote.name },
-        ruleset: body.ruleset ?? 'default',
-        handicap: body.handicap ?? null,
-        initialSfen: body.sfen ?? null,
-        ...(body.timeControl === undefined ? {} : { timeControl: body.timeControl }),
-        ...(body.rated === undefined ? {} : { rated: body.rated }),
-      };
-      // the id was just drawn at random: its stream is empty, no need to read it
-      const handled = await run(gameId, command, { state: initialState() });
-      if (handled.kind !== 'appended') throw new ApiError('INTERNAL');
-      const created = handled.after;
-      const scheduleFlag = deps.scheduleFlag;
-      if (scheduleFlag !== undefined) await afterRecorded(gameId, 'flag', () => scheduleFlag(gameId, created));
-      return viewOf(created, now());
-    },
-
-    async view(gameId) {
-      return viewOf(await known(gameId), now());
-    },
-
-    async eventsAfter(gameId, afterSeq, limit = 1000) {
-      const events = await deps.events.readStream(gameId, afterSeq);
-      if (events.length === 0 && afterSeq === 0) throw new ApiError('GAME_NOT_FOUND');
-      if (events.length === 0) await known(gameId);
-      return events.slice(0, limit).map(wireOf);
-    },
-
-    async seatOf(gameId, playerId) {
-      const state = await known(gameId);
-      const info = state.info;
-      if (info?.sente.id === playerId) return { side: 'sente', lastSeq: state.seq };
-      if (info?.gote.id === playerId) return { side: 'gote', lastSeq: state.seq };
-      throw new ApiError('NOT_A_PLAYER');
-    },
-
-    async submitMove(gameId, player, move: Submission) {
-      const key = move.idempotencyKey === undefined ? {} : { idempotencyKey: move.idempotencyKey };
-      const command: CommandRequest = { type: 'SubmitMove', playerId: player.id, usi: move.usi, ply: move.ply, ...key };
-      const handled = await run(gameId, command, 'kept', move.ply);
-      if (handled.kind === 'unchanged') {
-        if (handled.duplicateOf === null) throw new ApiError('INTERNAL');
-        return replayedSubmission(gameId, handled.state, handled.duplicateOf, move);
-      }
-      const submitted = handled.appended[0] as RecordedEvent<MoveSubmitted>;
-      await afterRecorded(gameId, 'validate', () => deps.enqueue(gameId, submitted.seq, submitted));
-      return { seq: submitted.seq };
-    },
-
-    resign(gameId, player, idempotencyKey) {
-      return endingCommand(gameId, player, idempotencyKey, 'Resign');
-    },
-
-    abort(gameId, player, idempotencyKey) {
-      return endingCommand(gameId, player, idempotencyKey, 'Abort');
-    },
-
-    declareImpasse(gameId, player, idempotencyKey) {
-      return endingCommand(gameId, player, idempotencyKey, 'DeclareImpasse');
-    },
-
-    observe(gameId, published) {
-      states.observe(gameId, published as readonly RecordedEvent[]);
-    },
-
+    createPlayer: (name) => createPlayer(deps.players, name),
+    createGame: (body) => createGame(games, body),
+    view: async (gameId) => viewOf(await known(games, gameId), now()),
+    eventsAfter: (gameId, afterSeq, limit = 1000) => eventsAfter(games, gameId, afterSeq, limit),
+    seatOf: async (gameId, playerId) => seatIn(await known(games, gameId), playerId),
+    submitMove: (gameId, player, move) => submitMove(games, gameId, player, move),
+    resign: (gameId, player, key) => endingCommand(games, gameId, player, key, 'Resign'),
+    abort: (gameId, player, key) => endingCommand(games, gameId, player, key, 'Abort'),
+    declareImpasse: (gameId, player, key) => endingCommand(games, gameId, player, key, 'DeclareImpasse'),
+    observe: (gameId, published) => states.observe(gameId, published as readonly RecordedEvent[]),
     toWire,
   };
+}
+
+/** The command handled, or the ApiError of its refusal; `ply`: the submitted ply (FUTURE_PLY or STALE_PLY). */
+async function run(games: Games, gameId: string, command: CommandRequest, start: Start, ply?: number): Promise<Done> {
+  if (!GAME_ID.test(gameId)) throw new ApiError('GAME_NOT_FOUND');
+  let handled: Handled;
+  try {
+    handled = await games.handler.handle(gameId, command, start);
+  } catch (err) {
+    if (err instanceof TooManyConflictsError) throw new ApiError('CONFLICT', `gave up after ${err.attempts} attempts`);
+    throw err;
+  }
+  if (handled.kind !== 'rejected') return handled;
+  const { code, message } = handled.rejection;
+  if (code === 'stale_ply' && ply !== undefined && ply > handled.state.ply) throw new ApiError('FUTURE_PLY', message);
+  throw new ApiError(rejectionErrors[code], message);
+}
+
+/**
+ * After the append a command is recorded: a job that cannot be queued (Redis down) must not
+ * turn its answer into a 5xx, which says "not recorded, retry". The sweeper queues what waits
+ * without a job, and finds timed games past their deadline.
+ */
+async function afterRecorded(
+  games: Games,
+  gameId: string,
+  job: 'validate' | 'flag',
+  queue: () => Promise<void>,
+): Promise<void> {
+  try {
+    await queue();
+  } catch (err) {
+    games.deps.logger?.warn({ err, gameId, job }, 'job not queued after the append: the sweeper will queue it');
+  }
+}
+
+async function known(games: Games, gameId: string): Promise<GameState> {
+  if (!GAME_ID.test(gameId)) throw new ApiError('GAME_NOT_FOUND');
+  const { state } = await games.states.current(gameId);
+  if (state.status === 'none') throw new ApiError('GAME_NOT_FOUND');
+  return state;
+}
+
+function seatIn(state: GameState, playerId: string): { side: Side; lastSeq: number } {
+  const info = state.info;
+  if (info?.sente.id === playerId) return { side: 'sente', lastSeq: state.seq };
+  if (info?.gote.id === playerId) return { side: 'gote', lastSeq: state.seq };
+  throw new ApiError('NOT_A_PLAYER');
+}
+
+async function createPlayer(players: PlayerStore, name: string): Promise<Player & { token: string }> {
+  const token = randomBytes(24).toString('base64url');
+  const player = { id: randomUUID(), name };
+  await players.insert({ ...player, tokenHash: hashToken(token) });
+  return { ...player, token };
+}
+
+async function createGame(games: Games, body: CreateGameBody): Promise<GameView> {
+  if (body.handicap !== undefined && body.sfen !== undefined) throw new ApiError('INVALID_SETUP');
+  if (body.sente === body.gote) throw new ApiError('SAME_PLAYER');
+  const { players, scheduleFlag } = games.deps;
+  const [sente, gote] = await Promise.all([players.byId(body.sente), players.byId(body.gote)]);
+  if (!sente || !gote) throw new ApiError('UNKNOWN_PLAYER', !sente ? `sente ${body.sente}` : `gote ${body.gote}`);
+  const gameId = randomUUID();
+  const command: CommandRequest = {
+    type: 'CreateGame',
+    gameId,
+    sente: { id: sente.id, name: sente.name },
+    gote: { id: gote.id, name: gote.name },
+    ruleset: body.ruleset ?? 'default',
+    handicap: body.handicap ?? null,
+    initialSfen: body.sfen ?? null,
+    ...(body.timeControl === undefined ? {} : { timeControl: body.timeControl }),
+    ...(body.rated === undefined ? {} : { rated: body.rated }),
+  };
+  // the id was just drawn at random: its stream is empty, no need to read it
+  const handled = await run(games, gameId, command, { state: initialState() });
+  if (handled.kind !== 'appended') throw new ApiError('INTERNAL');
+  const created = handled.after;
+  if (scheduleFlag !== undefined) await afterRecorded(games, gameId, 'flag', () => scheduleFlag(gameId, created));
+  return viewOf(created, games.now());
+}
+
+async function eventsAfter(games: Games, gameId: string, afterSeq: number, limit: number): Promise<WireEvent[]> {
+  const events = await games.deps.events.readStream(gameId, afterSeq);
+  if (events.length === 0 && afterSeq === 0) throw new ApiError('GAME_NOT_FOUND');
+  if (events.length === 0) await known(games, gameId);
+  return events.slice(0, limit).map(wireOf);
+}
+
+async function submitMove(games: Games, gameId: string, player: Player, move: Submission): Promise<{ seq: number }> {
+  const key = move.idempotencyKey === undefined ? {} : { idempotencyKey: move.idempotencyKey };
+  const command: CommandRequest = { type: 'SubmitMove', playerId: player.id, usi: move.usi, ply: move.ply, ...key };
+  const handled = await run(games, gameId, command, 'kept', move.ply);
+  if (handled.kind === 'unchanged') {
+    if (handled.duplicateOf === null) throw new ApiError('INTERNAL');
+    return replayedSubmission(games, gameId, handled.state, handled.duplicateOf, move);
+  }
+  const submitted = handled.appended[0] as RecordedEvent<MoveSubmitted>;
+  await afterRecorded(games, gameId, 'validate', () => games.deps.enqueue(gameId, submitted.seq, submitted));
+  return { seq: submitted.seq };
+}
+
+/** A submission replayed under its key: the same seq, its job queued again while it waits. */
+async function replayedSubmission(
+  games: Games,
+  gameId: string,
+  state: GameState,
+  seq: number,
+  move: Submission,
+): Promise<{ seq: number }> {
+  const { sente, gote } = state.lastSubmissionBy;
+  const original = sente?.seq === seq ? sente : gote;
+  if (original && (original.usi !== move.usi || original.ply !== move.ply)) {
+    throw new ApiError('IDEMPOTENCY_KEY_REUSED', `the key was used for ${original.usi} at ply ${original.ply}`);
+  }
+  // the first answer may have been lost with its connection before the job was queued
+  // (same job id: a no-op if it is queued)
+  if (state.pending.some((p) => p.seq === seq))
+    await afterRecorded(games, gameId, 'validate', () => games.deps.enqueue(gameId, seq));
+  return { seq };
+}
+
+/** Resignation, abort and impasse: decide, append, publish; a player's replay of the request answers its seq. */
+async function endingCommand(
+  games: Games,
+  gameId: string,
+  player: Player,
+  idempotencyKey: string | undefined,
+  type: 'Resign' | 'Abort' | 'DeclareImpasse',
+): Promise<{ seq: number }> {
+  const key = idempotencyKey === undefined ? {} : { idempotencyKey };
+  const handled = await run(games, gameId, { type, playerId: player.id, ...key }, 'kept');
+  if (handled.kind === 'unchanged') {
+    if (handled.duplicateOf === null) throw new ApiError('INTERNAL');
+    return { seq: handled.duplicateOf };
+  }
+  const first = handled.appended[0];
+  if (first === undefined) throw new ApiError('INTERNAL');
+  await games.deps.publish(gameId, handled.appended).catch(() => {
+    // the log has the events; subscribers catch up by seq
+  });
+  games.deps.deliverLocal?.(gameId, handled.appended);
+  return { seq: first.seq };
 }
