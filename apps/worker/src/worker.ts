@@ -53,8 +53,8 @@ export interface WorkerOptions {
    */
   readonly maxBatch?: number;
   /**
-   * Game states kept in memory (default 2,000). Each has a rules Game beside it (a position
-   * with make/unmake stacks that grow with the game), the bulk of its memory.
+   * Game states kept in memory (default 2,000). Each has a position history beside it (a
+   * position with make/unmake stacks that grow with the game), the bulk of its memory.
    */
   readonly cacheSize?: number;
   /** How often to log what the worker did (default 60 s). */

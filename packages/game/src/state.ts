@@ -1,7 +1,7 @@
 /**
  * The state of one game, folded from its events: values only, never changed once made
  * (`evolve` returns a new state). The accepted moves are a shared immutable line
- * (move-line.ts), beside which the rules game of the newest position is kept.
+ * (move-line.ts), beside whose newest link the position history is kept.
  */
 import { COLORS, type Color, type ColorName, type Handicap, type Ruleset } from '@shogi/rules';
 import type { Clock } from './clock.js';

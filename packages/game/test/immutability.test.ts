@@ -1,7 +1,7 @@
 /**
  * decide and evolve leave the state they are given as it was: every state here is deeply
  * frozen (a write to it, or to anything it holds, throws in strict mode) and compared with
- * a copy taken before. A state holds values only; a rules game (with its typed arrays,
+ * a copy taken before. A state holds values only; a position history (with its typed arrays,
  * which cannot be frozen) in it would fail the freeze itself.
  */
 import { describe, expect, it } from 'vitest';
