@@ -1,12 +1,11 @@
 export { workerTuningFromEnv } from './env.js';
 export { createFlagProcessor, type FlagDeps, type FlagResult } from './processors/flag.js';
-export { OneAtATime } from './processors/one-at-a-time.js';
 export {
   createValidateProcessor,
   type JobDelivery,
   type ValidateDeps,
   type ValidateResult,
 } from './processors/validate.js';
-export { type WorkerGames, workerGames } from './processors/worker-games.js';
+export { OneAtATime, type WorkerGames, workerGames } from './processors/worker-games.js';
 export { startSweeper, sweepOverdueClocks, sweepStalled } from './sweeper.js';
 export { DEFAULT_CONCURRENCY, type RunningWorker, startWorker, type WorkerOptions } from './worker.js';

@@ -1,6 +1,12 @@
 /**
  * A game's channel: where its new events are published (by workers, and by gateways for the
  * commands they end a game with), what a message holds, and how a subscriber reads it back.
+ *
+ * A message is the appended events, behind the recorded submissions their verdicts decide:
+ * gateways do not publish a MoveSubmitted on its own (every player and spectator socket
+ * would get a frame of its own a few milliseconds before its verdict), so the worker that
+ * decides it publishes it. Without all of them the verdicts go alone and subscribers, seeing
+ * the gap, read it from the log.
  */
 import type { RecordedEvent } from '@shogi/game';
 import type { Side, WireEvent } from '@shogi/protocol';
@@ -25,6 +31,34 @@ export const toEnvelope = (e: RecordedEvent): EventEnvelope => ({
   data: e.data,
   recordedAt: e.recordedAt,
 });
+
+/** The recorded submissions among `read` (seq -> envelope), after one the caller brings. */
+export function submissionsIn(
+  read: readonly RecordedEvent[],
+  known?: EventEnvelope,
+): ReadonlyMap<number, EventEnvelope> {
+  const out = new Map<number, EventEnvelope>();
+  if (known !== undefined) out.set(known.seq, known);
+  for (const e of read) if (e.type === 'MoveSubmitted') out.set(e.seq, toEnvelope(e));
+  return out;
+}
+
+/** The message of appended events: the submissions they decide (all known, or none), then the events. */
+export function messageOf(
+  appended: readonly RecordedEvent[],
+  submissions: ReadonlyMap<number, EventEnvelope> = new Map(),
+): EventEnvelope[] {
+  const decided: EventEnvelope[] = [];
+  for (const e of appended) {
+    if (e.type !== 'MoveAccepted' && e.type !== 'MoveRejected') continue;
+    const submission = submissions.get(e.data.submittedSeq);
+    if (submission === undefined) return appended.map(toEnvelope);
+    decided.push(submission);
+  }
+  decided.sort((a, b) => a.seq - b.seq);
+  for (const e of appended) decided.push(toEnvelope(e));
+  return decided;
+}
 
 /** A recorded event, or its envelope, in the wire shape clients get. */
 export function wireOf(e: Pick<EventEnvelope, 'seq' | 'type' | 'data' | 'recordedAt'>): WireEvent {

@@ -12,6 +12,8 @@ export {
 export {
   type EventEnvelope,
   gameChannel,
+  messageOf,
+  submissionsIn,
   submitterOf,
   toEnvelope,
   toWire,

@@ -8,6 +8,8 @@ import {
   type FlagJobData,
   gameChannel,
   isValidateBatchJobData,
+  messageOf,
+  submissionsIn,
   submitterOf,
   toEnvelope,
   toWire,
@@ -97,6 +99,17 @@ describe('a game channel', () => {
     expect(r && verdictOf(r)).toEqual({ submittedSeq: 2, seq: 4, ply: 1, usi: '3c3d', accepted: false, reason: 'x' });
     expect(wire && verdictOf(wire)).toBeNull();
     expect(a && submitterOf(a)).toBeNull();
+  });
+
+  it('puts verdicts behind the submissions they decide, or alone when one is unknown', () => {
+    const submitted = recorded(2, 'MoveSubmitted', { color: 'sente', usi: '7g7f', ply: 0 });
+    const verdict = recorded(3, 'MoveAccepted', { submittedSeq: 2, ply: 1, usi: '7g7f' });
+    const ended = recorded(4, 'GameEnded', { winner: 'sente', reason: 'checkmate' });
+    expect(messageOf([verdict, ended], submissionsIn([submitted])).map((e) => e.seq)).toEqual([2, 3, 4]);
+    const copy = toEnvelope(submitted);
+    expect(messageOf([verdict], submissionsIn([], copy))).toEqual([copy, toEnvelope(verdict)]);
+    expect(messageOf([verdict, ended]).map((e) => e.seq)).toEqual([3, 4]);
+    expect(messageOf([recorded(5, 'Resigned', { color: 'gote' })]).map((e) => e.type)).toEqual(['Resigned']);
   });
 
   it('reads anything but an event as nothing', () => {

@@ -11,11 +11,10 @@
  * (clock skew between machines) asks to be retried at the deadline (`retryAt`).
  */
 import { type EventStore, type GameState, turnFlagDueAt } from '@shogi/game';
-import { isFlagJobData } from '@shogi/pipeline';
+import { isFlagJobData, messageOf, submissionsIn } from '@shogi/pipeline';
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
-import { type Publish, publishAppended, submissionsIn } from './publication.js';
-import { type WorkerGames, workerGames } from './worker-games.js';
+import { type Publish, publishQuietly, type WorkerGames, workerGames } from './worker-games.js';
 
 export interface FlagDeps {
   readonly events: Pick<EventStore, 'append' | 'readStream'>;
@@ -56,7 +55,8 @@ export function createFlagProcessor(deps: FlagDeps): (data: unknown) => Promise<
       return retryAt === null ? { appended: 0, ended: false } : { appended: 0, ended: false, retryAt };
     }
     // the submissions read on the way go out with the verdicts they get here
-    await publishAppended(deps.publish, deps.logger, gameId, handled.appended, submissionsIn(handled.read));
+    const message = messageOf(handled.appended, submissionsIn(handled.read));
+    await publishQuietly(deps.publish, deps.logger, gameId, message);
     const next = handled.after;
     const ended = next.status === 'ended';
     if (ended) deps.logger?.info({ gameId, result: next.result }, 'flag: the game ended on the clock');

@@ -9,7 +9,7 @@
  * 3. Append them at the expected seq; on a version conflict someone appended first: the
  *    handler reads again and decides again (usually finding the verdict there).
  * 4. Publish the appended events on the game's channel, behind the submissions they decide
- *    (publication.ts). A redelivered job (retry, or a worker died holding it) that finds the
+ *    (@shogi/pipeline's messageOf). A redelivered job (retry, or a worker died holding it) that finds the
  *    verdict on record publishes it again, in case the death came between append and
  *    publish; subscribers dedupe by seq.
  * Permanent failures (bad job data, unknown game) throw UnrecoverableError.
@@ -24,13 +24,14 @@ import {
   type EventEnvelope,
   isValidateBatchJobData,
   isValidateJobData,
+  messageOf,
+  submissionsIn,
   toEnvelope,
   type ValidateJobData,
 } from '@shogi/pipeline';
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
-import { type Publish, publishAppended, submissionsIn } from './publication.js';
-import { type WorkerGames, workerGames } from './worker-games.js';
+import { type Publish, publishQuietly, type WorkerGames, workerGames } from './worker-games.js';
 
 export interface ValidateDeps {
   readonly events: Pick<EventStore, 'append' | 'readStream'>;
@@ -85,9 +86,7 @@ export function createValidateProcessor(
     const submission = tail[0]?.seq === seq ? [tail[0]] : [];
     const ending = next?.type === 'GameEnded' && next.seq === verdict.seq + 1 ? [next] : [];
     const events = verdict.seq === seq + 1 ? [...submission, verdict, ...ending] : [verdict, ...ending];
-    await deps.publish(gameId, events.map(toEnvelope)).catch((err: unknown) => {
-      deps.logger?.warn({ err, gameId }, 'republish failed; clients catch up from the log');
-    });
+    await publishQuietly(deps.publish, deps.logger, gameId, events.map(toEnvelope), 'republish');
   }
 
   /** The kept state plus the job's copy of the submission when the kept state ends just before it; else the log's. */
@@ -116,7 +115,7 @@ export function createValidateProcessor(
     }
     // after a conflict, only what the log gave, never the job's copy of the submission
     const submissions = submissionsIn(handled.read, conflicts === 0 ? copyOf(job) : undefined);
-    await publishAppended(deps.publish, deps.logger, gameId, handled.appended, submissions);
+    await publishQuietly(deps.publish, deps.logger, gameId, messageOf(handled.appended, submissions));
     await deps.afterVerdict?.(gameId, handled.after);
     return { appended: handled.appended.length, verdicts: 1, conflicts };
   }
