@@ -34,7 +34,7 @@ import {
   type TokenRow,
 } from '@shogi/store';
 import { ApiError } from './api-error.js';
-import type { Player } from './player.js';
+import type { Player } from './service.js';
 import { TokenCache } from './token-cache.js';
 
 /**
