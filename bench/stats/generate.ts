@@ -23,7 +23,7 @@
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { randomPlayout, seededRandom } from '@shogi/game/testing';
-import { Game, HANDICAP_SFENS, type Handicap, parseSfen, START_SFEN, toSfen } from '@shogi/rules';
+import { HANDICAP_SFENS, type Handicap, PositionHistory, parseSfen, START_SFEN, toSfen } from '@shogi/rules';
 import {
   createDb,
   type Db,
@@ -155,7 +155,7 @@ function positionsAfter(sfen: string, moves: readonly string[]): string[] {
   if (out === undefined) {
     const start = parseSfen(sfen);
     if (!start.ok) throw new Error(`bad start ${sfen}`);
-    const game = new Game(start.value, 'default');
+    const game = new PositionHistory(start.value, 'default');
     out = moves.map((m) => {
       game.playUsi(m);
       return toSfen(game.position);

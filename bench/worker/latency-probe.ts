@@ -7,9 +7,9 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { GameEvent } from '@shogi/game';
 import { GOTE, gameCreated, randomPlayout, SENTE } from '@shogi/game/testing';
+import { enqueueValidate, VALIDATE_QUEUE, type ValidateJob, validateJobId } from '@shogi/pipeline';
 import { createPgEventStore } from '@shogi/store';
 import { createTestDatabase } from '@shogi/store/testing';
-import { VALIDATE_QUEUE, type ValidateJobData, validateJobId } from '@shogi/worker';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 
@@ -19,7 +19,7 @@ const store = createPgEventStore(t.db);
 const prefix = `probe${Date.now().toString(36)}`;
 const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
 const subscriber = new Redis(REDIS_URL);
-const queue = new Queue<ValidateJobData>(VALIDATE_QUEUE, { connection, prefix });
+const queue = new Queue<ValidateJob>(VALIDATE_QUEUE, { connection, prefix });
 const child = fork(fileURLToPath(new URL('../../apps/worker/src/main.ts', import.meta.url)), [], {
   execArgv: ['--import', 'tsx', '--conditions=@shogi/source'],
   env: {
@@ -65,14 +65,10 @@ for (const [ply, usi] of moves.entries()) {
   const wall0 = Date.now();
   const r = await store.append('p1', seq, [event]);
   const t1 = performance.now();
-  const job = await queue.add(
-    VALIDATE_QUEUE,
-    { gameId: 'p1', seq: r.lastSeq },
-    { jobId: validateJobId('p1', r.lastSeq) },
-  );
+  await enqueueValidate(queue, [{ gameId: 'p1', seq: r.lastSeq }]);
   const t2 = performance.now();
   const t3 = await verdict;
-  const done = await queue.getJob(job.id as string);
+  const done = await queue.getJob(validateJobId('p1', r.lastSeq));
   const processedOn = done?.processedOn ?? 0;
   const finishedOn = done?.finishedOn ?? processedOn;
   phases.append?.push(t1 - t0);

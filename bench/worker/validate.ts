@@ -15,9 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { GameEvent } from '@shogi/game';
 import { GOTE, gameCreated, randomPlayout, SENTE } from '@shogi/game/testing';
+import { type EventEnvelope, enqueueValidate, VALIDATE_QUEUE, type ValidateJob } from '@shogi/pipeline';
 import { appendEvents, createPgEventStore, poolOf } from '@shogi/store';
 import { createTestDatabase } from '@shogi/store/testing';
-import { type EventEnvelope, enqueueValidate, VALIDATE_QUEUE, type ValidateJobData } from '@shogi/worker';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 
@@ -45,7 +45,7 @@ const prefix = `bench${Date.now().toString(36)}`;
 const channelPrefix = `${prefix}:`;
 const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
 const subscriber = new Redis(REDIS_URL);
-const queue = new Queue<ValidateJobData>(VALIDATE_QUEUE, { connection, prefix });
+const queue = new Queue<ValidateJob>(VALIDATE_QUEUE, { connection, prefix });
 
 const MAIN = fileURLToPath(new URL('../../apps/worker/src/main.ts', import.meta.url));
 const children: ChildProcess[] = [];
@@ -130,7 +130,7 @@ async function submit(slot: number): Promise<void> {
   const r = await store.append(g.id, g.seq, [event]);
   g.seq = r.lastSeq;
   g.inFlight = { seq: r.lastSeq, at };
-  await enqueueValidate(queue, { gameId: g.id, seq: r.lastSeq }, { removeOnComplete: true });
+  await enqueueValidate(queue, [{ gameId: g.id, seq: r.lastSeq }]);
 }
 
 await subscriber.psubscribe(`${channelPrefix}game:*`);

@@ -18,8 +18,9 @@ import {
   startClock,
   type TimeControl,
 } from '@shogi/game';
+import { enqueueFlagCheck, FLAG_QUEUE, flagJobId } from '@shogi/pipeline';
 import { catchUp } from '@shogi/store';
-import { FLAG_QUEUE, flagJobId, sweepOverdueClocks } from '@shogi/worker';
+import { sweepOverdueClocks } from '@shogi/worker';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,8 +104,8 @@ describe('flag fall', () => {
     // 4. the same job again (a no-op by its id), and another for the same turn (as a sweep adds)
     const job = { gameId: game.id, ply: 2 };
     expect(await flagQueue.getJobState(flagJobId(game.id, 2))).toBe('delayed');
-    await flagQueue.add(FLAG_QUEUE, job, { jobId: flagJobId(game.id, 2), delay: 1000 });
-    await flagQueue.add(FLAG_QUEUE, job, { jobId: `${flagJobId(game.id, 2)}-again`, delay: 2500 });
+    await enqueueFlagCheck(flagQueue, job, { delay: 1000 });
+    await enqueueFlagCheck(flagQueue, job, { copy: 'again', delay: 2500 });
     // 5. sente never moves: the game ends on time at the deadline, once
     const ended = await waitForEvent(stack.app, game.id, (e) => e.type === 'GameEnded', 20_000);
     expect(ended.payload).toEqual({ winner: 'gote', reason: 'timeout', at: new Date(started + 1000).toISOString() });

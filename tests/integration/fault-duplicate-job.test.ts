@@ -11,8 +11,10 @@
  *    run racing a slow worker, an operator re-adding jobs), several at once across two
  *    workers: no second verdict.
  */
+
+import { enqueueValidate, VALIDATE_QUEUE } from '@shogi/pipeline';
 import { createPgEventStore } from '@shogi/store';
-import { createValidateProcessor, type RunningWorker, startWorker, VALIDATE_QUEUE } from '@shogi/worker';
+import { createValidateProcessor, type RunningWorker, startWorker } from '@shogi/worker';
 import { QueueEvents, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -129,19 +131,17 @@ test('the same submission enqueued again under new job ids, after and during its
     const seq = await h.submit('again', usi);
     // five more copies of the job at once, while the first may be running on either worker
     const copies = await Promise.all(
-      [1, 2, 3, 4, 5].map((n) =>
-        h.queue.add(VALIDATE_QUEUE, { gameId: 'again', seq }, { jobId: `again-${seq}-copy${n}` }),
-      ),
+      [1, 2, 3, 4, 5].map((n) => enqueueValidate(h.queue, [{ gameId: 'again', seq }], { copy: `copy${n}` })),
     );
     await h.verdict('again', seq);
-    await Promise.all(copies.map((job) => job.waitUntilFinished(events, 20_000)));
+    await Promise.all(copies.map((job) => job?.waitUntilFinished(events, 20_000)));
   }
   // after the game moved on, the first job of every submission once more
   const all = verdictCounts(await h.events('again')).submitted;
   const late = await Promise.all(
-    all.map((seq) => h.queue.add(VALIDATE_QUEUE, { gameId: 'again', seq }, { jobId: `again-${seq}-late` })),
+    all.map((seq) => enqueueValidate(h.queue, [{ gameId: 'again', seq }], { copy: 'late' })),
   );
-  await Promise.all(late.map((job) => job.waitUntilFinished(events, 20_000)));
+  await Promise.all(late.map((job) => job?.waitUntilFinished(events, 20_000)));
 
   const { submitted, verdicts } = verdictCounts(await h.events('again'));
   expect(submitted).toHaveLength(moves.length);

@@ -1,4 +1,5 @@
 import { findPlayout } from '@shogi/game/testing';
+import { enqueueValidate } from '@shogi/pipeline';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker, type WorkerOptions } from '../../apps/worker/src/index.js';
@@ -86,10 +87,10 @@ describe('validation worker (PostgreSQL + BullMQ + Redis)', () => {
     await h.createGame('twice');
     const seq = await h.submit('twice', '7g7f', { enqueue: false });
     // two adds with the same job id are one job; a job added again after completion is a no-op
-    const add = () => h.queue.add('validate', { gameId: 'twice', seq }, { jobId: `twice-${seq}` });
+    const add = () => enqueueValidate(h.queue, [{ gameId: 'twice', seq }]);
     await Promise.all([add(), add()]);
     await h.verdict('twice', seq);
-    await h.queue.add('validate', { gameId: 'twice', seq }, { jobId: `twice-${seq}-again` });
+    await enqueueValidate(h.queue, [{ gameId: 'twice', seq }], { copy: 'again' });
     await new Promise((r) => setTimeout(r, 300));
     const { verdicts } = verdictCounts(await h.events('twice'));
     expect(verdicts.get(seq)).toBe(1);
@@ -105,7 +106,7 @@ describe('validation worker (PostgreSQL + BullMQ + Redis)', () => {
         for (const usi of moves) {
           const seq = await h.submit(g, usi);
           // and the same submission enqueued under a second id, as a racing duplicate
-          await h.queue.add('validate', { gameId: g, seq }, { jobId: `${g}-${seq}-dup` });
+          await enqueueValidate(h.queue, [{ gameId: g, seq }], { copy: 'dup' });
           await h.verdict(g, seq);
         }
       }),
@@ -128,7 +129,7 @@ describe('validation worker (PostgreSQL + BullMQ + Redis)', () => {
         data: { playerId: GOTE.id, color: 'gote', usi: '3c3d', ply: 0, receivedAt: new Date().toISOString() },
       },
     ]);
-    await h.queue.add('validate', { gameId: 'slip', seq: first + 1 }, { jobId: `slip-${first + 1}` });
+    await enqueueValidate(h.queue, [{ gameId: 'slip', seq: first + 1 }]);
     const v2 = await h.verdict('slip', first + 1);
     expect(v2[0]).toMatchObject({ type: 'MoveRejected', data: { reason: 'stale_ply' } });
     expect((await h.verdict('slip', first))[0]?.type).toBe('MoveAccepted');

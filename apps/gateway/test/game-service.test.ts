@@ -7,7 +7,7 @@ import { createInMemoryEventStore } from '@shogi/game/testing';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { ApiError } from '../src/domain/api-error.js';
 import { createGameService, type PlayerStore } from '../src/domain/game-service.js';
-import type { Player } from '../src/domain/service.js';
+import type { Player } from '../src/domain/player.js';
 
 const alice: Player = { id: 'alice', name: 'Alice' };
 const bob: Player = { id: 'bob', name: 'Bob' };

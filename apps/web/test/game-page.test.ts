@@ -10,7 +10,14 @@ import {
   selectedSquare,
   selectionFrom,
 } from '../src/views/game/selection.js';
-import { canMove, controlsShown, type GameState, mySide, myTurn, newGameState } from '../src/views/game/state.js';
+import {
+  canMove,
+  controlsShown,
+  type GamePageState,
+  mySide,
+  myTurn,
+  newGamePageState,
+} from '../src/views/game/state.js';
 import {
   applyEvents,
   resetFrom,
@@ -48,8 +55,8 @@ function snapshot(over: Partial<GameSnapshot> = {}): GameSnapshot {
 }
 
 /** A page's state after the watch socket's snapshot. */
-function following(me: typeof SENTE | null, over: Partial<GameSnapshot> = {}): GameState {
-  const state = newGameState(me);
+function following(me: typeof SENTE | null, over: Partial<GameSnapshot> = {}): GamePageState {
+  const state = newGamePageState(me);
   resetFrom(state, snapshot({ ...over, ply: over.moves?.length ?? 0 }), 1_000);
   return state;
 }
@@ -72,7 +79,7 @@ const accepted = (usi: string, ply: number, submittedSeq = 100 + ply) =>
 
 describe('game page state: the watch socket', () => {
   test('a snapshot replays the moves, reads the clocks, and drops a half-made move', () => {
-    const state = newGameState(SENTE);
+    const state = newGamePageState(SENTE);
     state.selection = { source: { square: 0 }, targets: { byTarget: new Map() } };
     const at = '2026-01-01T00:00:05.000Z';
     const clock = { sente: side, gote: side, running: 'sente' as const, started: true, deadlineAt: null, at };
@@ -175,11 +182,11 @@ describe('game page state: seats, turns and stepping back', () => {
     expect([state.cursor.ply, state.selection, canMove(state)]).toEqual([1, null, false]);
     showPosition(state, 'last');
     expect(state.cursor).toBe(LIVE);
-    expect(showPosition(newGameState(SENTE), 'first')).toBe(false);
+    expect(showPosition(newGamePageState(SENTE), 'first')).toBe(false);
   });
 
   test('the controls shown follow the seat, the ply and how the game ended', () => {
-    const shown = (s: GameState) =>
+    const shown = (s: GamePageState) =>
       Object.entries(controlsShown(s))
         .filter(([, on]) => on)
         .map(([name]) => name);
@@ -242,7 +249,7 @@ describe('game page state: a move typed in USI', () => {
     expect(readTypedMove(state, '2g2f')).toEqual({
       problem: 'You are looking at an earlier position: End returns to the game.',
     });
-    expect(readTypedMove(newGameState(SENTE), '7g7f')).toBeNull();
+    expect(readTypedMove(newGamePageState(SENTE), '7g7f')).toBeNull();
   });
 });
 

@@ -3,9 +3,9 @@
  * (channel, message) pair it is given, in order.
  *
  * Why not ioredis' auto-pipelining: it builds a Pipeline per batch (an object with its own
- * promise and property table), and a Command and a callback per publish. At 1,000 moves/s that
- * was 2.2 of the 6.1 MB/s the server promoted to V8's old generation (`--trace-gc-nvp`), and
- * the server's CPU per move fell 1-5 % without it in four alternated pairs (README, Benchmarks).
+ * promise and property table), and a Command and a callback per publish: under load, a good
+ * share of what the server promoted to V8's old generation (`--trace-gc-nvp`), and the
+ * server's CPU per move was lower without it in alternated runs (README, Benchmarks).
  *
  * Batching is the same as auto-pipelining's: publishes made while no batch is in flight go out
  * together on the next tick; those made while one is in flight wait for its reply and go out

@@ -17,24 +17,20 @@
  * retention ago (every login adds a session token; dead ones only take space).
  */
 import { LAG_ALLOWANCE_MS } from '@shogi/game';
+import { enqueueFlagCheck, enqueueValidate, type FlagQueue, type ValidateQueue } from '@shogi/pipeline';
 import { type Db, deleteDeadTokens, findOverdueClocks, findStalledSubmissions } from '@shogi/store';
-import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import { FLAG_QUEUE, type FlagJobData, flagJobId, flagJobOptions } from './flag-queue.js';
-import { VALIDATE_QUEUE, type ValidateJobData, validateJobId, validateJobOptions } from './queues.js';
 
 export async function sweepStalled(
   db: Db,
-  queue: Queue<ValidateJobData>,
+  queue: ValidateQueue,
   afterMs: number,
   now: number = Date.now(),
 ): Promise<number> {
   const stalled = await findStalledSubmissions(db, afterMs);
   const bucket = Math.floor(now / afterMs);
   await Promise.all(
-    stalled.map(({ gameId, seq }) =>
-      queue.add(VALIDATE_QUEUE, { gameId, seq }, validateJobOptions(`${validateJobId(gameId, seq)}-sweep${bucket}`)),
-    ),
+    stalled.map(({ gameId, seq }) => enqueueValidate(queue, [{ gameId, seq }], { copy: `sweep${bucket}` })),
   );
   return stalled.length;
 }
@@ -45,16 +41,14 @@ export async function sweepStalled(
  */
 export async function sweepOverdueClocks(
   db: Db,
-  queue: Queue<FlagJobData>,
+  queue: FlagQueue,
   intervalMs: number,
   now: number = Date.now(),
 ): Promise<number> {
   const overdue = await findOverdueClocks(db, LAG_ALLOWANCE_MS);
   const bucket = Math.floor(now / intervalMs);
   await Promise.all(
-    overdue.map(({ gameId, ply }) =>
-      queue.add(FLAG_QUEUE, { gameId, ply }, flagJobOptions(`${flagJobId(gameId, ply)}-sweep${bucket}`)),
-    ),
+    overdue.map(({ gameId, ply }) => enqueueFlagCheck(queue, { gameId, ply }, { copy: `sweep${bucket}` })),
   );
   return overdue.length;
 }
@@ -79,12 +73,12 @@ export async function sweepDeadTokens(db: Db, retentionMs: number, now = Date.no
 
 export function startSweeper(
   db: Db,
-  queue: Queue<ValidateJobData>,
+  queue: ValidateQueue,
   options: {
     intervalMs: number;
     afterMs: number;
     logger: Logger;
-    flagQueue?: Queue<FlagJobData>;
+    flagQueue?: FlagQueue;
     /** dead tokens are kept this long (0: never deleted) */
     tokenRetentionMs?: number;
   },

@@ -1,22 +1,23 @@
 /** startWorker: a BullMQ worker on the validate queue, with its pool, Redis connections and cache. */
 
 import type { EventStore, GameState } from '@shogi/game';
+import {
+  type EventEnvelope,
+  FLAG_QUEUE,
+  type FlagJobData,
+  gameChannel,
+  scheduleFlag,
+  VALIDATE_QUEUE,
+  type ValidateJob,
+} from '@shogi/pipeline';
 import { createDb, createPgEventStore, type Db, startProjector } from '@shogi/store';
 import { DelayedError, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { createChannelPublisher } from './channel-publisher.js';
-import { FLAG_QUEUE, type FlagJobData, scheduleFlag } from './flag-queue.js';
-import { createFlagProcessor } from './processors/flag.js';
-import { GameCache } from './processors/game-cache.js';
-import { createValidateProcessor, type ValidateResult } from './processors/validate.js';
-import {
-  type EventEnvelope,
-  gameChannel,
-  VALIDATE_QUEUE,
-  type ValidateBatchJobData,
-  type ValidateJobData,
-} from './queues.js';
+import { type ChannelPublisher, createChannelPublisher } from './channel-publisher.js';
+import { createFlagProcessor, type FlagResult } from './processors/flag.js';
+import { createValidateProcessor, type JobDelivery, type ValidateResult } from './processors/validate.js';
+import { workerGames } from './processors/worker-games.js';
 import { startSweeper } from './sweeper.js';
 
 export const DEFAULT_CONCURRENCY = 256;
@@ -28,8 +29,7 @@ export interface WorkerOptions {
   /**
    * Jobs processed at once by this process (default 256). A job spends most of its time
    * waiting on a batched append and a publish, so slots are cheap; too few of them cap
-   * throughput at slots / job time and jobs queue in Redis (at 32 slots and ~30 ms a job
-   * under load, 1,000 moves/s waited ~200 ms in the queue; at 256, ~8 ms).
+   * throughput at slots / job time, and jobs wait in Redis for a slot instead.
    */
   readonly concurrency?: number;
   /** BullMQ key prefix (default 'bull'). */
@@ -48,13 +48,13 @@ export interface WorkerOptions {
   readonly maxInFlight?: number;
   /**
    * Appends in one event-store statement at most (default 128). The store carries a gateway's
-   * submissions too when one shares it (`npm start`): at 64, saturated runs of that one
-   * process gave 1,783-2,023 moves/s against 2,342-2,411 at 128.
+   * submissions too when one shares it (`npm start`), whose saturated runs went faster with
+   * the larger batches.
    */
   readonly maxBatch?: number;
   /**
-   * Game states kept in memory (default 2,000). Each holds a rules Game (a position with
-   * make/unmake stacks that start at 256 plies and grow), a few KB to tens of KB.
+   * Game states kept in memory (default 2,000). Each has a position history beside it (a
+   * position with make/unmake stacks that grow with the game), the bulk of its memory.
    */
   readonly cacheSize?: number;
   /** How often to log what the worker did (default 60 s). */
@@ -80,7 +80,7 @@ export interface WorkerOptions {
 }
 
 export interface RunningWorker {
-  readonly worker: Worker<ValidateJobData | ValidateBatchJobData>;
+  readonly worker: Worker<ValidateJob>;
   /** The flag checks' worker (FLAG_QUEUE). */
   readonly flagWorker: Worker<FlagJobData>;
   readonly db: Db;
@@ -91,7 +91,6 @@ export interface RunningWorker {
 }
 
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
-  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const logger = options.logger;
   const db = createDb(options.databaseUrl, {
     max: options.poolSize ?? 8,
@@ -101,7 +100,6 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   // this connection only publishes, a batch of concurrent jobs' publishes per command
   const publisher = new Redis(options.redisUrl, { maxRetriesPerRequest: 3 });
-  const channels = createChannelPublisher(publisher);
   // without listeners ioredis reports every failed reconnect as an unhandled 'error' event;
   // a failed publish is logged and costs subscribers a catch-up read from the log
   for (const [name, client] of [
@@ -110,64 +108,56 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   ] as const) {
     client.on('error', (err: Error) => logger.warn({ err: err.message }, `worker: Redis ${name} connection error`));
   }
-  const channelPrefix = options.channelPrefix ?? '';
   const prefix = options.prefix === undefined ? {} : { prefix: options.prefix };
   const events = createPgEventStore(db, {
     batch: options.batch !== false,
     maxInFlight: options.maxInFlight ?? 1,
     maxBatch: options.maxBatch ?? 128,
   });
-  // one cache for both processors: its per-game chain runs a game's verdicts and flag checks in turn
-  const cache = new GameCache(options.cacheSize ?? 2_000);
-  const onPublish = options.onPublish;
-  const publish = async (gameId: string, envelopes: readonly EventEnvelope[]) => {
-    const message = JSON.stringify(envelopes);
-    if (onPublish !== undefined) {
-      try {
-        onPublish(gameId, envelopes, message);
-      } catch (err) {
-        // the Redis copy still reaches every gateway, this one included
-        logger.warn({ err, gameId }, 'worker: local delivery failed');
-      }
-    }
-    await channels.publish(gameChannel(gameId, channelPrefix), message);
-  };
+  // one set of states and one order per game for both processors: a game's verdicts and flag checks run in turn
+  const games = workerGames(events, { cacheSize: options.cacheSize ?? 2_000 });
+  const publish = publisherTo(createChannelPublisher(publisher), options);
   const flagQueue = new Queue<FlagJobData>(FLAG_QUEUE, { connection, ...prefix });
   const schedule = (gameId: string, state: GameState) => scheduleFlag(flagQueue, gameId, state);
-  const processJob = createValidateProcessor({ events, cache, logger, publish, afterVerdict: schedule });
-  const processFlag = createFlagProcessor({ events, cache, logger, publish, schedule });
-  const flagWorker = new Worker<FlagJobData>(
-    FLAG_QUEUE,
-    async (job, token) => {
-      const result = await processFlag(job.data);
-      if (result.retryAt !== undefined && token !== undefined) {
-        // early by this machine's clock: the same job runs again at the deadline
-        await job.moveToDelayed(result.retryAt, token);
-        throw new DelayedError();
-      }
-      return result;
-    },
-    { connection, concurrency: 8, ...prefix },
-  );
-  flagWorker.on('failed', (job, err) =>
-    logger.warn({ err, gameId: job?.data.gameId, ply: job?.data.ply }, 'flag job failed'),
-  );
-  flagWorker.on('error', (err) => logger.error({ err }, 'flag worker error'));
-  const worker = new Worker<ValidateJobData | ValidateBatchJobData>(
-    VALIDATE_QUEUE,
-    (job) => processJob(job.data, { redelivered: job.attemptsMade > 0 || (job.attemptsStarted ?? 0) > 1 }),
-    {
-      connection,
-      concurrency,
-      ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
-      ...(options.lockDuration === undefined ? {} : { lockDuration: options.lockDuration }),
-      ...(options.stalledInterval === undefined ? {} : { stalledInterval: options.stalledInterval }),
-    },
-  );
-  const queue = new Queue<ValidateJobData>(VALIDATE_QUEUE, {
+  const flagWorker = startFlagWorker(
+    createFlagProcessor({ events, games, logger, publish, schedule }),
     connection,
-    ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
-  });
+    options,
+  );
+  const processJob = createValidateProcessor({ events, games, logger, publish, afterVerdict: schedule });
+  const worker = startValidateWorker(processJob, connection, options);
+  const queue = new Queue<ValidateJob>(VALIDATE_QUEUE, { connection, ...prefix });
+  const chores = startChores(db, queue, flagQueue, options);
+  const statsTimer = reportWhatItDid(worker, logger, options.statsIntervalMs ?? 60_000);
+  await Promise.all([worker.waitUntilReady(), flagWorker.waitUntilReady()]);
+  let closing: Promise<void> | null = null;
+  return {
+    worker,
+    flagWorker,
+    db,
+    events,
+    close() {
+      closing ??= (async () => {
+        clearInterval(statsTimer);
+        await chores.stop();
+        await Promise.all([worker.close(), flagWorker.close()]);
+        await Promise.all([queue.close(), flagQueue.close()]);
+        await Promise.allSettled([publisher.quit(), connection.quit()]);
+        await db.destroy();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The sweeper and the statistics projector, each unless its interval is 0. */
+function startChores(
+  db: Db,
+  queue: Queue<ValidateJob>,
+  flagQueue: Queue<FlagJobData>,
+  options: WorkerOptions,
+): { stop(): Promise<void> } {
+  const logger = options.logger;
   const sweepInterval = options.sweepIntervalMs ?? 10_000;
   const sweeper =
     sweepInterval > 0
@@ -184,22 +174,75 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     projectorInterval > 0
       ? startProjector({ db, logger: logger.child({ component: 'stats' }), intervalMs: projectorInterval })
       : null;
-  // one plain line a minute about what the worker did, when it did anything
-  const stats = { jobs: 0, verdicts: 0, conflicts: 0 };
-  worker.on('completed', (_job, result: ValidateResult) => {
-    stats.jobs++;
-    stats.verdicts += result.verdicts;
-    stats.conflicts += result.conflicts;
-  });
-  const statsTimer = setInterval(() => {
-    if (stats.jobs === 0) return;
-    logger.info(
-      stats,
-      `worker: ${stats.verdicts} moves validated since the last report (${stats.jobs} jobs, ${stats.conflicts} version conflicts)`,
-    );
-    Object.assign(stats, { jobs: 0, verdicts: 0, conflicts: 0 });
-  }, options.statsIntervalMs ?? 60_000);
-  statsTimer.unref();
+  return {
+    async stop() {
+      await sweeper?.stop();
+      await projector?.stop();
+    },
+  };
+}
+
+/** Publishing a game's new events: to a gateway in this process first (when there is one), then on Redis. */
+function publisherTo(channels: ChannelPublisher, options: WorkerOptions) {
+  const channelPrefix = options.channelPrefix ?? '';
+  const onPublish = options.onPublish;
+  return async (gameId: string, envelopes: readonly EventEnvelope[]): Promise<void> => {
+    const message = JSON.stringify(envelopes);
+    if (onPublish !== undefined) {
+      try {
+        onPublish(gameId, envelopes, message);
+      } catch (err) {
+        // the Redis copy still reaches every gateway, this one included
+        options.logger.warn({ err, gameId }, 'worker: local delivery failed');
+      }
+    }
+    await channels.publish(gameChannel(gameId, channelPrefix), message);
+  };
+}
+
+function startFlagWorker(
+  processFlag: (data: unknown) => Promise<FlagResult>,
+  connection: Redis,
+  options: WorkerOptions,
+): Worker<FlagJobData> {
+  const logger = options.logger;
+  const flagWorker = new Worker<FlagJobData>(
+    FLAG_QUEUE,
+    async (job, token) => {
+      const result = await processFlag(job.data);
+      if (result.retryAt !== undefined && token !== undefined) {
+        // early by this machine's clock: the same job runs again at the deadline
+        await job.moveToDelayed(result.retryAt, token);
+        throw new DelayedError();
+      }
+      return result;
+    },
+    { connection, concurrency: 8, ...(options.prefix === undefined ? {} : { prefix: options.prefix }) },
+  );
+  flagWorker.on('failed', (job, err) =>
+    logger.warn({ err, gameId: job?.data.gameId, ply: job?.data.ply }, 'flag job failed'),
+  );
+  flagWorker.on('error', (err) => logger.error({ err }, 'flag worker error'));
+  return flagWorker;
+}
+
+function startValidateWorker(
+  processJob: (data: unknown, delivery?: JobDelivery) => Promise<ValidateResult>,
+  connection: Redis,
+  options: WorkerOptions,
+): Worker<ValidateJob> {
+  const logger = options.logger;
+  const worker = new Worker<ValidateJob>(
+    VALIDATE_QUEUE,
+    (job) => processJob(job.data, { redelivered: job.attemptsMade > 0 || (job.attemptsStarted ?? 0) > 1 }),
+    {
+      connection,
+      concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+      ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
+      ...(options.lockDuration === undefined ? {} : { lockDuration: options.lockDuration }),
+      ...(options.stalledInterval === undefined ? {} : { stalledInterval: options.stalledInterval }),
+    },
+  );
   worker.on('failed', (job, err) =>
     logger.warn(
       {
@@ -215,24 +258,25 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     ),
   );
   worker.on('error', (err) => logger.error({ err }, 'worker error'));
-  await Promise.all([worker.waitUntilReady(), flagWorker.waitUntilReady()]);
-  let closing: Promise<void> | null = null;
-  return {
-    worker,
-    flagWorker,
-    db,
-    events,
-    close() {
-      closing ??= (async () => {
-        clearInterval(statsTimer);
-        await sweeper?.stop();
-        await projector?.stop();
-        await Promise.all([worker.close(), flagWorker.close()]);
-        await Promise.all([queue.close(), flagQueue.close()]);
-        await Promise.allSettled([publisher.quit(), connection.quit()]);
-        await db.destroy();
-      })();
-      return closing;
-    },
-  };
+  return worker;
+}
+
+/** One plain line an interval about what the worker did, when it did anything. */
+function reportWhatItDid(worker: Worker<ValidateJob>, logger: Logger, intervalMs: number): NodeJS.Timeout {
+  const stats = { jobs: 0, verdicts: 0, conflicts: 0 };
+  worker.on('completed', (_job, result: ValidateResult) => {
+    stats.jobs++;
+    stats.verdicts += result.verdicts;
+    stats.conflicts += result.conflicts;
+  });
+  const timer = setInterval(() => {
+    if (stats.jobs === 0) return;
+    logger.info(
+      stats,
+      `worker: ${stats.verdicts} moves validated since the last report (${stats.jobs} jobs, ${stats.conflicts} version conflicts)`,
+    );
+    Object.assign(stats, { jobs: 0, verdicts: 0, conflicts: 0 });
+  }, intervalMs);
+  timer.unref();
+  return timer;
 }

@@ -1,7 +1,8 @@
 import { decide, fold, type GameEvent, type GameState, initialState } from '@shogi/game';
 import { createInMemoryEventStore, GOTE, gameCreated, SENTE, T0 } from '@shogi/game/testing';
+import type { EventEnvelope } from '@shogi/pipeline';
 import { describe, expect, it } from 'vitest';
-import { createFlagProcessor, createValidateProcessor, type EventEnvelope } from '../src/index.js';
+import { createFlagProcessor, createValidateProcessor } from '../src/index.js';
 
 const S = 1000;
 const at = (ms: number) => new Date(T0.getTime() + ms);

@@ -14,12 +14,12 @@ import {
   type RecordedEvent,
 } from '@shogi/game';
 import { GOTE, SENTE, T0 } from '@shogi/game/testing';
+import { type EventEnvelope, enqueueValidate, VALIDATE_QUEUE, type ValidateJob } from '@shogi/pipeline';
 import type { Ruleset } from '@shogi/rules';
 import { appendEvents, readStream } from '@shogi/store';
 import { createTestDatabase, type TestDatabase } from '@shogi/store/testing';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { type EventEnvelope, enqueueValidate, VALIDATE_QUEUE, type ValidateJobData } from '../src/index.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -27,7 +27,7 @@ export interface Harness {
   readonly t: TestDatabase;
   readonly prefix: string;
   readonly channelPrefix: string;
-  readonly queue: Queue<ValidateJobData>;
+  readonly queue: Queue<ValidateJob>;
   /** Every envelope published on this harness's channels, in arrival order. */
   readonly published: EventEnvelope[];
   createGame(gameId: string, options?: { ruleset?: Ruleset; initialSfen?: string }): Promise<void>;
@@ -47,7 +47,7 @@ export async function createHarness(): Promise<Harness> {
   const channelPrefix = `${prefix}:`;
   const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   const subscriber = new Redis(REDIS_URL);
-  const queue = new Queue<ValidateJobData>(VALIDATE_QUEUE, { connection, prefix });
+  const queue = new Queue<ValidateJob>(VALIDATE_QUEUE, { connection, prefix });
   const published: EventEnvelope[] = [];
   const waiters = new Set<() => void>();
   await subscriber.psubscribe(`${channelPrefix}game:*`);
@@ -105,7 +105,7 @@ export async function createHarness(): Promise<Harness> {
         if (!d.ok) throw new Error(`${usi}: ${d.rejection.code} ${d.rejection.message}`);
         try {
           const r = await appendEvents(t.db, gameId, s.seq, d.events);
-          if (options.enqueue !== false) await enqueueValidate(queue, { gameId, seq: r.lastSeq });
+          if (options.enqueue !== false) await enqueueValidate(queue, [{ gameId, seq: r.lastSeq }]);
           return r.lastSeq;
         } catch (e) {
           if (!isVersionConflict(e)) throw e;

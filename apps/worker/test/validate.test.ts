@@ -1,8 +1,9 @@
 import { decide, fold, type GameEvent, initialState, type RecordedEvent } from '@shogi/game';
 import { createInMemoryEventStore, GOTE, gameCreated, SENTE, T0 } from '@shogi/game/testing';
+import { type EventEnvelope, toEnvelope } from '@shogi/pipeline';
 import { UnrecoverableError } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { createValidateProcessor, type EventEnvelope, toEnvelope } from '../src/index.js';
+import { createValidateProcessor } from '../src/index.js';
 
 function setup() {
   const store = createInMemoryEventStore({ now: () => T0 });

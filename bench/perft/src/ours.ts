@@ -1,5 +1,5 @@
 /** Our engine, @shogi/rules, through its public API. */
-import { Game, moveIllegality, type Position, parseSfen, parseUsi, perft, perftBulk } from '@shogi/rules';
+import { moveIllegality, type Position, PositionHistory, parseSfen, parseUsi, perft, perftBulk } from '@shogi/rules';
 import type { Library } from './adapter.js';
 
 export function load(sfen: string): Position {
@@ -40,10 +40,10 @@ export const ours: Library = {
     },
     {
       // The server's real path: also records history (repetition) and detects mate/stalemate.
-      name: 'ours Game.playUsi',
+      name: 'ours PositionHistory.playUsi',
       calls: 'ours + history (repetition) + mate/stalemate test after each move',
       prepare(sfen, moves) {
-        const game = new Game(load(sfen), 'default');
+        const game = new PositionHistory(load(sfen), 'default');
         return () => {
           let played = 0;
           for (const usi of moves) {

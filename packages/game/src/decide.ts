@@ -1,18 +1,18 @@
 /**
- * decide(command, state) -> events or a rejection. Pure but for the rules-game cache of
- * state.ts (which never changes a verdict). The gateway's SubmitMove checks what it can
- * know at once (player, turn, ply, USI syntax, single-move legality); the worker's
- * ValidatePending replays through the rules `Game` (repetition, perpetual check per
- * ruleset, uchifuzume...) and gives each recorded submission its verdict.
+ * decide(command, state) -> events or a rejection, leaving the state as it was (the
+ * position histories it plays on are move-line.ts's memo, never part of a state). The
+ * gateway's SubmitMove checks what it can know at once (player, turn, ply, USI syntax,
+ * single-move legality); the worker's ValidatePending replays through the rules'
+ * `PositionHistory` (repetition, perpetual check per ruleset, uchifuzume...) and gives each
+ * recorded submission its verdict.
  */
 import {
   assessImpasse,
   type ColorName,
-  Game,
   HANDICAP_SFENS,
   isHandicap,
   moveIllegality,
-  type Outcome,
+  PositionHistory,
   parseSfen,
   parseUsi,
   START_SFEN,
@@ -28,12 +28,13 @@ import type {
   SubmitMove,
   ValidatePending,
 } from './commands.js';
-import type { GameEnded, GameEvent, MoveAccepted, MoveRejected } from './events.js';
-import { evolve } from './evolve.js';
-import { clockAfterMove, clockStarted, type Flag, flagAt, recordClock } from './game-clock.js';
+import type { GameEvent } from './events.js';
+import { clockStarted, flagAt } from './game-clock.js';
+import { historyAt } from './move-line.js';
 import { type Rejection, rejection } from './rejections.js';
-import { colorName, colorOfPlayer, type GameState, gameAt, opponentOf, type PendingMove } from './state.js';
+import { colorOfPlayer, type GameState, lineOf, opponentOf } from './state.js';
 import { UNLIMITED, validateTimeControl } from './time-control.js';
+import { flagEnd, verdicts, verdictsAtEnd } from './verdicts.js';
 
 export type Decision =
   | { readonly ok: true; readonly events: GameEvent[]; readonly duplicateOf?: number }
@@ -84,8 +85,8 @@ function createGame(c: CreateGame, state: GameState): Decision {
   const sfen = handicap !== null ? HANDICAP_SFENS[handicap] : (c.initialSfen ?? START_SFEN);
   const parsed = parseSfen(sfen);
   if (!parsed.ok) return reject(rejection('invalid_setup', `initial SFEN: ${parsed.error.message}`));
-  const game = new Game(parsed.value, c.ruleset);
-  if (game.outcome.status !== 'ongoing')
+  const history = new PositionHistory(parsed.value, c.ruleset);
+  if (history.outcome.status !== 'ongoing')
     return reject(rejection('invalid_setup', 'the initial position is already over'));
   const checked = validateTimeControl(c.timeControl ?? UNLIMITED);
   if (!checked.ok) return reject(rejection('invalid_time_control', `time control: ${checked.error.message}`));
@@ -132,7 +133,7 @@ function submitMove(c: SubmitMove, state: GameState): Decision {
   }
   const move = typeof c.usi === 'string' && c.usi.length <= MAX_USI_LENGTH ? parseUsi(c.usi) : -1;
   if (move < 0) return reject(rejection('malformed_usi', `not a USI move: ${String(c.usi).slice(0, 16)}`));
-  const illegal = moveIllegality(gameAt(state).game.position, move);
+  const illegal = moveIllegality(historyAt(lineOf(state)).position, move);
   if (illegal !== null) return reject(rejection('illegal_move', `illegal move ${c.usi}: ${illegal}`, illegal));
   return accept([
     {
@@ -154,30 +155,6 @@ function validatePending(c: ValidatePending, state: GameState): Decision {
   if (c.seq > state.seq) return reject(rejection('unknown_submission', `no event ${c.seq} yet (last ${state.seq})`));
   return accept(verdicts(state, c.seq, c.now).events);
 }
-
-/** The verdicts on every pending submission up to `seq`, and the state after them. */
-function verdicts(state: GameState, seq: number, now: Date): { events: GameEvent[]; state: GameState } {
-  const events: GameEvent[] = [];
-  let working = state;
-  for (const p of state.pending) {
-    if (p.seq > seq) break;
-    for (const e of verdict(p, working, now)) {
-      events.push(e);
-      working = evolve(working, e);
-    }
-  }
-  return { events, state: working };
-}
-
-/** The end of a game whose side to move ran out of time: on time, or aborted before its first move. */
-const flagEnd = (f: Flag): GameEnded => ({
-  type: 'GameEnded',
-  data: {
-    winner: f.kind === 'timeout' ? opponentOf(f.color) : null,
-    reason: f.kind === 'timeout' ? 'timeout' : 'abort',
-    at: new Date(f.at).toISOString(),
-  },
-});
 
 /**
  * Pending submissions get their verdicts first (one received in time still counts), then the
@@ -204,17 +181,6 @@ function replayedEnding(c: Resign | Abort | DeclareImpasse, color: ColorName, st
   return { ok: true, events: [], duplicateOf: ending.seq };
 }
 
-/**
- * The verdicts of the submissions still pending when a player ends the game: game_over, as
- * the worker would give them. A game then never ends with a submission waiting for a job
- * that was lost, which the sweeper (looking at ongoing games) would not queue again.
- */
-const verdictsAtEnd = (state: GameState): MoveRejected[] =>
-  state.pending.map((p) => ({
-    type: 'MoveRejected',
-    data: { submittedSeq: p.seq, usi: p.usi, ply: p.ply, reason: 'game_over' },
-  }));
-
 /** Before both first moves, a player who has not moved yet may end the game (lichess's abort). */
 function abort(c: Abort, state: GameState): Decision {
   if (state.status === 'none') return reject(rejection('unknown_game', 'no such game'));
@@ -235,65 +201,6 @@ function abort(c: Abort, state: GameState): Decision {
     },
     ...verdictsAtEnd(state),
   ]);
-}
-
-/** The verdict on one submission in `state`: MoveRejected, or MoveAccepted (+ GameEnded). */
-function verdict(p: PendingMove, state: GameState, now: Date): GameEvent[] {
-  const rejected = (reason: MoveRejected['data']['reason']): MoveRejected => ({
-    type: 'MoveRejected',
-    data: { submittedSeq: p.seq, usi: p.usi, ply: p.ply, reason },
-  });
-  if (state.status === 'ended') return [rejected('game_over')];
-  if (p.ply !== state.ply) return [rejected('stale_ply')];
-  if (p.color !== state.sideToMove) return [rejected('not_your_turn')];
-  // the clock first: a move that came after its time ran out is not looked at
-  const timing = state.clock === null ? null : clockAfterMove(state.clock, state.ply, p.receivedAt);
-  if (timing?.kind === 'late')
-    return [rejected('timeout'), flagEnd({ kind: timing.flag, color: p.color, at: timing.at })];
-  const { game, lineage, shared } = gameAt(state);
-  const played = game.playUsi(p.usi);
-  if (!played.ok) return [rejected(played.error)];
-  // the tentative move: evolve of this MoveAccepted finds it in the lineage (state.ts)
-  if (shared) lineage.moves.push(p.usi);
-  const accepted: MoveAccepted = {
-    type: 'MoveAccepted',
-    data: {
-      submittedSeq: p.seq,
-      ply: state.ply + 1,
-      usi: p.usi,
-      sfen: toSfen(game.position),
-      check: game.position.inCheck(),
-      ...(timing === null ? {} : { clock: recordClock(timing.clock, state.ply + 1) }),
-    },
-  };
-  const ended = endOf(played.value, now);
-  return ended === null ? [accepted] : [accepted, ended];
-}
-
-function endOf(o: Outcome, now: Date): GameEnded | null {
-  const at = now.toISOString();
-  const ended = (winner: ColorName | null, reason: GameEnded['data']['reason']): GameEnded => ({
-    type: 'GameEnded',
-    data: { winner, reason, at },
-  });
-  switch (o.status) {
-    case 'ongoing':
-      return null;
-    case 'checkmate':
-      return ended(colorName(o.winner), 'checkmate');
-    case 'stalemate':
-      return ended(o.winner === null ? null : colorName(o.winner), 'stalemate');
-    case 'sennichite':
-      return ended(null, 'sennichite');
-    case 'perpetual_check':
-      return ended(colorName(o.winner), 'perpetual_check');
-    case 'impasse':
-      return ended(colorName(o.winner), 'impasse');
-    default: {
-      const never: never = o;
-      throw new Error(`unknown outcome ${JSON.stringify(never)}`);
-    }
-  }
 }
 
 function resign(c: Resign, state: GameState): Decision {
@@ -325,7 +232,7 @@ function declareImpasse(c: DeclareImpasse, state: GameState): Decision {
   // a declaration after one's time ran out comes too late: the game ends on time
   const flag = state.clock === null ? null : flagAt(state.clock, state.ply, c.now.getTime());
   if (flag !== null) return accept([flagEnd(flag)]);
-  const a = assessImpasse(gameAt(state).game.position);
+  const a = assessImpasse(historyAt(lineOf(state)).position);
   const at = c.now.toISOString();
   return accept([
     {

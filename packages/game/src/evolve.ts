@@ -1,9 +1,10 @@
-/** evolve(state, event) -> state: pure over the observable state, O(1) per event (see state.ts). */
+/** evolve(state, event) -> a new state (the given one is left as it was), O(1) per event (see move-line.ts). */
 import type { ColorName } from '@shogi/rules';
 import type { Clock } from './clock.js';
 import type { GameEvent, MoveAccepted } from './events.js';
 import { clockAfterMove, clockOfRecord, newGameClock } from './game-clock.js';
-import { type EndingRequest, type GameState, type Lineage, type PendingMove, sameMove, sideOfSfen } from './state.js';
+import { advanceLine, startLine } from './move-line.js';
+import { type EndingRequest, type GameState, lineOf, type PendingMove, sideOfSfen } from './state.js';
 
 type Draft = { -readonly [K in keyof GameState]: GameState[K] };
 
@@ -25,7 +26,7 @@ function copyOf(s: GameState): Draft {
     lastSubmissionBy: s.lastSubmissionBy,
     result: s.result,
     endedBy: s.endedBy,
-    lineage: s.lineage,
+    line: s.line,
     clock: s.clock,
   };
 }
@@ -51,7 +52,7 @@ export function evolve(state: GameState, event: GameEvent): GameState {
       };
       next.sfen = d.initialSfen;
       next.sideToMove = side;
-      next.lineage = { initialSfen: d.initialSfen, ruleset: d.ruleset, moves: [], game: null };
+      next.line = startLine(d.initialSfen, d.ruleset);
       next.clock = newGameClock(d.timeControl, Date.parse(d.createdAt), side);
       return next;
     }
@@ -79,7 +80,7 @@ export function evolve(state: GameState, event: GameEvent): GameState {
       next.sideToMove = sideOfSfen(d.sfen);
       next.check = d.check;
       next.pending = withoutSubmission(state.pending, d.submittedSeq);
-      next.lineage = advance(state, event);
+      next.line = advanceLine(lineOf(state), d.usi);
       next.clock = clockAfter(state, event);
       return next;
     }
@@ -130,29 +131,6 @@ function clockAfter(state: GameState, event: MoveAccepted): Clock | null {
   const timing = clockAfterMove(clock, state.ply, submitted.receivedAt);
   // the verdict was given: a late move cannot have been accepted, so keep the turn moving
   return timing.kind === 'in_time' ? timing.clock : { ...clock, toMove: sideOfSfen(event.data.sfen) };
-}
-
-/** The lineage after an accepted move: appended at the tip, reused when already there, else branched. */
-function advance(state: GameState, event: MoveAccepted): Lineage | null {
-  const lineage = state.lineage;
-  if (lineage === null) throw new Error('MoveAccepted before GameCreated');
-  const usi = event.data.usi;
-  const at = state.ply;
-  if (lineage.moves.length === at) {
-    lineage.moves.push(usi);
-    const game = lineage.game;
-    // keep a built game current; an unbuilt one stays lazy (folding never pays for rules)
-    if (game !== null && game.ply === at) {
-      const played = game.playUsi(usi);
-      if (!played.ok) throw new Error(`accepted move ${usi} at ply ${at + 1} is illegal on replay: ${played.error}`);
-    }
-    return lineage;
-  }
-  const there = lineage.moves[at];
-  if (there !== undefined && sameMove(there, usi)) return lineage; // played tentatively by decide
-  const moves = lineage.moves.slice(0, at);
-  moves.push(usi);
-  return { initialSfen: lineage.initialSfen, ruleset: lineage.ruleset, moves, game: null };
 }
 
 /** Folds events from the initial state (or from `state`). */

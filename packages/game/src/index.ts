@@ -13,6 +13,14 @@ export {
   startClock,
   type TimedMove,
 } from './clock.js';
+export {
+  CommandHandler,
+  type CommandHandlerOptions,
+  type CommandRequest,
+  type Handled,
+  type Start,
+  TooManyConflictsError,
+} from './command-handler.js';
 export type {
   Abort,
   CheckClock,
@@ -73,6 +81,7 @@ export {
   turnDeadline,
   turnFlagDueAt,
 } from './game-clock.js';
+export { type CaughtUp, GameStates, type GameStatesOptions } from './game-states.js';
 export { RecentStates } from './recent-states.js';
 export { isRejectionCode, REJECTION_CODES, type Rejection, type RejectionCode, rejection } from './rejections.js';
 export {

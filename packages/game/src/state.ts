@@ -1,38 +1,13 @@
 /**
- * The state of one game, folded from its events.
- *
- * Folding must be O(N) for N events, so the rules `Game` (position, repetition keys,
- * check flags) is kept across events instead of replayed per event. It lives in a
- * `Lineage` shared by the states of one fold: an append-only list of accepted USI moves
- * and a rules `Game` that has played exactly `lineage.moves`. A state sees the first
- * `state.ply` of them. `evolve` appends when the state is at the lineage's tip and
- * branches (copies, rebuilds) otherwise, so older states stay correct; `decide` plays a
- * move it accepts on the lineage's game ahead of the state (a tentative move), and the
- * `evolve` of that MoveAccepted finds it already there. Any mismatch rebuilds the game
- * from the move list, so the cache can cost time but never change a verdict.
+ * The state of one game, folded from its events: values only, never changed once made
+ * (`evolve` returns a new state). The accepted moves are a shared immutable line
+ * (move-line.ts), beside whose newest link the position history is kept.
  */
-import {
-  COLORS,
-  type Color,
-  type ColorName,
-  Game,
-  type Handicap,
-  parseSfen,
-  parseUsi,
-  type Ruleset,
-} from '@shogi/rules';
+import { COLORS, type Color, type ColorName, type Handicap, type Ruleset } from '@shogi/rules';
 import type { Clock } from './clock.js';
 import type { EndReason, PlayerRef } from './events.js';
+import { type MoveLine, movesOfLine } from './move-line.js';
 import type { TimeControl } from './time-control.js';
-
-export interface Lineage {
-  readonly initialSfen: string;
-  readonly ruleset: Ruleset;
-  /** Accepted USI moves (a state sees the first `ply`), plus possibly one tentative move. */
-  readonly moves: string[];
-  /** The rules game after exactly `moves` (rebuilt lazily when null). */
-  game: Game | null;
-}
 
 export interface PendingMove {
   readonly seq: number;
@@ -101,7 +76,8 @@ export interface GameState {
    * idempotency key by that player is answered with its seq, from the state alone.
    */
   readonly endedBy: EndingRequest | null;
-  readonly lineage: Lineage | null;
+  /** The accepted moves (as many as `ply`); null until GameCreated. */
+  readonly line: MoveLine | null;
   /**
    * The clocks as of the start of the current turn (game-clock.ts); null for unlimited games.
    * Before both first moves, `turnStartedAt` starts the first-move timer and nothing is charged.
@@ -121,7 +97,7 @@ export const initialState = (): GameState => ({
   lastSubmissionBy: { sente: null, gote: null },
   result: null,
   endedBy: null,
-  lineage: null,
+  line: null,
   clock: null,
 });
 
@@ -139,61 +115,12 @@ export function colorOfPlayer(state: GameState, playerId: string): ColorName | n
 }
 
 /** The accepted moves in USI. */
-export const movesOf = (state: GameState): string[] => state.lineage?.moves.slice(0, state.ply) ?? [];
+export const movesOf = (state: GameState): string[] => (state.line === null ? [] : movesOfLine(state.line));
 
-/** Replays moves from the initial position; trusted input (accepted moves only). */
-export function replay(initialSfen: string, ruleset: Ruleset, moves: readonly string[]): Game {
-  const parsed = parseSfen(initialSfen);
-  if (!parsed.ok) throw new Error(`recorded initial SFEN does not parse: ${parsed.error.message}`);
-  const game = new Game(parsed.value, ruleset);
-  for (const usi of moves) {
-    const r = game.playUsi(usi);
-    if (!r.ok) throw new Error(`recorded accepted move ${usi} is not legal on replay: ${r.error}`);
-  }
-  return game;
-}
-
-/** A fresh lineage for `state`'s accepted moves (the slow path: O(ply)). */
-export function branchLineage(state: GameState): Lineage {
-  const old = state.lineage;
-  if (old === null || state.info === null) throw new Error('no game');
-  const moves = old.moves.slice(0, state.ply);
-  return { initialSfen: old.initialSfen, ruleset: old.ruleset, moves, game: null };
-}
-
-/**
- * The lineage's game after all its moves: built on first use, caught up incrementally
- * (its moves are always a prefix of `lineage.moves`).
- */
-export function lineageGame(lineage: Lineage): Game {
-  let game = lineage.game;
-  if (game === null) {
-    game = replay(lineage.initialSfen, lineage.ruleset, lineage.moves);
-    lineage.game = game;
-    return game;
-  }
-  for (let i = game.ply; i < lineage.moves.length; i++) {
-    const usi = lineage.moves[i] as string;
-    const r = game.playUsi(usi);
-    if (!r.ok) throw new Error(`recorded accepted move ${usi} is not legal on replay: ${r.error}`);
-  }
-  return game;
-}
-
-/**
- * A rules game positioned exactly at `state` that the caller may play one move on:
- * the shared one when the state is at the lineage's tip (then `shared` is true and a
- * played move must be pushed to `lineage.moves`), else a private rebuilt one.
- */
-export function gameAt(state: GameState): { game: Game; lineage: Lineage; shared: boolean } {
-  const lineage = state.lineage;
-  if (lineage === null) throw new Error('no game');
-  if (lineage.moves.length === state.ply) return { game: lineageGame(lineage), lineage, shared: true };
-  const own = branchLineage(state);
-  return { game: lineageGame(own), lineage: own, shared: false };
+/** The line of a created game's moves. */
+export function lineOf(state: GameState): MoveLine {
+  if (state.line === null) throw new Error('no game');
+  return state.line;
 }
 
 export { sideOfSfen } from '@shogi/rules';
-
-/** A parsed move equals the USI text (so `7g7f` and a re-formatted `7g7f` match). */
-export const sameMove = (a: string, b: string): boolean => a === b || parseUsi(a) === parseUsi(b);

@@ -347,7 +347,7 @@ describe('folding', () => {
     expect(movesOf(again)).toEqual(moves);
     expect(again.sfen).toBe(s.sfen);
     expect(again.seq).toBe(s.seq);
-    // an older state is not disturbed by later folding (the lineage branches)
+    // an older state is not disturbed by later folding (its line is its own)
     const old = fold([created1, ...events.slice(0, 4)], initialState());
     expect(movesOf(old)).toEqual(moves.slice(0, 2));
     const replayed = decide({ type: 'ValidatePending', seq: old.seq, now: T0 }, old);

@@ -8,7 +8,8 @@ import { formatUsi, legalMoves } from '@shogi/rules';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decide, evolve, fold, type GameEvent, type GameState, initialState } from '../src/index.js';
-import { gameAt } from '../src/state.js';
+import { historyAt } from '../src/move-line.js';
+import { lineOf } from '../src/state.js';
 import { GOTE, gameCreated, SENTE, T0 } from '../src/testing/index.js';
 
 type Step = { kind: 'legal' | 'junk' | 'stale' | 'stranger' | 'validate' | 'raw'; pick: number };
@@ -59,7 +60,7 @@ function run(steps: readonly Step[]): {
       continue;
     }
     const mover = s.sideToMove === 'sente' ? SENTE : GOTE;
-    const moves = legalMoves(gameAt(s).game.position);
+    const moves = legalMoves(historyAt(lineOf(s)).position);
     const usi =
       kind === 'junk'
         ? ['9z9z', 'P*5', '1a1a', '5i5e'][pick % 4]

@@ -9,12 +9,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { Game, winnerOf } from './game.js';
 import { moveIllegality } from './legality.js';
 import { generateLegal, legalMoves, MAX_MOVES } from './movegen.js';
 import { decodeRecord } from './notation/decode.js';
 import { perft } from './perft.js';
 import type { Position } from './position.js';
+import { PositionHistory, winnerOf } from './position-history.js';
 import { type ReplayResult, replayMoves, replayRecord } from './replay.js';
 import { parseSfen, START_SFEN, toSfen } from './sfen.js';
 import { COLORS, RULESETS, type Ruleset } from './types.js';
@@ -188,7 +188,7 @@ function demoCommand(args: string[], io: Io): number {
     seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
     return seed % n;
   };
-  const game = new Game(position(undefined));
+  const game = new PositionHistory(position(undefined));
   io.out(`Demo: two random players from the start position (${START_SFEN})`);
   while (game.outcome.status === 'ongoing' && game.ply < 300) {
     const moves = legalMoves(game.position);

@@ -1,4 +1,3 @@
-export { GAME_STATUSES, Game, type GameStatus, type MoveRejection, type Outcome, winnerOf } from './game.js';
 export { HANDICAP_SFENS, HANDICAPS, type Handicap, isHandicap } from './handicaps.js';
 export { assessImpasse, type ImpasseAssessment } from './impasse.js';
 export { moveIllegality } from './legality.js';
@@ -38,6 +37,14 @@ export {
   Position,
   type Setup,
 } from './position.js';
+export {
+  type MoveRejection,
+  OUTCOME_STATUSES,
+  type Outcome,
+  type OutcomeStatus,
+  PositionHistory,
+  winnerOf,
+} from './position-history.js';
 export {
   REPLAY_STATUSES,
   type ReplayRejection,

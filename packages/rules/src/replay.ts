@@ -1,13 +1,14 @@
 /**
- * Replays a game record through `Game` and says what the rules make of it: the final
- * position, and whether it ended by rule (mate, stalemate, repetition, perpetual check,
+ * Replays a game record through a `PositionHistory` and says what the rules make of it: the
+ * final position, and whether it ended by rule (mate, stalemate, repetition, perpetual check,
  * impasse) or at an illegal move. What a record merely states (resignation, time-up, an
  * interruption) is not a rule of the board and leaves the status `ongoing`; the one
  * stated ending replay judges is an impasse declaration (%KACHI, 入玉勝ち), made by the
  * side to move after the last move.
  */
-import { Game, type MoveRejection } from './game.js';
+
 import type { GameRecord } from './notation/record.js';
+import { type MoveRejection, PositionHistory } from './position-history.js';
 import { parseSfen, toSfen } from './sfen.js';
 import type { Color, Ruleset } from './types.js';
 
@@ -37,7 +38,7 @@ export interface ReplayResult {
   readonly illegal?: { readonly ply: number; readonly reason: ReplayRejection };
 }
 
-function result(game: Game, illegal?: { ply: number; reason: ReplayRejection }): ReplayResult {
+function result(game: PositionHistory, illegal?: { ply: number; reason: ReplayRejection }): ReplayResult {
   const outcome = game.outcome;
   const base = { plies: game.ply, sfen: toSfen(game.position) };
   if (illegal) return { ...base, status: 'illegal', illegal };
@@ -50,10 +51,10 @@ function play(
   sfen: string,
   moves: readonly string[],
   ruleset: Ruleset,
-): { game: Game; illegal?: { ply: number; reason: ReplayRejection } } | { bad: ReplayResult } {
+): { game: PositionHistory; illegal?: { ply: number; reason: ReplayRejection } } | { bad: ReplayResult } {
   const start = parseSfen(sfen);
   if (!start.ok) return { bad: { plies: 0, sfen, status: 'illegal', illegal: { ply: 0, reason: 'bad_position' } } };
-  const game = new Game(start.value, ruleset);
+  const game = new PositionHistory(start.value, ruleset);
   for (const [i, usi] of moves.entries()) {
     const played = game.playUsi(usi);
     if (!played.ok) return { game, illegal: { ply: i + 1, reason: played.error } };

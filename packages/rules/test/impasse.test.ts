@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { assessImpasse, Game, parseSfen } from '../src/index.js';
+import { assessImpasse, PositionHistory, parseSfen } from '../src/index.js';
 
 const assess = (sfen: string) => {
   const pos = parseSfen(sfen);
@@ -41,7 +41,13 @@ describe('27-point declaration', () => {
     const right = parseSfen('RRBBGGGG1/4K4/SSSS5/9/9/9/9/9/k8 b - 1');
     const wrong = parseSfen('RRBBGGGG1/9/SSSS5/4K4/9/9/9/9/k8 b - 1');
     if (!right.ok || !wrong.ok) throw new Error('bad fixture');
-    expect(new Game(right.value).declareImpasse()).toMatchObject({ ok: true, value: { status: 'impasse', winner: 0 } });
-    expect(new Game(wrong.value).declareImpasse()).toMatchObject({ ok: true, value: { status: 'impasse', winner: 1 } });
+    expect(new PositionHistory(right.value).declareImpasse()).toMatchObject({
+      ok: true,
+      value: { status: 'impasse', winner: 0 },
+    });
+    expect(new PositionHistory(wrong.value).declareImpasse()).toMatchObject({
+      ok: true,
+      value: { status: 'impasse', winner: 1 },
+    });
   });
 });

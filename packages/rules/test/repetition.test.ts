@@ -1,16 +1,16 @@
 import { describe, expect, test } from 'vitest';
-import { COLORS, Game, type Outcome, parseSfen, RULESETS, type Ruleset } from '../src/index.js';
+import { COLORS, type Outcome, PositionHistory, parseSfen, RULESETS, type Ruleset } from '../src/index.js';
 import { fixture, type RepetitionCase } from './fixtures.js';
 
-const newGame = (sfen: string, ruleset: Ruleset): Game => {
+const newGame = (sfen: string, ruleset: Ruleset): PositionHistory => {
   const pos = parseSfen(sfen);
   if (!pos.ok) throw new Error(pos.error.message);
-  return new Game(pos.value, ruleset);
+  return new PositionHistory(pos.value, ruleset);
 };
 
 /** Plays moves until the game ends or a move is refused. */
 function playOut(
-  game: Game,
+  game: PositionHistory,
   moves: string[],
 ): { ended?: { ply: number; outcome: Outcome }; refused?: { ply: number; reason: string } } {
   for (const usi of moves) {

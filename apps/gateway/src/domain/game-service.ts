@@ -1,40 +1,74 @@
 /**
- * The game service over the event store: commands are decided on the folded state and
- * appended at the next seq; a version conflict (someone appended first) re-reads the
- * tail and decides again, a bounded number of times. States are cached per game and
- * caught up from their last seq, so a command costs one tail read and one append.
+ * The game service: what the routes and the player socket ask of games, as commands for the
+ * command handler of @shogi/game and reads of the states it keeps. The hub keeps a watched
+ * game's state current from what is published (`observe`), so a command usually decides
+ * without a read. Once a command is recorded come its follow-ups: the validation job of a
+ * submission, the flag job of a new timed game's first turn, the publication of an ending.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
-  clockView,
-  type Decision,
-  decide,
+  CommandHandler,
+  type CommandRequest,
   type EventStore,
-  evolve,
-  type GameEvent,
   type GameState,
+  GameStates,
+  type Handled,
   initialState,
-  isGameEventType,
-  isVersionConflict,
   type MoveSubmitted,
-  movesOf,
-  RecentStates,
   type RecordedEvent,
   type RejectionCode,
+  type Start,
+  TooManyConflictsError,
 } from '@shogi/game';
+import { toWire, wireOf } from '@shogi/pipeline';
 import {
-  type ClockView,
   type CreateGameBody,
   type ErrorCode,
   type GameView,
   REJECTION_ERRORS,
+  type Side,
   type WireEvent,
 } from '@shogi/protocol';
 import { ApiError } from './api-error.js';
-import type { GameService, Player, Submission, Verdict } from './service.js';
+import { hashToken } from './auth.js';
+import { viewOf } from './game-view.js';
+import type { Player } from './player.js';
 
-// every rejection code of the game has a wire code (compile-time check)
-const rejectionErrors: Readonly<Record<RejectionCode, ErrorCode>> = REJECTION_ERRORS;
+export interface Submission {
+  readonly usi: string;
+  readonly ply: number;
+  readonly idempotencyKey?: string | undefined;
+}
+
+/** What the routes need from the game domain. */
+export interface GameService {
+  createPlayer(name: string): Promise<Player & { token: string }>;
+  createGame(body: CreateGameBody): Promise<GameView>;
+  /** Throws ApiError GAME_NOT_FOUND. */
+  view(gameId: string): Promise<GameView>;
+  /** Throws ApiError GAME_NOT_FOUND. */
+  eventsAfter(gameId: string, afterSeq: number, limit?: number): Promise<WireEvent[]>;
+  /**
+   * The player's side in the game and the game's last seq, from one read of the log;
+   * throws GAME_NOT_FOUND or NOT_A_PLAYER.
+   */
+  seatOf(gameId: string, playerId: string): Promise<{ side: Side; lastSeq: number }>;
+  /**
+   * Durable MoveSubmitted, its job enqueued (a job Redis cannot take is left to the sweeper:
+   * a recorded submission is always answered); throws ApiError with a catalog code.
+   */
+  submitMove(gameId: string, player: Player, move: Submission): Promise<{ seq: number }>;
+  /** Resigned + GameEnded; the same player's replay of the key answers the same seq. */
+  resign(gameId: string, player: Player, idempotencyKey?: string): Promise<{ seq: number }>;
+  /** GameEnded 'abort' before the player's first move; throws TOO_LATE_TO_ABORT, NOT_A_PLAYER, GAME_OVER... */
+  abort(gameId: string, player: Player, idempotencyKey?: string): Promise<{ seq: number }>;
+  /** ImpasseDeclared + GameEnded (the declarer wins if valid, else loses); throws NOT_YOUR_TURN, GAME_OVER... */
+  declareImpasse(gameId: string, player: Player, idempotencyKey?: string): Promise<{ seq: number }>;
+  /** Events seen on the hub: keeps the state of a watched game current. */
+  observe(gameId: string, published: readonly unknown[]): void;
+  /** An element of a message published on a game's channel, in the wire shape (@shogi/pipeline). */
+  toWire(published: unknown): WireEvent | null;
+}
 
 export interface PlayerStore {
   insert(player: { id: string; name: string; tokenHash: string }): Promise<void>;
@@ -73,339 +107,192 @@ export interface GameServiceDeps {
   readonly cacheSize?: number;
 }
 
-export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
-
-export function createGameService(deps: GameServiceDeps): GameService & { states: StateCache } {
-  const now = deps.now ?? (() => new Date());
-  const states = new StateCache(deps.events, deps.cacheSize ?? 10_000);
-
-  /** decide + append with retries; returns the appended events (empty for a duplicate). */
-  async function execute(
-    gameId: string,
-    command: (state: GameState) => Decision,
-    options: {
-      /** the submitted ply, to tell a future ply (FUTURE_PLY) from a stale one */
-      readonly ply?: number;
-      /** the game id was just drawn at random: its stream is empty, no need to read it */
-      readonly fresh?: boolean;
-    } = {},
-  ): Promise<{ state: GameState; decision: Extract<Decision, { ok: true }>; appended: RecordedEvent[] }> {
-    for (let attempt = 0; ; attempt++) {
-      // Fast path: a state kept current by the hub may decide without a read. An acceptance
-      // is trusted (a stale state makes its append conflict); a rejection is confirmed on
-      // the state read from the log, unless the cached game has ended: what the log may hold
-      // beyond an ended state (verdicts of late submissions) changes no command's answer,
-      // so a refused or replayed command on a finished game costs no read.
-      const cached = attempt === 0 ? (options.fresh ? initialState() : states.peek(gameId)) : undefined;
-      let state = cached ?? (await states.current(gameId));
-      let decision = command(state);
-      if (!decision.ok && cached !== undefined && cached.status !== 'ended') {
-        state = await states.current(gameId);
-        decision = command(state);
-      }
-      if (!decision.ok) throw rejectionError(decision.rejection.code, decision.rejection.message, state, options.ply);
-      if (decision.events.length === 0) return { state, decision, appended: [] };
-      try {
-        const result = await deps.events.append(gameId, state.seq, decision.events);
-        states.applied(gameId, state, result.events);
-        return { state, decision, appended: result.events };
-      } catch (err) {
-        if (!isVersionConflict(err)) throw err;
-        states.forget(gameId);
-        if (attempt >= deps.maxRetries) throw new ApiError('CONFLICT', `gave up after ${attempt + 1} attempts`);
-      }
-    }
-  }
-
-  const publishQuietly = (gameId: string, events: readonly RecordedEvent[]) =>
-    deps.publish(gameId, events).catch(() => {
-      // the log has the events; subscribers catch up by seq
-    });
-
-  /**
-   * After the append a command is recorded: a job that cannot be queued (Redis down) must not
-   * turn its answer into a 5xx, which says "not recorded, retry". The sweeper queues what waits
-   * without a job, and finds timed games past their deadline.
-   */
-  const afterRecorded = async (gameId: string, job: 'validate' | 'flag', queue: () => Promise<void>): Promise<void> => {
-    try {
-      await queue();
-    } catch (err) {
-      deps.logger?.warn({ err, gameId, job }, 'job not queued after the append: the sweeper will queue it');
-    }
-  };
-
-  /** Resignation, abort and impasse: decide, append, publish; a player's replay of the request answers its seq. */
-  const endingCommand = async (
-    gameId: string,
-    player: Player,
-    idempotencyKey: string | undefined,
-    type: 'Resign' | 'Abort' | 'DeclareImpasse',
-  ): Promise<{ seq: number }> => {
-    const key = idempotencyKey === undefined ? {} : { idempotencyKey };
-    const { decision, appended } = await execute(gameId, (s) =>
-      decide({ type, playerId: player.id, now: now(), ...key }, s),
-    );
-    if (decision.duplicateOf !== undefined) return { seq: decision.duplicateOf };
-    const first = appended[0];
-    if (first === undefined) throw new ApiError('INTERNAL');
-    await publishQuietly(gameId, appended);
-    deps.deliverLocal?.(gameId, appended);
-    return { seq: first.seq };
-  };
-
-  const known = async (gameId: string): Promise<GameState> => {
-    const state = await states.current(gameId);
-    if (state.status === 'none') throw new ApiError('GAME_NOT_FOUND');
-    return state;
-  };
-
-  return {
-    states,
-
-    async createPlayer(name) {
-      const token = randomBytes(24).toString('base64url');
-      const player = { id: randomUUID(), name };
-      await deps.players.insert({ ...player, tokenHash: hashToken(token) });
-      return { ...player, token };
-    },
-
-    async createGame(body: CreateGameBody) {
-      if (body.handicap !== undefined && body.sfen !== undefined) throw new ApiError('INVALID_SETUP');
-      if (body.sente === body.gote) throw new ApiError('SAME_PLAYER');
-      const [sente, gote] = await Promise.all([deps.players.byId(body.sente), deps.players.byId(body.gote)]);
-      if (!sente || !gote) throw new ApiError('UNKNOWN_PLAYER', !sente ? `sente ${body.sente}` : `gote ${body.gote}`);
-      const gameId = randomUUID();
-      const { appended } = await execute(
-        gameId,
-        (state) =>
-          decide(
-            {
-              type: 'CreateGame',
-              gameId,
-              sente: { id: sente.id, name: sente.name },
-              gote: { id: gote.id, name: gote.name },
-              ruleset: body.ruleset ?? 'default',
-              handicap: body.handicap ?? null,
-              initialSfen: body.sfen ?? null,
-              ...(body.timeControl === undefined ? {} : { timeControl: body.timeControl }),
-              ...(body.rated === undefined ? {} : { rated: body.rated }),
-              now: now(),
-            },
-            state,
-          ),
-        { fresh: true },
-      );
-      if (appended.length === 0) throw new ApiError('INTERNAL');
-      // the append at seq 0 succeeded: the new game's state is the empty one plus what it wrote
-      const created = foldOnto(initialState(), appended);
-      const scheduleFlag = deps.scheduleFlag;
-      if (scheduleFlag !== undefined) await afterRecorded(gameId, 'flag', () => scheduleFlag(gameId, created));
-      return viewOf(created, now());
-    },
-
-    async view(gameId) {
-      return viewOf(await known(gameId), now());
-    },
-
-    async eventsAfter(gameId, afterSeq, limit = 1000) {
-      const events = await deps.events.readStream(gameId, afterSeq);
-      if (events.length === 0 && afterSeq === 0) throw new ApiError('GAME_NOT_FOUND');
-      if (events.length === 0) await known(gameId);
-      return events.slice(0, limit).map(wireOf);
-    },
-
-    async seatOf(gameId, playerId) {
-      const state = await known(gameId);
-      const info = state.info;
-      if (info?.sente.id === playerId) return { side: 'sente', lastSeq: state.seq };
-      if (info?.gote.id === playerId) return { side: 'gote', lastSeq: state.seq };
-      throw new ApiError('NOT_A_PLAYER');
-    },
-
-    async submitMove(gameId, player, move: Submission) {
-      const { decision, appended, state } = await execute(
-        gameId,
-        (s) =>
-          decide(
-            {
-              type: 'SubmitMove',
-              playerId: player.id,
-              usi: move.usi,
-              ply: move.ply,
-              now: now(),
-              ...(move.idempotencyKey === undefined ? {} : { idempotencyKey: move.idempotencyKey }),
-            },
-            s,
-          ),
-        { ply: move.ply },
-      );
-      if (decision.duplicateOf !== undefined) {
-        const { sente, gote } = state.lastSubmissionBy;
-        const original = sente?.seq === decision.duplicateOf ? sente : gote;
-        if (original && (original.usi !== move.usi || original.ply !== move.ply)) {
-          throw new ApiError('IDEMPOTENCY_KEY_REUSED', `the key was used for ${original.usi} at ply ${original.ply}`);
-        }
-        // the first answer may have been lost with its connection before the job was queued:
-        // a replay still waiting for its verdict queues it again (same job id: a no-op if queued)
-        const duplicateOf = decision.duplicateOf;
-        if (state.pending.some((p) => p.seq === duplicateOf))
-          await afterRecorded(gameId, 'validate', () => deps.enqueue(gameId, duplicateOf));
-        return { seq: duplicateOf };
-      }
-      const submitted = appended[0] as RecordedEvent<MoveSubmitted>;
-      await afterRecorded(gameId, 'validate', () => deps.enqueue(gameId, submitted.seq, submitted));
-      return { seq: submitted.seq };
-    },
-
-    resign(gameId, player, idempotencyKey) {
-      return endingCommand(gameId, player, idempotencyKey, 'Resign');
-    },
-
-    abort(gameId, player, idempotencyKey) {
-      return endingCommand(gameId, player, idempotencyKey, 'Abort');
-    },
-
-    declareImpasse(gameId, player, idempotencyKey) {
-      return endingCommand(gameId, player, idempotencyKey, 'DeclareImpasse');
-    },
-
-    observe(gameId, published) {
-      states.observe(gameId, published as readonly RecordedEvent[]);
-    },
-
-    toWire(published) {
-      const e = published as Partial<RecordedEvent> | null;
-      if (!e || typeof e.seq !== 'number' || typeof e.type !== 'string') return null;
-      return wireOf(e as RecordedEvent);
-    },
-
-    verdictOf(event) {
-      if (event.type !== 'MoveAccepted' && event.type !== 'MoveRejected') return null;
-      const d = event.payload as { submittedSeq: number; ply: number; usi: string; reason?: string };
-      const accepted = event.type === 'MoveAccepted';
-      return {
-        submittedSeq: d.submittedSeq,
-        seq: event.seq,
-        // MoveAccepted.ply counts the move itself; a verdict reports the ply it was sent for
-        ply: accepted ? d.ply - 1 : d.ply,
-        usi: d.usi,
-        accepted,
-        ...(d.reason === undefined ? {} : { reason: d.reason }),
-      } satisfies Verdict;
-    },
-
-    submitterOf(event) {
-      if (event.type !== 'MoveSubmitted') return null;
-      const color = (event.payload as { color?: unknown }).color;
-      return color === 'sente' || color === 'gote' ? color : null;
-    },
-  };
-}
-
-function rejectionError(code: RejectionCode, message: string, state: GameState, ply?: number): ApiError {
-  if (code === 'stale_ply' && ply !== undefined && ply > state.ply) return new ApiError('FUTURE_PLY', message);
-  return new ApiError(rejectionErrors[code], message);
-}
-
-export function wireOf(e: RecordedEvent): WireEvent {
-  return { seq: e.seq, type: e.type, payload: e.data as unknown as Record<string, unknown>, recordedAt: e.recordedAt };
-}
-
-/** The clocks at `now` (null for unlimited games), stopped at the end of an ended game. */
-export function clockOf(state: GameState, now: Date): ClockView | null {
-  if (state.clock === null) return null;
-  return clockView(state.clock, state.ply, state.result, now.getTime());
-}
-
-export function viewOf(state: GameState, now: Date = new Date()): GameView {
-  const info = state.info;
-  if (info === null) throw new ApiError('GAME_NOT_FOUND');
-  return {
-    id: info.gameId,
-    ruleset: info.ruleset,
-    initialSfen: info.initialSfen,
-    sfen: state.sfen,
-    moves: movesOf(state),
-    ply: state.ply,
-    sideToMove: state.sideToMove,
-    status: state.status === 'ended' ? 'ended' : 'ongoing',
-    result: state.result === null ? null : { winner: state.result.winner, reason: state.result.reason },
-    lastSeq: state.seq,
-    players: { sente: info.sente, gote: info.gote },
-    timeControl: info.timeControl,
-    rated: info.rated,
-    clock: clockOf(state, now),
-  };
-}
-
-/** The shape of a game id, as `Id` in @shogi/protocol's schemas. */
-const GAME_ID = /^[A-Za-z0-9_-]{1,64}$/;
+// every rejection code of the game has a wire code (compile-time check)
+const rejectionErrors: Readonly<Record<RejectionCode, ErrorCode>> = REJECTION_ERRORS;
 
 /**
- * Folded states by game, caught up from their seq on each use. Ended games are kept like the
- * others (and leave by the same count and idle bounds): a command on one, such as a replayed
- * resignation, is then answered without a read.
+ * The shape of a game id, as `Id` in @shogi/protocol's schemas: no other names a game, and
+ * PostgreSQL refuses some (a NUL byte). WebSocket routes look the game up in preValidation,
+ * before their schema runs.
  */
-export class StateCache {
-  private readonly map: RecentStates<GameState>;
-  private readonly events: EventStore;
+const GAME_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-  /** `idleMs`: a game without a command or an observed event here for that long is read from the log again. */
-  constructor(events: EventStore, limit: number, idleMs = 60_000) {
-    this.events = events;
-    this.map = new RecentStates({ limit, idleMs });
+type Done = Exclude<Handled, { kind: 'rejected' }>;
+
+/** What the service's functions share: its dependencies, the states it keeps and the handler over them. */
+interface Games {
+  readonly deps: GameServiceDeps;
+  readonly states: GameStates;
+  readonly handler: CommandHandler;
+  readonly now: () => Date;
+}
+
+export function createGameService(deps: GameServiceDeps): GameService & { states: GameStates } {
+  const now = deps.now ?? (() => new Date());
+  // ended games stay: a replayed or late command on one is answered without a read
+  const states = new GameStates(deps.events, { limit: deps.cacheSize ?? 10_000, keepEnded: true });
+  const games: Games = {
+    deps,
+    states,
+    handler: new CommandHandler({ events: deps.events, states, maxConflicts: deps.maxRetries, now }),
+    now,
+  };
+  return {
+    states,
+    createPlayer: (name) => createPlayer(deps.players, name),
+    createGame: (body) => createGame(games, body),
+    view: async (gameId) => viewOf(await known(games, gameId), now()),
+    eventsAfter: (gameId, afterSeq, limit = 1000) => eventsAfter(games, gameId, afterSeq, limit),
+    seatOf: async (gameId, playerId) => seatIn(await known(games, gameId), playerId),
+    submitMove: (gameId, player, move) => submitMove(games, gameId, player, move),
+    resign: (gameId, player, key) => endingCommand(games, gameId, player, key, 'Resign'),
+    abort: (gameId, player, key) => endingCommand(games, gameId, player, key, 'Abort'),
+    declareImpasse: (gameId, player, key) => endingCommand(games, gameId, player, key, 'DeclareImpasse'),
+    observe: (gameId, published) => states.observe(gameId, published as readonly RecordedEvent[]),
+    toWire,
+  };
+}
+
+/** The command handled, or the ApiError of its refusal; `ply`: the submitted ply (FUTURE_PLY or STALE_PLY). */
+async function run(games: Games, gameId: string, command: CommandRequest, start: Start, ply?: number): Promise<Done> {
+  if (!GAME_ID.test(gameId)) throw new ApiError('GAME_NOT_FOUND');
+  let handled: Handled;
+  try {
+    handled = await games.handler.handle(gameId, command, start);
+  } catch (err) {
+    if (err instanceof TooManyConflictsError) throw new ApiError('CONFLICT', `gave up after ${err.attempts} attempts`);
+    throw err;
   }
+  if (handled.kind !== 'rejected') return handled;
+  const { code, message } = handled.rejection;
+  if (code === 'stale_ply' && ply !== undefined && ply > handled.state.ply) throw new ApiError('FUTURE_PLY', message);
+  throw new ApiError(rejectionErrors[code], message);
+}
 
-  async current(gameId: string): Promise<GameState> {
-    // an id no game can have (the route schemas' Id) names none; WebSocket routes look the
-    // game up in preValidation, before their schema runs, and PostgreSQL refuses a NUL byte
-    if (!GAME_ID.test(gameId)) return initialState();
-    let state = this.map.get(gameId) ?? initialState();
-    const tail = await this.events.readStream(gameId, state.seq);
-    state = foldOnto(state, tail);
-    if (state.status !== 'none') this.map.set(gameId, state);
-    return state;
-  }
-
-  applied(gameId: string, before: GameState, events: readonly RecordedEvent[]): void {
-    const cached = this.map.peek(gameId);
-    // only move forward from the state the decision was made on
-    if (cached !== undefined && cached.seq > before.seq) return;
-    this.map.set(gameId, foldOnto(before, events));
-  }
-
-  /** The cached state without reading the log (possibly behind it). */
-  peek(gameId: string): GameState | undefined {
-    return this.map.peek(gameId);
-  }
-
-  /** Folds published events onto the cached state when they follow it exactly. */
-  observe(gameId: string, events: readonly RecordedEvent[]): void {
-    const cached = this.map.peek(gameId);
-    if (cached === undefined) return;
-    let s = cached;
-    for (const e of events) {
-      if (e.seq <= s.seq) continue;
-      // anything but the next event of the game (a gap, or a type the game does not know)
-      // leaves the cache as it is; the next command reads the log
-      if (e.seq !== s.seq + 1 || typeof e.type !== 'string' || !isGameEventType(e.type)) return;
-      s = evolve(s, e as GameEvent);
-    }
-    if (s === cached) return;
-    this.map.set(gameId, s);
-  }
-
-  forget(gameId: string): void {
-    this.map.delete(gameId);
+/**
+ * After the append a command is recorded: a job that cannot be queued (Redis down) must not
+ * turn its answer into a 5xx, which says "not recorded, retry". The sweeper queues what waits
+ * without a job, and finds timed games past their deadline.
+ */
+async function afterRecorded(
+  games: Games,
+  gameId: string,
+  job: 'validate' | 'flag',
+  queue: () => Promise<void>,
+): Promise<void> {
+  try {
+    await queue();
+  } catch (err) {
+    games.deps.logger?.warn({ err, gameId, job }, 'job not queued after the append: the sweeper will queue it');
   }
 }
 
-function foldOnto(state: GameState, events: readonly RecordedEvent[]): GameState {
-  let s = state;
-  for (const e of events) {
-    if (e.seq !== s.seq + 1) throw new Error(`stream gap: expected seq ${s.seq + 1}, got ${e.seq}`);
-    s = evolve(s, e as GameEvent);
+async function known(games: Games, gameId: string): Promise<GameState> {
+  if (!GAME_ID.test(gameId)) throw new ApiError('GAME_NOT_FOUND');
+  const { state } = await games.states.current(gameId);
+  if (state.status === 'none') throw new ApiError('GAME_NOT_FOUND');
+  return state;
+}
+
+function seatIn(state: GameState, playerId: string): { side: Side; lastSeq: number } {
+  const info = state.info;
+  if (info?.sente.id === playerId) return { side: 'sente', lastSeq: state.seq };
+  if (info?.gote.id === playerId) return { side: 'gote', lastSeq: state.seq };
+  throw new ApiError('NOT_A_PLAYER');
+}
+
+async function createPlayer(players: PlayerStore, name: string): Promise<Player & { token: string }> {
+  const token = randomBytes(24).toString('base64url');
+  const player = { id: randomUUID(), name };
+  await players.insert({ ...player, tokenHash: hashToken(token) });
+  return { ...player, token };
+}
+
+async function createGame(games: Games, body: CreateGameBody): Promise<GameView> {
+  if (body.handicap !== undefined && body.sfen !== undefined) throw new ApiError('INVALID_SETUP');
+  if (body.sente === body.gote) throw new ApiError('SAME_PLAYER');
+  const { players, scheduleFlag } = games.deps;
+  const [sente, gote] = await Promise.all([players.byId(body.sente), players.byId(body.gote)]);
+  if (!sente || !gote) throw new ApiError('UNKNOWN_PLAYER', !sente ? `sente ${body.sente}` : `gote ${body.gote}`);
+  const gameId = randomUUID();
+  const command: CommandRequest = {
+    type: 'CreateGame',
+    gameId,
+    sente: { id: sente.id, name: sente.name },
+    gote: { id: gote.id, name: gote.name },
+    ruleset: body.ruleset ?? 'default',
+    handicap: body.handicap ?? null,
+    initialSfen: body.sfen ?? null,
+    ...(body.timeControl === undefined ? {} : { timeControl: body.timeControl }),
+    ...(body.rated === undefined ? {} : { rated: body.rated }),
+  };
+  // the id was just drawn at random: its stream is empty, no need to read it
+  const handled = await run(games, gameId, command, { state: initialState() });
+  if (handled.kind !== 'appended') throw new ApiError('INTERNAL');
+  const created = handled.after;
+  if (scheduleFlag !== undefined) await afterRecorded(games, gameId, 'flag', () => scheduleFlag(gameId, created));
+  return viewOf(created, games.now());
+}
+
+async function eventsAfter(games: Games, gameId: string, afterSeq: number, limit: number): Promise<WireEvent[]> {
+  const events = await games.deps.events.readStream(gameId, afterSeq);
+  if (events.length === 0 && afterSeq === 0) throw new ApiError('GAME_NOT_FOUND');
+  if (events.length === 0) await known(games, gameId);
+  return events.slice(0, limit).map(wireOf);
+}
+
+async function submitMove(games: Games, gameId: string, player: Player, move: Submission): Promise<{ seq: number }> {
+  const key = move.idempotencyKey === undefined ? {} : { idempotencyKey: move.idempotencyKey };
+  const command: CommandRequest = { type: 'SubmitMove', playerId: player.id, usi: move.usi, ply: move.ply, ...key };
+  const handled = await run(games, gameId, command, 'kept', move.ply);
+  if (handled.kind === 'unchanged') {
+    if (handled.duplicateOf === null) throw new ApiError('INTERNAL');
+    return replayedSubmission(games, gameId, handled.state, handled.duplicateOf, move);
   }
-  return s;
+  const submitted = handled.appended[0] as RecordedEvent<MoveSubmitted>;
+  await afterRecorded(games, gameId, 'validate', () => games.deps.enqueue(gameId, submitted.seq, submitted));
+  return { seq: submitted.seq };
+}
+
+/** A submission replayed under its key: the same seq, its job queued again while it waits. */
+async function replayedSubmission(
+  games: Games,
+  gameId: string,
+  state: GameState,
+  seq: number,
+  move: Submission,
+): Promise<{ seq: number }> {
+  const { sente, gote } = state.lastSubmissionBy;
+  const original = sente?.seq === seq ? sente : gote;
+  if (original && (original.usi !== move.usi || original.ply !== move.ply)) {
+    throw new ApiError('IDEMPOTENCY_KEY_REUSED', `the key was used for ${original.usi} at ply ${original.ply}`);
+  }
+  // the first answer may have been lost with its connection before the job was queued
+  // (same job id: a no-op if it is queued)
+  if (state.pending.some((p) => p.seq === seq))
+    await afterRecorded(games, gameId, 'validate', () => games.deps.enqueue(gameId, seq));
+  return { seq };
+}
+
+/** Resignation, abort and impasse: decide, append, publish; a player's replay of the request answers its seq. */
+async function endingCommand(
+  games: Games,
+  gameId: string,
+  player: Player,
+  idempotencyKey: string | undefined,
+  type: 'Resign' | 'Abort' | 'DeclareImpasse',
+): Promise<{ seq: number }> {
+  const key = idempotencyKey === undefined ? {} : { idempotencyKey };
+  const handled = await run(games, gameId, { type, playerId: player.id, ...key }, 'kept');
+  if (handled.kind === 'unchanged') {
+    if (handled.duplicateOf === null) throw new ApiError('INTERNAL');
+    return { seq: handled.duplicateOf };
+  }
+  const first = handled.appended[0];
+  if (first === undefined) throw new ApiError('INTERNAL');
+  await games.deps.publish(gameId, handled.appended).catch(() => {
+    // the log has the events; subscribers catch up by seq
+  });
+  games.deps.deliverLocal?.(gameId, handled.appended);
+  return { seq: first.seq };
 }

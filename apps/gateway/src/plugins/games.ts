@@ -1,14 +1,12 @@
 /**
  * The game service and its infrastructure: the PostgreSQL pool and event store
  * (@shogi/store), the players repository, and the BullMQ producer of `validate` and `flag`
- * jobs, whose contract is the worker's (`@shogi/worker/jobs`).
+ * jobs, whose contract is @shogi/pipeline's.
  */
 
-import { randomUUID } from 'node:crypto';
 import type { EventStore } from '@shogi/game';
-import type { CreatePlayerResponse } from '@shogi/protocol';
-import { usernameTaken } from '@shogi/store';
 import {
+  enqueueValidate,
   FLAG_QUEUE,
   type FlagJobData,
   gameChannel,
@@ -16,18 +14,17 @@ import {
   scheduleFlag,
   toEnvelope,
   VALIDATE_QUEUE,
-  type ValidateBatchJobData,
+  type ValidateJob,
   type ValidateJobData,
-  validateJobId,
-  validateJobOptions,
-} from '@shogi/worker/jobs';
+} from '@shogi/pipeline';
+import type { CreatePlayerResponse } from '@shogi/protocol';
+import { usernameTaken } from '@shogi/store';
 import { Queue } from 'bullmq';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import type { GatewayConfig } from '../config.js';
-import { createGameService, type GameServiceDeps } from '../domain/game-service.js';
+import { createGameService, type GameService, type GameServiceDeps } from '../domain/game-service.js';
 import { createGuest } from '../domain/names.js';
-import type { GameService } from '../domain/service.js';
 import { tickBatcher } from '../domain/tick-batch.js';
 import { openStore } from './store.js';
 
@@ -46,12 +43,12 @@ declare module 'fastify' {
 export default fp<{ config: GatewayConfig; events?: EventStore }>(
   async (app, { config, events }) => {
     const store = openStore(config, events);
-    // the queues' own connection: BullMQ defines its ~50 scripts on it, and ioredis copies
-    // every defined script into each auto-pipeline it builds (a tick's commands), which was
-    // ~2.5 % of the gateway's CPU when the queues shared the auto-pipelined `app.redis`
+    // the queues' own connection: BullMQ defines its many scripts on it, and ioredis copies
+    // every defined script into each auto-pipeline it builds (a tick's commands), a cost the
+    // gateway's CPU showed when the queues shared the auto-pipelined `app.redis`
     const queueRedis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3 });
     queueRedis.on('error', (err) => app.log.warn({ err }, 'redis (queues): connection error'));
-    const queue = new Queue<ValidateJobData | ValidateBatchJobData>(VALIDATE_QUEUE, {
+    const queue = new Queue<ValidateJob>(VALIDATE_QUEUE, {
       connection: queueRedis,
       prefix: config.queuePrefix,
     });
@@ -59,14 +56,9 @@ export default fp<{ config: GatewayConfig; events?: EventStore }>(
     const flagQueue = new Queue<FlagJobData>(FLAG_QUEUE, { connection: queueRedis, prefix: config.queuePrefix });
     flagQueue.on('error', (err) => app.log.warn({ err }, 'flag queue: error'));
     // the moves recorded in one turn of the event loop (an append batch) leave as one job:
-    // BullMQ's scripts are paid per job. A lone move keeps the job id `${gameId}-${seq}`, so
-    // a retried enqueue (or a second gateway) of it is a no-op; a batch's id is its own, and
-    // a move validated twice is validated once (the worker appends at an expected version).
+    // BullMQ's scripts are paid per job
     const enqueueMoves = tickBatcher<ValidateJobData>(async (moves) => {
-      const [only] = moves;
-      if (moves.length === 1 && only !== undefined)
-        await queue.add(VALIDATE_QUEUE, only, validateJobOptions(validateJobId(only.gameId, only.seq)));
-      else await queue.add(VALIDATE_QUEUE, { moves }, validateJobOptions(`batch-${randomUUID()}`));
+      await enqueueValidate(queue, moves);
     }, MAX_VALIDATE_BATCH);
     const channelOf = (gameId: string) => gameChannel(gameId, config.channelPrefix);
     const deps: GameServiceDeps = {
@@ -83,7 +75,7 @@ export default fp<{ config: GatewayConfig; events?: EventStore }>(
       scheduleFlag: (gameId, state) => scheduleFlag(flagQueue, gameId, state),
       logger: app.log,
       // the submission's copy spares the worker a read of the log, and the worker publishes it
-      // with its verdict (see @shogi/worker's ValidateJobData)
+      // with its verdict (see @shogi/pipeline's ValidateJobData)
       enqueue: (gameId, seq, submitted) =>
         enqueueMoves(
           submitted === undefined

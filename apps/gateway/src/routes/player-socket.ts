@@ -7,6 +7,7 @@
 
 import type { Socket } from 'node:net';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { submitterOf, toWire, verdictOf } from '@shogi/pipeline';
 import {
   CLOSE_CODES,
   type ClientMessage,
@@ -37,7 +38,7 @@ const MAX_BUFFERED = 1 << 20;
 const wireOfBatch = new WeakMap<readonly unknown[], readonly WireEvent[]>();
 const eventsFrames = new WeakMap<readonly WireEvent[], string>();
 
-function wireEvents(toWire: (e: unknown) => WireEvent | null, batch: readonly unknown[]): readonly WireEvent[] {
+function wireEvents(batch: readonly unknown[]): readonly WireEvent[] {
   const known = wireOfBatch.get(batch);
   if (known !== undefined) return known;
   const out: WireEvent[] = [];
@@ -136,8 +137,8 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
       const sendEvents = (events: readonly WireEvent[]) => {
         sendFrame(eventsFrame(events));
         for (const event of events) {
-          if (app.games.submitterOf(event) === session.side) mine.add(event.seq);
-          const verdict = app.games.verdictOf(event);
+          if (submitterOf(event) === session.side) mine.add(event.seq);
+          const verdict = verdictOf(event);
           if (verdict === null || !mine.delete(verdict.submittedSeq)) continue;
           const frame = JSON.stringify({ type: 'verdict', ...verdict } satisfies ServerMessage);
           if (inFlight) heldVerdicts.push(frame);
@@ -237,7 +238,7 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
       app.hub
         .join(
           gameId,
-          (batch) => feed.push(wireEvents(app.games.toWire, batch)),
+          (batch) => feed.push(wireEvents(batch)),
           // Redis came back: verdicts published while it was away are only in PostgreSQL
           () => feed.catchUp(),
         )

@@ -4,7 +4,7 @@
  * (`via: 'http'`) or over the WebSocket (`via: 'ws'`).
  */
 import type { GameView, ServerMessage, Side } from '@shogi/protocol';
-import { Game, parseSfen, type Ruleset, sideOfSfen } from '@shogi/rules';
+import { PositionHistory, parseSfen, type Ruleset, sideOfSfen } from '@shogi/rules';
 import type { ApiClient, PlayerSocket } from '../client.js';
 import { chooseMove, type Random } from './brain.js';
 
@@ -32,10 +32,10 @@ export interface BotOptions {
   readonly onError?: (message: string) => void;
 }
 
-export function replay(initialSfen: string, ruleset: Ruleset, moves: readonly string[]): Game {
+export function replay(initialSfen: string, ruleset: Ruleset, moves: readonly string[]): PositionHistory {
   const parsed = parseSfen(initialSfen);
   if (!parsed.ok) throw new Error(`bad SFEN ${initialSfen}`);
-  const game = new Game(parsed.value, ruleset);
+  const game = new PositionHistory(parsed.value, ruleset);
   for (const usi of moves) game.playUsi(usi);
   return game;
 }

@@ -1,9 +1,9 @@
 /**
  * The demo bots' choice of move: random among the legal moves, preferring a mate, then
  * captures and checks, so that games end instead of wandering for a thousand plies.
- * The history (Game) decides perpetual check, so a candidate is tried on the Game.
+ * The position history decides perpetual check, so a candidate is tried on it.
  */
-import { formatUsi, type Game, legalMoves, type Move, moveTo } from '@shogi/rules';
+import { formatUsi, legalMoves, type Move, moveTo, type PositionHistory } from '@shogi/rules';
 
 export type Random = () => number;
 
@@ -24,7 +24,7 @@ export function seeded(seed: number): Random {
  * history (the caller replays it): a candidate is played on it to let the history
  * judge perpetual check, and a refused `play` leaves it unchanged.
  */
-export function chooseMove(game: Game, random: Random): string | null {
+export function chooseMove(game: PositionHistory, random: Random): string | null {
   if (game.outcome.status !== 'ongoing') return null;
   const pos = game.position;
   const moves = legalMoves(pos);

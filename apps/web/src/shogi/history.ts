@@ -1,15 +1,15 @@
 /**
- * A game's record as the game page keeps it: the rules' Game replayed from the initial SFEN,
- * and the board after every move, so stepping back to any ply costs nothing and asks the
+ * A game's record as the game page keeps it: the rules' PositionHistory replayed from the
+ * initial SFEN, and the board after every move, so stepping back to any ply costs nothing and asks the
  * server nothing. Pure: no DOM, no I/O.
  */
-import { type Game, moveTo, parseUsi, type Ruleset } from '@shogi/rules';
+import { moveTo, type PositionHistory, parseUsi, type Ruleset } from '@shogi/rules';
 import { type BoardState, boardOf, newGame } from './model.js';
 import { japaneseMove } from './notation.js';
 
 export class GameHistory {
   /** the live game: its position is the latest, the one moves are made from */
-  readonly game: Game;
+  readonly game: PositionHistory;
   /** boards[k]: the board after k moves (boards[0] is the initial position) */
   private readonly boards: BoardState[];
   private readonly usi: string[] = [];

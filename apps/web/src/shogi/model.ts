@@ -1,9 +1,8 @@
 /**
- * A game as the client follows it: the rules' Game replayed from the initial SFEN, plus
- * what the board view draws (squares, hands, last move, check). Pure: no DOM, no I/O.
+ * A game as the client follows it: the rules' PositionHistory replayed from the initial SFEN,
+ * plus what the board view draws (squares, hands, last move, check). Pure: no DOM, no I/O.
  */
 import {
-  Game,
   HAND_TYPES,
   isDrop,
   isPromotion,
@@ -11,6 +10,7 @@ import {
   type Move,
   moveFrom,
   moveTo,
+  PositionHistory,
   parseSfen,
   parseUsi,
   type Ruleset,
@@ -45,7 +45,7 @@ const RANKS = 'abcdefghi';
 /** `7g` for board index 6*9+2 */
 export const usiSquare = (index: number): string => `${FILES[index % 9]}${RANKS[(index / 9) | 0]}`;
 
-export function boardOf(game: Game): BoardState {
+export function boardOf(game: PositionHistory): BoardState {
   const pos = game.position;
   const squares: (BoardPiece | null)[] = [];
   for (let i = 0; i < 81; i++) {
@@ -69,13 +69,13 @@ export function boardOf(game: Game): BoardState {
 export function boardOfSfen(sfen: string): BoardState | null {
   const parsed = parseSfen(sfen);
   if (!parsed.ok) return null;
-  return boardOf(new Game(parsed.value));
+  return boardOf(new PositionHistory(parsed.value));
 }
 
-export function newGame(initialSfen: string, ruleset: Ruleset): Game {
+export function newGame(initialSfen: string, ruleset: Ruleset): PositionHistory {
   const parsed = parseSfen(initialSfen);
   if (!parsed.ok) throw new Error(`bad SFEN ${initialSfen}`);
-  return new Game(parsed.value, ruleset);
+  return new PositionHistory(parsed.value, ruleset);
 }
 
 /** The squares a move touches, as board indices (from is null for a drop). */
@@ -91,7 +91,7 @@ export interface Targets {
   readonly byTarget: ReadonlyMap<number, Move[]>;
 }
 
-export function targetsFrom(game: Game, source: { square: number } | { dropType: number }): Targets {
+export function targetsFrom(game: PositionHistory, source: { square: number } | { dropType: number }): Targets {
   const byTarget = new Map<number, Move[]>();
   if (game.outcome.status !== 'ongoing') return { byTarget };
   for (const m of legalMoves(game.position)) {

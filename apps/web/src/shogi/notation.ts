@@ -3,7 +3,16 @@
  * on the rules engine. When two pieces of a kind can reach the square, the origin is added
  * in parentheses as in KIF (▲５八金(49)) instead of the 右/左/上/引 words: exact, and short.
  */
-import { type Game, isDrop, isPromotion, legalMoves, moveFrom, moveTo, parseUsi, type Ruleset } from '@shogi/rules';
+import {
+  isDrop,
+  isPromotion,
+  legalMoves,
+  moveFrom,
+  moveTo,
+  type PositionHistory,
+  parseUsi,
+  type Ruleset,
+} from '@shogi/rules';
 import { newGame } from './model.js';
 
 const ZEN = '１２３４５６７８９';
@@ -14,7 +23,7 @@ const fileOf = (s: number) => 9 - (s % 10);
 const rankOf = (s: number) => ((s / 10) | 0) - 1;
 
 /** One move in Japanese notation on the game's position before it; the game is not changed. */
-export function japaneseMove(game: Game, usi: string, previousTo: number | null): string {
+export function japaneseMove(game: PositionHistory, usi: string, previousTo: number | null): string {
   const pos = game.position;
   const m = parseUsi(usi);
   if (m < 0) return usi;

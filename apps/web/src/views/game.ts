@@ -18,12 +18,12 @@ import { TICK_MS, tickRunningClock } from './game/clocks.js';
 import { historyKeys } from './game/history-nav.js';
 import { type GameView, layOutGamePage } from './game/layout.js';
 import { renderGame, renderInfo, renderNote } from './game/render.js';
-import { type GameState, newGameState } from './game/state.js';
+import { type GamePageState, newGamePageState } from './game/state.js';
 import { applyEvents, resetFrom, showPosition } from './game/transitions.js';
 import { readTypedMove } from './game/typed-move.js';
 
 export function gamePage(root: HTMLElement, gameId: string, navigate: (path: string) => void): () => void {
-  const state = newGameState(identity());
+  const state = newGamePageState(identity());
   const view = layOutGamePage(root, {
     show: (to) => show(to),
     toggleStyle: () => toggleStyle(),
@@ -87,7 +87,7 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
 /** Opens the watch socket, whose snapshot and events drive the page, and learns which players are bots. */
 function followGame(
   gameId: string,
-  state: GameState,
+  state: GamePageState,
   view: GameView,
   render: () => void,
   say: (text: string) => void,

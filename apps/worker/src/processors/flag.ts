@@ -1,30 +1,30 @@
 /**
- * The flag processor: a small idempotent function of (gameId, ply) run at a turn's deadline.
+ * The flag processor: a small idempotent function of (gameId, ply) run at a turn's deadline,
+ * through the command handler of @shogi/game.
  *
- * 1. Fold the game (the cache shared with the validate processor, plus the log's tail).
+ * 1. The kept state (shared with the validate processor) caught up with the log.
  * 2. decide CheckClock at the worker's `now`: pending submissions get their verdicts first
  *    (a move received in time still counts), then the side to move flags if its time ran out.
- * 3. Append at the expected seq (a version conflict: re-read and decide again), publish.
+ * 3. Append at the expected seq (a version conflict: read again and decide again), publish.
  * An ended game, or a turn already answered by a move, gives nothing: a job delivered twice,
  * a sweep and a racing worker all end the game once. A job that comes before its deadline
  * (clock skew between machines) asks to be retried at the deadline (`retryAt`).
  */
-import { decide, type EventStore, type GameState, isVersionConflict, turnFlagDueAt } from '@shogi/game';
+import { type EventStore, type GameState, turnFlagDueAt } from '@shogi/game';
+import { isFlagJobData, messageOf, submissionsIn } from '@shogi/pipeline';
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
-import { isFlagJobData } from '../flag-queue.js';
-import type { EventEnvelope } from '../queues.js';
-import { catchUpState, commit, keepSubmissions } from './catch-up.js';
-import { GameCache } from './game-cache.js';
+import { type Publish, publishQuietly, type WorkerGames, workerGames } from './worker-games.js';
 
 export interface FlagDeps {
   readonly events: Pick<EventStore, 'append' | 'readStream'>;
-  readonly publish: (gameId: string, events: readonly EventEnvelope[]) => Promise<void>;
+  readonly publish: Publish;
   /** Schedules the flag job of the game's current turn (after a verdict this job gave). */
   readonly schedule: (gameId: string, state: GameState) => Promise<void>;
   readonly now?: () => Date;
   readonly logger?: Logger;
-  readonly cache?: GameCache;
+  /** The states, handler and order of games shared with the validate processor (default: its own). */
+  readonly games?: WorkerGames;
   readonly maxConflicts?: number;
 }
 
@@ -37,52 +37,36 @@ export interface FlagResult {
   readonly retryAt?: number;
 }
 
-export function createFlagProcessor(deps: FlagDeps): (data: unknown) => Promise<FlagResult> {
-  const cache = deps.cache ?? new GameCache();
-  const now = deps.now ?? (() => new Date());
-  const maxConflicts = deps.maxConflicts ?? 20;
+/** When this very turn flags, if the job came before it (by this machine's clock); null otherwise. */
+function earlyFor(state: GameState, ply: number, at: Date): number | null {
+  if (state.status !== 'ongoing' || state.clock === null || state.ply !== ply) return null;
+  const due = turnFlagDueAt(state.clock, state.ply);
+  return due !== null && due > at.getTime() ? due : null;
+}
 
-  // the submissions read on the way, published with the verdicts they get here
-  const fold = (
-    gameId: string,
-    from: GameState | undefined,
-    submissions: Map<number, EventEnvelope>,
-  ): Promise<GameState> => catchUpState(deps.events, cache, gameId, from, keepSubmissions(submissions));
+export function createFlagProcessor(deps: FlagDeps): (data: unknown) => Promise<FlagResult> {
+  const games = deps.games ?? workerGames(deps.events, { now: deps.now, maxConflicts: deps.maxConflicts });
 
   async function check(gameId: string, ply: number): Promise<FlagResult> {
-    const submissions = new Map<number, EventEnvelope>();
-    let state = await fold(gameId, cache.get(gameId), submissions);
-    for (let conflicts = 0; conflicts <= maxConflicts; conflicts++) {
-      const at = now();
-      const decision = decide({ type: 'CheckClock', now: at }, state);
-      if (!decision.ok) throw new UnrecoverableError(`game ${gameId}: ${decision.rejection.code}`);
-      if (decision.events.length === 0) {
-        // this very turn, not yet flagged: the job came early
-        const due = state.status === 'ongoing' && state.clock !== null && state.ply === ply;
-        const retryAt = due && state.clock ? turnFlagDueAt(state.clock, state.ply) : null;
-        return retryAt !== null && retryAt > at.getTime()
-          ? { appended: 0, ended: false, retryAt }
-          : { appended: 0, ended: false };
-      }
-      try {
-        const { appended, next } = await commit(deps, cache, gameId, state, decision.events, submissions);
-        const ended = next.status === 'ended';
-        if (ended) deps.logger?.info({ gameId, result: next.result }, 'flag: the game ended on the clock');
-        // a pending move it accepted started a new turn
-        else await deps.schedule(gameId, next);
-        return { appended, ended };
-      } catch (e) {
-        if (!isVersionConflict(e)) throw e;
-        cache.forget(gameId);
-        submissions.clear();
-        state = await fold(gameId, undefined, submissions);
-      }
+    const handled = await games.handler.handle(gameId, { type: 'CheckClock' });
+    if (handled.kind === 'rejected') throw new UnrecoverableError(`game ${gameId}: ${handled.rejection.code}`);
+    if (handled.kind === 'unchanged') {
+      const retryAt = earlyFor(handled.state, ply, handled.at);
+      return retryAt === null ? { appended: 0, ended: false } : { appended: 0, ended: false, retryAt };
     }
-    throw new Error(`game ${gameId}: flag check still conflicting after ${maxConflicts} re-reads`);
+    // the submissions read on the way go out with the verdicts they get here
+    const message = messageOf(handled.appended, submissionsIn(handled.read));
+    await publishQuietly(deps.publish, deps.logger, gameId, message);
+    const next = handled.after;
+    const ended = next.status === 'ended';
+    if (ended) deps.logger?.info({ gameId, result: next.result }, 'flag: the game ended on the clock');
+    // a pending move it accepted started a new turn
+    else await deps.schedule(gameId, next);
+    return { appended: handled.appended.length, ended };
   }
 
   return async (data: unknown): Promise<FlagResult> => {
     if (!isFlagJobData(data)) throw new UnrecoverableError(`bad flag job data: ${JSON.stringify(data)}`);
-    return cache.serialize(data.gameId, () => check(data.gameId, data.ply));
+    return games.oneAtATime.run(data.gameId, () => check(data.gameId, data.ply));
   };
 }

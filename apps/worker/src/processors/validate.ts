@@ -1,17 +1,17 @@
 /**
- * The validation processor: a small idempotent function of (gameId, seq).
+ * The validation processor: a small idempotent function of (gameId, seq), through the
+ * command handler of @shogi/game.
  *
- * 1. Fold the game's events: the cached state plus the tail it has not seen.
+ * 1. The state: the kept one with the job's copy of the submission folded on when it ends
+ *    just before it (no read), else the kept one caught up with the log.
  * 2. decide ValidatePending: verdicts for every submission up to seq still without one.
  *    None left (a redelivered job, or another worker was first): done.
- * 3. Append them at the expected seq; on VersionConflictError someone appended first:
- *    re-read and decide again (usually finding the verdict there).
+ * 3. Append them at the expected seq; on a version conflict someone appended first: the
+ *    handler reads again and decides again (usually finding the verdict there).
  * 4. Publish the appended events on the game's channel, behind the submissions they decide
- *    (gateways do not publish a submission alone). The log is the truth: a lost
- *    publish costs a client a catch-up read by seq, never a verdict.
- *    A redelivered job (retry, or a worker died holding it) that finds the verdict on
- *    record publishes it again, in case the death came between append and publish;
- *    subscribers dedupe by seq.
+ *    (@shogi/pipeline's messageOf). A redelivered job (retry, or a worker died holding it) that finds the
+ *    verdict on record publishes it again, in case the death came between append and
+ *    publish; subscribers dedupe by seq.
  * Permanent failures (bad job data, unknown game) throw UnrecoverableError.
  *
  * A batch job (several games' moves, see ValidateBatchJobData) runs each move as above, all
@@ -19,26 +19,28 @@
  * retried, its finished moves then being no-ops) if any move failed for a reason that may
  * pass; it fails for good only if every failure is permanent.
  */
-import { decide, type EventStore, evolve, type GameState, isVersionConflict } from '@shogi/game';
-import { UnrecoverableError } from 'bullmq';
-import type { Logger } from 'pino';
+import { type EventStore, evolve, type GameState, type Handled, type Start } from '@shogi/game';
 import {
   type EventEnvelope,
   isValidateBatchJobData,
   isValidateJobData,
+  messageOf,
+  submissionsIn,
   toEnvelope,
   type ValidateJobData,
-} from '../queues.js';
-import { catchUpState, commit, keepSubmissions } from './catch-up.js';
-import { GameCache } from './game-cache.js';
+} from '@shogi/pipeline';
+import { UnrecoverableError } from 'bullmq';
+import type { Logger } from 'pino';
+import { type Publish, publishQuietly, type WorkerGames, workerGames } from './worker-games.js';
 
 export interface ValidateDeps {
   readonly events: Pick<EventStore, 'append' | 'readStream'>;
   /** Publishes the new events of a game (JSON array of envelopes on its channel). */
-  readonly publish: (gameId: string, events: readonly EventEnvelope[]) => Promise<void>;
+  readonly publish: Publish;
   readonly now?: () => Date;
   readonly logger?: Logger;
-  readonly cache?: GameCache;
+  /** The states, handler and order of games shared with the flag processor (default: its own). */
+  readonly games?: WorkerGames;
   /**
    * Called with the game's state after each job (the flag job of its current turn is
    * scheduled here); a failure fails the job, and the retry calls it again.
@@ -61,18 +63,16 @@ export interface JobDelivery {
   readonly redelivered?: boolean;
 }
 
+/** The job's copy of its submission as recorded, when it has all of it. */
+const copyOf = ({ gameId, seq, submitted, submittedAt }: ValidateJobData): EventEnvelope | undefined =>
+  submitted === undefined || submittedAt === undefined
+    ? undefined
+    : { gameId, seq, type: 'MoveSubmitted', data: submitted, recordedAt: submittedAt };
+
 export function createValidateProcessor(
   deps: ValidateDeps,
 ): (data: unknown, delivery?: JobDelivery) => Promise<ValidateResult> {
-  const cache = deps.cache ?? new GameCache();
-  const now = deps.now ?? (() => new Date());
-  const maxConflicts = deps.maxConflicts ?? 20;
-
-  const catchUp = (
-    gameId: string,
-    from: GameState | undefined,
-    submissions: Map<number, EventEnvelope>,
-  ): Promise<GameState> => catchUpState(deps.events, cache, gameId, from, keepSubmissions(submissions));
+  const games = deps.games ?? workerGames(deps.events, { now: deps.now, maxConflicts: deps.maxConflicts });
 
   /** A redelivered job may have died between append and publish: publish the verdict on record again. */
   async function republish(gameId: string, seq: number): Promise<void> {
@@ -86,61 +86,42 @@ export function createValidateProcessor(
     const submission = tail[0]?.seq === seq ? [tail[0]] : [];
     const ending = next?.type === 'GameEnded' && next.seq === verdict.seq + 1 ? [next] : [];
     const events = verdict.seq === seq + 1 ? [...submission, verdict, ...ending] : [verdict, ...ending];
-    await deps.publish(gameId, events.map(toEnvelope)).catch((err: unknown) => {
-      deps.logger?.warn({ err, gameId }, 'republish failed; clients catch up from the log');
-    });
+    await publishQuietly(deps.publish, deps.logger, gameId, events.map(toEnvelope), 'republish');
   }
 
-  /**
-   * The state up to `seq`: the cached state plus the job's copy of the submission when the
-   * cache ends just before it (no read), else the cache caught up from the log. The recorded
-   * submissions it knows of go into `submissions`.
-   */
-  async function stateFor(job: ValidateJobData, submissions: Map<number, EventEnvelope>): Promise<GameState> {
-    const { gameId, seq, submitted, submittedAt } = job;
-    if (submitted !== undefined && submittedAt !== undefined)
-      submissions.set(seq, { gameId, seq, type: 'MoveSubmitted', data: submitted, recordedAt: submittedAt });
-    const cached = cache.get(gameId);
-    if (cached !== undefined && submitted !== undefined && cached.seq === seq - 1 && cached.status === 'ongoing')
-      return evolve(cached, { type: 'MoveSubmitted', data: submitted });
-    return catchUp(gameId, cached, submissions);
+  /** The kept state plus the job's copy of the submission when the kept state ends just before it; else the log's. */
+  function startOf({ gameId, seq, submitted }: ValidateJobData): Start {
+    const kept = games.states.get(gameId);
+    if (kept !== undefined && submitted !== undefined && kept.seq === seq - 1 && kept.status === 'ongoing')
+      return { state: evolve(kept, { type: 'MoveSubmitted', data: submitted }) };
+    return 'log';
   }
 
   async function validate(job: ValidateJobData, redelivered: boolean): Promise<ValidateResult> {
     const { gameId, seq } = job;
-    const submissions = new Map<number, EventEnvelope>();
-    let state = await stateFor(job, submissions);
-    for (let conflicts = 0; conflicts <= maxConflicts; conflicts++) {
-      const decision = decide({ type: 'ValidatePending', seq, now: now() }, state);
-      if (!decision.ok) {
-        const { code, message } = decision.rejection;
-        // a submission not visible yet is worth a retry; anything else will never change
-        if (code === 'unknown_submission') throw new Error(`game ${gameId}: ${message}`);
-        throw new UnrecoverableError(`game ${gameId} seq ${seq}: ${code}: ${message}`);
-      }
-      if (decision.events.length === 0) {
-        if (redelivered) await republish(gameId, seq);
-        await deps.afterVerdict?.(gameId, state);
-        return { appended: 0, verdicts: 0, conflicts };
-      }
-      try {
-        const { appended, next } = await commit(deps, cache, gameId, state, decision.events, submissions);
-        await deps.afterVerdict?.(gameId, next);
-        return { appended, verdicts: 1, conflicts };
-      } catch (e) {
-        if (!isVersionConflict(e)) throw e;
-        deps.logger?.debug({ gameId, seq }, 'version conflict: re-reading');
-        // from what the log gave us, never from the job's copy of the submission
-        cache.forget(gameId);
-        submissions.clear();
-        state = await catchUp(gameId, undefined, submissions);
-      }
+    const handled: Handled = await games.handler.handle(gameId, { type: 'ValidatePending', seq }, startOf(job));
+    if (handled.kind === 'rejected') {
+      const { code, message } = handled.rejection;
+      // a submission not visible yet is worth a retry; anything else will never change
+      if (code === 'unknown_submission') throw new Error(`game ${gameId}: ${message}`);
+      throw new UnrecoverableError(`game ${gameId} seq ${seq}: ${code}: ${message}`);
     }
-    throw new Error(`game ${gameId} seq ${seq}: still conflicting after ${maxConflicts} re-reads`);
+    const { conflicts } = handled;
+    if (conflicts > 0) deps.logger?.debug({ gameId, seq, conflicts }, 'version conflicts: read again');
+    if (handled.kind === 'unchanged') {
+      if (redelivered) await republish(gameId, seq);
+      await deps.afterVerdict?.(gameId, handled.state);
+      return { appended: 0, verdicts: 0, conflicts };
+    }
+    // after a conflict, only what the log gave, never the job's copy of the submission
+    const submissions = submissionsIn(handled.read, conflicts === 0 ? copyOf(job) : undefined);
+    await publishQuietly(deps.publish, deps.logger, gameId, messageOf(handled.appended, submissions));
+    await deps.afterVerdict?.(gameId, handled.after);
+    return { appended: handled.appended.length, verdicts: 1, conflicts };
   }
 
   const one = (move: ValidateJobData, redelivered: boolean) =>
-    cache.serialize(move.gameId, () => validate(move, redelivered));
+    games.oneAtATime.run(move.gameId, () => validate(move, redelivered));
 
   return async (data: unknown, delivery: JobDelivery = {}): Promise<ValidateResult> => {
     const redelivered = delivery.redelivered === true;

@@ -8,11 +8,11 @@ import {
   legalMoves,
   type Move,
   moveTo,
+  type PositionHistory,
   type Ruleset,
-  type Game as RulesGame,
   START_SFEN,
 } from '@shogi/rules';
-import { replay } from '../state.js';
+import { replay } from '../move-line.js';
 
 /** A small deterministic PRNG (LCG, glibc constants); returns values in [0, 1). */
 export function seededRandom(seed: number): () => number {
@@ -24,7 +24,7 @@ export function seededRandom(seed: number): () => number {
 }
 
 /** A random legal move, a capture with probability 0.7 when there is one; null when none. */
-export function randomMove(game: RulesGame, random: () => number): Move | null {
+export function randomMove(game: PositionHistory, random: () => number): Move | null {
   const moves = legalMoves(game.position);
   if (moves.length === 0) return null;
   const board = game.position.board;
@@ -36,7 +36,7 @@ export function randomMove(game: RulesGame, random: () => number): Move | null {
 export interface Playout {
   readonly seed: number;
   readonly moves: string[];
-  readonly outcome: RulesGame['outcome'];
+  readonly outcome: PositionHistory['outcome'];
 }
 
 /** Plays a seeded random game until it ends or reaches maxPlies. */
@@ -59,7 +59,7 @@ export function randomPlayout(
 }
 
 /** The first seeded playout from `fromSeed` that ends in `status` within maxPlies. */
-export function findPlayout(status: RulesGame['outcome']['status'], maxPlies = 300, fromSeed = 1): Playout {
+export function findPlayout(status: PositionHistory['outcome']['status'], maxPlies = 300, fromSeed = 1): Playout {
   for (let seed = fromSeed; seed < fromSeed + 500; seed++) {
     const p = randomPlayout(seed, maxPlies);
     if (p.outcome.status === status) return p;

@@ -1,7 +1,7 @@
 /**
  * Imports a CSA or KIF record as a finished historical game: bytes -> `decodeRecord`,
- * every move validated by replaying it through the rules `Game`, then the events a live
- * game would have (GameCreated, MoveSubmitted + MoveAccepted per move, the ending) appended
+ * every move validated by replaying it through the rules' `PositionHistory`, then the events a
+ * live game would have (GameCreated, MoveSubmitted + MoveAccepted per move, the ending) appended
  * in ONE transaction with the `imported_games` row. An invalid record writes nothing.
  *
  * The result: what the board decides (checkmate, stalemate, sennichite, perpetual check,
@@ -17,9 +17,9 @@ import {
   type Color,
   type ColorName,
   decodeRecord,
-  Game,
   type GameRecord,
   handicapOf,
+  PositionHistory,
   parseSfen,
   type Ruleset,
   toSfen,
@@ -158,7 +158,7 @@ export async function importRecord(
   const ruleset = options.ruleset ?? 'default';
   const start = parseSfen(record.sfen);
   if (!start.ok) return fail(0, 0, `bad start position: ${start.error.message}`);
-  const game = new Game(start.value, ruleset);
+  const game = new PositionHistory(start.value, ruleset);
   const startedAt = headerTime(record.info.start_time) ?? options.now ?? new Date();
   let clock = startedAt.getTime();
   const sha256 = createHash('sha256').update(bytes).digest('hex');

@@ -8,11 +8,11 @@ import { formatUsi, type Move } from '@shogi/rules';
 import { ApiFailure, api } from '../../api.js';
 import { h } from '../../dom.js';
 import { lobbySocket } from '../../net/lobby.js';
-import { type GameState, latestGame, mySide, opponentBot } from './state.js';
+import { type GamePageState, latestGame, mySide, opponentBot } from './state.js';
 import { settleSubmission, startSubmission } from './transitions.js';
 
 export interface ActionContext {
-  readonly state: GameState;
+  readonly state: GamePageState;
   readonly gameId: string;
   /** where rematch offers and their answers show */
   readonly offer: HTMLElement;

@@ -8,10 +8,10 @@ import { promotionChoice } from '../../shogi/model.js';
 import { followDrag } from '../drag.js';
 import type { PromotionPrompt } from './promotion.js';
 import { isTarget, pickFromHand, selectedDropType, selectedSquare, selectionFrom } from './selection.js';
-import { canMove, type GameState, latestGame, moveInFlight } from './state.js';
+import { canMove, type GamePageState, latestGame, moveInFlight } from './state.js';
 
 export interface BoardInputContext {
-  readonly state: GameState;
+  readonly state: GamePageState;
   readonly boardBox: HTMLElement;
   /** the player bars, where the hands are */
   readonly bars: readonly HTMLElement[];

@@ -4,7 +4,7 @@
  */
 import { h } from '../../dom.js';
 import { type ClockState, clockFace } from '../../shogi/clock.js';
-import type { GameState, Side } from './state.js';
+import type { GamePageState, Side } from './state.js';
 import { clockLabel, periodsText } from './wording.js';
 
 /** How often the running clock's text is rewritten (ms). */
@@ -27,7 +27,7 @@ export function clockElement(clock: ClockState, side: Side, ongoing: boolean): H
 }
 
 /** Brings the running clock's time and periods up to now, inside `root`. */
-export function tickRunningClock(root: HTMLElement, state: GameState): void {
+export function tickRunningClock(root: HTMLElement, state: GamePageState): void {
   const clock = state.clock;
   if (!clock || clock.running === null || state.snap?.status !== 'ongoing') return;
   const side = clock.running;

@@ -7,7 +7,7 @@ import type { BoardState } from '../../shogi/model.js';
 import type { PieceStyle } from '../../shogi/pieces.js';
 import { handElement } from '../board.js';
 import { clockElement } from './clocks.js';
-import { canMove, type GameState, latestGame, type Side, sideOf } from './state.js';
+import { canMove, type GamePageState, latestGame, type Side, sideOf } from './state.js';
 
 export interface BarOptions {
   readonly style: PieceStyle;
@@ -21,7 +21,7 @@ export interface BarOptions {
 }
 
 /** `toMove`: the side to move in the position shown (null: nobody, the game is over and shown live). */
-function playerBar(state: GameState, side: Side, toMove: Side | null): (Node | string)[] {
+function playerBar(state: GamePageState, side: Side, toMove: Side | null): (Node | string)[] {
   const { snap, clock } = state;
   if (!snap || !latestGame(state)) return [];
   const player = snap.players[side];
@@ -36,7 +36,7 @@ function playerBar(state: GameState, side: Side, toMove: Side | null): (Node | s
 
 export function renderPlayerBars(
   bars: { readonly top: HTMLElement; readonly bottom: HTMLElement },
-  state: GameState,
+  state: GamePageState,
   board: BoardState,
   o: BarOptions,
 ): void {

@@ -13,7 +13,7 @@ import { boardElement } from '../board.js';
 import type { GameView } from './layout.js';
 import { renderPlayerBars } from './player-bars.js';
 import { selectedDropType, selectedSquare } from './selection.js';
-import { canMove, controlsShown, type GameState, latestGame, mySide } from './state.js';
+import { canMove, controlsShown, type GamePageState, latestGame, mySide } from './state.js';
 import { banner, styleToggleText } from './wording.js';
 
 export interface RenderHandlers {
@@ -23,7 +23,7 @@ export interface RenderHandlers {
   show(ply: number): void;
 }
 
-export function renderGame(view: GameView, state: GameState, on: RenderHandlers): void {
+export function renderGame(view: GameView, state: GamePageState, on: RenderHandlers): void {
   const { snap, history } = state;
   if (!snap || !latestGame(state) || !history) return;
   // the board is rebuilt: keep a keyboard user's focus on the same square
@@ -91,7 +91,7 @@ function renderMoveList(list: HTMLElement, history: GameHistory, shown: number, 
 }
 
 /** The line over the controls: spectators, the clock's terms, rated or casual, the ruleset, the connection. */
-export function renderInfo(view: GameView, state: GameState): void {
+export function renderInfo(view: GameView, state: GamePageState): void {
   const { snap, spectators } = state;
   if (!snap) return;
   const watching = `${spectators} watching`;
@@ -105,6 +105,6 @@ export function renderInfo(view: GameView, state: GameState): void {
   );
 }
 
-export function renderNote(view: GameView, state: GameState): void {
+export function renderNote(view: GameView, state: GamePageState): void {
   view.note.textContent = state.message;
 }

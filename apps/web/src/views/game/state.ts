@@ -4,7 +4,7 @@
  * questions asked of it here (whose seat, whose turn, which controls) run in unit tests.
  */
 import type { GameSnapshot } from '@shogi/protocol';
-import type { Game } from '@shogi/rules';
+import type { PositionHistory } from '@shogi/rules';
 import type { Identity } from '../../session.js';
 import type { ClockState } from '../../shogi/clock.js';
 import { type Cursor, isLive, LIVE } from '../../shogi/cursor.js';
@@ -19,7 +19,7 @@ export interface Selection {
   readonly targets: Targets;
 }
 
-export interface GameState {
+export interface GamePageState {
   snap: GameSnapshot | null;
   /** every position of the game, replayed from its moves; its `game` is the latest, the one moved from */
   history: GameHistory | null;
@@ -41,7 +41,7 @@ export interface GameState {
   readonly me: Pick<Identity, 'id' | 'token'> | null;
 }
 
-export function newGameState(me: Pick<Identity, 'id' | 'token'> | null): GameState {
+export function newGamePageState(me: Pick<Identity, 'id' | 'token'> | null): GamePageState {
   return {
     snap: null,
     history: null,
@@ -63,28 +63,28 @@ export function newGameState(me: Pick<Identity, 'id' | 'token'> | null): GameSta
 export const sideOf = (color: number): Side => (color === 0 ? 'sente' : 'gote');
 
 /** The latest position's game, the one moves are made from. */
-export const latestGame = (s: GameState): Game | null => s.history?.game ?? null;
+export const latestGame = (s: GamePageState): PositionHistory | null => s.history?.game ?? null;
 
-export function mySide(s: GameState): Side | null {
+export function mySide(s: GamePageState): Side | null {
   if (!s.snap || !s.me) return null;
   if (s.snap.players.sente.id === s.me.id) return 'sente';
   if (s.snap.players.gote.id === s.me.id) return 'gote';
   return null;
 }
 
-export function myTurn(s: GameState): boolean {
+export function myTurn(s: GamePageState): boolean {
   const game = latestGame(s);
   return game !== null && s.snap?.status === 'ongoing' && mySide(s) === sideOf(game.position.side);
 }
 
 /** The board takes moves only at the latest position: an older one is for looking at. */
-export const canMove = (s: GameState): boolean => myTurn(s) && isLive(s.cursor);
+export const canMove = (s: GamePageState): boolean => myTurn(s) && isLive(s.cursor);
 
 /** A move is on its way or awaits its verdict: no other is started meanwhile. */
-export const moveInFlight = (s: GameState): boolean => s.sending || s.pendingSeq !== null;
+export const moveInFlight = (s: GamePageState): boolean => s.sending || s.pendingSeq !== null;
 
 /** The opponent's id when the opponent is a bot (and this browser plays the game). */
-export function opponentBot(s: GameState): string | null {
+export function opponentBot(s: GamePageState): string | null {
   const side = mySide(s);
   if (!s.snap || !side) return null;
   const other = side === 'sente' ? s.snap.players.gote.id : s.snap.players.sente.id;
@@ -102,7 +102,7 @@ export interface ControlsShown {
   readonly usiEnabled: boolean;
 }
 
-export function controlsShown(s: GameState): ControlsShown {
+export function controlsShown(s: GamePageState): ControlsShown {
   const side = mySide(s);
   const ply = s.snap?.ply ?? 0;
   const playing = side !== null && s.snap?.status === 'ongoing';

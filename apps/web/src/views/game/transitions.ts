@@ -9,7 +9,7 @@ import { type ClockState, initialClock, periodLength } from '../../shogi/clock.j
 import { goTo, isLive, type Step, step } from '../../shogi/cursor.js';
 import { GameHistory } from '../../shogi/history.js';
 import { resultText } from '../../shogi/result.js';
-import { type GameState, latestGame, type Side, sideOf } from './state.js';
+import { type GamePageState, latestGame, type Side, sideOf } from './state.js';
 import { moveAnnouncement, refusal } from './wording.js';
 
 type Payload = WireEvent['payload'];
@@ -27,7 +27,7 @@ export function clockOfSnapshot(s: GameSnapshot, now: number): ClockState | null
 }
 
 /** Starts over from a snapshot: the first one, or one after a reconnect. */
-export function resetFrom(state: GameState, s: GameSnapshot, now: number): void {
+export function resetFrom(state: GamePageState, s: GameSnapshot, now: number): void {
   state.snap = s;
   const history = new GameHistory(s.initialSfen, s.ruleset);
   state.history = history;
@@ -39,7 +39,7 @@ export function resetFrom(state: GameState, s: GameSnapshot, now: number): void 
 }
 
 /** Carries the state through a batch of events; returns the announcements, in order. */
-export function applyEvents(state: GameState, events: readonly WireEvent[]): string[] {
+export function applyEvents(state: GamePageState, events: readonly WireEvent[]): string[] {
   const said: string[] = [];
   if (!state.snap) return said;
   let s: GameSnapshot = state.snap;
@@ -64,7 +64,7 @@ export function applyEvents(state: GameState, events: readonly WireEvent[]): str
   return said;
 }
 
-function moveAccepted(state: GameState, s: GameSnapshot, p: Payload, said: string[]): GameSnapshot {
+function moveAccepted(state: GamePageState, s: GameSnapshot, p: Payload, said: string[]): GameSnapshot {
   const usi = String(p.usi);
   const history = state.history;
   if (history && Number(p.ply) === history.game.ply + 1) {
@@ -86,7 +86,7 @@ function moveAccepted(state: GameState, s: GameSnapshot, p: Payload, said: strin
   return next;
 }
 
-function moveRejected(state: GameState, p: Payload): void {
+function moveRejected(state: GamePageState, p: Payload): void {
   state.verdicts.set(Number(p.submittedSeq), String(p.reason));
   if (p.submittedSeq === state.pendingSeq) {
     state.pendingSeq = null;
@@ -94,7 +94,7 @@ function moveRejected(state: GameState, p: Payload): void {
   }
 }
 
-function gameEnded(state: GameState, s: GameSnapshot, p: Payload, said: string[]): GameSnapshot {
+function gameEnded(state: GamePageState, s: GameSnapshot, p: Payload, said: string[]): GameSnapshot {
   const result = { winner: (p.winner ?? null) as Side | null, reason: String(p.reason) };
   const next: GameSnapshot = { ...s, status: 'ended', result };
   if (state.clock) state.clock = { ...state.clock, running: null };
@@ -103,7 +103,7 @@ function gameEnded(state: GameState, s: GameSnapshot, p: Payload, said: string[]
 }
 
 /** A move goes out: the note clears, and the half-made move with it. */
-export function startSubmission(state: GameState): void {
+export function startSubmission(state: GamePageState): void {
   state.sending = true;
   state.message = '';
   state.selection = null;
@@ -113,14 +113,14 @@ export function startSubmission(state: GameState): void {
  * The 202 for a submitted move names its seq: its verdict may already be in, or it is
  * awaited (and the board stays closed meanwhile).
  */
-export function settleSubmission(state: GameState, seq: number, usi: string): void {
+export function settleSubmission(state: GamePageState, seq: number, usi: string): void {
   const verdict = state.verdicts.get(seq);
   if (verdict === undefined) state.pendingSeq = seq;
   else if (verdict !== null) state.message = refusal(usi, verdict);
 }
 
 /** Shows a position: a step (first, back, forward, last) or a ply; false when there is no game yet. */
-export function showPosition(state: GameState, to: Step | number): boolean {
+export function showPosition(state: GamePageState, to: Step | number): boolean {
   const history = state.history;
   if (!history) return false;
   state.cursor =

@@ -4,12 +4,12 @@
  */
 import { type Move, moveIllegality, parseUsi } from '@shogi/rules';
 import { isLive } from '../../shogi/cursor.js';
-import { type GameState, latestGame, mySide, myTurn } from './state.js';
+import { type GamePageState, latestGame, mySide, myTurn } from './state.js';
 
 export type TypedMove = { readonly move: Move } | { readonly problem: string };
 
 /** Null when there is no game yet to move in. */
-export function readTypedMove(state: GameState, text: string): TypedMove | null {
+export function readTypedMove(state: GamePageState, text: string): TypedMove | null {
   const game = latestGame(state);
   if (!game) return null;
   if (!state.me || !mySide(state)) return { problem: 'You are watching this game.' };

@@ -3,10 +3,9 @@
  * runs out (its deadline plus the lag allowance). It lives in Redis, so it survives worker
  * restarts; the job id is derived from the game and the ply, so scheduling a turn twice
  * (the worker after each verdict, the gateway after creating a game) adds one job.
- * The gateway schedules a new game's first turn with scheduleFlag (from `@shogi/worker/jobs`).
  */
 import { type GameState, turnFlagDueAt } from '@shogi/game';
-import type { JobsOptions, Queue } from 'bullmq';
+import type { JobsOptions } from 'bullmq';
 
 export const FLAG_QUEUE = 'flag';
 
@@ -37,9 +36,31 @@ export const flagJobOptions = (jobId: string, delay = 0): JobsOptions => ({
   jobId,
 });
 
+/** What queueing a flag check needs of a BullMQ queue. */
+export interface FlagQueue {
+  add(name: typeof FLAG_QUEUE, data: FlagJobData, opts: JobsOptions): Promise<unknown>;
+}
+
+/**
+ * The one way flag checks are queued: due after `delay` ms, as job `flag-<gameId>-<ply>`;
+ * `copy` names a further job for the same turn beside that one (the sweeper's time bucket).
+ */
+export async function enqueueFlagCheck(
+  queue: FlagQueue,
+  job: FlagJobData,
+  options: { readonly delay?: number; readonly copy?: string } = {},
+): Promise<void> {
+  const id = flagJobId(job.gameId, job.ply);
+  await queue.add(
+    FLAG_QUEUE,
+    { gameId: job.gameId, ply: job.ply },
+    flagJobOptions(options.copy === undefined ? id : `${id}-${options.copy}`, options.delay ?? 0),
+  );
+}
+
 /** Schedules the flag check of the state's current turn; nothing for ended or unlimited games. */
 export async function scheduleFlag(
-  queue: Queue<FlagJobData>,
+  queue: FlagQueue,
   gameId: string,
   state: GameState,
   now: number = Date.now(),
@@ -47,11 +68,7 @@ export async function scheduleFlag(
   if (state.status !== 'ongoing' || state.clock === null) return;
   const due = turnFlagDueAt(state.clock, state.ply);
   if (due === null) return;
-  await queue.add(
-    FLAG_QUEUE,
-    { gameId, ply: state.ply },
-    flagJobOptions(flagJobId(gameId, state.ply), Math.max(0, due - now)),
-  );
+  await enqueueFlagCheck(queue, { gameId, ply: state.ply }, { delay: Math.max(0, due - now) });
 }
 
 export function isFlagJobData(x: unknown): x is FlagJobData {

@@ -1,5 +1,5 @@
 /**
- * A game's history under a ruleset: the position, every move, and the incremental keys
+ * A position's history under a ruleset: the position, every move, and the incremental keys
  * and check flags that decide repetition (sennichite) and perpetual check, plus the end
  * of the game the rules declare (checkmate, stalemate, sennichite, perpetual check,
  * impasse). Resignation and time are not rules of the board: packages/game owns them.
@@ -17,8 +17,15 @@ import type { Move, Position } from './position.js';
 import { type Color, err, type IllegalReason, ok, type Result, type Ruleset } from './types.js';
 import { parseUsi } from './usi.js';
 
-export const GAME_STATUSES = ['ongoing', 'checkmate', 'stalemate', 'sennichite', 'perpetual_check', 'impasse'] as const;
-export type GameStatus = (typeof GAME_STATUSES)[number];
+export const OUTCOME_STATUSES = [
+  'ongoing',
+  'checkmate',
+  'stalemate',
+  'sennichite',
+  'perpetual_check',
+  'impasse',
+] as const;
+export type OutcomeStatus = (typeof OUTCOME_STATUSES)[number];
 
 export type Outcome =
   | { readonly status: 'ongoing' }
@@ -35,7 +42,7 @@ export type MoveRejection = IllegalReason | 'malformed_usi';
 
 const REPETITIONS_FOR_SENNICHITE = 4;
 
-export class Game {
+export class PositionHistory {
   readonly moves: Move[] = [];
   /** keys[i]: the position key after i plies (keys[0] is the initial position). */
   private readonly keys: number[] = [];

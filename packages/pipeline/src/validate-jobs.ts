@@ -1,6 +1,7 @@
-/** The validate queue: its name, job data, job ids and the channel verdicts are published on. */
-import type { MoveSubmitted, RecordedEvent } from '@shogi/game';
-import type { JobsOptions, Queue } from 'bullmq';
+/** The validate queue: its name, job data, job ids and options, and the one way a job is added to it. */
+import { randomUUID } from 'node:crypto';
+import type { MoveSubmitted } from '@shogi/game';
+import type { JobsOptions } from 'bullmq';
 
 export const VALIDATE_QUEUE = 'validate';
 
@@ -23,13 +24,15 @@ export interface ValidateJobData {
 
 /**
  * Several submissions in one job: a gateway enqueues the moves it recorded in the same tick
- * together, so BullMQ's add, fetch and finish (Lua scripts, 57–72 µs of Redis CPU each here, and
- * a round trip) are paid once per batch instead of once per move. Each move is validated on
+ * together, so BullMQ's add, fetch and finish (Lua scripts, each with its Redis CPU and a
+ * round trip) are paid once per batch instead of once per move. Each move is validated on
  * its own, exactly as a single job would.
  */
 export interface ValidateBatchJobData {
   readonly moves: readonly ValidateJobData[];
 }
+
+export type ValidateJob = ValidateJobData | ValidateBatchJobData;
 
 /** The most moves one batch job carries. */
 export const MAX_VALIDATE_BATCH = 64;
@@ -57,16 +60,30 @@ export const validateJobOptions = (jobId: string): JobsOptions => ({
   jobId,
 });
 
-export async function enqueueValidate(
-  queue: Queue<ValidateJobData>,
-  data: ValidateJobData,
-  options: JobsOptions = {},
-): Promise<void> {
-  await queue.add(VALIDATE_QUEUE, data, {
-    ...VALIDATE_JOB_OPTIONS,
-    ...options,
-    jobId: validateJobId(data.gameId, data.seq),
-  });
+/** What enqueueing needs of a BullMQ queue (method syntax: a Queue of either job type fits). */
+export interface ValidateQueue<Added = unknown> {
+  add(name: typeof VALIDATE_QUEUE, data: ValidateJob, opts: JobsOptions): Promise<Added>;
+}
+
+/**
+ * The one way validation jobs are queued: by the gateway after an append, the worker's
+ * sweeper and the tests. A lone move is job `${gameId}-${seq}`, so queueing it again (a
+ * retried request, a second gateway) adds nothing while the first job is known; several
+ * moves leave as one batch job under an id of its own (a move validated twice is decided
+ * once: the worker appends at an expected version). `copy` names a deliberate further job
+ * for a lone move, beside its first one: the sweeper's time bucket, a test's duplicate.
+ * Resolves with what the queue's `add` gave (BullMQ's Job), nothing for no moves.
+ */
+export function enqueueValidate<Added>(
+  queue: ValidateQueue<Added>,
+  moves: readonly ValidateJobData[],
+  options: { readonly copy?: string } = {},
+): Promise<Added | undefined> {
+  const [only] = moves;
+  if (only === undefined) return Promise.resolve(undefined);
+  if (moves.length > 1) return queue.add(VALIDATE_QUEUE, { moves }, validateJobOptions(`batch-${randomUUID()}`));
+  const id = validateJobId(only.gameId, only.seq);
+  return queue.add(VALIDATE_QUEUE, only, validateJobOptions(options.copy === undefined ? id : `${id}-${options.copy}`));
 }
 
 export function isValidateJobData(x: unknown): x is ValidateJobData {
@@ -102,24 +119,3 @@ function isSubmittedData(x: unknown): x is MoveSubmitted['data'] {
     (d.idempotencyKey === undefined || typeof d.idempotencyKey === 'string')
   );
 }
-
-/** The Redis channel of a game's new events; `channelPrefix` isolates deployments and tests. */
-export const gameChannel = (gameId: string, channelPrefix = ''): string => `${channelPrefix}game:${gameId}`;
-
-/** What is published on a game's channel: a JSON array of these. */
-export interface EventEnvelope {
-  readonly gameId: string;
-  readonly seq: number;
-  readonly type: string;
-  readonly data: unknown;
-  readonly recordedAt: string;
-}
-
-/** A recorded event as it goes out on its game's channel. */
-export const toEnvelope = (e: RecordedEvent): EventEnvelope => ({
-  gameId: e.gameId,
-  seq: e.seq,
-  type: e.type,
-  data: e.data,
-  recordedAt: e.recordedAt,
-});

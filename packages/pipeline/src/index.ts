@@ -1,0 +1,37 @@
+export {
+  enqueueFlagCheck,
+  FLAG_JOB_OPTIONS,
+  FLAG_QUEUE,
+  type FlagJobData,
+  type FlagQueue,
+  flagJobId,
+  flagJobOptions,
+  isFlagJobData,
+  scheduleFlag,
+} from './flag-jobs.js';
+export {
+  type EventEnvelope,
+  gameChannel,
+  messageOf,
+  submissionsIn,
+  submitterOf,
+  toEnvelope,
+  toWire,
+  type Verdict,
+  verdictOf,
+  wireOf,
+} from './game-channel.js';
+export {
+  enqueueValidate,
+  isValidateBatchJobData,
+  isValidateJobData,
+  MAX_VALIDATE_BATCH,
+  VALIDATE_JOB_OPTIONS,
+  VALIDATE_QUEUE,
+  type ValidateBatchJobData,
+  type ValidateJob,
+  type ValidateJobData,
+  type ValidateQueue,
+  validateJobId,
+  validateJobOptions,
+} from './validate-jobs.js';

@@ -1,0 +1,118 @@
+import type { RecordedEvent } from '@shogi/game';
+import type { JobsOptions } from 'bullmq';
+import { describe, expect, it } from 'vitest';
+import {
+  enqueueFlagCheck,
+  enqueueValidate,
+  FLAG_QUEUE,
+  type FlagJobData,
+  gameChannel,
+  isValidateBatchJobData,
+  messageOf,
+  submissionsIn,
+  submitterOf,
+  toEnvelope,
+  toWire,
+  VALIDATE_QUEUE,
+  type ValidateJob,
+  verdictOf,
+} from '../src/index.js';
+
+function recordingQueue<Data>() {
+  const added: { name: string; data: Data; opts: JobsOptions }[] = [];
+  return {
+    added,
+    async add(name: string, data: Data, opts: JobsOptions) {
+      added.push({ name, data, opts });
+      return opts.jobId;
+    },
+  };
+}
+
+describe('enqueueValidate', () => {
+  it('queues a lone move as job <gameId>-<seq>, a copy beside it under a suffix', async () => {
+    const queue = recordingQueue<ValidateJob>();
+    expect(await enqueueValidate(queue, [{ gameId: 'g', seq: 3 }])).toBe('g-3');
+    await enqueueValidate(queue, [{ gameId: 'g', seq: 3 }], { copy: 'sweep7' });
+    expect(queue.added.map((a) => [a.name, a.opts.jobId, a.opts.attempts])).toEqual([
+      [VALIDATE_QUEUE, 'g-3', 8],
+      [VALIDATE_QUEUE, 'g-3-sweep7', 8],
+    ]);
+  });
+
+  it('queues several moves as one batch job, and nothing for none', async () => {
+    const queue = recordingQueue<ValidateJob>();
+    const moves = [
+      { gameId: 'a', seq: 2 },
+      { gameId: 'b', seq: 5 },
+    ];
+    await enqueueValidate(queue, moves);
+    expect(await enqueueValidate(queue, [])).toBeUndefined();
+    expect(queue.added).toHaveLength(1);
+    const [batch] = queue.added;
+    expect(batch?.data).toEqual({ moves });
+    expect(isValidateBatchJobData(batch?.data)).toBe(true);
+    expect(batch?.opts.jobId).toMatch(/^batch-[0-9a-f-]{36}$/);
+  });
+});
+
+describe('enqueueFlagCheck', () => {
+  it('queues one job per turn, due after the delay; a copy under a suffix', async () => {
+    const queue = recordingQueue<FlagJobData>();
+    await enqueueFlagCheck(queue, { gameId: 'g', ply: 4 }, { delay: 1500 });
+    await enqueueFlagCheck(queue, { gameId: 'g', ply: 4 }, { copy: 'sweep2' });
+    expect(queue.added.map((a) => [a.name, a.data, a.opts.jobId, a.opts.delay])).toEqual([
+      [FLAG_QUEUE, { gameId: 'g', ply: 4 }, 'flag-g-4', 1500],
+      [FLAG_QUEUE, { gameId: 'g', ply: 4 }, 'flag-g-4-sweep2', 0],
+    ]);
+  });
+});
+
+describe('a game channel', () => {
+  const recorded = (seq: number, type: string, data: unknown): RecordedEvent =>
+    ({ gameId: 'g', seq, type, data, recordedAt: '2024-01-01T00:00:00.000Z', globalPosition: seq }) as RecordedEvent;
+
+  it('is named by the game under the prefix', () => {
+    expect(gameChannel('g1')).toBe('game:g1');
+    expect(gameChannel('g1', 'test:')).toBe('test:game:g1');
+  });
+
+  it('carries envelopes that read back as wire events, verdicts and submitters', () => {
+    const submitted = JSON.parse(
+      JSON.stringify(
+        toEnvelope(recorded(2, 'MoveSubmitted', { color: 'gote', usi: '3c3d', ply: 1, playerId: 'p', receivedAt: '' })),
+      ),
+    );
+    const accepted = toEnvelope(recorded(3, 'MoveAccepted', { submittedSeq: 2, ply: 2, usi: '3c3d' }));
+    const rejected = toEnvelope(recorded(4, 'MoveRejected', { submittedSeq: 2, ply: 1, usi: '3c3d', reason: 'x' }));
+    const wire = toWire(submitted);
+    expect(wire).toEqual({
+      seq: 2,
+      type: 'MoveSubmitted',
+      payload: submitted.data,
+      recordedAt: '2024-01-01T00:00:00.000Z',
+    });
+    expect(wire && submitterOf(wire)).toBe('gote');
+    const a = toWire(accepted);
+    const r = toWire(rejected);
+    expect(a && verdictOf(a)).toEqual({ submittedSeq: 2, seq: 3, ply: 1, usi: '3c3d', accepted: true });
+    expect(r && verdictOf(r)).toEqual({ submittedSeq: 2, seq: 4, ply: 1, usi: '3c3d', accepted: false, reason: 'x' });
+    expect(wire && verdictOf(wire)).toBeNull();
+    expect(a && submitterOf(a)).toBeNull();
+  });
+
+  it('puts verdicts behind the submissions they decide, or alone when one is unknown', () => {
+    const submitted = recorded(2, 'MoveSubmitted', { color: 'sente', usi: '7g7f', ply: 0 });
+    const verdict = recorded(3, 'MoveAccepted', { submittedSeq: 2, ply: 1, usi: '7g7f' });
+    const ended = recorded(4, 'GameEnded', { winner: 'sente', reason: 'checkmate' });
+    expect(messageOf([verdict, ended], submissionsIn([submitted])).map((e) => e.seq)).toEqual([2, 3, 4]);
+    const copy = toEnvelope(submitted);
+    expect(messageOf([verdict], submissionsIn([], copy))).toEqual([copy, toEnvelope(verdict)]);
+    expect(messageOf([verdict, ended]).map((e) => e.seq)).toEqual([3, 4]);
+    expect(messageOf([recorded(5, 'Resigned', { color: 'gote' })]).map((e) => e.type)).toEqual(['Resigned']);
+  });
+
+  it('reads anything but an event as nothing', () => {
+    for (const junk of [null, 3, 'x', {}, { seq: '1', type: 'A' }, { seq: 1 }]) expect(toWire(junk)).toBeNull();
+  });
+});
