@@ -8,8 +8,8 @@
 import {
   type Color,
   type ColorName,
-  Game,
   type Outcome,
+  PositionHistory,
   parseSfen,
   type Ruleset,
   START_SFEN,
@@ -103,13 +103,13 @@ function endingOf(outcome: Outcome): Ending | null {
 }
 
 /** The ending a declaration of impasse by the side to move brings: a win if the rules grant it, else a loss. */
-function declareImpasse(game: Game): Ending | null {
+function declareImpasse(game: PositionHistory): Ending | null {
   const declared = game.declareImpasse();
   return declared.ok ? endingOf(declared.value) : null;
 }
 
 interface Board {
-  readonly game: Game;
+  readonly game: PositionHistory;
   readonly moves: string[];
   readonly scores: Record<ColorName, (UsiScore | undefined)[]>;
 }
@@ -136,7 +136,7 @@ export async function playMatch<P extends MatchPlayer>(config: MatchConfig<P>): 
   const sfen = config.sfen ?? START_SFEN;
   const start = parseSfen(sfen);
   if (!start.ok) throw new RangeError(`the start SFEN is invalid: ${start.error.code}`);
-  const game = new Game(start.value, config.ruleset ?? 'default');
+  const game = new PositionHistory(start.value, config.ruleset ?? 'default');
   const board: Board = { game, moves: [], scores: { sente: [], gote: [] } };
 
   let end = endingOf(game.outcome);

@@ -1,4 +1,4 @@
-import { Game, parseSfen, START_SFEN } from '@shogi/rules';
+import { PositionHistory, parseSfen, START_SFEN } from '@shogi/rules';
 import type { UsiScore } from '@shogi/usi';
 import { describe, expect, it } from 'vitest';
 import { type MatchSearchRequest, playMatch, RESIGNATION } from '../src/index.js';
@@ -14,10 +14,10 @@ const SHUFFLE = ['5i4i', '5a4a', '4i5i', '4a5a'];
 /** Sente to move can declare impasse: 28 points, ten pieces in the camp, the king there. */
 const IMPASSE = 'RRBBGGGG1/4K4/SSSS5/9/9/9/9/9/k8 b - 1';
 
-function replay(sfen: string, moves: readonly string[]): Game {
+function replay(sfen: string, moves: readonly string[]): PositionHistory {
   const start = parseSfen(sfen);
   if (!start.ok) throw new Error('bad SFEN');
-  const game = new Game(start.value);
+  const game = new PositionHistory(start.value);
   for (const m of moves) expect(game.playUsi(m).ok).toBe(true);
   return game;
 }

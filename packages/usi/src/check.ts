@@ -7,10 +7,10 @@
  */
 import {
   assessImpasse,
-  Game,
   type ImpasseAssessment,
   type MoveRejection,
   type Outcome,
+  PositionHistory,
   parseSfen,
   type Ruleset,
   type SfenError,
@@ -27,14 +27,14 @@ export type PositionProblem =
   | { readonly code: 'game_over'; readonly outcome: Outcome };
 
 export type PositionCheck =
-  | { readonly ok: true; readonly game: Game }
+  | { readonly ok: true; readonly game: PositionHistory }
   | { readonly ok: false; readonly problem: PositionProblem };
 
 /** Replays the spec with the rules: the game at its end, or why it cannot be searched. */
 export function checkPosition(position: PositionSpec, ruleset: Ruleset = 'default'): PositionCheck {
   const start = parseSfen(position.sfen ?? START_SFEN);
   if (!start.ok) return { ok: false, problem: { code: 'bad_sfen', error: start.error } };
-  const game = new Game(start.value, ruleset);
+  const game = new PositionHistory(start.value, ruleset);
   for (const [i, move] of (position.moves ?? []).entries()) {
     const played = game.playUsi(move);
     if (!played.ok) return { ok: false, problem: { code: 'illegal_move', ply: i + 1, move, reason: played.error } };

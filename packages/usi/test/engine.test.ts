@@ -1,4 +1,4 @@
-import { Game, HANDICAP_SFENS, parseSfen } from '@shogi/rules';
+import { HANDICAP_SFENS, PositionHistory, parseSfen } from '@shogi/rules';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { checkBestmove, type PositionSpec, UsiEngine, UsiError, type UsiInfo } from '../src/index.js';
 import { FAIRY_STOCKFISH, fairyStockfish, HAS_FAIRY_STOCKFISH, running, until } from './engines.js';
@@ -59,7 +59,7 @@ describe.skipIf(!HAS_FAIRY_STOCKFISH)(`Fairy-Stockfish (${FAIRY_STOCKFISH})`, { 
     const start = parseSfen(MATE_IN_ONE);
     expect(start.ok).toBe(true);
     if (!start.ok) return;
-    const game = new Game(start.value);
+    const game = new PositionHistory(start.value);
     expect(game.playUsi('G*5b')).toMatchObject({ ok: true, value: { status: 'checkmate', winner: 0 } });
 
     const position = { sfen: MATE_IN_ONE };

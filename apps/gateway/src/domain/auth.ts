@@ -18,7 +18,7 @@ import {
 } from '@shogi/protocol';
 import type { AccountCredentials, CredentialRow, NewAccount, NewToken, TokenRow } from '@shogi/store';
 import { ApiError } from './api-error.js';
-import type { Player } from './service.js';
+import type { Player } from './player.js';
 import { TokenCache } from './token-cache.js';
 
 /**

@@ -13,7 +13,7 @@ import {
   MAX_PENDING_CHALLENGES,
 } from '@shogi/protocol';
 import { ApiError } from '../api-error.js';
-import type { Player } from '../service.js';
+import type { Player } from '../player.js';
 import { answerable, checkTerms } from './checks.js';
 import type { ChallengeStore } from './ports.js';
 import { acceptLocked, announceAccepted, type LobbyContext, refuseIfPlaying } from './start-game.js';

@@ -2,7 +2,7 @@
 import { validateTimeControl } from '@shogi/game';
 import type { TimeControl } from '@shogi/protocol';
 import { ApiError } from '../api-error.js';
-import type { Player } from '../service.js';
+import type { Player } from '../player.js';
 import type { StoredChallenge } from './ports.js';
 
 /** A seek or challenge's clock: sensible, and a real clock when rated. */

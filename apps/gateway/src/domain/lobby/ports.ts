@@ -6,7 +6,7 @@
  * each other in a cycle.
  */
 import type { CreateGameBody, GameView, TimeControl } from '@shogi/protocol';
-import type { Player } from '../service.js';
+import type { Player } from '../player.js';
 
 /** A seek as stored: the columns of `seeks`. */
 export interface StoredSeek {

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { CHALLENGE_TTL_MS, type ChallengeView, type GameView, type Side } from '@shogi/protocol';
 import { START_SFEN } from '@shogi/rules';
 import { ApiError } from '../api-error.js';
-import type { Player } from '../service.js';
+import type { Player } from '../player.js';
 import { other, rematchSide } from './pairing.js';
 import type { RematchStore, RematchTx, StoredChallenge } from './ports.js';
 import { acceptLocked, announceAccepted, type LobbyContext, refuseIfPlaying } from './start-game.js';

@@ -19,7 +19,7 @@ import {
 } from '@shogi/protocol';
 import { ApiError } from '../api-error.js';
 import { addressKey } from '../client-address.js';
-import type { Player } from '../service.js';
+import type { Player } from '../player.js';
 import { checkTerms } from './checks.js';
 import { other, poolKeyOf, rankCandidates, type SeekTerms, sideOf } from './pairing.js';
 import type { NewSeek, SeekCounts, SeekStore, SeekTx, StoredSeek } from './ports.js';
