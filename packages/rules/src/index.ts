@@ -12,7 +12,8 @@ export {
   type RecordFormat,
   splitRecords,
 } from './notation/decode.js';
-export { exportKif, KIF_HANDICAPS, parseKif } from './notation/kif.js';
+export { KIF_HANDICAPS, parseKif } from './notation/kif.js';
+export { exportKif } from './notation/kif-export.js';
 export {
   ENDINGS,
   type Ending,

@@ -1,6 +1,6 @@
 /**
  * KIF game records (the format of Kifu for Windows and most shogi GUIs): parsing the
- * main line into a GameRecord and exporting one as UTF-8 text. Variations (変化：) are
+ * main line into a GameRecord (exporting one: kif-export.ts). Variations (変化：) are
  * skipped; a KIF file writes the whole main line first, so parsing stops at the first.
  *
  * A move names the destination, the piece before the move and its origin
@@ -34,8 +34,8 @@ import {
 // --- vocabulary -----------------------------------------------------------------------
 
 /** Piece names by engine type (index); BOD diagrams use the one-character forms. */
-const NAMES = ['', '歩', '香', '桂', '銀', '角', '飛', '金', '玉', 'と', '成香', '成桂', '成銀', '馬', '龍'];
-const BOD_NAMES = ['', '歩', '香', '桂', '銀', '角', '飛', '金', '玉', 'と', '杏', '圭', '全', '馬', '龍'];
+export const NAMES = ['', '歩', '香', '桂', '銀', '角', '飛', '金', '玉', 'と', '成香', '成桂', '成銀', '馬', '龍'];
+export const BOD_NAMES = ['', '歩', '香', '桂', '銀', '角', '飛', '金', '玉', 'と', '杏', '圭', '全', '馬', '龍'];
 const ALIASES: Readonly<Record<string, number>> = { 王: KING, 竜: 14 };
 function pieceType(name: string): number {
   const i = NAMES.indexOf(name);
@@ -44,8 +44,8 @@ function pieceType(name: string): number {
   return j > 0 ? j : (ALIASES[name] ?? 0);
 }
 
-const ZEN = '１２３４５６７８９';
-const KAN = '一二三四五六七八九';
+export const ZEN = '１２３４５６７８９';
+export const KAN = '一二三四五六七八九';
 /** 1..9 from an ASCII, full-width or kanji digit; 0 otherwise. */
 function digit(ch: string | undefined): number {
   if (ch === undefined) return 0;
@@ -61,7 +61,8 @@ function kanjiCount(text: string): number {
   const ones = text.length === ten + 1 ? 0 : digit(text[ten + 1]);
   return text.length > ten + 2 ? 0 : tens * 10 + ones;
 }
-const countKanji = (n: number): string => (n <= 1 ? '' : n < 10 ? (KAN[n - 1] as string) : `十${KAN[n - 11] ?? ''}`);
+export const countKanji = (n: number): string =>
+  n <= 1 ? '' : n < 10 ? (KAN[n - 1] as string) : `十${KAN[n - 11] ?? ''}`;
 
 export const KIF_HANDICAPS: Readonly<Record<string, Handicap>> = {
   香落ち: 'lance',
@@ -103,7 +104,7 @@ const KIF_STARTS: ReadonlyMap<string, string> = new Map([
 const startOf = (sfen: string): string => sfen.split(' ').slice(0, 3).join(' ');
 
 /** The 手合割 name of a start position, 平手 included; null for a position the list has no name for. */
-function kifHandicapName(sfen: string): string | null {
+export function kifHandicapName(sfen: string): string | null {
   for (const [name, start] of KIF_STARTS) if (startOf(start) === startOf(sfen)) return name;
   return null;
 }
@@ -112,7 +113,7 @@ function kifHandicapName(sfen: string): string | null {
  * Ending words. 反則負け says the side to move loses by a foul (CSA's illegal move).
  * 連続王手の千日手, 引き分け, 最大手数, 待った are written for endings KIF has no word for.
  */
-const ENDING_WORDS: readonly (readonly [string, EndingKind])[] = [
+export const ENDING_WORDS: readonly (readonly [string, EndingKind])[] = [
   ['投了', 'toryo'],
   ['中断', 'chudan'],
   ['連続王手の千日手', 'oute_sennichite'],
@@ -139,14 +140,14 @@ const ENDING_WORDS: readonly (readonly [string, EndingKind])[] = [
  * king square under the try rule, so the side to move lost (ElectronShogi, which wrote the
  * word first, writes it after that move and counts the win for the mover).
  */
-const FOUL_WORDS: readonly (readonly [string, 'mover' | 'opponent'])[] = [
+export const FOUL_WORDS: readonly (readonly [string, 'mover' | 'opponent'])[] = [
   ['反則勝ち', 'opponent'],
   ['不戦勝', 'opponent'],
   ['不戦敗', 'mover'],
   ['トライ', 'mover'],
 ];
 
-const HEADER_KEYS: Readonly<Record<string, InfoKey>> = {
+export const HEADER_KEYS: Readonly<Record<string, InfoKey>> = {
   開始日時: 'start_time',
   終了日時: 'end_time',
   棋戦: 'event',
@@ -375,108 +376,4 @@ export function parseKif(input: string): Result<GameRecord, RecordError> {
     if (failed) return failed;
   }
   return ok(st.record);
-}
-
-// --- export ---------------------------------------------------------------------------
-
-const two = (n: number): string => String(n).padStart(2, '0');
-const clock = (move: number, total: number): string =>
-  `(${String(Math.floor(move / 60)).padStart(2)}:${two(move % 60)}/${two(Math.floor(total / 3600))}:${two(Math.floor(total / 60) % 60)}:${two(total % 60)})`;
-const squareText = (i: number): string => `${ZEN[8 - (i % 9)]}${KAN[(i / 9) | 0]}`;
-
-function handText(hand: readonly number[]): string {
-  const items = [6, 5, 7, 4, 3, 2, 1].filter((t) => (hand[t] ?? 0) > 0);
-  return items.map((t) => `${BOD_NAMES[t]}${countKanji(hand[t] ?? 0)}`).join('　') || 'なし';
-}
-
-/** A BOD diagram, for starts that are neither the even game nor a named handicap. */
-function bod(board: TrackBoard): string[] {
-  const rows = Array.from({ length: 9 }, (_, r) => {
-    const cells = board.squares
-      .slice(r * 9, r * 9 + 9)
-      .map((p) => (p === 0 ? ' ・' : `${p >> 4 ? 'v' : ' '}${BOD_NAMES[p & 15]}`));
-    return `|${cells.join('')}|${KAN[r]}`;
-  });
-  const rule = '+---------------------------+';
-  return [
-    `後手の持駒：${handText(board.hands[1])}`,
-    '  ９ ８ ７ ６ ５ ４ ３ ２ １',
-    rule,
-    ...rows,
-    rule,
-    `先手の持駒：${handText(board.hands[0])}`,
-    board.side === 0 ? '先手番' : '後手番',
-  ];
-}
-
-function endingWord(record: GameRecord, mover: Color): string {
-  const end = record.ending;
-  if (!end) return '';
-  const word = ENDING_WORDS.find(([w, kind]) => w === end.raw && kind === end.kind);
-  if (word) return word[0];
-  if (end.kind === '+illegal_action' || end.kind === '-illegal_action') {
-    const loser = (end.kind === '+illegal_action' ? 0 : 1) === mover ? 'mover' : 'opponent';
-    const foul = FOUL_WORDS.find(([w, l]) => w === end.raw && l === loser);
-    return foul?.[0] ?? (loser === 'mover' ? '反則負け' : '反則勝ち');
-  }
-  return ENDING_WORDS.find(([, kind]) => kind === end.kind)?.[0] ?? '中断';
-}
-
-function moveText(board: TrackBoard, usi: string, lastTo: number): string | null {
-  const m = readUsi(usi);
-  if (!m) return null;
-  const dest = m.to === lastTo ? '同　' : squareText(m.to);
-  if (m.drop > 0) return `${dest}${NAMES[m.drop]}打`;
-  const piece = (board.squares[m.from] ?? 0) & 15;
-  if (piece === 0) return null;
-  return `${dest}${NAMES[piece]}${m.promote ? '成' : ''}(${9 - (m.from % 9)}${((m.from / 9) | 0) + 1})`;
-}
-
-/** The record as KIF text (UTF-8 when encoded); an invalid start or unplayable move is an error. */
-export function exportKif(record: GameRecord): Result<string, RecordError> {
-  const tracked = trackBoard(record.sfen);
-  if (!tracked.ok) return tracked;
-  const board = tracked.value;
-  const name = kifHandicapName(record.sfen);
-  const handicap = name !== null && name !== '平手';
-  const out = ['#KIF version=2.0 encoding=UTF-8'];
-  const info = (key: InfoKey): void => {
-    const value = record.info[key];
-    if (value !== undefined) out.push(`${Object.keys(HEADER_KEYS).find((k) => HEADER_KEYS[k] === key)}：${value}`);
-  };
-  for (const key of ['start_time', 'end_time', 'event', 'site', 'time_control'] as const) info(key);
-  if (name !== null) out.push(`手合割：${name}`);
-  if (record.players.sente !== null) out.push(`${handicap ? '下手' : '先手'}：${record.players.sente}`);
-  if (record.players.gote !== null) out.push(`${handicap ? '上手' : '後手'}：${record.players.gote}`);
-  for (const key of ['opening', 'note'] as const) info(key);
-  for (const extra of record.extraInfo) if (extra.format === 'kif') out.push(`${extra.key}：${extra.value}`);
-  if (name === null) out.push(...bod(board));
-  out.push('手数----指手---------消費時間--');
-  const comments = (ply: number): void => {
-    for (const c of record.comments) if (c.ply === ply) for (const text of c.text.split(/\r?\n/)) out.push(`*${text}`);
-  };
-  comments(0);
-  const totals = [0, 0];
-  let lastTo = -1;
-  for (const [i, usi] of record.moves.entries()) {
-    const text = moveText(board, usi, lastTo);
-    if (text === null) return recordError('bad_move', 0, `move ${i + 1} '${usi}' cannot be written`);
-    const time = record.times[i] ?? null;
-    const side = board.side;
-    applyTrack(board, readUsi(usi) as NonNullable<ReturnType<typeof readUsi>>);
-    lastTo = readUsi(usi)?.to ?? -1;
-    totals[side]! += Math.round(time ?? 0);
-    out.push(
-      `${String(i + 1).padStart(4)} ${text}${time === null ? '' : `   ${clock(Math.round(time), totals[side] ?? 0)}`}`,
-    );
-    comments(i + 1);
-  }
-  if (record.ending) {
-    const s = record.ending.seconds;
-    const side = board.side;
-    totals[side]! += Math.round(s ?? 0);
-    const time = s === null ? '' : `   ${clock(Math.round(s), totals[side] ?? 0)}`;
-    out.push(`${String(record.moves.length + 1).padStart(4)} ${endingWord(record, side)}${time}`);
-  }
-  return ok(`${out.join('\n')}\n`);
 }
