@@ -21,12 +21,11 @@ import type { CreatePlayerResponse } from '@shogi/protocol';
 import { usernameTaken } from '@shogi/store';
 import { Queue } from 'bullmq';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
 import type { GatewayConfig } from '../config.js';
 import { createGameService, type GameService, type GameServiceDeps } from '../domain/game-service.js';
 import { createGuest } from '../domain/names.js';
 import { tickBatcher } from '../domain/tick-batch.js';
-import { openStore } from './store.js';
+import { storeOver } from './store.js';
 
 /** Guest players; `create` throws INVALID_NAME or NAME_TAKEN (domain/names.ts). */
 export interface GuestPlayers {
@@ -42,12 +41,11 @@ declare module 'fastify' {
 
 export default fp<{ config: GatewayConfig; events?: EventStore }>(
   async (app, { config, events }) => {
-    const store = openStore(config, events);
-    // the queues' own connection: BullMQ defines its many scripts on it, and ioredis copies
-    // every defined script into each auto-pipeline it builds (a tick's commands), a cost the
-    // gateway's CPU showed when the queues shared the auto-pipelined `app.redis`
-    const queueRedis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3 });
-    queueRedis.on('error', (err) => app.log.warn({ err }, 'redis (queues): connection error'));
+    const store = storeOver(app.databases.games, events);
+    // the queues' own connection (plugins/redis.ts): BullMQ defines its many scripts on it, and
+    // ioredis copies every defined script into each auto-pipeline it builds (a tick's commands),
+    // a cost the gateway's CPU showed when the queues shared the auto-pipelined `app.redis`
+    const { queueRedis } = app;
     const queue = new Queue<ValidateJob>(VALIDATE_QUEUE, {
       connection: queueRedis,
       prefix: config.queuePrefix,
@@ -92,9 +90,7 @@ export default fp<{ config: GatewayConfig; events?: EventStore }>(
     app.decorate('guests', { create: (name: string) => createGuest(guestDeps, name) });
     app.addHook('onClose', async () => {
       await Promise.all([queue.close(), flagQueue.close()]);
-      await queueRedis.quit().catch(() => queueRedis.disconnect());
-      await store.close();
     });
   },
-  { name: 'games', dependencies: ['redis'] },
+  { name: 'games', dependencies: ['databases', 'redis'] },
 );

@@ -1,18 +1,12 @@
 /** @shogi/store for the game service: the event store and the players repository over the games pool. */
 import type { EventStore } from '@shogi/game';
 import { createPgEventStore, createPlayer, type Db, findPlayerByTokenHash, getPlayer } from '@shogi/store';
-import type { GatewayConfig } from '../config.js';
 import type { PlayerStore } from '../domain/game-service.js';
-import { openPool } from './databases.js';
 
 export interface GameStore {
   readonly db: Db;
   readonly events: EventStore;
   readonly players: PlayerStore;
-}
-
-export interface OpenStore extends GameStore {
-  close(): Promise<void>;
 }
 
 /**
@@ -34,10 +28,4 @@ export function storeOver(db: Db, events?: EventStore): GameStore {
     },
   };
   return { db, events: events ?? createPgEventStore(db), players };
-}
-
-/** The store over a games pool of its own, which `close` destroys; storeOver(app.databases.games) shares the app's. */
-export function openStore(config: GatewayConfig, events?: EventStore): OpenStore {
-  const db = openPool(config, 'games');
-  return { ...storeOver(db, events), close: () => db.destroy() };
 }
