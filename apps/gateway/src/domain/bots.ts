@@ -1,12 +1,15 @@
 /**
  * The bots a process offers as opponents. The gateway only creates the game and hands it
- * over; the bot itself (apps/server's demo bot) plays through the public API like anyone.
+ * over; the bot itself (apps/server's demo and house bots) plays through the public API
+ * like anyone.
  */
-import type { GameView } from '@shogi/protocol';
+import type { BotRef, GameView } from '@shogi/protocol';
 
 export interface Bot {
   readonly id: string;
   readonly name: string;
+  /** a house engine bot's level (1–8); none for the random demo bot */
+  readonly level?: number;
   /** called once the game exists; the bot plays it to its end */
   join(game: GameView): void;
 }
@@ -22,7 +25,9 @@ export class BotRegistry {
     return this.bots.get(id);
   }
 
-  list(): { id: string; name: string }[] {
-    return [...this.bots.values()].map(({ id, name }) => ({ id, name }));
+  list(): BotRef[] {
+    return [...this.bots.values()].map(({ id, name, level }) =>
+      level === undefined ? { id, name } : { id, name, level },
+    );
   }
 }
