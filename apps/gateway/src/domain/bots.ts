@@ -6,7 +6,10 @@
 import type { BotRef, GameView } from '@shogi/protocol';
 
 export interface Bot {
+  /** what `/api/bots/:id/games` takes: the bot's player id, or a stable handle like `engine-4` */
   readonly id: string;
+  /** the player the bot plays as, when `id` is a handle rather than that player's id */
+  readonly playerId?: string;
   readonly name: string;
   /** a house engine bot's level (1–8); none for the random demo bot */
   readonly level?: number;

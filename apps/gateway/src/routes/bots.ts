@@ -49,7 +49,8 @@ const bots: FastifyPluginAsyncTypebox<BotRoutesOptions> = async (app, { bots }) 
       if (timeControl !== undefined) checkTerms(timeControl, false);
       const wanted = request.body.side ?? 'sente';
       const side = wanted === 'random' ? (Math.random() < 0.5 ? 'sente' : 'gote') : wanted;
-      const [sente, gote] = side === 'sente' ? [player.id, bot.id] : [bot.id, player.id];
+      const botPlayer = bot.playerId ?? bot.id;
+      const [sente, gote] = side === 'sente' ? [player.id, botPlayer] : [botPlayer, player.id];
       const game = await app.games.createGame({
         sente,
         gote,
