@@ -107,7 +107,7 @@ test('full games at levels 1, 4 and 8 against a random mover end, every bot move
     playAgainst('engine-4', { side: 'gote' }, 120, 2),
     playAgainst('engine-8', { side: 'sente' }, 40, 3),
   ]);
-  for (const { view, end, personSide } of games) {
+  for (const { view, end } of games) {
     // decided on the board or by the script giving up at its cap; the low levels pick weak
     // moves on purpose and the script takes any mate it sees, so they may lose a game
     expect(['checkmate', 'resignation']).toContain(end.reason);
