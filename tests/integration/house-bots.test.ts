@@ -84,12 +84,21 @@ async function expectNoRejection(gameId: string): Promise<void> {
 
 test('GET /api/bots lists the house bots with their levels, and the demo bot without one', async () => {
   const { bots } = (await call(stack.app, 'GET', '/api/bots')).body as BotList;
-  expect(bots.filter((b) => b.level !== undefined)).toEqual([
+  const house = bots.filter((b) => b.level !== undefined).map(({ id, name, level }) => ({ id, name, level }));
+  expect(house).toEqual([
     { id: 'engine-1', name: 'Fairy-Stockfish level 1', level: 1 },
     { id: 'engine-4', name: 'Fairy-Stockfish level 4', level: 4 },
     { id: 'engine-8', name: 'Fairy-Stockfish level 8', level: 8 },
   ]);
   expect(bots.find((b) => b.name === 'demo-bot')).not.toHaveProperty('level');
+  // a game page knows the bot by its player: that id starts a game too
+  const level4 = bots.find((b) => b.id === 'engine-4');
+  expect(level4?.playerId).toMatch(/^[0-9a-f-]{36}$/);
+  const person = (await call(stack.app, 'POST', '/api/players', { name: 'by-player-id' })).body;
+  const again = await call(stack.app, 'POST', `/api/bots/${level4?.playerId}/games`, {}, bearer(person.token));
+  expect(again.status).toBe(201);
+  expect((again.body as GameView).players.gote.id).toBe(level4?.playerId);
+  await call(stack.app, 'POST', `/api/games/${(again.body as GameView).id}/resign`, {}, bearer(person.token));
 });
 
 test('a bot game is refused a nonsensical clock', async () => {

@@ -12,6 +12,8 @@ export const BotRef = Type.Object(
   {
     id: Id,
     name: Type.String(),
+    // the bot's player in its games, when id is a handle (the house bots' engine-N)
+    playerId: Type.Optional(Id),
     level: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 8, description: "a house engine bot's strength, 1 (weakest) to 8" }),
     ),

@@ -24,13 +24,17 @@ export class BotRegistry {
     this.bots.set(bot.id, bot);
   }
 
+  /** by its id, or by its player's id: a game page knows only the players */
   get(id: string): Bot | undefined {
-    return this.bots.get(id);
+    return this.bots.get(id) ?? [...this.bots.values()].find((bot) => bot.playerId === id);
   }
 
   list(): BotRef[] {
-    return [...this.bots.values()].map(({ id, name, level }) =>
-      level === undefined ? { id, name } : { id, name, level },
-    );
+    return [...this.bots.values()].map(({ id, name, playerId, level }) => ({
+      id,
+      name,
+      ...(playerId === undefined ? {} : { playerId }),
+      ...(level === undefined ? {} : { level }),
+    }));
   }
 }
