@@ -67,7 +67,9 @@ export async function playAsBot(view: GameView, options: BotOptions): Promise<Ga
   let timer: NodeJS.Timeout | undefined;
 
   return new Promise<GameEnd>((resolve, reject) => {
+    let finished = false;
     const finish = (end: GameEnd) => {
+      finished = true;
       clearTimeout(timer);
       off();
       socket.close().then(() => resolve(end), reject);
@@ -82,7 +84,12 @@ export async function playAsBot(view: GameView, options: BotOptions): Promise<Ga
       timer = setTimeout(() => {
         move().catch((err: unknown) => {
           waiting = false;
+          rejections++;
           options.onError?.(String(err));
+          // no message may come to wake the bot (its opponent waits for it): try again soon
+          setTimeout(() => {
+            if (!finished) maybeMove();
+          }, 500).unref();
         });
       }, options.moveDelayMs);
     };
