@@ -7,6 +7,8 @@ import { BotRegistry, createLogger, LocalDelivery, type RunningGateway, startGat
 import type { WorkerOptions } from '@shogi/worker';
 import { runDemo } from './demo/demo.js';
 import { startBotOpponent } from './demo/opponent.js';
+import { resourcesOf, startEnginePool } from './house/engines.js';
+import { startHouseBots } from './house/house-bots.js';
 import { parseLaunchOptions, USAGE } from './options.js';
 import { HOW_TO_START, preflight } from './preflight.js';
 import { migrate, type RunningWorker, startValidationWorker } from './services.js';
@@ -32,6 +34,7 @@ async function main(): Promise<number> {
   let gateway: RunningGateway | null = null;
   const localDelivery = new LocalDelivery();
   let worker: RunningWorker | null = null;
+  let engines: Awaited<ReturnType<typeof startEnginePool>> = null;
   if (role !== 'gateway') {
     // with the gateway in this process too, verdicts reach its sockets without a Redis round trip
     const deliver: WorkerOptions['onPublish'] =
@@ -55,6 +58,19 @@ async function main(): Promise<number> {
       logger: logger.child({ role: 'bot' }),
       createPlayer: gateway.createPlayer,
     });
+    engines = await startEnginePool(options.engine, logger.child({ role: 'engine' }));
+    if (engines !== null) {
+      logger.info(
+        `Engines: ${options.engine.workers} × ${options.engine.path} (${options.engine.hashMb} MB hash, 1 thread)`,
+      );
+      await startHouseBots({
+        baseUrl: gateway.url,
+        registry: bots,
+        logger: logger.child({ role: 'bot' }),
+        engines: { pool: engines, resources: resourcesOf(options.engine) },
+        createPlayer: gateway.createPlayer,
+      });
+    }
   }
 
   const demo = new AbortController();
@@ -65,6 +81,7 @@ async function main(): Promise<number> {
       logger,
       signal: demo.signal,
       createPlayer: gateway.createPlayer,
+      engines: engines === null ? null : { pool: engines, resources: resourcesOf(options.engine) },
     }).catch((err: unknown) => {
       if (!demo.signal.aborted) logger.error({ err }, 'Demo: stopped after an error');
     });
@@ -86,6 +103,7 @@ async function main(): Promise<number> {
   force.unref();
   await gateway?.close();
   await worker?.close();
+  await engines?.close();
   logger.info('Stopped.');
   return 0;
 }

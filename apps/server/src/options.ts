@@ -1,6 +1,7 @@
 /** Command line and environment of the launcher (its only reader of process.env and argv). */
 import { type GatewayConfig, loadConfig } from '@shogi/gateway';
 import { DEFAULT_CONCURRENCY } from '@shogi/worker';
+import { type EngineSettings, engineSettingsFromEnv } from './house/engine-settings.js';
 
 export const ROLES = ['all', 'gateway', 'worker'] as const;
 export type Role = (typeof ROLES)[number];
@@ -12,12 +13,15 @@ export interface LaunchOptions {
   readonly workerConcurrency: number;
   /** the address people are told to open */
   readonly publicUrl: string;
+  /** the house engine bots' engines */
+  readonly engine: EngineSettings;
 }
 
 export const USAGE = `usage: npm start -- [--role all|gateway|worker] [--no-demo]
   --role     all (default): gateway + worker in one process; gateway or worker alone to scale them apart
   --no-demo  do not start the two demo bots (also DEMO=0)
-environment: DATABASE_URL, REDIS_URL, PORT (3000), HOST, LOG_LEVEL, WORKER_CONCURRENCY (${DEFAULT_CONCURRENCY}), QUEUE_PREFIX`;
+environment: DATABASE_URL, REDIS_URL, PORT (3000), HOST, LOG_LEVEL, WORKER_CONCURRENCY (${DEFAULT_CONCURRENCY}), QUEUE_PREFIX,
+  ENGINE_PATH (/usr/games/fairy-stockfish), ENGINE_WORKERS (CPU count - 1, at least 1), ENGINE_HASH_MB (16)`;
 
 export function parseLaunchOptions(
   argv: readonly string[] = process.argv.slice(2),
@@ -47,5 +51,6 @@ export function parseLaunchOptions(
     gateway,
     workerConcurrency: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : DEFAULT_CONCURRENCY,
     publicUrl: `http://${host}:${gateway.port}`,
+    engine: engineSettingsFromEnv(env),
   };
 }

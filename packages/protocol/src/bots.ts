@@ -4,20 +4,36 @@
  * plays at once, with no one else online.
  */
 import { type Static, Type } from 'typebox';
-import { PlayerRef } from './http.js';
+import { HandicapName, Id, TimeControl } from './http.js';
 
 const closed = { additionalProperties: false } as const;
 
-export const BotList = Type.Object({ bots: Type.Array(PlayerRef) }, closed);
+export const BotRef = Type.Object(
+  {
+    id: Id,
+    name: Type.String(),
+    // the bot's player in its games, when id is a handle (the house bots' engine-N)
+    playerId: Type.Optional(Id),
+    level: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 8, description: "a house engine bot's strength, 1 (weakest) to 8" }),
+    ),
+  },
+  closed,
+);
+export type BotRef = Static<typeof BotRef>;
+
+export const BotList = Type.Object({ bots: Type.Array(BotRef) }, closed);
 export type BotList = Static<typeof BotList>;
 
 export const BotGameBody = Type.Object(
   {
     side: Type.Optional(
       Type.Union([Type.Literal('sente'), Type.Literal('gote'), Type.Literal('random')], {
-        description: "the caller's side (default sente)",
+        description: "the caller's side (default sente); in a handicap game gote gives the handicap",
       }),
     ),
+    timeControl: Type.Optional(TimeControl),
+    handicap: Type.Optional(HandicapName),
   },
   closed,
 );

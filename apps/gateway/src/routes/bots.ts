@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AuthHeaders, BotGameBody, BotList, ErrorResponse, GameParams, GameView } from '@shogi/protocol';
 import { ApiError } from '../domain/api-error.js';
 import type { BotRegistry } from '../domain/bots.js';
+import { checkTerms } from '../domain/lobby/checks.js';
 import { principalOf } from '../plugins/access.js';
 
 export interface BotRoutesOptions {
@@ -21,7 +22,7 @@ const bots: FastifyPluginAsyncTypebox<BotRoutesOptions> = async (app, { bots }) 
       schema: {
         tags: ['bots'],
         summary:
-          'Start an unrated game against a bot (Authorization: Bearer); the bot answers every move. Limited per token and per client IP (RATE_LIMIT_BOT_GAMES_MAX, RATE_LIMIT_BOT_GAMES_IP_MAX)',
+          'Start an unrated game against a bot (Authorization: Bearer), with an optional clock and handicap; the bot answers every move. Limited per token and per client IP (RATE_LIMIT_BOT_GAMES_MAX, RATE_LIMIT_BOT_GAMES_IP_MAX)',
         params: GameParams,
         headers: AuthHeaders,
         body: BotGameBody,
@@ -31,6 +32,7 @@ const bots: FastifyPluginAsyncTypebox<BotRoutesOptions> = async (app, { bots }) 
           401: ErrorResponse,
           403: ErrorResponse,
           404: ErrorResponse,
+          422: ErrorResponse,
           429: ErrorResponse,
         },
       },
@@ -42,10 +44,20 @@ const bots: FastifyPluginAsyncTypebox<BotRoutesOptions> = async (app, { bots }) 
       await app.consumeLimit('botGames', request, reply);
       const bot = bots.get(request.params.id);
       if (!bot) throw new ApiError('NOT_FOUND', 'no such bot');
+      const { timeControl, handicap } = request.body;
+      // bot games are casual: checked as an unrated challenge's terms
+      if (timeControl !== undefined) checkTerms(timeControl, false);
       const wanted = request.body.side ?? 'sente';
       const side = wanted === 'random' ? (Math.random() < 0.5 ? 'sente' : 'gote') : wanted;
-      const [sente, gote] = side === 'sente' ? [player.id, bot.id] : [bot.id, player.id];
-      const game = await app.games.createGame({ sente, gote });
+      const botPlayer = bot.playerId ?? bot.id;
+      const [sente, gote] = side === 'sente' ? [player.id, botPlayer] : [botPlayer, player.id];
+      const game = await app.games.createGame({
+        sente,
+        gote,
+        rated: false,
+        ...(timeControl === undefined ? {} : { timeControl }),
+        ...(handicap === undefined ? {} : { handicap }),
+      });
       bot.join(game);
       request.log.debug({ gameId: game.id, bot: bot.id, playerId: player.id }, 'bot game created');
       return reply.code(201).send(game);

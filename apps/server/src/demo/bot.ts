@@ -1,11 +1,11 @@
 /**
  * A scripted player that plays one game through the public API: it follows the game on
- * its player WebSocket and, on its turn, sends a move chosen by brain.ts, over HTTP
- * (`via: 'http'`) or over the WebSocket (`via: 'ws'`).
+ * its player WebSocket and, on its turn, sends a move chosen by brain.ts (or by `decide`:
+ * the house bots' engine), over HTTP (`via: 'http'`) or over the WebSocket (`via: 'ws'`).
  */
 import type { GameView, ServerMessage, Side } from '@shogi/protocol';
 import { PositionHistory, parseSfen, type Ruleset, sideOfSfen } from '@shogi/rules';
-import type { ApiClient, PlayerSocket } from '../client.js';
+import { type ApiClient, bearer, type PlayerSocket } from '../client.js';
 import { chooseMove, type Random } from './brain.js';
 
 export interface BotPlayer {
@@ -20,6 +20,15 @@ export interface GameEnd {
   readonly moves: number;
 }
 
+/** What a bot does on its turn; a move is still judged by the server like anyone's. */
+export type Decision =
+  | { readonly kind: 'move'; readonly usi: string }
+  | { readonly kind: 'resign' }
+  | { readonly kind: 'impasse' };
+
+/** The bot's answer to the game's moves so far, or null when the game is over. */
+export type Decide = (moves: readonly string[]) => Promise<Decision | null>;
+
 export interface BotOptions {
   readonly api: ApiClient;
   readonly player: BotPlayer;
@@ -30,6 +39,8 @@ export interface BotOptions {
   /** resign when the game reaches this many moves */
   readonly maxMoves: number;
   readonly onError?: (message: string) => void;
+  /** how the bot chooses (default: brain.ts's random mover) */
+  readonly decide?: Decide;
 }
 
 export function replay(initialSfen: string, ruleset: Ruleset, moves: readonly string[]): PositionHistory {
@@ -38,6 +49,11 @@ export function replay(initialSfen: string, ruleset: Ruleset, moves: readonly st
   const game = new PositionHistory(parsed.value, ruleset);
   for (const usi of moves) game.playUsi(usi);
   return game;
+}
+
+function randomDecision(game: PositionHistory, random: Random): Decision | null {
+  const usi = chooseMove(game, random);
+  return usi === null ? null : { kind: 'move', usi };
 }
 
 /** Plays the game to its end; resolves with how it ended. */
@@ -51,7 +67,9 @@ export async function playAsBot(view: GameView, options: BotOptions): Promise<Ga
   let timer: NodeJS.Timeout | undefined;
 
   return new Promise<GameEnd>((resolve, reject) => {
+    let finished = false;
     const finish = (end: GameEnd) => {
+      finished = true;
       clearTimeout(timer);
       off();
       socket.close().then(() => resolve(end), reject);
@@ -66,7 +84,12 @@ export async function playAsBot(view: GameView, options: BotOptions): Promise<Ga
       timer = setTimeout(() => {
         move().catch((err: unknown) => {
           waiting = false;
+          rejections++;
           options.onError?.(String(err));
+          // no message may come to wake the bot (its opponent waits for it): try again soon
+          setTimeout(() => {
+            if (!finished) maybeMove();
+          }, 500).unref();
         });
       }, options.moveDelayMs);
     };
@@ -76,8 +99,19 @@ export async function playAsBot(view: GameView, options: BotOptions): Promise<Ga
         await api.resign(view.id, player.token);
         return;
       }
-      const usi = chooseMove(replay(view.initialSfen, view.ruleset, moves), options.random);
-      if (usi === null) return; // the game is over; GameEnded is on its way
+      const decision = options.decide
+        ? await options.decide([...moves])
+        : randomDecision(replay(view.initialSfen, view.ruleset, moves), options.random);
+      if (decision === null) return; // the game is over; GameEnded is on its way
+      if (decision.kind === 'resign') {
+        await api.resign(view.id, player.token);
+        return;
+      }
+      if (decision.kind === 'impasse') {
+        await api.request('POST', `/api/games/${view.id}/impasse`, {}, bearer(player.token));
+        return;
+      }
+      const usi = decision.usi;
       if (options.via === 'ws') {
         socket.send({ type: 'move', usi, ply });
         return;

@@ -1,10 +1,14 @@
 /**
  * The demo: two bots play whole games through the public HTTP API and WebSocket, one
- * after another, and the log says in plain words what happens.
+ * after another, and the log says in plain words what happens. With an engine they are
+ * house engine bots of two levels, so the games look like shogi; without, random movers.
  */
+import type { Level } from '@shogi/engine-bots';
 import type { Logger } from 'pino';
 import { ApiClient } from '../client.js';
-import { type BotPlayer, playAsBot } from './bot.js';
+import type { EngineMoveContext } from '../house/engine-move.js';
+import { engineDecide } from '../house/house-bots.js';
+import { type BotPlayer, type Decide, playAsBot } from './bot.js';
 import { seeded } from './brain.js';
 import { type CreatePlayer, createBotPlayer } from './players.js';
 import { answerSeeks } from './seek-answerer.js';
@@ -23,6 +27,10 @@ export interface DemoOptions {
   readonly answerSeeks?: boolean;
   /** how the bots' players are made (default: POST /api/players on baseUrl) */
   readonly createPlayer?: CreatePlayer;
+  /** the engines, when there are: the two bots then play at `levels` */
+  readonly engines?: Omit<EngineMoveContext, 'onWarning' | 'random'> | null;
+  /** the two bots' levels with an engine (default 2 and 6: a visible difference in strength) */
+  readonly levels?: readonly [Level, Level];
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -41,10 +49,23 @@ export async function runDemo(options: DemoOptions): Promise<void> {
   const create = options.createPlayer ?? ((name: string) => api.createPlayer(name));
   const a = await createBotPlayer(create, 'bot-a');
   const b = await createBotPlayer(create, 'bot-b');
-  const bots: Record<string, BotPlayer> = { [a.id]: { ...a }, [b.id]: { ...b } };
+  const [levelA, levelB] = options.levels ?? [2, 6];
+  const levels: Record<string, Level> = { [a.id]: levelA, [b.id]: levelB };
+  const engines = options.engines ?? null;
+  const how = engines === null ? 'random movers' : `engine levels ${levelA} and ${levelB}`;
   logger.info(
-    `Demo: two bots, ${a.name} and ${b.name}, will play games through the public API (pass --no-demo to skip)`,
+    `Demo: two bots, ${a.name} and ${b.name} (${how}), will play games through the public API (pass --no-demo to skip)`,
   );
+  const decide = (gameId: string, player: BotPlayer, side: 'sente' | 'gote'): { decide?: Decide } =>
+    engines === null
+      ? {}
+      : {
+          decide: engineDecide(api, gameId, side, levels[player.id] as Level, {
+            ...engines,
+            random,
+            onWarning: (message) => logger.warn(`Demo: ${player.name}: ${message}`),
+          }),
+        };
   if (options.answerSeeks !== false) {
     // runs beside the demo games until the demo stops
     answerSeeks({
@@ -78,8 +99,8 @@ export async function runDemo(options: DemoOptions): Promise<void> {
       onError: (message: string) => logger.debug(`Demo: game ${n}: ${message}`),
     };
     const [end] = await Promise.all([
-      playAsBot(view, { ...common, player: bots[sente.id] as BotPlayer, via: 'http' }),
-      playAsBot(view, { ...common, player: bots[gote.id] as BotPlayer, via: 'ws' }),
+      playAsBot(view, { ...common, player: sente, via: 'http', ...decide(view.id, sente, 'sente') }),
+      playAsBot(view, { ...common, player: gote, via: 'ws', ...decide(view.id, gote, 'gote') }),
     ]);
     const winner =
       end.winner === null ? 'a draw' : `winner ${end.winner} (${end.winner === 'sente' ? sente.name : gote.name})`;

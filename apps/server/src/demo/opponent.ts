@@ -27,7 +27,7 @@ export interface OpponentOptions {
  * Bot games are unlimited, so a game its person walks away from would hold the bot's socket
  * for ever: the bot checks the game now and then and resigns once it has been idle `idleMs`.
  */
-function resignWhenIdle(api: ApiClient, gameId: string, token: string, idleMs: number): () => void {
+export function resignWhenIdle(api: ApiClient, gameId: string, token: string, idleMs: number): () => void {
   let lastPly = -1;
   let since = Date.now();
   const timer = setInterval(

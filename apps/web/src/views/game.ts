@@ -114,7 +114,7 @@ function followGame(
   });
   api.bots().then(
     (list) => {
-      state.botIds = new Set(list.bots.map((b) => b.id));
+      state.botIds = new Set(list.bots.map((b) => b.playerId ?? b.id));
       render();
     },
     () => {},

@@ -1,0 +1,142 @@
+/**
+ * The house engine bots against the real Fairy-Stockfish, played through the gateway and a
+ * real worker: a person's game is started with POST /api/bots/:id/games and a scripted
+ * random mover plays the person's side through the public API, as the bot plays its own.
+ */
+import { existsSync } from 'node:fs';
+import { BotRegistry } from '@shogi/gateway';
+import type { BotList, GameView, TimeControl } from '@shogi/protocol';
+import type { EnginePool } from '@shogi/usi';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type GameEnd, playAsBot } from '../../apps/server/src/demo/bot.js';
+import { seeded } from '../../apps/server/src/demo/brain.js';
+import { startBotOpponent } from '../../apps/server/src/demo/opponent.js';
+import { DEFAULT_ENGINE_PATH } from '../../apps/server/src/house/engine-settings.js';
+import { resourcesOf, startEnginePool } from '../../apps/server/src/house/engines.js';
+import { startHouseBots } from '../../apps/server/src/house/house-bots.js';
+import { bearer, call, type Stack, silentLogger, startStack } from './harness.js';
+
+const SETTINGS = { path: DEFAULT_ENGINE_PATH, workers: 2, hashMb: 16 };
+
+let stack: Stack;
+let pool: EnginePool | null = null;
+
+beforeAll(async () => {
+  if (!existsSync(DEFAULT_ENGINE_PATH))
+    throw new Error(`${DEFAULT_ENGINE_PATH} is missing: install it with apt-get install fairy-stockfish`);
+  const bots = new BotRegistry();
+  stack = await startStack({ listen: true, extras: { bots } });
+  pool = await startEnginePool(SETTINGS, silentLogger());
+  if (pool === null) throw new Error('the engine pool did not start');
+  await startBotOpponent({ baseUrl: stack.baseUrl, registry: bots, logger: silentLogger() });
+  await startHouseBots({
+    baseUrl: stack.baseUrl,
+    registry: bots,
+    logger: silentLogger(),
+    engines: { pool, resources: resourcesOf(SETTINGS) },
+    levels: [1, 4, 8],
+    moveDelayMs: 0,
+  });
+});
+
+afterAll(async () => {
+  await stack?.close();
+  await pool?.close();
+});
+
+interface Played {
+  readonly view: GameView;
+  readonly end: GameEnd;
+  readonly personSide: 'sente' | 'gote';
+}
+
+/** A person starts a game against the bot and a random mover plays it, resigning at `maxMoves` plies. */
+async function playAgainst(
+  botId: string,
+  terms: { timeControl?: TimeControl; handicap?: string; side?: 'sente' | 'gote' },
+  maxMoves: number,
+  seed: number,
+): Promise<Played> {
+  const person = (await call(stack.app, 'POST', '/api/players', { name: `person-${botId}-${seed}` })).body;
+  const created = await call(stack.app, 'POST', `/api/bots/${botId}/games`, terms, bearer(person.token));
+  expect(created.status).toBe(201);
+  const view = created.body as GameView;
+  expect(view.rated).toBe(false);
+  const personSide = view.players.sente.id === person.id ? 'sente' : 'gote';
+  const end = await playAsBot(view, {
+    api: stack.api,
+    player: person,
+    via: 'http',
+    random: seeded(seed),
+    moveDelayMs: 0,
+    maxMoves,
+  });
+  return { view, end, personSide };
+}
+
+/** Every move of the game was accepted: the worker never refused the bot (nor the script). */
+async function expectNoRejection(gameId: string): Promise<void> {
+  const { events } = await stack.api.events(gameId);
+  expect(events.filter((e) => e.type === 'MoveRejected')).toEqual([]);
+  const submitted = events.filter((e) => e.type === 'MoveSubmitted').length;
+  expect(events.filter((e) => e.type === 'MoveAccepted').length).toBe(submitted);
+}
+
+test('GET /api/bots lists the house bots with their levels, and the demo bot without one', async () => {
+  const { bots } = (await call(stack.app, 'GET', '/api/bots')).body as BotList;
+  const house = bots.filter((b) => b.level !== undefined).map(({ id, name, level }) => ({ id, name, level }));
+  expect(house).toEqual([
+    { id: 'engine-1', name: 'Fairy-Stockfish level 1', level: 1 },
+    { id: 'engine-4', name: 'Fairy-Stockfish level 4', level: 4 },
+    { id: 'engine-8', name: 'Fairy-Stockfish level 8', level: 8 },
+  ]);
+  expect(bots.find((b) => b.name === 'demo-bot')).not.toHaveProperty('level');
+  // a game page knows the bot by its player: that id starts a game too
+  const level4 = bots.find((b) => b.id === 'engine-4');
+  expect(level4?.playerId).toMatch(/^[0-9a-f-]{36}$/);
+  const person = (await call(stack.app, 'POST', '/api/players', { name: 'by-player-id' })).body;
+  const again = await call(stack.app, 'POST', `/api/bots/${level4?.playerId}/games`, {}, bearer(person.token));
+  expect(again.status).toBe(201);
+  expect((again.body as GameView).players.gote.id).toBe(level4?.playerId);
+  await call(stack.app, 'POST', `/api/games/${(again.body as GameView).id}/resign`, {}, bearer(person.token));
+});
+
+test('a bot game is refused a nonsensical clock', async () => {
+  const person = (await call(stack.app, 'POST', '/api/players', { name: 'clockless' })).body;
+  const tc = { kind: 'byoyomi', mainSeconds: 0, byoyomiSeconds: 0, periods: 1 };
+  const refused = await call(stack.app, 'POST', '/api/bots/engine-1/games', { timeControl: tc }, bearer(person.token));
+  expect(refused.status).toBe(422);
+  expect(refused.body.code).toBe('INVALID_TIME_CONTROL');
+});
+
+test('full games at levels 1, 4 and 8 against a random mover end, every bot move accepted', async () => {
+  // level 8 searches up to a second a move: a short game, which it wins or the script resigns
+  const games = await Promise.all([
+    playAgainst('engine-1', { side: 'sente' }, 160, 1),
+    playAgainst('engine-4', { side: 'gote' }, 120, 2),
+    playAgainst('engine-8', { side: 'sente' }, 40, 3),
+  ]);
+  for (const { view, end } of games) {
+    // decided on the board or by the script giving up at its cap; the low levels pick weak
+    // moves on purpose and the script takes any mate it sees, so they may lose a game
+    expect(['checkmate', 'resignation']).toContain(end.reason);
+    expect(end.moves).toBeGreaterThan(2);
+    await expectNoRejection(view.id);
+  }
+  const [, , strongest] = games;
+  expect(strongest?.end.winner).toBe(strongest?.personSide === 'sente' ? 'gote' : 'sente');
+});
+
+test('with a byoyomi clock and a handicap the bot moves first as the giver and never flags', async () => {
+  const timeControl: TimeControl = { kind: 'byoyomi', mainSeconds: 0, byoyomiSeconds: 2, periods: 1 };
+  const { view, end } = await playAgainst('engine-8', { timeControl, handicap: 'bishop', side: 'sente' }, 24, 4);
+  // the giver (gote) moves first, without its bishop
+  expect(view.sideToMove).toBe('gote');
+  expect(view.initialSfen).toMatch(/^lnsgkgsnl\/1r7\//);
+  expect(view.players.gote.name).toBe('Fairy-Stockfish level 8');
+  expect(end.reason).not.toBe('timeout');
+  expect(end.winner).toBe('gote');
+  const final = await stack.api.game(view.id);
+  expect(final.moves.length).toBeGreaterThan(2);
+  await expectNoRejection(view.id);
+});
