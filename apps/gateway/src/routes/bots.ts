@@ -22,7 +22,7 @@ const bots: FastifyPluginAsyncTypebox<BotRoutesOptions> = async (app, { bots }) 
       schema: {
         tags: ['bots'],
         summary:
-          'Start an unrated game against a bot (Authorization: Bearer), with an optional clock and handicap; the bot answers every move. Limited per token and per client IP (RATE_LIMIT_BOT_GAMES_MAX, RATE_LIMIT_BOT_GAMES_IP_MAX)',
+          'Start an unrated game against a bot (Authorization: Bearer), with an optional clock and handicap; the bot answers every move. A real-time one (byoyomi, Fischer) is refused with 409 ALREADY_PLAYING while you play one. Limited per token and per client IP (RATE_LIMIT_BOT_GAMES_MAX, RATE_LIMIT_BOT_GAMES_IP_MAX)',
         params: GameParams,
         headers: AuthHeaders,
         body: BotGameBody,
@@ -32,6 +32,7 @@ const bots: FastifyPluginAsyncTypebox<BotRoutesOptions> = async (app, { bots }) 
           401: ErrorResponse,
           403: ErrorResponse,
           404: ErrorResponse,
+          409: ErrorResponse,
           422: ErrorResponse,
           429: ErrorResponse,
         },
@@ -51,13 +52,16 @@ const bots: FastifyPluginAsyncTypebox<BotRoutesOptions> = async (app, { bots }) 
       const side = wanted === 'random' ? (Math.random() < 0.5 ? 'sente' : 'gote') : wanted;
       const botPlayer = bot.playerId ?? bot.id;
       const [sente, gote] = side === 'sente' ? [player.id, botPlayer] : [botPlayer, player.id];
-      const game = await app.games.createGame({
-        sente,
-        gote,
-        rated: false,
-        ...(timeControl === undefined ? {} : { timeControl }),
-        ...(handicap === undefined ? {} : { handicap }),
-      });
+      // the lobby's one-real-time-game rule, for the person only: a bot plays many games at once
+      const game = await app.lobby.startAlone(player.id, timeControl, () =>
+        app.games.createGame({
+          sente,
+          gote,
+          rated: false,
+          ...(timeControl === undefined ? {} : { timeControl }),
+          ...(handicap === undefined ? {} : { handicap }),
+        }),
+      );
       bot.join(game);
       request.log.debug({ gameId: game.id, bot: bot.id, playerId: player.id }, 'bot game created');
       return reply.code(201).send(game);

@@ -7,12 +7,12 @@
  * learn of pairings, challenges and answers through `notify` (the per-player Redis channel
  * behind the lobby WebSocket) after the commit.
  */
-import type { LobbyMessage } from '@shogi/protocol';
+import type { LobbyMessage, TimeControl } from '@shogi/protocol';
 import { createChallengeService } from './challenges.js';
 import type { LobbyGames, LobbyStore } from './ports.js';
 import { createRematchService } from './rematch.js';
 import { createSeekService } from './seeks.js';
-import type { LobbyContext } from './start-game.js';
+import { type LobbyContext, startAlone } from './start-game.js';
 
 export interface LobbyDeps {
   readonly store: LobbyStore;
@@ -40,5 +40,8 @@ export function createLobbyService(deps: LobbyDeps) {
     ...createSeekService({ ...context, store, maxOpenSeeksPerAddress: deps.maxOpenSeeksPerAddress ?? 0 }),
     ...createChallengeService({ ...context, store }),
     ...createRematchService({ ...context, store }),
+    /** A game of the player's own (against a bot) under the one-real-time-game rule (start-game.ts). */
+    startAlone: <T>(playerId: string, timeControl: TimeControl | undefined, start: () => Promise<T>) =>
+      startAlone(store, playerId, timeControl, start),
   };
 }

@@ -14,7 +14,7 @@ import {
 } from '@shogi/protocol';
 import { ApiError } from '../api-error.js';
 import { other, sideOf } from './pairing.js';
-import type { AnswerTx, LobbyGames, PlayingReads, StoredChallenge } from './ports.js';
+import type { AnswerTx, LobbyGames, PlayingReads, StartTx, StoredChallenge, Transactional } from './ports.js';
 import { type GameTerms, termsOfChallenge } from './views.js';
 
 /** What the three lobby services share besides their store. */
@@ -49,6 +49,26 @@ export async function refuseIfPlaying(reads: PlayingReads, playerId: string, tim
   if (!isRealTime(timeControl)) return;
   const playing = await realTimeGameOf(reads, playerId);
   if (playing !== null) throw new ApiError('ALREADY_PLAYING', `game ${playing}`);
+}
+
+/**
+ * Starts a game of one person's own (a bot game: the bot, which plays many games at once, is
+ * exempt) under the one-real-time-game rule: a real-time one is created under the person's
+ * lock only when they are in no real-time game, so two requests at once start one game.
+ * Other games are not limited and take no lock.
+ */
+export async function startAlone<T>(
+  store: Transactional<StartTx>,
+  playerId: string,
+  timeControl: TimeControl | undefined,
+  start: () => Promise<T>,
+): Promise<T> {
+  if (timeControl === undefined || !isRealTime(timeControl)) return start();
+  return store.transaction(async (tx) => {
+    await tx.lockPlayers([playerId]);
+    await refuseIfPlaying(tx, playerId, timeControl);
+    return start();
+  });
 }
 
 /**
