@@ -57,7 +57,13 @@ test('a person in a real-time bot game is refused a second (409 ALREADY_PLAYING)
   expect(correspondence.status).toBe(201);
 
   // the same rule as the lobby's: her real-time seek is refused too
-  const seek = await call(stack.app, 'POST', '/api/seeks', { timeControl: fischer, rated: false }, bearer(person.token));
+  const seek = await call(
+    stack.app,
+    'POST',
+    '/api/seeks',
+    { timeControl: fischer, rated: false },
+    bearer(person.token),
+  );
   expect([seek.status, seek.body.code]).toEqual([409, 'ALREADY_PLAYING']);
 
   // the bot, in her real-time game, starts another with someone else
