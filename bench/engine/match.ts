@@ -25,6 +25,8 @@ import {
 } from '@shogi/engine-bots';
 import { formatUsi, legalMoves, parseSfen } from '@shogi/rules';
 import { UsiEngine } from '@shogi/usi';
+// the demo's seeded generator: the random mover's games can be replayed from the seed
+import { seeded } from '../../apps/server/src/demo/brain.js';
 
 const { values } = parseArgs({
   options: {
@@ -52,17 +54,6 @@ const parseSide = (text: string): Side => {
 };
 const pairings = values.pairings.split(',').map((p) => p.split('-').map(parseSide) as [Side, Side]);
 
-/** mulberry32: the random mover's games can be replayed from the seed */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const random = seeded(Number(values.seed));
 
 interface Player extends MatchPlayer {

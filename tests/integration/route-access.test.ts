@@ -177,4 +177,13 @@ describe('tokens in URLs', () => {
     expect(await open(body.ticket)).toBe(401);
     expect(await open('made-up-ticket')).toBe(401);
   });
+
+  test('tickets are limited per token like lobby writes (429 with Retry-After)', async () => {
+    const { max } = stack.config.rateLimits.lobby;
+    const statuses: number[] = [];
+    for (let i = 0; i <= max; i++)
+      statuses.push((await call(stack.app, 'POST', '/api/socket-ticket', {}, bearer(tokens.playOnly))).status);
+    expect(statuses.slice(0, max).every((s) => s === 201)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+  });
 });

@@ -137,6 +137,8 @@ const accounts: FastifyPluginAsyncTypebox = async (app) => {
         security: bearer,
         response: { 201: SocketTicketResponse, ...errors },
       },
+      // each ticket is a Redis key for its lifetime: a token's tickets are bounded like its lobby writes
+      config: app.limits.lobby,
     },
     async (request, reply) => {
       const { ticket, expiresAt } = await app.issueSocketTicket(principalOf(request));

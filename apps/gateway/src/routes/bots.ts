@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AuthHeaders, BotGameBody, BotList, ErrorResponse, GameParams, GameView } from '@shogi/protocol';
+import { AuthHeaders, BotGameBody, BotList, GameParams, GameView } from '@shogi/protocol';
 import { ApiError } from '../domain/api-error.js';
 import type { BotRegistry } from '../domain/bots.js';
 import { checkTerms } from '../domain/lobby/checks.js';
 import { principalOf } from '../plugins/access.js';
+import { ERROR_RESPONSES } from './error-responses.js';
 
 export interface BotRoutesOptions {
   readonly bots: BotRegistry;
@@ -26,16 +27,7 @@ const bots: FastifyPluginAsyncTypebox<BotRoutesOptions> = async (app, { bots }) 
         params: GameParams,
         headers: AuthHeaders,
         body: BotGameBody,
-        response: {
-          201: GameView,
-          400: ErrorResponse,
-          401: ErrorResponse,
-          403: ErrorResponse,
-          404: ErrorResponse,
-          409: ErrorResponse,
-          422: ErrorResponse,
-          429: ErrorResponse,
-        },
+        response: { 201: GameView, ...ERROR_RESPONSES },
       },
       // per address before the token is looked up, so a flood costs no query
       config: app.limits.botGamesPerIp,

@@ -3,7 +3,6 @@ import {
   AcceptedResponse,
   AuthHeaders,
   CreateGameBody,
-  ErrorResponse,
   EventsQuery,
   EventsResponse,
   GameActionBody,
@@ -14,16 +13,9 @@ import {
 } from '@shogi/protocol';
 import { ApiError } from '../domain/api-error.js';
 import { principalOf } from '../plugins/access.js';
+import { ERROR_RESPONSES } from './error-responses.js';
 
-const errors = {
-  400: ErrorResponse,
-  401: ErrorResponse,
-  403: ErrorResponse,
-  404: ErrorResponse,
-  409: ErrorResponse,
-  422: ErrorResponse,
-  429: ErrorResponse,
-};
+const errors = ERROR_RESPONSES;
 
 /** The idempotency key of a request: the header wins; a body field must agree with it. */
 function keyOf(header: string | undefined, body: string | undefined): string | undefined {

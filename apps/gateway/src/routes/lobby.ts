@@ -11,7 +11,6 @@ import {
   CLOSE_CODES,
   CreateChallengeBody,
   CreateSeekBody,
-  ErrorResponse,
   errorBody,
   GameParams,
   type LobbyMessage,
@@ -22,16 +21,9 @@ import {
   SeekView,
 } from '@shogi/protocol';
 import { principalOf } from '../plugins/access.js';
+import { ERROR_RESPONSES } from './error-responses.js';
 
-const errors = {
-  400: ErrorResponse,
-  401: ErrorResponse,
-  403: ErrorResponse,
-  404: ErrorResponse,
-  409: ErrorResponse,
-  422: ErrorResponse,
-  429: ErrorResponse,
-};
+const errors = ERROR_RESPONSES;
 const authed = { security: [{ bearer: [] }], headers: AuthHeaders };
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
