@@ -1,39 +1,42 @@
 /**
- * The house engine bots against the real Fairy-Stockfish, played through the gateway and a
- * real worker: a person's game is started with POST /api/bots/:id/games and a scripted
- * random mover plays the person's side through the public API, as the bot plays its own.
+ * The house engine bots against the real Fairy-Stockfish, played through the gateway, a
+ * real worker and the engine role (its BullMQ queue and pool): a person's game is started
+ * with POST /api/bots/:id/games and a scripted random mover plays the person's side through
+ * the public API, as the bot plays its own.
  */
 import { existsSync } from 'node:fs';
+import { DEFAULT_ENGINE_PATH, type RunningEngineWorker, startEngineWorker } from '@shogi/engine-worker';
 import { BotRegistry } from '@shogi/gateway';
 import type { BotList, GameView, TimeControl } from '@shogi/protocol';
-import type { EnginePool } from '@shogi/usi';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type GameEnd, playAsBot } from '../../apps/server/src/demo/bot.js';
 import { seeded } from '../../apps/server/src/demo/brain.js';
 import { startBotOpponent } from '../../apps/server/src/demo/opponent.js';
-import { DEFAULT_ENGINE_PATH } from '../../apps/server/src/house/engine-settings.js';
-import { resourcesOf, startEnginePool } from '../../apps/server/src/house/engines.js';
+import { EngineClient } from '../../apps/server/src/house/engine-client.js';
 import { startHouseBots } from '../../apps/server/src/house/house-bots.js';
-import { bearer, call, type Stack, silentLogger, startStack } from './harness.js';
+import { bearer, call, REDIS_URL, type Stack, silentLogger, startStack } from './harness.js';
 
-const SETTINGS = { path: DEFAULT_ENGINE_PATH, workers: 2, hashMb: 16 };
+const SETTINGS = { path: DEFAULT_ENGINE_PATH, workers: 2, hashMb: 16, analysisDepth: 8 };
 
 let stack: Stack;
-let pool: EnginePool | null = null;
+let engines: RunningEngineWorker | null = null;
+let client: EngineClient;
 
 beforeAll(async () => {
   if (!existsSync(DEFAULT_ENGINE_PATH))
     throw new Error(`${DEFAULT_ENGINE_PATH} is missing: install it with apt-get install fairy-stockfish`);
   const bots = new BotRegistry();
   stack = await startStack({ listen: true, extras: { bots } });
-  pool = await startEnginePool(SETTINGS, silentLogger());
-  if (pool === null) throw new Error('the engine pool did not start');
+  const prefix = stack.config.queuePrefix;
+  engines = await startEngineWorker({ redisUrl: REDIS_URL, prefix, settings: SETTINGS, logger: silentLogger() });
+  if (engines === null) throw new Error('the engine role did not start');
+  client = await EngineClient.start({ redisUrl: REDIS_URL, prefix });
   await startBotOpponent({ baseUrl: stack.baseUrl, registry: bots, logger: silentLogger() });
   await startHouseBots({
     baseUrl: stack.baseUrl,
     registry: bots,
     logger: silentLogger(),
-    engines: { pool, resources: resourcesOf(SETTINGS) },
+    engine: client,
     levels: [1, 4, 8],
     moveDelayMs: 0,
   });
@@ -41,7 +44,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.close();
-  await pool?.close();
+  await client?.close();
+  await engines?.close();
 });
 
 interface Played {
@@ -86,9 +90,9 @@ test('GET /api/bots lists the house bots with their levels, and the demo bot wit
   const { bots } = (await call(stack.app, 'GET', '/api/bots')).body as BotList;
   const house = bots.filter((b) => b.level !== undefined).map(({ id, name, level }) => ({ id, name, level }));
   expect(house).toEqual([
-    { id: 'engine-1', name: 'Fairy-Stockfish level 1', level: 1 },
-    { id: 'engine-4', name: 'Fairy-Stockfish level 4', level: 4 },
-    { id: 'engine-8', name: 'Fairy-Stockfish level 8', level: 8 },
+    { id: 'engine-1', name: 'Engine level 1', level: 1 },
+    { id: 'engine-4', name: 'Engine level 4', level: 4 },
+    { id: 'engine-8', name: 'Engine level 8', level: 8 },
   ]);
   expect(bots.find((b) => b.name === 'demo-bot')).not.toHaveProperty('level');
   // a game page knows the bot by its player: that id starts a game too
@@ -133,10 +137,65 @@ test('with a byoyomi clock and a handicap the bot moves first as the giver and n
   // the giver (gote) moves first, without its bishop
   expect(view.sideToMove).toBe('gote');
   expect(view.initialSfen).toMatch(/^lnsgkgsnl\/1r7\//);
-  expect(view.players.gote.name).toBe('Fairy-Stockfish level 8');
+  expect(view.players.gote.name).toBe('Engine level 8');
   expect(end.reason).not.toBe('timeout');
   expect(end.winner).toBe('gote');
   const final = await stack.api.game(view.id);
   expect(final.moves.length).toBeGreaterThan(2);
   await expectNoRejection(view.id);
 });
+
+test('an engine killed in the middle of a search is replaced, and the bot still moves', async () => {
+  const person = (await call(stack.app, 'POST', '/api/players', { name: 'engine-killer' })).body;
+  const created = await call(stack.app, 'POST', '/api/bots/engine-8/games', { side: 'sente' }, bearer(person.token));
+  const view = created.body as GameView;
+  const pool = engines?.pool;
+  if (pool === undefined) throw new Error('no pool');
+  const restartsBefore = pool.stats.restarts;
+  const pidsBefore = pool.pids.filter((pid): pid is number => pid !== undefined);
+  expect((await stack.api.submitMove(view.id, person.token, { usi: '7g7f', ply: 0 })).ok).toBe(true);
+  // level 8 searches for up to a second: kill every engine while the search runs
+  await waitUntil(() => pool.stats.busy > 0, 5000);
+  for (const pid of pidsBefore) process.kill(pid, 'SIGKILL');
+  await waitUntil(async () => (await stack.api.game(view.id)).moves.length >= 2, 20_000);
+  const after = await stack.api.game(view.id);
+  expect(after.moves[0]).toBe('7g7f');
+  expect(after.moves).toHaveLength(2);
+  expect(pool.stats.restarts).toBeGreaterThan(restartsBefore);
+  expect(pool.stats.retries).toBeGreaterThan(0);
+  expect(pool.pids.some((pid) => pid !== undefined && pidsBefore.includes(pid))).toBe(false);
+  await expectNoRejection(view.id);
+  await call(stack.app, 'POST', `/api/games/${view.id}/resign`, {}, bearer(person.token));
+});
+
+test('with no engine running, the bot plays built-in moves at once instead of stalling', async () => {
+  const alone = await EngineClient.start({ redisUrl: REDIS_URL, prefix: `${stack.config.queuePrefix}-none` });
+  try {
+    expect(await alone.available()).toBeNull();
+    const reply = await alone.move(
+      {
+        level: 4,
+        gameId: 'none',
+        initialSfen: 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1',
+        moves: [],
+        ruleset: 'default',
+        side: 'sente',
+        clock: null,
+        timeControl: { kind: 'unlimited' },
+        scores: [],
+      },
+      60_000,
+    );
+    expect(reply).toEqual({ kind: 'unavailable', reason: 'no engine is running' });
+  } finally {
+    await alone.close();
+  }
+});
+
+async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

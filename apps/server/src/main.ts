@@ -1,13 +1,15 @@
 /**
- * `npm start`: checks PostgreSQL and Redis, runs the migrations, then starts the gateway
- * and a worker in this process (or one of them: --role gateway|worker), and the demo
- * bots unless --no-demo / DEMO=0. SIGTERM and SIGINT close everything with grace.
+ * `npm start`: checks PostgreSQL and Redis, runs the migrations, then starts the gateway, a
+ * worker and the engine role in this process (or one of them: --role gateway|worker|engine),
+ * and the demo bots unless --no-demo / DEMO=0. SIGTERM and SIGINT close everything with grace.
  */
+
+import { type RunningEngineWorker, startEngineWorker } from '@shogi/engine-worker';
 import { BotRegistry, createLogger, LocalDelivery, type RunningGateway, startGateway } from '@shogi/gateway';
 import type { WorkerOptions } from '@shogi/worker';
 import { runDemo } from './demo/demo.js';
 import { startBotOpponent } from './demo/opponent.js';
-import { resourcesOf, startEnginePool } from './house/engines.js';
+import { EngineClient } from './house/engine-client.js';
 import { startHouseBots } from './house/house-bots.js';
 import { parseLaunchOptions, USAGE } from './options.js';
 import { HOW_TO_START, preflight } from './preflight.js';
@@ -34,15 +36,24 @@ async function main(): Promise<number> {
   let gateway: RunningGateway | null = null;
   const localDelivery = new LocalDelivery();
   let worker: RunningWorker | null = null;
-  let engines: Awaited<ReturnType<typeof startEnginePool>> = null;
-  if (role !== 'gateway') {
+  let engines: RunningEngineWorker | null = null;
+  let engineClient: EngineClient | null = null;
+  if (role === 'all' || role === 'engine') {
+    engines = await startEngineWorker({
+      redisUrl: config.redisUrl,
+      prefix: config.queuePrefix,
+      settings: options.engine,
+      logger: logger.child({ role: 'engine' }),
+    });
+  }
+  if (role === 'all' || role === 'worker') {
     // with the gateway in this process too, verdicts reach its sockets without a Redis round trip
     const deliver: WorkerOptions['onPublish'] =
       role === 'worker' ? undefined : (gameId, events, message) => localDelivery.deliver(gameId, events, message);
     worker = await startValidationWorker(config, options.workerConcurrency, logger.child({ role: 'worker' }), deliver);
     logger.info(`Worker started: validating moves with concurrency ${options.workerConcurrency}`);
   }
-  if (role !== 'worker') {
+  if (role === 'all' || role === 'gateway') {
     const bots = new BotRegistry();
     gateway = await startGateway(config, logger.child({ role: 'gateway' }), {
       bots,
@@ -58,19 +69,15 @@ async function main(): Promise<number> {
       logger: logger.child({ role: 'bot' }),
       createPlayer: gateway.createPlayer,
     });
-    engines = await startEnginePool(options.engine, logger.child({ role: 'engine' }));
-    if (engines !== null) {
-      logger.info(
-        `Engines: ${options.engine.workers} × ${options.engine.path} (${options.engine.hashMb} MB hash, 1 thread)`,
-      );
-      await startHouseBots({
-        baseUrl: gateway.url,
-        registry: bots,
-        logger: logger.child({ role: 'bot' }),
-        engines: { pool: engines, resources: resourcesOf(options.engine) },
-        createPlayer: gateway.createPlayer,
-      });
-    }
+    // the house bots ask whichever engine role runs, here or in a process of its own
+    engineClient = await EngineClient.start({ redisUrl: config.redisUrl, prefix: config.queuePrefix });
+    await startHouseBots({
+      baseUrl: gateway.url,
+      registry: bots,
+      logger: logger.child({ role: 'bot' }),
+      engine: engineClient,
+      createPlayer: gateway.createPlayer,
+    });
   }
 
   const demo = new AbortController();
@@ -81,7 +88,7 @@ async function main(): Promise<number> {
       logger,
       signal: demo.signal,
       createPlayer: gateway.createPlayer,
-      engines: engines === null ? null : { pool: engines, resources: resourcesOf(options.engine) },
+      engine: engineClient,
     }).catch((err: unknown) => {
       if (!demo.signal.aborted) logger.error({ err }, 'Demo: stopped after an error');
     });
@@ -103,6 +110,7 @@ async function main(): Promise<number> {
   force.unref();
   await gateway?.close();
   await worker?.close();
+  await engineClient?.close();
   await engines?.close();
   logger.info('Stopped.');
   return 0;

@@ -1,9 +1,10 @@
 /** Command line and environment of the launcher (its only reader of process.env and argv). */
+
+import { type EngineSettings, engineSettingsFromEnv } from '@shogi/engine-worker';
 import { type GatewayConfig, loadConfig } from '@shogi/gateway';
 import { DEFAULT_CONCURRENCY } from '@shogi/worker';
-import { type EngineSettings, engineSettingsFromEnv } from './house/engine-settings.js';
 
-export const ROLES = ['all', 'gateway', 'worker'] as const;
+export const ROLES = ['all', 'gateway', 'worker', 'engine'] as const;
 export type Role = (typeof ROLES)[number];
 
 export interface LaunchOptions {
@@ -13,15 +14,15 @@ export interface LaunchOptions {
   readonly workerConcurrency: number;
   /** the address people are told to open */
   readonly publicUrl: string;
-  /** the house engine bots' engines */
+  /** the engine role's engines (house-bot moves and analyses) */
   readonly engine: EngineSettings;
 }
 
-export const USAGE = `usage: npm start -- [--role all|gateway|worker] [--no-demo]
-  --role     all (default): gateway + worker in one process; gateway or worker alone to scale them apart
+export const USAGE = `usage: npm start -- [--role all|gateway|worker|engine] [--no-demo]
+  --role     all (default): gateway, worker and engine in one process; gateway, worker or engine alone to scale them apart
   --no-demo  do not start the two demo bots (also DEMO=0)
 environment: DATABASE_URL, REDIS_URL, PORT (3000), HOST, LOG_LEVEL, WORKER_CONCURRENCY (${DEFAULT_CONCURRENCY}), QUEUE_PREFIX,
-  ENGINE_PATH (/usr/games/fairy-stockfish), ENGINE_WORKERS (CPU count - 1, at least 1), ENGINE_HASH_MB (16)`;
+  ENGINE_PATH (/usr/games/fairy-stockfish), ENGINE_WORKERS (CPU count - 1, at least 1), ENGINE_HASH_MB (16), ANALYSIS_DEPTH (12)`;
 
 export function parseLaunchOptions(
   argv: readonly string[] = process.argv.slice(2),
@@ -47,7 +48,7 @@ export function parseLaunchOptions(
   return {
     role,
     // the demo plays through this process' gateway
-    demo: demo && role !== 'worker',
+    demo: demo && (role === 'all' || role === 'gateway'),
     gateway,
     workerConcurrency: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : DEFAULT_CONCURRENCY,
     publicUrl: `http://${host}:${gateway.port}`,

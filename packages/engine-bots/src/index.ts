@@ -10,6 +10,19 @@ export {
   Judgment,
 } from './analysis-wire.js';
 export { shouldDeclareImpasse } from './impasse.js';
+export {
+  ANALYSIS_QUEUE,
+  type AnalysisJobData,
+  type AnalysisSetting,
+  analysisJobId,
+  analysisSettingKey,
+  ENGINE_MOVE_QUEUE,
+  ENGINE_PRESENCE_TTL_MS,
+  type EngineMoveJobData,
+  type EngineMoveResult,
+  type EnginePresence,
+  enginePresenceKey,
+} from './jobs.js';
 export { JUDGMENT_MODEL, judge, normaliseScore, UNKNOWN_MATE_PLIES, winningChances } from './judgment.js';
 export {
   analysisOptions,
@@ -34,4 +47,4 @@ export {
 } from './match.js';
 export { isHopeless, RESIGNATION, shouldResign } from './resignation.js';
 export { formatTally, pointsOf } from './tally.js';
-export { DEFAULT_TIME_USE, MIN_MOVETIME_MS, searchLimitsFor, type TimeUseOptions } from './time-use.js';
+export { DEFAULT_TIME_USE, MIN_MOVETIME_MS, searchLimitsFor, type TimeUseOptions, timeLeftMs } from './time-use.js';

@@ -117,3 +117,17 @@ export function searchLimitsFor(
   if (movetime < MIN_MOVETIME_MS) return AT_ONCE;
   return { kind: 'fixed', depth: spec.depth, movetime };
 }
+
+/**
+ * How long the side to move may still take before its clock (or byoyomi period) runs out,
+ * `now` being the moment asked about; null when the clock sets no limit. What a bot waits at
+ * most for an engine's answer before it plays a move of its own.
+ */
+export function timeLeftMs(
+  clock: ClockView | null,
+  side: ColorName,
+  timeControl: TimeControl,
+  now: number,
+): number | null {
+  return clockAllowanceMs(clock, side, timeControl, 0, 1, now);
+}

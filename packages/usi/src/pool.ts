@@ -104,6 +104,11 @@ export class EnginePool {
     return { size: this.slots.length, busy, queued: this.queue.length, ...this.counts };
   }
 
+  /** The live engines' process ids by slot (undefined while one starts or after it died): for operators and tests. */
+  get pids(): readonly (number | undefined)[] {
+    return this.slots.map((slot) => (slot.engine?.alive ? slot.engine.pid : undefined));
+  }
+
   /** Runs `task` on a leased engine; resolves or rejects with the task's outcome. */
   run<T>(task: EngineTask<T>, options: RunOptions = {}): Promise<T> {
     if (this.closing !== null) return Promise.reject(new UsiError('closed', 'the engine pool is closed'));

@@ -6,7 +6,7 @@
 import type { Level } from '@shogi/engine-bots';
 import type { Logger } from 'pino';
 import { ApiClient } from '../client.js';
-import type { EngineMoveContext } from '../house/engine-move.js';
+import type { EngineClient } from '../house/engine-client.js';
 import { engineDecide } from '../house/house-bots.js';
 import { type BotPlayer, type Decide, playAsBot } from './bot.js';
 import { seeded } from './brain.js';
@@ -27,8 +27,8 @@ export interface DemoOptions {
   readonly answerSeeks?: boolean;
   /** how the bots' players are made (default: POST /api/players on baseUrl) */
   readonly createPlayer?: CreatePlayer;
-  /** the engines, when there are: the two bots then play at `levels` */
-  readonly engines?: Omit<EngineMoveContext, 'onWarning' | 'random'> | null;
+  /** the engine role's client: the two bots then play at `levels` (built-in moves while no engine runs) */
+  readonly engine?: EngineClient | null;
   /** the two bots' levels with an engine (default 2 and 6: a visible difference in strength) */
   readonly levels?: readonly [Level, Level];
 }
@@ -51,19 +51,23 @@ export async function runDemo(options: DemoOptions): Promise<void> {
   const b = await createBotPlayer(create, 'bot-b');
   const [levelA, levelB] = options.levels ?? [2, 6];
   const levels: Record<string, Level> = { [a.id]: levelA, [b.id]: levelB };
-  const engines = options.engines ?? null;
-  const how = engines === null ? 'random movers' : `engine levels ${levelA} and ${levelB}`;
+  const engine = options.engine ?? null;
+  const running = engine === null ? null : await engine.available();
+  const how =
+    engine === null
+      ? 'random movers'
+      : `engine levels ${levelA} and ${levelB}${running === null ? ', random movers until an engine runs' : ''}`;
   logger.info(
     `Demo: two bots, ${a.name} and ${b.name} (${how}), will play games through the public API (pass --no-demo to skip)`,
   );
   const decide = (gameId: string, player: BotPlayer, side: 'sente' | 'gote'): { decide?: Decide } =>
-    engines === null
+    engine === null
       ? {}
       : {
           decide: engineDecide(api, gameId, side, levels[player.id] as Level, {
-            ...engines,
+            engine,
             random,
-            onWarning: (message) => logger.warn(`Demo: ${player.name}: ${message}`),
+            onFallback: (reason) => logger.debug(`Demo: ${player.name}: a built-in move (${reason})`),
           }),
         };
   if (options.answerSeeks !== false) {

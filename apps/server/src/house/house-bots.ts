@@ -2,25 +2,26 @@
  * The house engine bots `engine-1` … `engine-8`: one registered bot per level, each a player
  * of its own that plays its games through the public API like the demo bot (playAsBot), so
  * every move goes through the gateway's command handler; only the choice of move differs:
- * engine-move.ts, with the clock read from the game view before each move.
+ * the engine role's answer (engine-client.ts), with the clock read from the game view before
+ * each move, or the built-in move when no engine answers in time.
  */
-import { LEVEL_NUMBERS, LEVELS, type Level } from '@shogi/engine-bots';
+import { LEVEL_NUMBERS, LEVELS, type Level, timeLeftMs } from '@shogi/engine-bots';
 import type { Bot, BotRegistry } from '@shogi/gateway';
 import type { GameView, Side } from '@shogi/protocol';
 import type { UsiScore } from '@shogi/usi';
 import type { Logger } from 'pino';
 import { ApiClient } from '../client.js';
-import { type Decide, playAsBot } from '../demo/bot.js';
-import { seeded } from '../demo/brain.js';
+import { type Decide, playAsBot, replay } from '../demo/bot.js';
+import { chooseMove, type Random, seeded } from '../demo/brain.js';
 import { resignWhenIdle } from '../demo/opponent.js';
 import { type CreatePlayer, createBotPlayer } from '../demo/players.js';
-import { type EngineMoveContext, engineMove } from './engine-move.js';
+import type { EngineClient } from './engine-client.js';
 
 export interface HouseBotsOptions {
   readonly baseUrl: string;
   readonly registry: BotRegistry;
   readonly logger: Logger;
-  readonly engines: Omit<EngineMoveContext, 'onWarning' | 'random'>;
+  readonly engine: EngineClient;
   readonly levels?: readonly Level[];
   /** how the bots' players are made (default: POST /api/players on baseUrl) */
   readonly createPlayer?: CreatePlayer;
@@ -31,27 +32,54 @@ export interface HouseBotsOptions {
 }
 
 export const houseBotId = (level: Level): string => `engine-${level}`;
-export const houseBotName = (level: Level): string => `Fairy-Stockfish level ${level}`;
+export const houseBotName = (level: Level): string => `Engine level ${level}`;
+
+/** The longest a bot waits for the engine when its clock does not say (unlimited, correspondence). */
+const MAX_WAIT_MS = 60_000;
+/** Kept back from the clock when waiting: the built-in move still reaches the server in time. */
+const WAIT_MARGIN_MS = 300;
+
+export interface EngineDecideContext {
+  readonly engine: EngineClient;
+  readonly random: Random;
+  /** told when the bot plays a built-in move instead of the engine's */
+  readonly onFallback: (reason: string) => void;
+}
 
 /**
  * How a house bot at `level` chooses in one game: it reads the game view for the clock as it
- * stands and keeps its own searches' scores, from which it resigns.
+ * stands, asks the engine role, and keeps its own searches' scores, from which the engine
+ * role decides to resign. Without an answer in time it plays a built-in move.
  */
 export function engineDecide(
   api: ApiClient,
   gameId: string,
   side: Side,
   level: Level,
-  context: EngineMoveContext,
+  context: EngineDecideContext,
 ): Decide {
   const scores: (UsiScore | undefined)[] = [];
   return async (moves) => {
     const view = await api.game(gameId);
     if (view.status === 'ended') return null;
     const { initialSfen, ruleset, clock, timeControl } = view;
-    const answer = await engineMove({ level, initialSfen, moves, ruleset, side, clock, timeControl, scores }, context);
-    if (answer?.kind === 'move') scores.push(answer.score);
-    return answer;
+    const left = timeLeftMs(clock, side, timeControl, Date.now());
+    const waitMs = Math.max(1, Math.min(MAX_WAIT_MS, left === null ? MAX_WAIT_MS : left - WAIT_MARGIN_MS));
+    const data = { level, gameId, initialSfen, moves, ruleset, side, clock, timeControl, scores };
+    const answer = await context.engine.move(data, waitMs);
+    switch (answer.kind) {
+      case 'move':
+        scores.push(answer.score);
+        return { kind: 'move', usi: answer.usi };
+      case 'resign':
+      case 'impasse':
+        return answer;
+      default: {
+        context.onFallback(answer.reason);
+        const usi = chooseMove(replay(initialSfen, ruleset, moves), context.random);
+        return usi === null ? null : { kind: 'move', usi };
+      }
+    }
   };
 }
 
@@ -64,10 +92,10 @@ export async function startHouseBots(options: HouseBotsOptions): Promise<Bot[]> 
   for (const level of options.levels ?? LEVEL_NUMBERS) {
     const player = await createBotPlayer(create, houseBotName(level));
     const logger = options.logger.child({ bot: houseBotId(level) });
-    const context: EngineMoveContext = {
-      ...options.engines,
+    const context: EngineDecideContext = {
+      engine: options.engine,
       random,
-      onWarning: (message) => logger.warn(message),
+      onFallback: (reason) => logger.debug(`a built-in move instead of the engine's: ${reason}`),
     };
     const bot: Bot = {
       id: houseBotId(level),

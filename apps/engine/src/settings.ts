@@ -1,4 +1,4 @@
-/** The house bots' engine settings, from the environment (read by options.ts only). */
+/** The engine role's settings, from the environment (read by the launcher's options.ts only). */
 import { availableParallelism } from 'node:os';
 
 export interface EngineSettings {
@@ -8,10 +8,13 @@ export interface EngineSettings {
   readonly workers: number;
   /** each engine's transposition table */
   readonly hashMb: number;
+  /** the depth every position of an analysis is searched to */
+  readonly analysisDepth: number;
 }
 
 export const DEFAULT_ENGINE_PATH = '/usr/games/fairy-stockfish';
 export const DEFAULT_ENGINE_HASH_MB = 16;
+export const DEFAULT_ANALYSIS_DEPTH = 12;
 
 /** One core is left to the gateway and worker of this process, which time the bots' clocks. */
 export const defaultEngineWorkers = (cpus: number): number => Math.max(1, cpus - 1);
@@ -29,5 +32,6 @@ export function engineSettingsFromEnv(
     path: env.ENGINE_PATH || DEFAULT_ENGINE_PATH,
     workers: positiveInteger(env.ENGINE_WORKERS, defaultEngineWorkers(cpus)),
     hashMb: positiveInteger(env.ENGINE_HASH_MB, DEFAULT_ENGINE_HASH_MB),
+    analysisDepth: Math.min(positiveInteger(env.ANALYSIS_DEPTH, DEFAULT_ANALYSIS_DEPTH), 64),
   };
 }

@@ -1,14 +1,13 @@
 /**
- * The launcher's one engine pool for the house bots. A server without an engine still
- * runs: the pool is null, one line says how to install one, and the house bots are not
- * registered (a random mover under an engine's name would mislead the people who pick it).
+ * The engine role's pool. A server without an engine still runs: the pool is null, one line
+ * says how to install one, and the house bots play their built-in moves instead.
  */
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import type { EngineResources } from '@shogi/engine-bots';
 import { EnginePool } from '@shogi/usi';
 import type { Logger } from 'pino';
-import type { EngineSettings } from './engine-settings.js';
+import type { EngineSettings } from './settings.js';
 
 export const INSTALL_HINT = 'apt-get install fairy-stockfish';
 
@@ -27,7 +26,7 @@ export async function startEnginePool(settings: EngineSettings, logger: Logger):
   } catch (err) {
     const why = (err as { message?: string } | null)?.message ?? String(err);
     logger.warn(
-      `No house engine bots: the engine ${settings.path} is not usable (${why}); install one with \`${INSTALL_HINT}\` or set ENGINE_PATH`,
+      `No engine: ${settings.path} is not usable (${why}); the house bots play built-in moves and analysis is off. Install one with \`${INSTALL_HINT}\` or set ENGINE_PATH`,
     );
     return null;
   }

@@ -1,11 +1,11 @@
+import type { EngineMoveJobData } from '@shogi/engine-bots';
 import { START_SFEN } from '@shogi/rules';
 import type { EnginePool, OptionValue, SearchRequest, SearchResult, UsiScore } from '@shogi/usi';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { seeded } from '../src/demo/brain.js';
-import { answerOf, type EngineMoveContext, engineMove, type MoveRequest } from '../src/house/engine-move.js';
-import { defaultEngineWorkers, engineSettingsFromEnv } from '../src/house/engine-settings.js';
-import { INSTALL_HINT, startEnginePool } from '../src/house/engines.js';
+import { answerOf, type EngineMoveContext, engineMove } from '../src/engine-move.js';
+import { INSTALL_HINT, startEnginePool } from '../src/engine-pool.js';
+import { defaultEngineWorkers, engineSettingsFromEnv } from '../src/settings.js';
 
 /** A pool of one scripted engine that records what it was told. */
 function fakePool(answer: (request: SearchRequest) => SearchResult | Error) {
@@ -32,8 +32,9 @@ const result = (move: string, score?: UsiScore): SearchResult => ({
   ...(score === undefined ? {} : { score }),
 });
 
-const request = (over: Partial<MoveRequest> = {}): MoveRequest => ({
+const request = (over: Partial<EngineMoveJobData> = {}): EngineMoveJobData => ({
   level: 4,
+  gameId: 'g',
   initialSfen: START_SFEN,
   moves: [],
   ruleset: 'default',
@@ -45,7 +46,7 @@ const request = (over: Partial<MoveRequest> = {}): MoveRequest => ({
 });
 
 function context(pool: EnginePool, warnings: string[] = []): EngineMoveContext {
-  return { pool, resources: { hash: 16, threads: 1 }, random: seeded(1), onWarning: (m) => warnings.push(m) };
+  return { pool, resources: { hash: 16, threads: 1 }, onWarning: (m) => warnings.push(m) };
 }
 
 describe('engineMove', () => {
@@ -58,20 +59,19 @@ describe('engineMove', () => {
     expect(told.searches[0]?.position).toEqual({ sfen: START_SFEN, moves: [] });
   });
 
-  it('never plays an illegal engine move: a random legal move stands in, with a warning', async () => {
+  it("never answers an illegal engine move: 'none', with a warning, so the requester plays its own", async () => {
     const warnings: string[] = [];
     const { pool } = fakePool(() => result('5e5d'));
     const answer = await engineMove(request(), context(pool, warnings));
-    expect(answer).toMatchObject({ kind: 'move' });
-    expect(answer).not.toHaveProperty('score');
+    expect(answer).toMatchObject({ kind: 'none', reason: expect.stringMatching(/illegal move 5e5d/) });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/illegal move 5e5d/);
   });
 
-  it('a failed search also gets a random legal move, with a warning', async () => {
+  it("a failed search is also 'none', with a warning", async () => {
     const warnings: string[] = [];
     const { pool } = fakePool(() => new Error('engine died'));
-    expect(await engineMove(request(), context(pool, warnings))).toMatchObject({ kind: 'move' });
+    expect(await engineMove(request(), context(pool, warnings))).toMatchObject({ kind: 'none' });
     expect(warnings[0]).toMatch(/engine died/);
   });
 
@@ -81,6 +81,13 @@ describe('engineMove', () => {
     const scores = [lost, lost, lost];
     expect(await engineMove(request({ level: 8, scores }), context(pool))).toEqual({ kind: 'resign' });
     expect(await engineMove(request({ level: 4, scores }), context(pool))).toMatchObject({ kind: 'move' });
+  });
+
+  it("answers 'none' for a game already over, and for a position the rules cannot set up", async () => {
+    const { pool, told } = fakePool(() => result('7g7f'));
+    expect(await engineMove(request({ moves: ['7g7f', '9z9z'] }), context(pool))).toMatchObject({ kind: 'none' });
+    expect(await engineMove(request({ initialSfen: 'not a position' }), context(pool))).toMatchObject({ kind: 'none' });
+    expect(told.searches).toEqual([]);
   });
 
   it('declares impasse when the rules grant it, without a search', async () => {
@@ -104,13 +111,15 @@ describe('answerOf', () => {
 
 describe('engine settings', () => {
   it('default to Fairy-Stockfish, one engine per core but one, 16 MB', () => {
-    expect(engineSettingsFromEnv({}, 4)).toEqual({ path: '/usr/games/fairy-stockfish', workers: 3, hashMb: 16 });
-    expect(defaultEngineWorkers(1)).toBe(1);
-    expect(engineSettingsFromEnv({ ENGINE_PATH: '/opt/e', ENGINE_WORKERS: '2', ENGINE_HASH_MB: '64' }, 8)).toEqual({
-      path: '/opt/e',
-      workers: 2,
-      hashMb: 64,
+    expect(engineSettingsFromEnv({}, 4)).toEqual({
+      path: '/usr/games/fairy-stockfish',
+      workers: 3,
+      hashMb: 16,
+      analysisDepth: 12,
     });
+    expect(defaultEngineWorkers(1)).toBe(1);
+    const env = { ENGINE_PATH: '/opt/e', ENGINE_WORKERS: '2', ENGINE_HASH_MB: '64', ANALYSIS_DEPTH: '16' };
+    expect(engineSettingsFromEnv(env, 8)).toEqual({ path: '/opt/e', workers: 2, hashMb: 64, analysisDepth: 16 });
     expect(engineSettingsFromEnv({ ENGINE_WORKERS: '0', ENGINE_HASH_MB: 'lots' }, 2)).toMatchObject({
       workers: 1,
       hashMb: 16,
@@ -120,7 +129,8 @@ describe('engine settings', () => {
   it('a missing engine gives no pool and one line saying how to install one', async () => {
     const lines: string[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
-    const pool = await startEnginePool({ path: '/nonexistent/engine', workers: 1, hashMb: 16 }, logger);
+    const settings = { path: '/nonexistent/engine', workers: 1, hashMb: 16, analysisDepth: 8 };
+    const pool = await startEnginePool(settings, logger);
     expect(pool).toBeNull();
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(INSTALL_HINT);

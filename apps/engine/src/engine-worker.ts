@@ -1,0 +1,89 @@
+/**
+ * The engine role: one pool of USI engines and the BullMQ workers that feed it, house-bot
+ * moves from their queue and game analyses from theirs. Moves lease engines before analysis
+ * (PRIORITY), so an analysis in progress delays a bot's move by one position's search at
+ * most. While it runs, the role keeps its presence in Redis, which requesters read to know
+ * whether to wait for an engine at all.
+ */
+import {
+  ENGINE_MOVE_QUEUE,
+  ENGINE_PRESENCE_TTL_MS,
+  type EngineMoveJobData,
+  type EngineMoveResult,
+  type EnginePresence,
+  enginePresenceKey,
+} from '@shogi/engine-bots';
+import type { EnginePool } from '@shogi/usi';
+import { Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { engineMove } from './engine-move.js';
+import { resourcesOf, startEnginePool } from './engine-pool.js';
+import type { EngineSettings } from './settings.js';
+
+export interface EngineWorkerOptions {
+  readonly redisUrl: string;
+  /** BullMQ key prefix, as the gateway's (QUEUE_PREFIX) */
+  readonly prefix: string;
+  readonly settings: EngineSettings;
+  readonly logger: Logger;
+}
+
+export interface RunningEngineWorker {
+  /** as the engine gave it in `id name` */
+  readonly engineName: string;
+  readonly pool: EnginePool;
+  /** Stops taking jobs, lets the running ones finish, then quits the engines. */
+  close(): Promise<void>;
+}
+
+/** The started role, or null (logged once, with how to install an engine) when no engine runs. */
+export async function startEngineWorker(options: EngineWorkerOptions): Promise<RunningEngineWorker | null> {
+  const { settings, logger } = options;
+  const pool = await startEnginePool(settings, logger);
+  if (pool === null) return null;
+  const engineName = await pool.run(async (engine) => engine.name ?? settings.path);
+  const resources = resourcesOf(settings);
+  const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+
+  const moves = new Worker<EngineMoveJobData, EngineMoveResult>(
+    ENGINE_MOVE_QUEUE,
+    async (job) =>
+      engineMove(job.data, {
+        pool,
+        resources,
+        onWarning: (message) => logger.warn(`game ${job.data.gameId}: ${message}`),
+      }),
+    // a job waits for an engine in Redis, where any engine process may take it, not here
+    { connection, prefix: options.prefix, concurrency: settings.workers },
+  );
+  moves.on('failed', (job, err) => logger.warn({ err }, `engine move for game ${job?.data.gameId} failed`));
+  moves.on('error', (err) => logger.error({ err }, 'engine move queue'));
+
+  const presence: EnginePresence = {
+    engineName,
+    workers: settings.workers,
+    analysisDepth: settings.analysisDepth,
+  };
+  const presenceKey = enginePresenceKey(options.prefix);
+  const announce = () =>
+    connection
+      .set(presenceKey, JSON.stringify(presence), 'PX', ENGINE_PRESENCE_TTL_MS)
+      .catch((err: unknown) => logger.warn({ err }, 'could not renew the engine presence'));
+  await announce();
+  const renewal = setInterval(announce, ENGINE_PRESENCE_TTL_MS / 3);
+  renewal.unref();
+
+  logger.info(`Engines: ${settings.workers} × ${engineName} (${settings.hashMb} MB hash, 1 thread)`);
+  return {
+    engineName,
+    pool,
+    async close() {
+      clearInterval(renewal);
+      await moves.close();
+      await connection.del(presenceKey).catch(() => {});
+      await pool.close();
+      await connection.quit().catch(() => {});
+    },
+  };
+}

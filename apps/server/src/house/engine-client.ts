@@ -1,0 +1,88 @@
+/**
+ * How the house bots ask the engine role for a move: a job on its queue, awaited. When no
+ * engine role has announced itself in Redis, or its answer does not come in time, the caller
+ * is told so at once and plays its built-in move: a game against a house bot never stalls
+ * for want of an engine.
+ */
+import {
+  ENGINE_MOVE_QUEUE,
+  type EngineMoveJobData,
+  type EngineMoveResult,
+  type EnginePresence,
+  enginePresenceKey,
+} from '@shogi/engine-bots';
+import { Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
+
+/** How long a presence read is trusted before Redis is asked again. */
+const PRESENCE_CACHE_MS = 1000;
+
+export interface EngineClientOptions {
+  readonly redisUrl: string;
+  readonly prefix: string;
+}
+
+export type EngineReply = EngineMoveResult | { readonly kind: 'unavailable'; readonly reason: string };
+
+export class EngineClient {
+  private readonly connection: Redis;
+  private readonly queue: Queue<EngineMoveJobData, EngineMoveResult>;
+  private readonly events: QueueEvents;
+  private readonly presenceKey: string;
+  private presence: { value: EnginePresence | null; at: number } = { value: null, at: -Infinity };
+
+  private constructor(options: EngineClientOptions, connection: Redis, events: QueueEvents) {
+    this.connection = connection;
+    this.queue = new Queue(ENGINE_MOVE_QUEUE, { connection, prefix: options.prefix });
+    this.events = events;
+    this.presenceKey = enginePresenceKey(options.prefix);
+  }
+
+  static async start(options: EngineClientOptions): Promise<EngineClient> {
+    const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+    const events = new QueueEvents(ENGINE_MOVE_QUEUE, {
+      connection: { ...connection.options },
+      prefix: options.prefix,
+    });
+    await events.waitUntilReady();
+    return new EngineClient(options, connection, events);
+  }
+
+  /** The running engine role's announcement, or null when none runs. */
+  async available(): Promise<EnginePresence | null> {
+    const now = Date.now();
+    if (now - this.presence.at < PRESENCE_CACHE_MS) return this.presence.value;
+    const raw = await this.connection.get(this.presenceKey).catch(() => null);
+    let value: EnginePresence | null = null;
+    try {
+      value = raw === null ? null : (JSON.parse(raw) as EnginePresence);
+    } catch {
+      value = null;
+    }
+    this.presence = { value, at: now };
+    return value;
+  }
+
+  /** The engine's answer to a move request; `unavailable` when no engine answers within `waitMs`. */
+  async move(data: EngineMoveJobData, waitMs: number): Promise<EngineReply> {
+    if ((await this.available()) === null) return { kind: 'unavailable', reason: 'no engine is running' };
+    const job = await this.queue.add('move', data, {
+      attempts: 2,
+      removeOnComplete: { age: 60 },
+      removeOnFail: { age: 3600 },
+    });
+    try {
+      return await job.waitUntilFinished(this.events, waitMs);
+    } catch (err) {
+      // a late answer is of no use once the bot has moved without it
+      await job.remove().catch(() => {});
+      return { kind: 'unavailable', reason: (err as Error).message };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.events.close();
+    await this.queue.close();
+    await this.connection.quit().catch(() => {});
+  }
+}
