@@ -11,6 +11,7 @@ describe('launch options', () => {
     [[], { DEMO: '0' }, { demo: false }],
     [['--role', 'gateway'], {}, { role: 'gateway', demo: true }],
     [['--role=worker'], {}, { role: 'worker', demo: false }],
+    [['--role', 'engine'], {}, { role: 'engine', demo: false }],
     [[], { PORT: '4000' }, { publicUrl: 'http://localhost:4000' }],
   ])('%j %j', (argv, env, expected) => {
     expect(parseLaunchOptions(argv, env)).toMatchObject(expected);
