@@ -9,10 +9,24 @@
  * - `public`: no token needed (one sent is not looked at);
  * - `token`: any valid token;
  * - `read` / `play` / `admin`: a token holding that scope;
+ * - `bot:play` / `board:play` / `challenge:read` / `challenge:write`: a token holding that
+ *   lishogi scope (the routes of lishogi's Bot and Board API, served at the same paths);
  * - `session`: a session token (a login), never a personal or guest one;
  * - `guest`: a guest player's token.
  */
-export const ACCESS_LEVELS = ['public', 'token', 'read', 'play', 'admin', 'session', 'guest'] as const;
+export const ACCESS_LEVELS = [
+  'public',
+  'token',
+  'read',
+  'play',
+  'admin',
+  'bot:play',
+  'board:play',
+  'challenge:read',
+  'challenge:write',
+  'session',
+  'guest',
+] as const;
 export type Access = (typeof ACCESS_LEVELS)[number];
 
 export const ROUTE_ACCESS = {

@@ -16,6 +16,7 @@ import type { GatewayConfig } from './config.js';
 import { ApiError } from './domain/api-error.js';
 import type { BotRegistry } from './domain/bots.js';
 import type { LocalDelivery } from './domain/hub.js';
+import lishogi from './lishogi/plugin.js';
 import access from './plugins/access.js';
 import auth from './plugins/auth.js';
 import authedSockets from './plugins/authed-sockets.js';
@@ -135,6 +136,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(stats);
   await fastify.register(records);
   await fastify.register(playerProfile);
+  await fastify.register(lishogi);
   if (extras.bots) await fastify.register(bots, { bots: extras.bots });
   await fastify.register(web, extras.web ?? {});
 }

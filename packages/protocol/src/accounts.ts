@@ -3,18 +3,23 @@
  * A token's scopes say what it may do: `play` acts in games (moves, resignation, the player
  * WebSocket, seeks and challenges), `read` reads private things (the token list), `admin`
  * creates games directly (operators and tests). `admin` is never granted by a public route:
- * only the operator CLI (`npm run admin:token`) mints a token that holds it.
+ * only the operator CLI (`npm run admin:token`) mints a token that holds it. lishogi's scope
+ * names (`bot:play`, `board:play`, `challenge:read`, `challenge:write`) guard the routes of
+ * its Bot and Board API here as there, so that a client written for it asks for them as it
+ * would of lishogi.
  */
 import { type Static, Type } from 'typebox';
 import { Id, PlayerName } from './http.js';
 
 const closed = { additionalProperties: false } as const;
 
-export const SCOPES = ['play', 'read', 'admin'] as const;
+/** lishogi's scopes, for the routes of its Bot and Board API. */
+export const LISHOGI_SCOPES = ['bot:play', 'board:play', 'challenge:read', 'challenge:write'] as const;
+export const SCOPES = ['play', 'read', 'admin', ...LISHOGI_SCOPES] as const;
 export type Scope = (typeof SCOPES)[number];
 export const ScopeName = Type.Unsafe<Scope>(Type.String({ enum: [...SCOPES] }));
 /** The scopes a player may give a token of their own (guests and sessions hold exactly these). */
-export const PLAYER_SCOPES = ['play', 'read'] as const satisfies readonly Scope[];
+export const PLAYER_SCOPES = ['play', 'read', ...LISHOGI_SCOPES] as const satisfies readonly Scope[];
 export type PlayerScope = (typeof PLAYER_SCOPES)[number];
 const PlayerScopeName = Type.Unsafe<PlayerScope>(Type.String({ enum: [...PLAYER_SCOPES] }));
 

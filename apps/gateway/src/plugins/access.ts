@@ -48,6 +48,10 @@ const describe: Readonly<Record<Access, string>> = {
   read: 'A token with the `read` scope.',
   play: 'A token with the `play` scope.',
   admin: 'A token with the `admin` scope (minted only by the operator CLI `npm run admin:token`).',
+  'bot:play': "A token with lishogi's `bot:play` scope, of a bot account.",
+  'board:play': "A token with lishogi's `board:play` scope.",
+  'challenge:read': "A token with lishogi's `challenge:read` scope.",
+  'challenge:write': "A token with lishogi's `challenge:write` scope.",
   session: 'A session token (`POST /api/session`).',
   guest: "A guest player's token (`POST /api/players`).",
 };

@@ -1,0 +1,29 @@
+/**
+ * lishogi's Bot and Board API, served at the host root as lishogi serves it, so that a bot
+ * or board client written for lishogi.org plays here with nothing changed but its base URL.
+ * It is a front end only: every command goes through the same game service and lobby as the
+ * rest of the API, and every game is an ordinary game here. Its routes answer in lishogi's
+ * shapes, errors included (`{"error": ...}`), and take form-encoded bodies as lishogi does.
+ */
+import formbody from '@fastify/formbody';
+import type { FastifyInstance } from 'fastify';
+import { lishogiErrorHandler } from './errors.js';
+import type { NdjsonStream } from './ndjson.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the lishogi routes' open NDJSON streams, ended when the gateway closes */
+    lishogiStreams: Set<NdjsonStream>;
+  }
+}
+
+/** Not wrapped in fastify-plugin: the error handler and the form parser stay inside. */
+export default async function lishogi(app: FastifyInstance): Promise<void> {
+  app.setErrorHandler(lishogiErrorHandler);
+  await app.register(formbody);
+  const streams = new Set<NdjsonStream>();
+  app.decorate('lishogiStreams', streams);
+  app.addHook('preClose', async () => {
+    for (const stream of [...streams]) stream.end();
+  });
+}
