@@ -18,8 +18,13 @@ export const LISHOGI_SCOPES = ['bot:play', 'board:play', 'challenge:read', 'chal
 export const SCOPES = ['play', 'read', 'admin', ...LISHOGI_SCOPES] as const;
 export type Scope = (typeof SCOPES)[number];
 export const ScopeName = Type.Unsafe<Scope>(Type.String({ enum: [...SCOPES] }));
-/** The scopes a player may give a token of their own (guests and sessions hold exactly these). */
+/** The scopes a player may give a personal token of their own. */
 export const PLAYER_SCOPES = ['play', 'read', ...LISHOGI_SCOPES] as const satisfies readonly Scope[];
+/**
+ * What guest and session tokens hold: this server's own scopes. lishogi's are asked for by
+ * name when a personal token is made (`POST /api/tokens`), as on lishogi.
+ */
+export const OWN_PLAYER_SCOPES = ['play', 'read'] as const satisfies readonly Scope[];
 export type PlayerScope = (typeof PLAYER_SCOPES)[number];
 const PlayerScopeName = Type.Unsafe<PlayerScope>(Type.String({ enum: [...PLAYER_SCOPES] }));
 

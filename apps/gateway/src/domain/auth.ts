@@ -9,6 +9,7 @@ import {
   type AccountResponse,
   type CreatedTokenResponse,
   type CreateTokenBody,
+  OWN_PLAYER_SCOPES,
   PLAYER_SCOPES,
   SCOPES,
   type Scope,
@@ -128,7 +129,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     tokenHash: row.tokenHash,
     token:
       row.token === null
-        ? { id: null, kind: 'guest', scopes: PLAYER_SCOPES, expiresAt: null }
+        ? { id: null, kind: 'guest', scopes: OWN_PLAYER_SCOPES, expiresAt: null }
         : {
             id: row.token.id,
             kind: row.token.kind,
@@ -236,7 +237,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       const ok = await argon2Verify(account?.passwordHash ?? (await dummy()), password).catch(() => false);
       if (!account || !ok) throw new ApiError('INVALID_CREDENTIALS');
       const token = newToken();
-      const scopes: Scope[] = ['play', 'read'];
+      const scopes: Scope[] = [...OWN_PLAYER_SCOPES];
       const row = await deps.store.insertToken({
         id: randomUUID(),
         playerId: account.playerId,
