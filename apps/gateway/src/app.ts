@@ -17,6 +17,7 @@ import { ApiError } from './domain/api-error.js';
 import type { BotRegistry } from './domain/bots.js';
 import type { LocalDelivery } from './domain/hub.js';
 import access from './plugins/access.js';
+import analysisPlugin from './plugins/analysis.js';
 import auth from './plugins/auth.js';
 import authedSockets from './plugins/authed-sockets.js';
 import databases from './plugins/databases.js';
@@ -31,6 +32,7 @@ import redis from './plugins/redis.js';
 import securityHeaders from './plugins/security-headers.js';
 import spectators from './plugins/spectators.js';
 import accounts from './routes/accounts.js';
+import analysis from './routes/analysis.js';
 import bots from './routes/bots.js';
 import gameRoutes from './routes/games.js';
 import health from './routes/health.js';
@@ -80,6 +82,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(games, { config, ...(extras.events === undefined ? {} : { events: extras.events }) });
   extras.bindGuests?.(fastify.guests);
   await fastify.register(hub, { channelOf: fastify.games.channelOf });
+  await fastify.register(analysisPlugin, { config });
   const { localDelivery } = extras;
   if (localDelivery !== undefined) {
     localDelivery.bind(fastify.hub);
@@ -127,6 +130,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(players);
   await fastify.register(accounts);
   await fastify.register(gameRoutes);
+  await fastify.register(analysis);
   await fastify.register(playerSocket);
   await fastify.register(watch);
   await fastify.register(stream);
