@@ -42,6 +42,8 @@ async function main(): Promise<number> {
     engines = await startEngineWorker({
       redisUrl: config.redisUrl,
       prefix: config.queuePrefix,
+      databaseUrl: config.databaseUrl,
+      channelPrefix: config.channelPrefix,
       settings: options.engine,
       logger: logger.child({ role: 'engine' }),
     });
