@@ -95,7 +95,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(authedSockets, { config });
   await fastify.register(rateLimit, { config });
   await fastify.register(spectators, { config });
-  await fastify.register(lobby, { config });
+  await fastify.register(lobby, { config, ...(extras.bots === undefined ? {} : { bots: extras.bots }) });
   // on shutdown, players are told the server is going away (1001) rather than left with 1005;
   // this hook runs before @fastify/websocket's own, which then stops the server
   fastify.addHook('preClose', async () => {
