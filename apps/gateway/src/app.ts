@@ -24,6 +24,7 @@ import authedSockets from './plugins/authed-sockets.js';
 import databases from './plugins/databases.js';
 import docs from './plugins/docs.js';
 import errors from './plugins/errors.js';
+import gameChat from './plugins/game-chat.js';
 import games, { type GuestPlayers } from './plugins/games.js';
 import hub from './plugins/hub.js';
 import jsonBody from './plugins/json-body.js';
@@ -96,6 +97,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(rateLimit, { config });
   await fastify.register(spectators, { config });
   await fastify.register(lobby, { config, ...(extras.bots === undefined ? {} : { bots: extras.bots }) });
+  await fastify.register(gameChat, { config });
   // on shutdown, players are told the server is going away (1001) rather than left with 1005;
   // this hook runs before @fastify/websocket's own, which then stops the server
   fastify.addHook('preClose', async () => {
