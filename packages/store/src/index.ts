@@ -23,6 +23,7 @@ export { type BatcherOptions, createBatcher } from './batching.js';
 export { type CreateDbOptions, createDb, poolOf } from './db.js';
 export { READ_ALL_LOCK_KEY, toRecorded } from './event-rows.js';
 export { createPgEventStore, type PgEventStoreOptions } from './event-store.js';
+export { type GamePlayer, gamePlayers } from './game-players.js';
 export {
   compareGamesWithLog,
   findOverdueClocks,
