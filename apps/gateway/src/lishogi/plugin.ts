@@ -8,6 +8,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
 import { lishogiErrorHandler } from './errors.js';
+import gameRoutes from './game-routes.js';
 import type { NdjsonStream } from './ndjson.js';
 
 declare module 'fastify' {
@@ -26,4 +27,6 @@ export default async function lishogi(app: FastifyInstance): Promise<void> {
   app.addHook('preClose', async () => {
     for (const stream of [...streams]) stream.end();
   });
+  await app.register(gameRoutes, { api: 'bot', prefix: '/api/bot/game' });
+  await app.register(gameRoutes, { api: 'board', prefix: '/api/board/game' });
 }
