@@ -38,5 +38,10 @@ export function lishogiErrorHandlerWith(statusFor: StatusFor) {
   };
 }
 
+/** The paths of lishogi's routes, whose every answer is lishogi's, the router's refusals too. */
+const LISHOGI_PATHS = /^\/api\/(bot|board)\//;
+
+export const isLishogiPath = (url: string): boolean => LISHOGI_PATHS.test(url);
+
 /** The error handler of the lishogi routes' plugin. */
 export const lishogiErrorHandler = lishogiErrorHandlerWith(catalogStatus);
