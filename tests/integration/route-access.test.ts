@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bearer, call, type Stack, startStack } from './harness.js';
 
 let stack: Stack;
-let tokens: Record<'guest' | 'session' | 'readOnly' | 'playOnly' | 'admin', string>;
+let tokens: Record<'guest' | 'session' | 'readOnly' | 'playOnly' | 'botPlay' | 'boardPlay' | 'admin', string>;
 interface Operation {
   readonly method: 'GET' | 'POST' | 'DELETE';
   /** as Fastify registers it: `/api/games/:id` */
@@ -46,6 +46,8 @@ beforeAll(async () => {
     session,
     readOnly: await personal(['read']),
     playOnly: await personal(['play']),
+    botPlay: await personal(['bot:play']),
+    boardPlay: await personal(['board:play']),
     admin: stack.adminToken,
   };
   const doc = (await call(stack.app, 'GET', '/docs/json')).body as {
@@ -76,6 +78,8 @@ const lacking: Record<Exclude<Access, 'public' | 'token'>, { token: keyof typeof
   admin: { token: 'session', code: 'ADMIN_REQUIRED' },
   session: { token: 'guest', code: 'SESSION_REQUIRED' },
   guest: { token: 'session', code: 'GUEST_TOKEN_REQUIRED' },
+  'bot:play': { token: 'boardPlay', code: 'INSUFFICIENT_SCOPE' },
+  'board:play': { token: 'botPlay', code: 'INSUFFICIENT_SCOPE' },
 };
 const fitting: Record<Exclude<Access, 'public'>, keyof typeof tokens> = {
   token: 'readOnly',
@@ -84,6 +88,8 @@ const fitting: Record<Exclude<Access, 'public'>, keyof typeof tokens> = {
   admin: 'admin',
   session: 'session',
   guest: 'guest',
+  'bot:play': 'botPlay',
+  'board:play': 'boardPlay',
 };
 const REFUSALS = ['UNAUTHORIZED', 'INSUFFICIENT_SCOPE', 'ADMIN_REQUIRED', 'SESSION_REQUIRED', 'GUEST_TOKEN_REQUIRED'];
 
