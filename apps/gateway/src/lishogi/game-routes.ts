@@ -129,7 +129,12 @@ const gameRoutes: FastifyPluginAsyncTypebox<GameRoutesOptions> = async (app, { a
       const view = await app.games.view(gameId);
       checkSeat(view, player);
       await checkAccount(player);
-      const verdicts = await watchVerdicts(app.hub, gameId, (seq) => app.games.eventsAfter(gameId, seq));
+      const verdicts = await watchVerdicts(
+        app.hub,
+        gameId,
+        (seq) => app.games.eventsAfter(gameId, seq),
+        VERDICT_WAIT_MS,
+      );
       try {
         // lishogi's move carries no ply: it is judged against the game as it stands
         const { seq } = await app.games.submitMove(gameId, player, { usi, ply: view.ply });

@@ -9,36 +9,56 @@ import { toWire, type Verdict, verdictOf } from '@shogi/pipeline';
 import type { WireEvent } from '@shogi/protocol';
 import type { Hub } from '../domain/hub.js';
 
-/** How long a move POST waits for its verdict, ms. */
+/** How long a move POST waits for its verdict, ms; as long again at most for the subscription. */
 export const VERDICT_WAIT_MS = 1000;
 
 export interface VerdictWatch {
-  /** The verdict on the submission at `seq`, or null when none came within `ms` (the log read last). */
+  /**
+   * The verdict on the submission at `seq`, or null when none came within `ms` and the log
+   * has none either (or cannot be read): the submission is recorded all the same.
+   */
   of(seq: number, ms: number): Promise<Verdict | null>;
   close(): void;
 }
 
 /**
  * Listens to the game's channel before the submission is made: its verdict can come back
- * before the command that recorded it has answered.
+ * before the command that recorded it has answered. The subscription is waited for `joinMs`
+ * at most: with Redis away it would wait for Redis, and the verdict is in the log anyway.
  */
 export async function watchVerdicts(
   hub: Hub,
   gameId: string,
   readAfter: (seq: number) => Promise<readonly WireEvent[]>,
+  joinMs: number,
 ): Promise<VerdictWatch> {
   const seen = new Map<number, Verdict>();
   const waiting = new Map<number, (verdict: Verdict) => void>();
-  const off = await hub.join(gameId, (published) => {
-    for (const item of published) {
-      const event = toWire(item);
-      const verdict = event === null ? null : verdictOf(event);
-      if (verdict === null) continue;
-      const wake = waiting.get(verdict.submittedSeq);
-      if (wake) wake(verdict);
-      else seen.set(verdict.submittedSeq, verdict);
-    }
-  });
+  let leave: (() => void) | null = null;
+  let closed = false;
+  const joined = hub
+    .join(gameId, (published) => {
+      for (const item of published) {
+        const event = toWire(item);
+        const verdict = event === null ? null : verdictOf(event);
+        if (verdict === null) continue;
+        const wake = waiting.get(verdict.submittedSeq);
+        if (wake) wake(verdict);
+        else seen.set(verdict.submittedSeq, verdict);
+      }
+    })
+    .then(
+      (off) => {
+        if (closed) off();
+        else leave = off;
+      },
+      () => {
+        // not subscribed: the log is read at the end of the wait
+      },
+    );
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([joined, new Promise<void>((resolve) => (timer = setTimeout(resolve, joinMs)))]);
+  clearTimeout(timer);
   return {
     async of(seq, ms) {
       const heard =
@@ -55,13 +75,17 @@ export async function watchVerdicts(
           });
         }));
       if (heard !== null) return heard;
-      // a message lost on the way (Redis restarting) is in the log
-      for (const event of await readAfter(seq)) {
+      // a message lost on the way (Redis away or restarting) is in the log
+      const events = await readAfter(seq).catch(() => []);
+      for (const event of events) {
         const verdict = verdictOf(event);
         if (verdict?.submittedSeq === seq) return verdict;
       }
       return null;
     },
-    close: off,
+    close() {
+      closed = true;
+      leave?.();
+    },
   };
 }
