@@ -4,11 +4,11 @@
  * with gameFull, then a gameState after each move, with the game's clocks, until the final
  * state, after which the stream ends. Reconnecting, aborting and the players' chat too.
  */
-import { loadConfig } from '@shogi/gateway';
+import { buildApp, loadConfig } from '@shogi/gateway';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MATE_GAME } from './fixtures.js';
-import { call, NO_LIMIT, REDIS_URL, type Stack, startStack } from './harness.js';
+import { call, NO_LIMIT, REDIS_URL, type Stack, silentLogger, startStack } from './harness.js';
 import { gameBetween, get, move, openStream, type Person, person, post, shownMs } from './lishogi-client.js';
 import { type NdjsonLine, NdjsonReader } from './ndjson-client.js';
 
@@ -149,6 +149,45 @@ describe('a whole game through the Board API', () => {
     expect((await post(stack, `/api/board/game/${gameId}/resign`, frank.token)).body).toEqual({ ok: true });
     expect((await s.rest()).at(-1)).toMatchObject({ status: 'resign', winner: 'sente' });
     g.close();
+  });
+  test('a flag: the final state is `outoftime`, the loser`s time at zero', async () => {
+    const olga = await person(stack, 'olga');
+    const pete = await person(stack, 'pete');
+    const gameId = await gameBetween(stack, olga, pete, {
+      timeControl: { kind: 'fischer', mainSeconds: 1, incrementSeconds: 0 },
+    });
+    const { s, g } = await streams(gameId, olga, pete);
+    await move(stack, gameId, olga.token, '7g7f');
+    await move(stack, gameId, pete.token, '3c3d');
+    // sente's second of main time (and the lag allowance) runs out; the worker's flag job ends it
+    const last = (await s.rest(15_000)).at(-1);
+    expect(last).toMatchObject({ moves: '7g7f 3c3d', status: 'outoftime', winner: 'gote', btime: 0 });
+    expect((await g.rest(15_000)).at(-1)).toMatchObject({ status: 'outoftime', winner: 'gote' });
+  });
+});
+
+describe('two gateways', () => {
+  test('a player on each: moves and chat lines reach the stream on the other gateway', async () => {
+    const other = await buildApp(stack.config, silentLogger());
+    const otherUrl = await other.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const quinn = await person(stack, 'quinn');
+      const rosa = await person(stack, 'rosa');
+      const gameId = await gameBetween(stack, quinn, rosa, { timeControl: BYOYOMI });
+      const opened = await NdjsonReader.open(`${otherUrl}/api/board/game/stream/${gameId}`, rosa.token);
+      if (!('reader' in opened)) throw new Error(`refused: ${opened.status}`);
+      const far = opened.reader;
+      expect((await far.next())?.type).toBe('gameFull');
+      // both subscriptions are in place before anything is sent
+      await until(async () => (await subscribers(gameId)).every((n) => n >= 1));
+      await move(stack, gameId, quinn.token, '7g7f');
+      expect(await far.nextOf('gameState')).toMatchObject({ moves: '7g7f' });
+      await post(stack, `/api/board/game/${gameId}/chat`, quinn.token, 'room=player&text=from%20A');
+      expect(await far.nextOf('chatLine')).toMatchObject({ username: quinn.username, text: 'from A' });
+      far.close();
+    } finally {
+      await other.close();
+    }
   });
 });
 
