@@ -18,6 +18,13 @@
 import type { ColorName } from '@shogi/rules';
 import type { TimeControl } from './time-control.js';
 
+/**
+ * The rules a clock charges moves by: this server's own (this file and game-clock.ts), or
+ * the CSA server protocol's (csa-clock.ts: whole seconds, the increment first, no allowance).
+ */
+export const CLOCK_RULES = ['standard', 'csa'] as const;
+export type ClockRules = (typeof CLOCK_RULES)[number];
+
 /** The default lag allowance: one second. */
 export const LAG_ALLOWANCE_MS = 1000;
 
@@ -44,6 +51,8 @@ export interface Clock {
   readonly toMove: ColorName;
   /** When `toMove`'s turn began: the start of the game, then the opponent's move's receive time. */
   readonly turnStartedAt: number;
+  /** Absent: 'standard'. The functions of this file are the standard rules'; game-clock.ts picks by this. */
+  readonly rules?: ClockRules;
 }
 
 export type ClockResult =

@@ -1,5 +1,6 @@
 /** Commands of the game aggregate. Time comes in on the command (`now`), never from a clock. */
 import type { Handicap, Ruleset } from '@shogi/rules';
+import type { ClockRules } from './clock.js';
 import type { PlayerRef } from './events.js';
 import type { TimeControl } from './time-control.js';
 
@@ -17,6 +18,8 @@ export interface CreateGame {
   readonly timeControl?: TimeControl;
   /** Default false; a rated game needs a clock. */
   readonly rated?: boolean;
+  /** Default `standard`; `csa` needs a byoyomi or Fischer clock. */
+  readonly clockRules?: ClockRules;
   readonly now: Date;
 }
 

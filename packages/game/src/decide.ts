@@ -94,6 +94,9 @@ function createGame(c: CreateGame, state: GameState): Decision {
   const rated = c.rated ?? false;
   if (rated && timeControl.kind === 'unlimited')
     return reject(rejection('invalid_time_control', 'a rated game needs a time control'));
+  const clockRules = c.clockRules ?? 'standard';
+  if (clockRules === 'csa' && timeControl.kind !== 'byoyomi' && timeControl.kind !== 'fischer')
+    return reject(rejection('invalid_time_control', 'CSA clock rules need a byoyomi or Fischer clock'));
   const initialSfen = toSfen(parsed.value);
   // a set-up position decides the game before it starts (a mate in one, a lone king), so a
   // rating only ever follows the positions both players know they agreed to
@@ -112,6 +115,7 @@ function createGame(c: CreateGame, state: GameState): Decision {
         timeControl,
         rated,
         createdAt: c.now.toISOString(),
+        ...(clockRules === 'standard' ? {} : { clockRules }),
       },
     },
   ]);

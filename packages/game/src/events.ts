@@ -4,7 +4,7 @@
  * from the command that caused the event (never read from a clock here).
  */
 import { type ColorName, type Handicap, ILLEGAL_REASONS, type Ruleset } from '@shogi/rules';
-import type { SideClock } from './clock.js';
+import type { ClockRules, SideClock } from './clock.js';
 import type { TimeControl } from './time-control.js';
 
 export interface PlayerRef {
@@ -52,6 +52,8 @@ export interface GameCreated {
     /** Rated games change both players' ratings in the time control's category; never unlimited. */
     readonly rated: boolean;
     readonly createdAt: string;
+    /** Absent: this server's own clock rules; `csa`: the CSA protocol's, from `createdAt` on (csa-clock.ts). */
+    readonly clockRules?: ClockRules;
   };
 }
 

@@ -49,11 +49,12 @@ export function evolve(state: GameState, event: GameEvent): GameState {
         timeControl: d.timeControl,
         rated: d.rated,
         createdAt: d.createdAt,
+        clockRules: d.clockRules ?? 'standard',
       };
       next.sfen = d.initialSfen;
       next.sideToMove = side;
       next.line = startLine(d.initialSfen, d.ruleset);
-      next.clock = newGameClock(d.timeControl, Date.parse(d.createdAt), side);
+      next.clock = newGameClock(d.timeControl, Date.parse(d.createdAt), side, d.clockRules);
       return next;
     }
     case 'MoveSubmitted': {
@@ -125,7 +126,8 @@ function clockAfter(state: GameState, event: MoveAccepted): Clock | null {
   const clock = state.clock;
   if (clock === null) return null;
   const recorded = event.data.clock;
-  if (recorded !== undefined) return clockOfRecord(clock.timeControl, recorded, sideOfSfen(event.data.sfen));
+  if (recorded !== undefined)
+    return clockOfRecord(clock.timeControl, recorded, sideOfSfen(event.data.sfen), clock.rules);
   const submitted = state.pending.find((p) => p.seq === event.data.submittedSeq);
   if (submitted === undefined) throw new Error(`MoveAccepted for seq ${event.data.submittedSeq}: no such submission`);
   const timing = clockAfterMove(clock, state.ply, submitted.receivedAt);

@@ -9,9 +9,23 @@
  * The first-move limits and LAG_ALLOWANCE_MS are constants of the code, not recorded per
  * game: changing one would change the verdicts a replay gives for games already played,
  * so a change must come with the old value recorded for older games (an upcast).
+ *
+ * A game created with `clockRules: 'csa'` follows the CSA protocol's rules instead
+ * (csa-clock.ts): its clocks run from the start, every move is charged, and nothing is
+ * allowed for lag. The choice is recorded in GameCreated and carried by the clock.
  */
 import type { ColorName } from '@shogi/rules';
-import { applyMove, type Clock, deadline, LAG_ALLOWANCE_MS, remaining, type SideClock, startClock } from './clock.js';
+import {
+  applyMove,
+  type Clock,
+  type ClockRules,
+  deadline,
+  LAG_ALLOWANCE_MS,
+  remaining,
+  type SideClock,
+  startClock,
+} from './clock.js';
+import { applyCsaMove, csaDeadline, csaInitialSide, csaTurnBegins } from './csa-clock.js';
 import type { EndReason, RecordedClock } from './events.js';
 import type { TimeControl } from './time-control.js';
 
@@ -39,22 +53,51 @@ export function firstMoveLimitMs(tc: TimeControl): number | null {
 
 export const clockStarted = (ply: number): boolean => ply >= CLOCK_START_PLY;
 
-/** The clock of a new game (null: unlimited, no clock at all); the first-move timer runs from `createdAt`. */
-export const newGameClock = (tc: TimeControl, createdAt: number, toMove: ColorName): Clock | null =>
-  tc.kind === 'unlimited' ? null : startClock(tc, createdAt, toMove);
+const isCsa = (clock: Clock): boolean => clock.rules === 'csa';
+
+/** Whether the clock charges the move after `ply` accepted moves: from both first moves on, or always under CSA rules. */
+export const clockRuns = (clock: Clock, ply: number): boolean => isCsa(clock) || clockStarted(ply);
+
+/** The lag allowance of the clock's rules: none under CSA's. */
+export const lagOf = (clock: Clock): number => (isCsa(clock) ? 0 : LAG_ALLOWANCE_MS);
+
+/**
+ * The clock of a new game (null: unlimited, no clock at all); the first-move timer runs from
+ * `createdAt`, or under CSA rules the clock of the side to move, its increment credited.
+ */
+export function newGameClock(
+  tc: TimeControl,
+  createdAt: number,
+  toMove: ColorName,
+  rules: ClockRules = 'standard',
+): Clock | null {
+  if (tc.kind === 'unlimited') return null;
+  if (rules === 'standard') return startClock(tc, createdAt, toMove);
+  const side = csaInitialSide(tc);
+  const first = csaTurnBegins(side, tc);
+  return {
+    timeControl: tc,
+    sente: toMove === 'sente' ? first : side,
+    gote: toMove === 'gote' ? first : side,
+    toMove,
+    turnStartedAt: createdAt,
+    rules,
+  };
+}
 
 /**
  * The last instant the side on move (`clock.toMove`, at `ply` accepted moves) may move, lag
  * allowance not included: its first-move limit before clocks start, else its time.
  */
 export function turnDeadline(clock: Clock, ply: number): number | null {
+  if (isCsa(clock)) return csaDeadline(clock);
   if (clockStarted(ply)) return deadline(clock);
   const limit = firstMoveLimitMs(clock.timeControl);
   return limit === null ? null : clock.turnStartedAt + limit;
 }
 
 /** When a flag check should run for this turn: the first instant `flagAt` holds. */
-export function turnFlagDueAt(clock: Clock, ply: number, lagMs: number = LAG_ALLOWANCE_MS): number | null {
+export function turnFlagDueAt(clock: Clock, ply: number, lagMs: number = lagOf(clock)): number | null {
   const limit = turnDeadline(clock, ply);
   return limit === null ? null : limit + lagMs + 1;
 }
@@ -67,10 +110,10 @@ export interface Flag {
 }
 
 /** The flag of the side on move at `now` (past its deadline by more than the lag allowance), or null. */
-export function flagAt(clock: Clock, ply: number, now: number, lagMs: number = LAG_ALLOWANCE_MS): Flag | null {
+export function flagAt(clock: Clock, ply: number, now: number, lagMs: number = lagOf(clock)): Flag | null {
   const limit = turnDeadline(clock, ply);
   if (limit === null || now - lagMs <= limit) return null;
-  return { kind: clockStarted(ply) ? 'timeout' : 'abort', color: clock.toMove, at: limit };
+  return { kind: clockRuns(clock, ply) ? 'timeout' : 'abort', color: clock.toMove, at: limit };
 }
 
 export type MoveTiming =
@@ -85,15 +128,15 @@ export function clockAfterMove(
   clock: Clock,
   ply: number,
   receivedAt: number,
-  lagMs: number = LAG_ALLOWANCE_MS,
+  lagMs: number = lagOf(clock),
 ): MoveTiming {
   const color = clock.toMove;
-  if (!clockStarted(ply)) {
+  if (!clockRuns(clock, ply)) {
     const late = flagAt(clock, ply, receivedAt, lagMs);
     if (late !== null) return { kind: 'late', flag: late.kind, color: late.color, at: late.at };
     return { kind: 'in_time', clock: { ...clock, toMove: other(color), turnStartedAt: receivedAt } };
   }
-  const r = applyMove(clock, color, receivedAt, lagMs);
+  const r = isCsa(clock) ? applyCsaMove(clock, color, receivedAt) : applyMove(clock, color, receivedAt, lagMs);
   switch (r.kind) {
     case 'running':
       return { kind: 'in_time', clock: r.clock };
@@ -120,13 +163,19 @@ export function recordClock(clock: Clock, ply: number): RecordedClock {
   };
 }
 
-/** The clock a recorded one stands for, with `toMove` on move. */
-export const clockOfRecord = (tc: TimeControl, r: RecordedClock, toMove: ColorName): Clock => ({
+/** The clock a recorded one stands for, with `toMove` on move, under `rules`. */
+export const clockOfRecord = (
+  tc: TimeControl,
+  r: RecordedClock,
+  toMove: ColorName,
+  rules: ClockRules = 'standard',
+): Clock => ({
   timeControl: tc,
   sente: r.sente,
   gote: r.gote,
   toMove,
   turnStartedAt: Date.parse(r.movedAt),
+  ...(rules === 'standard' ? {} : { rules }),
 });
 
 /** How a game ended, for the clocks: they stop at `at`; the loser on time shows zero. */
@@ -154,7 +203,7 @@ const ZERO: SideClock = { mainMs: 0, periodsLeft: 0, periodMs: 0 };
 
 /** The clocks at `now` of a game with `ply` accepted moves (stopped at its end, if it ended). */
 export function clockView(clock: Clock, ply: number, stop: ClockStop | null, now: number): ClockView {
-  const started = clockStarted(ply);
+  const started = clockRuns(clock, ply);
   if (stop !== null) {
     let { sente, gote } = clock;
     if (started) ({ sente, gote } = remaining(clock, Math.max(clock.turnStartedAt, Date.parse(stop.at))));
@@ -200,12 +249,20 @@ export function advanceClockView(view: ClockView, tc: TimeControl, now: number):
   return { ...view, [running]: advanceSide(view[running], elapsed, periodOf(tc)), at: iso(now) };
 }
 
-/** The view, at the move's receive time, of the clocks a MoveAccepted recorded (`ply` counts that move). */
-export const clockViewOfRecord = (r: RecordedClock, ply: number, toMove: ColorName): ClockView => ({
+/**
+ * The view, at the move's receive time, of the clocks a MoveAccepted recorded (`ply` counts
+ * that move); `started`: the clocks run (the previous view's, or both first moves made).
+ */
+export const clockViewOfRecord = (
+  r: RecordedClock,
+  ply: number,
+  toMove: ColorName,
+  started: boolean = clockStarted(ply),
+): ClockView => ({
   sente: r.sente,
   gote: r.gote,
-  running: clockStarted(ply) ? toMove : null,
-  started: clockStarted(ply),
+  running: started ? toMove : null,
+  started,
   deadlineAt: r.deadlineAt,
   at: r.movedAt,
 });

@@ -1,7 +1,9 @@
 export {
   applyMove,
+  CLOCK_RULES,
   type Clock,
   type ClockResult,
+  type ClockRules,
   type ClockSnapshot,
   deadline,
   flagDueAt,
@@ -31,6 +33,7 @@ export type {
   SubmitMove,
   ValidatePending,
 } from './commands.js';
+export { csaSecondsUsed } from './csa-clock.js';
 export { type Decision, decide } from './decide.js';
 export { type Decider, type GameDecider, gameDecider } from './decider.js';
 export {
@@ -67,6 +70,7 @@ export {
   type ClockView,
   clockAfterMove,
   clockOfRecord,
+  clockRuns,
   clockStarted,
   clockView,
   clockViewOfRecord,
@@ -74,6 +78,7 @@ export {
   type Flag,
   firstMoveLimitMs,
   flagAt,
+  lagOf,
   type MoveTiming,
   newGameClock,
   recordClock,

@@ -4,7 +4,7 @@
  * (move-line.ts), beside whose newest link the position history is kept.
  */
 import { COLORS, type Color, type ColorName, type Handicap, type Ruleset } from '@shogi/rules';
-import type { Clock } from './clock.js';
+import type { Clock, ClockRules } from './clock.js';
 import type { EndReason, PlayerRef } from './events.js';
 import { type MoveLine, movesOfLine } from './move-line.js';
 import type { TimeControl } from './time-control.js';
@@ -45,6 +45,7 @@ export interface GameInfo {
   readonly timeControl: TimeControl;
   readonly rated: boolean;
   readonly createdAt: string;
+  readonly clockRules: ClockRules;
 }
 
 export type GameStatus = 'none' | 'ongoing' | 'ended';

@@ -3,6 +3,7 @@ export { assessImpasse, type ImpasseAssessment } from './impasse.js';
 export { moveIllegality } from './legality.js';
 export { generateLegal, hasLegalMove, legalMoves, MAX_MOVES } from './movegen.js';
 export { type CsaExportOptions, exportCsa, parseCsa } from './notation/csa.js';
+export { type CsaMoveFault, csaOfUsiMove, csaPositionLines, usiOfCsaMove } from './notation/csa-move.js';
 export {
   type DecodedRecord,
   decodeRecord,

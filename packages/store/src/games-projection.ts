@@ -3,7 +3,7 @@
  * it in the same statement as the append (so the row never lags the log), and
  * `compareGamesWithLog` applies it to the whole log to check the live table.
  */
-import { firstMoveLimitMs, type GameEvent, sideOfSfen } from '@shogi/game';
+import { type GameCreated, type GameEvent, newGameClock, sideOfSfen, turnDeadline } from '@shogi/game';
 import type { GameRow } from './schema.js';
 
 /** Columns of a games row that events set; a patch is a subset of them. */
@@ -14,9 +14,10 @@ export type GameRowPatch = Partial<GameRowValues> & {
 };
 
 /** The first move's deadline of a new game (game-clock.ts); null without a clock. */
-function firstMoveDeadline(tc: Parameters<typeof firstMoveLimitMs>[0], createdAt: string): Date | null {
-  const limit = firstMoveLimitMs(tc);
-  return limit === null ? null : new Date(Date.parse(createdAt) + limit);
+function firstMoveDeadline(d: GameCreated['data']): Date | null {
+  const clock = newGameClock(d.timeControl, Date.parse(d.createdAt), sideOfSfen(d.initialSfen), d.clockRules);
+  const limit = clock === null ? null : turnDeadline(clock, 0);
+  return limit === null ? null : new Date(limit);
 }
 
 /**
@@ -59,7 +60,7 @@ export function applyToGameRow(patch: GameRowPatch, seq: number, event: GameEven
       next.sfen = d.initialSfen;
       next.pending_seq = null;
       next.created_at = new Date(d.createdAt);
-      next.deadline_at = firstMoveDeadline(d.timeControl, d.createdAt);
+      next.deadline_at = firstMoveDeadline(d);
       return next;
     }
     case 'MoveAccepted': {

@@ -6,7 +6,9 @@
  */
 import {
   advanceClockView,
+  type ClockRules,
   type ClockView,
+  clockStarted,
   clockView,
   clockViewOfRecord,
   type EndReason,
@@ -55,6 +57,7 @@ interface CreatedPayload {
   timeControl?: TimeControl;
   rated?: boolean;
   createdAt: string;
+  clockRules?: ClockRules;
 }
 
 /** The snapshot right after GameCreated, or null when the event is not one. */
@@ -64,7 +67,7 @@ export function snapshotOfCreated(event: WireEvent): SnapshotState | null {
   // GameCreated written before time controls existed (see @shogi/game's upcast)
   const timeControl = d.timeControl ?? { kind: 'unlimited' };
   const createdAt = Date.parse(d.createdAt);
-  const clock = newGameClock(timeControl, createdAt, sideOfSfen(d.initialSfen));
+  const clock = newGameClock(timeControl, createdAt, sideOfSfen(d.initialSfen), d.clockRules);
   return {
     id: d.gameId,
     ruleset: d.ruleset,
@@ -100,7 +103,9 @@ export function applyEvent(s: SnapshotState, event: WireEvent): boolean {
       s.ply = typeof p.ply === 'number' ? p.ply : s.moves.length;
       s.sideToMove = sideOfSfen(sfen);
       const clock = p.clock as RecordedClock | undefined;
-      if (clock !== undefined && s.clock !== null) s.clock = clockViewOfRecord(clock, s.ply, s.sideToMove);
+      // clocks that ran before (from the start, under CSA rules) keep running
+      if (clock !== undefined && s.clock !== null)
+        s.clock = clockViewOfRecord(clock, s.ply, s.sideToMove, s.clock.started || clockStarted(s.ply));
       return true;
     }
     case 'GameEnded': {

@@ -8,12 +8,17 @@
  * its line; a move it can interpret but the rules forbid is kept for replay to judge.
  */
 import { START_SFEN } from '../sfen.js';
-import { type Color, canPromoteType, KING, ok, PROMOTED, type Result } from '../types.js';
+import { type Color, KING, ok, PROMOTED, type Result } from '../types.js';
+import {
+  CSA_PIECE_CODES as CODES,
+  csaCodeType as codeType,
+  csaBoardLines,
+  csaMoveText,
+  csaMoveToUsi,
+} from './csa-move.js';
 import {
   applyTrack,
   boardSfen,
-  boardUsi,
-  dropUsi,
   ENDINGS,
   type EndingKind,
   type GameRecord,
@@ -30,10 +35,6 @@ import {
   type TrackBoard,
   trackBoard,
 } from './record.js';
-
-/** CSA piece codes indexed by the engine's piece type (1 pawn .. 8 king, +8 promoted). */
-const CODES = ['', 'FU', 'KY', 'KE', 'GI', 'KA', 'HI', 'KI', 'OU', 'TO', 'NY', 'NK', 'NG', 'UM', 'RY'] as const;
-const codeType = (code: string): number => (CODES as readonly string[]).indexOf(code);
 
 const INFO_TAGS: readonly (readonly [InfoKey, string])[] = [
   ['event', 'EVENT'],
@@ -154,33 +155,10 @@ function pieceLine(st: State, text: string, line: number): Fail | null {
 function moveStatement(st: State, text: string, line: number): Fail | null {
   if (st.sfen === null) return recordError('missing_side', line, 'a move before the side-to-move line');
   if (st.record.moves.length >= MAX_RECORD_MOVES) return recordError('too_many_moves', line, 'too many moves');
-  const m = /^([+-])(\d)(\d)(\d)(\d)([A-Z]{2})$/.exec(text);
-  if (!m) return recordError('bad_move', line, `cannot read move '${text}'`);
-  const [, sign, f1, r1, f2, r2, code] = m as unknown as [string, string, string, string, string, string, string];
-  const color = sign === '+' ? 0 : 1;
-  if (color !== st.board.side) return recordError('wrong_turn', line, `'${text}' is not the side to move`);
-  const type = codeType(code);
-  if (type <= 0) return recordError('unknown_piece', line, `unknown piece '${code}'`);
-  const [fromFile, fromRank, toFile, toRank] = [+f1, +r1, +f2, +r2];
-  if (toFile === 0 || toRank === 0 || (fromFile === 0) !== (fromRank === 0))
-    return recordError('bad_move', line, `bad square in '${text}'`);
-  const to = squareIndex(toFile, toRank);
-  let usi: string;
-  if (fromFile === 0) {
-    if (type >= KING) return recordError('bad_move', line, `'${code}' cannot be dropped`);
-    usi = dropUsi(type, to);
-  } else {
-    const from = squareIndex(fromFile, fromRank);
-    const origin = (st.board.squares[from] ?? 0) & 15;
-    if (origin === 0) return recordError('no_piece', line, `no piece on ${f1}${r1}`);
-    if (from === to) return recordError('bad_move', line, `'${text}' does not move`);
-    const promote = type !== origin && canPromoteType(origin) && type === origin + PROMOTED;
-    if (type !== origin && !promote)
-      return recordError('piece_mismatch', line, `${CODES[origin]} on ${f1}${r1}, not ${code}`);
-    usi = boardUsi(from, to, promote);
-  }
-  applyTrack(st.board, readUsi(usi) as NonNullable<ReturnType<typeof readUsi>>);
-  st.record.moves.push(usi);
+  const usi = csaMoveToUsi(st.board, text);
+  if (!usi.ok) return recordError(usi.error.code, line, usi.error.message);
+  applyTrack(st.board, readUsi(usi.value) as NonNullable<ReturnType<typeof readUsi>>);
+  st.record.moves.push(usi.value);
   st.record.times.push(null);
   return null;
 }
@@ -307,16 +285,7 @@ function positionLines(board: TrackBoard): string[] {
       if (p !== 0 && board.squares[i] === 0) removed += `${9 - (i % 9)}${((i / 9) | 0) + 1}${CODES[p & 15]}`;
     return [`PI${removed}`];
   }
-  const lines = Array.from({ length: 9 }, (_, r) => {
-    const cells = board.squares.slice(r * 9, r * 9 + 9);
-    return `P${r + 1}${cells.map((p) => (p === 0 ? ' * ' : `${p >> 4 ? '-' : '+'}${CODES[p & 15]}`)).join('')}`;
-  });
-  for (const color of [0, 1] as const) {
-    let hand = '';
-    for (let t = 7; t >= 1; t--) hand += `00${CODES[t]}`.repeat(board.hands[color][t] ?? 0);
-    if (hand) lines.push(`P${color ? '-' : '+'}${hand}`);
-  }
-  return lines;
+  return csaBoardLines(board);
 }
 
 const timeText = (seconds: number, version: CsaExportOptions['version']): string =>
@@ -344,11 +313,9 @@ export function exportCsa(record: GameRecord, options: CsaExportOptions): Result
   comments(0);
   for (const [i, usi] of record.moves.entries()) {
     const m = readUsi(usi);
-    const piece = m === null ? 0 : m.drop || (board.squares[m.from] ?? 0) & 15;
-    if (m === null || piece === 0) return recordError('bad_move', 0, `move ${i + 1} '${usi}' cannot be written`);
-    const after = m.promote && canPromoteType(piece) ? piece + PROMOTED : piece;
-    const from = m.drop ? '00' : `${9 - (m.from % 9)}${((m.from / 9) | 0) + 1}`;
-    out.push(`${board.side === 0 ? '+' : '-'}${from}${9 - (m.to % 9)}${((m.to / 9) | 0) + 1}${CODES[after]}`);
+    const text = m === null ? null : csaMoveText(board, m);
+    if (m === null || text === null) return recordError('bad_move', 0, `move ${i + 1} '${usi}' cannot be written`);
+    out.push(text);
     applyTrack(board, m);
     const time = record.times[i] ?? null;
     if (time !== null) out.push(`T${timeText(time, options.version)}`);
