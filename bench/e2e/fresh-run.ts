@@ -98,6 +98,8 @@ try {
       PORT: String(port),
       LOG_LEVEL: 'warn',
       QUEUE_PREFIX: prefix,
+      // this bench is not about the CSA listener, and several gateways would take one port
+      CSA_PORT: '0',
       CHANNEL_PREFIX: `${prefix}:`,
       // the bench's players all come from this address: two guests and their two player
       // sockets per game slot, and a challenge and its acceptance per game

@@ -57,6 +57,8 @@ export async function startServer(
       DATABASE_URL: env.databaseUrl,
       REDIS_URL: env.redisUrl,
       CHANNEL_PREFIX: env.channelPrefix,
+      // this bench is not about the CSA listener, and several gateways would take one port
+      CSA_PORT: '0',
       QUEUE_PREFIX: `${env.channelPrefix.replace(/[^a-z0-9]/gi, '')}q`,
       LOG_LEVEL: 'warn',
       WATCH_MAX_PER_IP: '0',

@@ -68,6 +68,8 @@ function startProcess(name: string, role: 'gateway' | 'worker', env: Record<stri
       ...env,
       LOG_LEVEL: 'warn',
       DEMO: '0',
+      // this bench is not about the CSA listener, and several gateways would take one port
+      CSA_PORT: '0',
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --expose-gc --import ${HEAP_PROBE}`.trim(),
       SOAK_HEAP_DIR: HEAP_DIR,
     },

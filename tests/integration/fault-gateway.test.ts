@@ -50,6 +50,8 @@ async function startGatewayProcess(): Promise<{ child: ChildProcess; url: string
       REDIS_URL,
       QUEUE_PREFIX: stack.config.queuePrefix,
       CHANNEL_PREFIX: stack.config.channelPrefix,
+      // no CSA listener: 4081 may be taken on the machine running the tests
+      CSA_PORT: '0',
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -4,7 +4,7 @@
  * a real worker in-process through @shogi/worker's startWorker.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { type AppExtras, buildApp, type GatewayConfig, loadConfig } from '@shogi/gateway';
+import { type AppExtras, buildApp, type CsaFrontEnd, type GatewayConfig, loadConfig } from '@shogi/gateway';
 import { createAccount, createDb, type Db, insertToken, migrateToLatest } from '@shogi/store';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -46,6 +46,8 @@ export interface Stack {
   readonly db: Db;
   /** the base URL when listening (WebSocket tests), else '' */
   readonly baseUrl: string;
+  /** the CSA listener's port when listening with `config.csaListen`, else null */
+  readonly csaPort: number | null;
   /** a token with the admin scope, as an operator mints one: it creates games directly */
   readonly adminToken: string;
   /** the API client, with the admin token for `createGame` */
@@ -103,22 +105,36 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     channelPrefix: `${prefix}:`,
     dbPoolSize: 8,
     closeGraceMs: 2000,
+    // the CSA tests open it (on a free port); no other test listens on 4081
+    csaListen: false,
+    csaPort: 0,
     ...options.config,
   };
   const db = createDb(database.url, { max: 4 });
   await migrateToLatest(db);
   const logger = silentLogger();
-  const app = await buildApp(config, logger, options.extras);
+  let csa: CsaFrontEnd | null = null;
+  const app = await buildApp(config, logger, {
+    ...options.extras,
+    bindCsa: (bound) => {
+      csa = bound;
+    },
+  });
   const adminToken = await mintAdminToken(db);
   adminTokens.set(app, adminToken);
   let baseUrl = '';
   if (options.listen) baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+  const csaPort =
+    options.listen && config.csaListen
+      ? ((await (csa as CsaFrontEnd | null)?.listen('127.0.0.1', config.csaPort)) ?? null)
+      : null;
   const worker = options.worker === false ? null : await startTestWorker(database.url, prefix);
   return {
     app,
     config,
     db,
     baseUrl,
+    csaPort,
     adminToken,
     api: new ApiClient(baseUrl, { adminToken }),
     async close() {

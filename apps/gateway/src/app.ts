@@ -13,6 +13,7 @@ import type { FastifyHttpOptions, FastifyInstance, FastifyReply } from 'fastify'
 import Fastify, { LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config.js';
+import csa, { type CsaFrontEnd } from './csa/plugin.js';
 import { ApiError } from './domain/api-error.js';
 import type { BotRegistry } from './domain/bots.js';
 import type { LocalDelivery } from './domain/hub.js';
@@ -69,6 +70,8 @@ export interface AppExtras {
   readonly web?: WebOptions;
   /** Given this app's guest players once they exist, for the process' own (RunningGateway.createPlayer). */
   readonly bindGuests?: (guests: GuestPlayers) => void;
+  /** Given this app's CSA front end, whose listener the process opens (startGateway, or a test). */
+  readonly bindCsa?: (csa: CsaFrontEnd) => void;
 }
 
 export async function app(fastify: FastifyInstance, { config, extras = {} }: AppOptions): Promise<void> {
@@ -99,6 +102,9 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(spectators, { config });
   await fastify.register(lobby, { config, ...(extras.bots === undefined ? {} : { bots: extras.bots }) });
   await fastify.register(gameChat, { config });
+  // the CSA protocol's front end; its TCP listener opens with the HTTP server (server.ts)
+  await fastify.register(csa, { config });
+  extras.bindCsa?.(fastify.csa);
   // on shutdown, players are told the server is going away (1001) rather than left with 1005;
   // this hook runs before @fastify/websocket's own, which then stops the server
   fastify.addHook('preClose', async () => {

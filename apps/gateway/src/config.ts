@@ -51,6 +51,16 @@ export interface GatewayConfig {
    * lets one client fill the open-seek list.
    */
   readonly lobbyMaxOpenSeeksPerIp: number;
+  /** the CSA protocol's TCP listener (docs/csa.md): whether it runs (CSA_PORT=0 turns it off) */
+  readonly csaListen: boolean;
+  /** its port; 0 in a config made by code asks the OS for a free one (tests) */
+  readonly csaPort: number;
+  /** how long a CSA proposal waits for both AGREEs, ms (shogi-server's 120 s) */
+  readonly csaAgreeTimeoutMs: number;
+  /** Floodgate rounds: every this many ms (aligned to the epoch: :00 and :30 for 30 minutes)... */
+  readonly csaFloodgateIntervalMs: number;
+  /** ...unless the game name has an interval of its own here */
+  readonly csaFloodgateSchedule: Readonly<Record<string, number>>;
 }
 
 export interface RateLimit {
@@ -143,5 +153,25 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       chat: { max: int(env, 'RATE_LIMIT_CHAT_MAX', 5), windowMs: int(env, 'RATE_LIMIT_CHAT_WINDOW_MS', 10_000) },
     },
     lobbyMaxOpenSeeksPerIp: int(env, 'LOBBY_MAX_OPEN_SEEKS_PER_IP', 20),
+    csaListen: int(env, 'CSA_PORT', 4081) !== 0,
+    csaPort: int(env, 'CSA_PORT', 4081),
+    csaAgreeTimeoutMs: int(env, 'CSA_AGREE_TIMEOUT_MS', 120_000),
+    csaFloodgateIntervalMs: int(env, 'CSA_FLOODGATE_INTERVAL_MS', 30 * 60_000),
+    csaFloodgateSchedule: schedule(env, 'CSA_FLOODGATE_SCHEDULE'),
   };
+}
+
+/** `name=ms,name=ms`: an interval for each game name listed. */
+function schedule(env: Env, name: string): Record<string, number> {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return {};
+  const out: Record<string, number> = {};
+  for (const item of raw.split(',')) {
+    const [game, ms] = item.trim().split('=');
+    const n = Number(ms);
+    if (game === undefined || game === '' || !Number.isInteger(n) || n <= 0)
+      throw new Error(`${name} must be "game-name=milliseconds,...", got "${raw}"`);
+    out[game] = n;
+  }
+  return out;
 }

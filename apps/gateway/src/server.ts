@@ -6,11 +6,14 @@ import type { CreatePlayerResponse } from '@shogi/protocol';
 import type { Logger } from 'pino';
 import { type AppExtras, buildApp } from './app.js';
 import { type GatewayConfig, loadConfig } from './config.js';
+import type { CsaFrontEnd } from './csa/plugin.js';
 import { createLogger } from './logger.js';
 import type { GuestPlayers } from './plugins/games.js';
 
 export interface RunningGateway {
   readonly url: string;
+  /** the CSA protocol's port (docs/csa.md); null when CSA_PORT is 0 */
+  readonly csaPort: number | null;
   /**
    * A guest player made in this process (the launcher's bots): the name rule applies, the
    * per-IP guest limit does not, since over HTTP the bots would share the launcher's host
@@ -26,17 +29,30 @@ export async function startGateway(
   extras: AppExtras = {},
 ): Promise<RunningGateway> {
   let guests: GuestPlayers | null = null;
+  let csa: CsaFrontEnd | null = null;
   const app = await buildApp(config, logger, {
     ...extras,
     bindGuests: (bound) => {
       guests = bound;
       extras.bindGuests?.(bound);
     },
+    bindCsa: (bound) => {
+      csa = bound;
+      extras.bindCsa?.(bound);
+    },
   });
   const address = await app.listen({ host: config.host, port: config.port });
+  let csaPort: number | null = null;
+  try {
+    if (config.csaListen) csaPort = (await (csa as CsaFrontEnd | null)?.listen(config.host, config.csaPort)) ?? null;
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
   let closing: Promise<void> | null = null;
   return {
     url: address,
+    csaPort,
     createPlayer: (name) => (guests as GuestPlayers).create(name),
     close() {
       closing ??= (async () => {

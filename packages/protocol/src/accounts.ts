@@ -6,7 +6,8 @@
  * only the operator CLI (`npm run admin:token`) mints a token that holds it. lishogi's scope
  * names (`bot:play`, `board:play`, `challenge:read`, `challenge:write`) guard the routes of
  * its Bot and Board API here as there, so that a client written for it asks for them as it
- * would of lishogi.
+ * would of lishogi. `csa:play` lets a token be the trip of a CSA login (docs/csa.md), with
+ * which an account plays rated games over the CSA protocol.
  */
 import { type Static, Type } from 'typebox';
 import { Id, PlayerName } from './http.js';
@@ -15,14 +16,16 @@ const closed = { additionalProperties: false } as const;
 
 /** lishogi's scopes, for the routes of its Bot and Board API. */
 export const LISHOGI_SCOPES = ['bot:play', 'board:play', 'challenge:read', 'challenge:write'] as const;
-export const SCOPES = ['play', 'read', 'admin', ...LISHOGI_SCOPES] as const;
+/** The CSA front end's scope: a token that holds it is a trip (`LOGIN <username> <game>,<token>`). */
+export const CSA_SCOPES = ['csa:play'] as const;
+export const SCOPES = ['play', 'read', 'admin', ...LISHOGI_SCOPES, ...CSA_SCOPES] as const;
 export type Scope = (typeof SCOPES)[number];
 export const ScopeName = Type.Unsafe<Scope>(Type.String({ enum: [...SCOPES] }));
 /** The scopes a player may give a personal token of their own. */
-export const PLAYER_SCOPES = ['play', 'read', ...LISHOGI_SCOPES] as const satisfies readonly Scope[];
+export const PLAYER_SCOPES = ['play', 'read', ...LISHOGI_SCOPES, ...CSA_SCOPES] as const satisfies readonly Scope[];
 /**
- * What guest and session tokens hold: this server's own scopes. lishogi's are asked for by
- * name when a personal token is made (`POST /api/tokens`), as on lishogi.
+ * What guest and session tokens hold: this server's own scopes. lishogi's and CSA's are asked
+ * for by name when a personal token is made (`POST /api/tokens`), as on lishogi.
  */
 export const OWN_PLAYER_SCOPES = ['play', 'read'] as const satisfies readonly Scope[];
 export type PlayerScope = (typeof PLAYER_SCOPES)[number];

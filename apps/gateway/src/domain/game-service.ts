@@ -7,6 +7,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
+  type ClockRules,
   CommandHandler,
   type CommandRequest,
   type EventStore,
@@ -34,6 +35,16 @@ import { hashToken } from './auth.js';
 import { viewOf } from './game-view.js';
 import type { Player } from './player.js';
 
+/**
+ * What a front end adds to the terms the HTTP body states: the rules of its protocol (the CSA
+ * protocol's clock), and the id of a game announced before it starts (CSA's Game_ID).
+ */
+export interface GameOptions {
+  /** an id drawn at random by the caller, used once */
+  readonly gameId?: string;
+  readonly clockRules?: ClockRules;
+}
+
 export interface Submission {
   readonly usi: string;
   readonly ply: number;
@@ -50,7 +61,7 @@ export interface GameDetails {
 /** What the routes need from the game domain. */
 export interface GameService {
   createPlayer(name: string): Promise<Player & { token: string }>;
-  createGame(body: CreateGameBody): Promise<GameView>;
+  createGame(body: CreateGameBody, options?: GameOptions): Promise<GameView>;
   /** Throws ApiError GAME_NOT_FOUND. */
   view(gameId: string): Promise<GameView>;
   /** The view and the creation time, from one read; throws ApiError GAME_NOT_FOUND. */
@@ -149,7 +160,7 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
   return {
     states,
     createPlayer: (name) => createPlayer(deps.players, name),
-    createGame: (body) => createGame(games, body),
+    createGame: (body, options) => createGame(games, body, options),
     view: async (gameId) => viewOf(await known(games, gameId), now()),
     details: async (gameId) => detailsOf(await known(games, gameId), now()),
     eventsAfter: (gameId, afterSeq, limit = 1000) => eventsAfter(games, gameId, afterSeq, limit),
@@ -224,13 +235,14 @@ async function createPlayer(players: PlayerStore, name: string): Promise<Player 
   return { ...player, token };
 }
 
-async function createGame(games: Games, body: CreateGameBody): Promise<GameView> {
+async function createGame(games: Games, body: CreateGameBody, options: GameOptions = {}): Promise<GameView> {
   if (body.handicap !== undefined && body.sfen !== undefined) throw new ApiError('INVALID_SETUP');
   if (body.sente === body.gote) throw new ApiError('SAME_PLAYER');
   const { players, scheduleFlag } = games.deps;
   const [sente, gote] = await Promise.all([players.byId(body.sente), players.byId(body.gote)]);
   if (!sente || !gote) throw new ApiError('UNKNOWN_PLAYER', !sente ? `sente ${body.sente}` : `gote ${body.gote}`);
-  const gameId = randomUUID();
+  const gameId = options.gameId ?? randomUUID();
+  if (!GAME_ID.test(gameId)) throw new ApiError('INTERNAL', 'a game id of the wrong shape');
   const command: CommandRequest = {
     type: 'CreateGame',
     gameId,
@@ -241,8 +253,10 @@ async function createGame(games: Games, body: CreateGameBody): Promise<GameView>
     initialSfen: body.sfen ?? null,
     ...(body.timeControl === undefined ? {} : { timeControl: body.timeControl }),
     ...(body.rated === undefined ? {} : { rated: body.rated }),
+    ...(options.clockRules === undefined ? {} : { clockRules: options.clockRules }),
   };
-  // the id was just drawn at random: its stream is empty, no need to read it
+  // the id was just drawn at random: its stream is empty, no need to read it (an id drawn
+  // earlier and used twice conflicts on the append, and is refused as game_exists)
   const handled = await run(games, gameId, command, { state: initialState() });
   if (handled.kind !== 'appended') throw new ApiError('INTERNAL');
   const created = handled.after;

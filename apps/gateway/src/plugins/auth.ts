@@ -26,6 +26,11 @@ declare module 'fastify' {
     authenticate(request: FastifyRequest, options: { socket: boolean }): Promise<Principal>;
     /** A one-use ticket that opens one WebSocket as this principal, on any gateway. */
     issueSocketTicket(principal: Principal): Promise<{ ticket: string; expiresAt: Date }>;
+    /**
+     * The per-address count of unknown tokens, for a way in that takes tokens otherwise than
+     * in a header (a CSA login's trip): the same limit, AUTH_FAILURES_MAX.
+     */
+    authFailures: { blockedFor(ip: string): number; count(ip: string): void };
   }
 }
 
@@ -91,6 +96,7 @@ export default fp<{ config: GatewayConfig }>(
       await app.redis.set(ticketKey(ticket), principal.tokenHash, 'PX', config.socketTicketTtlMs);
       return { ticket, expiresAt: new Date(Date.now() + config.socketTicketTtlMs) };
     });
+    app.decorate('authFailures', { blockedFor: failures.blockedFor, count: failures.count });
     app.addHook('onClose', async () => failures.close());
   },
   { name: 'auth', dependencies: ['redis', 'databases'] },

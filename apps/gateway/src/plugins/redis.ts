@@ -6,8 +6,9 @@
  *   channels), `auth` (token revocations), `spectatorCounts` (the other gateways' counts),
  *   `lobby` (the `player:<id>` channels of the lobby sockets), `chat` (the `chat:<id>` channels
  *   of games' chats, domain/game-chat.ts), `live`, whose pattern subscription to every game
- *   exists only while a live feed is open, and `analysis` (the games' analysis progress, for
- *   their watchers); these two connect on their first use;
+ *   exists only while a live feed is open, `analysis` (the games' analysis progress, for
+ *   their watchers) and `csa` (the CSA front end's gateway channel, csa/plugin.ts); these
+ *   three connect on their first use;
  * - `queueRedis`: BullMQ's, apart from the auto-pipelined one (see plugins/games.ts); it
  *   connects when a queue first uses it.
  */
@@ -15,7 +16,7 @@ import fp from 'fastify-plugin';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { GatewayConfig } from '../config.js';
 
-export type SubscriberName = 'games' | 'auth' | 'spectatorCounts' | 'lobby' | 'chat' | 'live' | 'analysis';
+export type SubscriberName = 'games' | 'auth' | 'spectatorCounts' | 'lobby' | 'chat' | 'live' | 'analysis' | 'csa';
 
 export type Subscribers = Readonly<Record<SubscriberName, Redis>>;
 
@@ -27,7 +28,7 @@ declare module 'fastify' {
   }
 }
 
-const LAZY: readonly SubscriberName[] = ['live', 'analysis'];
+const LAZY: readonly SubscriberName[] = ['live', 'analysis', 'csa'];
 
 export default fp<{ config: GatewayConfig }>(
   async (app, { config }) => {
@@ -45,7 +46,7 @@ export default fp<{ config: GatewayConfig }>(
 
     // auto-pipelining: the commands of one tick (publishes) leave in one write
     const redis = open('commands', { maxRetriesPerRequest: 3, enableOfflineQueue: true, enableAutoPipelining: true });
-    const names: SubscriberName[] = ['games', 'auth', 'spectatorCounts', 'lobby', 'chat', 'live', 'analysis'];
+    const names: SubscriberName[] = ['games', 'auth', 'spectatorCounts', 'lobby', 'chat', 'live', 'analysis', 'csa'];
     const subscribers = Object.fromEntries(
       names.map((name) => [name, open(`subscriber:${name}`, { maxRetriesPerRequest: null })]),
     ) as Subscribers;

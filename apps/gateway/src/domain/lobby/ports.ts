@@ -6,6 +6,7 @@
  * each other in a cycle.
  */
 import type { CreateGameBody, GameView, TimeControl } from '@shogi/protocol';
+import type { GameOptions } from '../game-service.js';
 import type { Player } from '../player.js';
 
 /** A seek as stored: the columns of `seeks`. */
@@ -60,7 +61,7 @@ export type NewChallenge = Omit<StoredChallenge, 'status' | 'game_id'>;
 
 /** The game service, as much as the lobby uses. */
 export interface LobbyGames {
-  createGame(body: CreateGameBody): Promise<GameView>;
+  createGame(body: CreateGameBody, options?: GameOptions): Promise<GameView>;
   /** Throws ApiError GAME_NOT_FOUND. */
   view(gameId: string): Promise<GameView>;
 }

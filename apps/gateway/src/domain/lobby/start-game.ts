@@ -124,6 +124,33 @@ export async function acceptLocked(
   return { row: await tx.closeChallenge(row.id, 'accepted', game.id), challengerSide, game };
 }
 
+/**
+ * Starts a game between two players who were put together outside the lobby's tables (a CSA
+ * pairing) under the one-real-time-game rule: a real-time one only when neither is in one,
+ * checked under both players' locks, their open real-time seeks withdrawn with it. `players`
+ * are [id, name] pairs; one already playing is ALREADY_PLAYING, naming them.
+ */
+export async function startTogether<T>(
+  store: Transactional<StartTx>,
+  players: readonly (readonly [id: string, name: string])[],
+  timeControl: TimeControl,
+  at: Date,
+  start: () => Promise<T>,
+): Promise<T> {
+  if (!isRealTime(timeControl)) return start();
+  const ids = players.map(([id]) => id);
+  return store.transaction(async (tx) => {
+    await tx.lockPlayers(ids);
+    for (const [id, name] of players) {
+      const playing = await realTimeGameOf(tx, id);
+      if (playing !== null) throw new ApiError('ALREADY_PLAYING', `${name} plays game ${playing}`);
+    }
+    const started = await start();
+    await tx.withdrawOpenSeeks(ids, at, REAL_TIME_KINDS);
+    return started;
+  });
+}
+
 /** Tells both players of an accepted challenge their game and colour (after the commit). */
 export async function announceAccepted(
   context: LobbyContext,

@@ -1,0 +1,179 @@
+/**
+ * The CSA front end in the gateway: its sessions, its shared state in Redis, this gateway's
+ * channel (what other gateways tell its sessions), and the TCP listener, which the process
+ * opens beside the HTTP server (`startGateway`, server.ts) when CSA_PORT is not 0. Every game
+ * it starts is created through the lobby's start path and the game service, and every command
+ * goes through the game service: a CSA game is an ordinary game.
+ */
+import { randomUUID } from 'node:crypto';
+import { lobbyRating } from '@shogi/store';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { GatewayConfig } from '../config.js';
+import { hashToken } from '../domain/auth.js';
+import { startTogether } from '../domain/lobby/start-game.js';
+import { lobbyStore } from '../plugins/lobby-store.js';
+import { CsaListener } from './listener.js';
+import type { LoginDeps } from './login.js';
+import { createPairingStore, type Envelope, type PairingStore, type Proposal } from './pairing-store.js';
+import { CsaSession, type SessionContext } from './session.js';
+
+export interface CsaFrontEnd {
+  /** Opens the TCP listener; resolves with its port (the one the OS gave for port 0). */
+  listen(host: string, port: number): Promise<number>;
+  /** The port listened on; null before `listen`. */
+  readonly port: number | null;
+  /** open connections on this gateway */
+  readonly sessions: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    csa: CsaFrontEnd;
+  }
+}
+
+/** Unsent bytes after which a CSA client counts as not reading what it is sent. */
+const MAX_BUFFERED = 1 << 20;
+/** A connection that has not sent its LOGIN by then is closed, ms. */
+const FIRST_LINE_MS = 30_000;
+
+/** What the rate limits key a CSA client by: its address (no token header on a TCP line). */
+const requestOf = (ip: string) => ({ ip, headers: {}, principal: null }) as unknown as FastifyRequest;
+
+export default fp<{ config: GatewayConfig }>(
+  async (app: FastifyInstance, { config }) => {
+    const gatewayId = randomUUID();
+    const pairing = createPairingStore(app.redis, config.channelPrefix);
+    const sessions = new Map<string, CsaSession>();
+    const log = app.log.child({ component: 'csa' });
+    const lobby = lobbyStore(app.databases.lobby);
+
+    const loginDeps: LoginDeps = {
+      async createGuest(name, ip) {
+        await app.consumeLimit('guests', requestOf(ip));
+        return app.guests.create(name);
+      },
+      principalOf: (token) => app.auth.byHash(hashToken(token)),
+      blockedFor: (ip) => app.authFailures.blockedFor(ip),
+      failed: (ip) => app.authFailures.count(ip),
+    };
+
+    const startGame = async (proposal: Proposal) => {
+      const { sente, gote } = proposal;
+      const players = [
+        [sente.playerId, sente.name],
+        [gote.playerId, gote.name],
+      ] as const;
+      const view = await startTogether(lobby, players, proposal.timeControl, new Date(), () =>
+        app.games.createGame(
+          {
+            sente: sente.playerId,
+            gote: gote.playerId,
+            // shogi-server's rules: perpetual check loses for the checker, it is no illegal move
+            ruleset: 'jsa',
+            timeControl: proposal.timeControl,
+            rated: proposal.rated,
+          },
+          { gameId: proposal.gameId, clockRules: 'csa' },
+        ),
+      );
+      const { createdAt } = await app.games.details(view.id);
+      return { createdAt, initialSfen: view.initialSfen };
+    };
+
+    const context: SessionContext = {
+      gatewayId,
+      login: loginDeps,
+      pairing,
+      games: app.games,
+      hub: app.hub,
+      startGame,
+      ratingOf: (playerId, game) => lobbyRating(app.databases.lobby, playerId, game.timeControl),
+      agreeTimeoutMs: config.csaAgreeTimeoutMs,
+      log,
+    };
+
+    const perIp = new Map<string, number>();
+    const listener = new CsaListener(
+      {
+        open(connection) {
+          const count = perIp.get(connection.ip) ?? 0;
+          if (config.socketMaxPerIp > 0 && count >= config.socketMaxPerIp) return null;
+          perIp.set(connection.ip, count + 1);
+          const session = new CsaSession(context, connection, (closed) => sessions.delete(closed.id));
+          sessions.set(session.id, session);
+          return {
+            line: (line) => session.receive(line),
+            closed() {
+              const left = (perIp.get(connection.ip) ?? 1) - 1;
+              if (left <= 0) perIp.delete(connection.ip);
+              else perIp.set(connection.ip, left);
+              session.close();
+            },
+          };
+        },
+      },
+      { firstLineMs: FIRST_LINE_MS, maxBuffered: MAX_BUFFERED },
+    );
+
+    let port: number | null = null;
+    const subscriber = app.subscribers.csa;
+    subscriber.on('message', (_channel: string, text: string) => route(pairing, sessions, text, log));
+
+    app.decorate('csa', {
+      async listen(host: string, wanted: number) {
+        if (subscriber.status === 'wait') await subscriber.connect();
+        await subscriber.subscribe(pairing.channelOf(gatewayId));
+        port = await listener.listen(host, wanted);
+        log.info({ port }, 'csa: listening');
+        return port;
+      },
+      get port() {
+        return port;
+      },
+      get sessions() {
+        return sessions.size;
+      },
+    } satisfies CsaFrontEnd);
+
+    // before Redis closes (onClose): a session that goes leaves its queue and rejects its proposal
+    app.addHook('preClose', async () => {
+      if (port !== null) await listener.close();
+      for (const session of [...sessions.values()]) session.close();
+    });
+  },
+  { name: 'csa', dependencies: ['games', 'hub', 'auth', 'redis', 'databases', 'rate-limit'] },
+);
+
+/** A message on this gateway's channel, to its session; a proposal for a session that is gone is rejected for it. */
+function route(
+  pairing: PairingStore,
+  sessions: ReadonlyMap<string, CsaSession>,
+  text: string,
+  log: FastifyInstance['log'],
+): void {
+  let envelope: Envelope;
+  try {
+    envelope = JSON.parse(text) as Envelope;
+  } catch {
+    log.warn('csa: a message on the gateway channel that is not JSON');
+    return;
+  }
+  const session = sessions.get(envelope.to);
+  if (session !== undefined) {
+    session.deliver(envelope.message);
+    return;
+  }
+  const { message } = envelope;
+  if (message.type !== 'proposal') return;
+  const { proposal } = message;
+  const gone = proposal.sente.sessionId === envelope.to ? proposal.sente : proposal.gote;
+  void (async () => {
+    if ((await pairing.withdraw(proposal.gameId)) === null) return;
+    const reject = { type: 'reject', gameId: proposal.gameId, by: gone.name } as const;
+    await Promise.all(
+      [proposal.sente, proposal.gote].map((e) => pairing.send(e.gatewayId, { to: e.sessionId, message: reject })),
+    );
+  })().catch((err: unknown) => log.warn({ err }, 'csa: reject for a session that is gone failed'));
+}

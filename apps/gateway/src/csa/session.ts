@@ -1,0 +1,480 @@
+/**
+ * One CSA connection: its login, its wait for an opponent, the proposal it agrees to or
+ * rejects, then its game. Lines from the client are handled one after another; what the
+ * gateway's channel brings (a proposal, the start, a rejection) and what the game's channel
+ * brings (moves, the end) is written as it comes. Every game command goes through the game
+ * service; the game's lines are made from its events (play-lines.ts), so a move reaches both
+ * players the same way whoever sent it, on whichever gateway.
+ *
+ * A plain-mode connection is closed after its game (or a rejected proposal), as
+ * shogi-server does; an x1 one stays and may look for another game.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Side, WireEvent } from '@shogi/protocol';
+import { usiOfCsaMove } from '@shogi/rules';
+import type { FastifyBaseLogger } from 'fastify';
+import { ApiError, isUnavailable } from '../domain/api-error.js';
+import { Feed } from '../domain/feed.js';
+import type { GameService } from '../domain/game-service.js';
+import type { Hub } from '../domain/hub.js';
+import type { Player } from '../domain/player.js';
+import type { CsaGameName } from './game-name.js';
+import {
+  type ClientLine,
+  LOGIN_INCORRECT,
+  LOGOUT_COMPLETED,
+  loginOk,
+  rejectLine,
+  startLine,
+  x1Error,
+  x1Line,
+} from './lines.js';
+import { type LoginDeps, login } from './login.js';
+import type { PairingStore, Proposal, SessionMessage, WaitingEntry } from './pairing-store.js';
+import { WAITING_TTL_MS } from './pairing-store.js';
+import { newPlayView, onMove, type PlayView, playLines } from './play-lines.js';
+import { announce, proposalOf } from './proposals.js';
+import { MAX_MOVES, summaryLines } from './summary.js';
+
+/** Where the session writes: the listener's socket. */
+export interface Connection {
+  readonly ip: string;
+  write(lines: readonly string[]): void;
+  /** Ends the connection once what was written has left. */
+  end(): void;
+}
+
+export interface SessionContext {
+  readonly gatewayId: string;
+  readonly login: LoginDeps;
+  readonly pairing: PairingStore;
+  readonly games: Pick<GameService, 'submitMove' | 'resign' | 'declareImpasse' | 'eventsAfter' | 'toWire'>;
+  readonly hub: Hub;
+  /** Starts the game both players of the proposal agreed to; throws ApiError (ALREADY_PLAYING...). */
+  startGame(proposal: Proposal): Promise<{ readonly createdAt: string; readonly initialSfen: string }>;
+  /** The player's rating in the category of the game's clock (Floodgate rounds pair by it). */
+  ratingOf(playerId: string, game: CsaGameName): Promise<number>;
+  /** how long a proposal waits for both AGREEs, ms (shogi-server's 120 s) */
+  readonly agreeTimeoutMs: number;
+  readonly log: FastifyBaseLogger;
+}
+
+type State =
+  | { readonly kind: 'login' }
+  | { readonly kind: 'idle' }
+  | {
+      readonly kind: 'waiting';
+      readonly game: CsaGameName;
+      readonly entry: WaitingEntry;
+      readonly renew: NodeJS.Timeout;
+    }
+  | {
+      readonly kind: 'proposed';
+      readonly proposal: Proposal;
+      readonly side: Side;
+      agreed: boolean;
+      readonly timer: NodeJS.Timeout;
+    }
+  | { readonly kind: 'playing'; readonly view: PlayView; readonly feed: Feed; leave: (() => void) | null }
+  | { readonly kind: 'closed' };
+
+/** Lines a client may send ahead of its turn (shogi-server defers a move sent early); more close the connection. */
+const MAX_QUEUED_LINES = 16;
+
+/** Retries of a move whose submission failed on the server's side (it carries an idempotency key). */
+const SUBMIT_ATTEMPTS = 3;
+
+export class CsaSession {
+  readonly id = randomUUID();
+  private state: State = { kind: 'login' };
+  private player: Player | null = null;
+  private name = '';
+  private trip = false;
+  private x1 = false;
+  private queue: Promise<void> = Promise.resolve();
+  private queued = 0;
+  /** wakes a move that waits for the player's turn */
+  private wake: (() => void) | null = null;
+
+  private readonly context: SessionContext;
+  private readonly connection: Connection;
+  private readonly onClosed: (session: CsaSession) => void;
+
+  constructor(context: SessionContext, connection: Connection, onClosed: (session: CsaSession) => void) {
+    this.context = context;
+    this.connection = connection;
+    this.onClosed = onClosed;
+  }
+
+  get closed(): boolean {
+    return this.state.kind === 'closed';
+  }
+
+  /** A line from the client. Garbage closes the connection (the listener's), nothing else is disturbed. */
+  receive(line: ClientLine): void {
+    if (this.closed) return;
+    if (line.kind === 'keepalive') {
+      this.connection.write(['']);
+      return;
+    }
+    if (line.kind === 'garbage') {
+      this.context.log.debug({ reason: line.reason }, 'csa: garbage line, closing');
+      this.close();
+      return;
+    }
+    if (++this.queued > MAX_QUEUED_LINES) {
+      this.context.log.debug('csa: too many lines ahead of the game, closing');
+      this.close();
+      return;
+    }
+    this.queue = this.queue
+      .then(() => (this.closed ? undefined : this.handle(line)))
+      .catch((err: unknown) => {
+        this.context.log.error({ err }, 'csa: line failed, closing');
+        this.close();
+      })
+      .finally(() => {
+        this.queued--;
+      });
+  }
+
+  private async handle(line: Exclude<ClientLine, { kind: 'keepalive' | 'garbage' }>): Promise<void> {
+    const state = this.state;
+    if (state.kind === 'login') {
+      if (line.kind !== 'login') return this.close();
+      return this.login(line);
+    }
+    switch (line.kind) {
+      case 'login':
+        // one login a connection
+        return this.close();
+      case 'logout':
+        this.connection.write([LOGOUT_COMPLETED]);
+        return this.close();
+      case 'agree':
+      case 'reject':
+        if (state.kind !== 'proposed' || (line.gameId !== null && line.gameId !== state.proposal.gameId)) return;
+        return line.kind === 'agree' ? this.agree(state) : this.reject(state.proposal, this.name);
+      case 'move':
+      case 'special':
+        if (state.kind !== 'playing') return;
+        return this.play(line);
+      case 'x1':
+        return this.command(line);
+      default:
+        return line satisfies never;
+    }
+  }
+
+  // --- login and the wait for an opponent ---------------------------------------------
+
+  private async login(line: Extract<ClientLine, { kind: 'login' }>): Promise<void> {
+    const outcome = await login(this.context.login, line, this.connection.ip);
+    if (!outcome.ok) {
+      this.context.log.debug({ reason: outcome.reason }, 'csa: login refused');
+      this.connection.write([LOGIN_INCORRECT]);
+      return this.close();
+    }
+    this.player = outcome.player;
+    this.name = outcome.name;
+    this.trip = outcome.trip;
+    this.x1 = line.x1;
+    this.connection.write(this.x1 ? [loginOk(this.name), x1Line('LOGIN', '+OK x1')] : [loginOk(this.name)]);
+    if (outcome.game === null) {
+      this.state = { kind: 'idle' };
+      return;
+    }
+    await this.seek(outcome.game);
+  }
+
+  /** Waits for an opponent under the game name: paired at once with one waiting, else queued. */
+  private async seek(game: CsaGameName): Promise<void> {
+    const player = this.player as Player;
+    const entry: WaitingEntry = {
+      sessionId: this.id,
+      gatewayId: this.context.gatewayId,
+      playerId: player.id,
+      name: this.name,
+      side: game.side,
+      trip: this.trip,
+      rating: game.floodgate ? await this.context.ratingOf(player.id, game) : 0,
+    };
+    const { pairing } = this.context;
+    // renewed while it waits: the entry of a session that is gone lapses
+    const renew = setInterval(() => {
+      pairing.renew(game.name, entry, Date.now()).catch((err: unknown) => {
+        this.context.log.warn({ err }, 'csa: waiting entry not renewed');
+      });
+    }, WAITING_TTL_MS / 3);
+    renew.unref();
+    this.state = { kind: 'waiting', game, entry, renew };
+    if (game.floodgate) {
+      await pairing.enqueue(game.name, entry, Date.now());
+      return;
+    }
+    const opponent = await pairing.pairOrWait(game.name, entry, Date.now());
+    if (opponent !== null) await announce(pairing, proposalOf(game, opponent, entry, Math.random() < 0.5));
+  }
+
+  /** A message for this session from the gateway's channel. */
+  deliver(message: SessionMessage): void {
+    const state = this.state;
+    switch (message.type) {
+      case 'proposal': {
+        const { proposal } = message;
+        if (state.kind !== 'waiting' || state.game.name !== proposal.gameName) {
+          // taken by a round while it was being paired otherwise, or no longer waiting
+          this.reject(proposal, this.name).catch((err: unknown) =>
+            this.context.log.warn({ err }, 'csa: reject failed'),
+          );
+          return;
+        }
+        clearInterval(state.renew);
+        const side: Side = proposal.sente.sessionId === this.id ? 'sente' : 'gote';
+        const timer = setTimeout(() => this.agreeTimedOut(), this.context.agreeTimeoutMs);
+        timer.unref();
+        this.state = { kind: 'proposed', proposal, side, agreed: false, timer };
+        this.connection.write(
+          summaryLines(
+            {
+              gameId: proposal.gameId,
+              senteName: proposal.sente.name,
+              goteName: proposal.gote.name,
+              timeControl: proposal.timeControl,
+              initialSfen: proposal.initialSfen,
+              maxMoves: MAX_MOVES,
+            },
+            side,
+          ),
+        );
+        return;
+      }
+      case 'start':
+        if (state.kind !== 'proposed' || state.proposal.gameId !== message.gameId) return;
+        clearTimeout(state.timer);
+        this.follow(state.proposal.gameId, state.side, message);
+        return;
+      case 'reject':
+        if (state.kind !== 'proposed' || state.proposal.gameId !== message.gameId) return;
+        clearTimeout(state.timer);
+        this.connection.write([rejectLine(message.gameId, message.by)]);
+        this.afterGame();
+        return;
+      default:
+        message satisfies never;
+    }
+  }
+
+  private async agree(state: Extract<State, { kind: 'proposed' }>): Promise<void> {
+    if (state.agreed) return;
+    state.agreed = true;
+    const { pairing } = this.context;
+    const { proposal } = state;
+    if ((await pairing.agree(proposal.gameId, state.side)) !== 'start') return;
+    // both agreed, and this session starts the game
+    try {
+      const started = await this.context.startGame(proposal);
+      const message: SessionMessage = { type: 'start', gameId: proposal.gameId, ...started };
+      await Promise.all([
+        pairing.send(proposal.sente.gatewayId, { to: proposal.sente.sessionId, message }),
+        pairing.send(proposal.gote.gatewayId, { to: proposal.gote.sessionId, message }),
+      ]);
+    } catch (err) {
+      this.context.log.warn({ err, gameId: proposal.gameId }, 'csa: the agreed game did not start');
+      const by = err instanceof ApiError && err.code === 'ALREADY_PLAYING' ? (err.detail?.split(' ')[0] ?? '') : '';
+      const message: SessionMessage = { type: 'reject', gameId: proposal.gameId, by: by || this.name };
+      await Promise.all([
+        pairing.send(proposal.sente.gatewayId, { to: proposal.sente.sessionId, message }),
+        pairing.send(proposal.gote.gatewayId, { to: proposal.gote.sessionId, message }),
+      ]);
+    }
+  }
+
+  /** Withdraws the proposal and tells both players, unless it is gone or its game started. */
+  private async reject(proposal: Proposal, by: string): Promise<void> {
+    const { pairing } = this.context;
+    if ((await pairing.withdraw(proposal.gameId)) === null) return;
+    const message: SessionMessage = { type: 'reject', gameId: proposal.gameId, by };
+    await Promise.all([
+      pairing.send(proposal.sente.gatewayId, { to: proposal.sente.sessionId, message }),
+      pairing.send(proposal.gote.gatewayId, { to: proposal.gote.sessionId, message }),
+    ]);
+  }
+
+  /** No start in time: rejected by whoever did not agree (this player, unless it did). */
+  private agreeTimedOut(): void {
+    const state = this.state;
+    if (state.kind !== 'proposed') return;
+    const { proposal } = state;
+    const other = state.side === 'sente' ? proposal.gote : proposal.sente;
+    this.reject(proposal, state.agreed ? other.name : this.name).catch((err: unknown) =>
+      this.context.log.warn({ err }, 'csa: reject after the agree timeout failed'),
+    );
+  }
+
+  // --- the game --------------------------------------------------------------------------
+
+  /** START, then the game's lines from its events: the hub first, the log for what came before. */
+  private follow(gameId: string, side: Side, started: { createdAt: string; initialSfen: string }): void {
+    const view = newPlayView({ gameId, ...started }, side);
+    const { games, hub, log } = this.context;
+    const feed = new Feed(0, {
+      readAfter: (seq) => games.eventsAfter(gameId, seq),
+      send: (events) => this.gameEvents(events),
+      onError: (err) => {
+        log.warn({ err, gameId }, 'csa: catch-up read failed, closing');
+        this.close();
+      },
+    });
+    const state: Extract<State, { kind: 'playing' }> = { kind: 'playing', view, feed, leave: null };
+    this.state = state;
+    this.connection.write([startLine(gameId)]);
+    hub
+      .join(
+        gameId,
+        (batch) => {
+          const events: WireEvent[] = [];
+          for (const item of batch) {
+            const event = games.toWire(item);
+            if (event !== null) events.push(event);
+          }
+          feed.push(events);
+        },
+        () => feed.catchUp(),
+      )
+      .then((leave) => {
+        if (this.state !== state) leave();
+        else state.leave = leave;
+        feed.catchUp();
+      })
+      .catch((err: unknown) => {
+        log.warn({ err, gameId }, 'csa: hub join failed, closing');
+        this.close();
+      });
+  }
+
+  private gameEvents(events: readonly WireEvent[]): void {
+    const state = this.state;
+    if (state.kind !== 'playing') return;
+    const lines = playLines(state.view, events);
+    if (lines.length > 0) this.connection.write(lines);
+    this.wake?.();
+    if (state.view.ended) this.afterGame();
+  }
+
+  /** Resolves true once the player may move, false when the game ends (or the session closes) first. */
+  private async turn(view: PlayView): Promise<boolean> {
+    while (!onMove(view)) {
+      if (view.ended || this.closed) return false;
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+      this.wake = null;
+    }
+    return !this.closed;
+  }
+
+  private async play(line: Extract<ClientLine, { kind: 'move' | 'special' }>): Promise<void> {
+    const state = this.state;
+    if (state.kind !== 'playing' || !(await this.turn(state.view))) return;
+    const player = this.player as Player;
+    const { games } = this.context;
+    const { view } = state;
+    if (line.kind === 'special') {
+      if (line.move === '%TORYO') await this.attempt(() => games.resign(view.gameId, player));
+      else if (line.move === '%KACHI') await this.attempt(() => games.declareImpasse(view.gameId, player));
+      // %CHUDAN: shogi-server does not act on a player's, and neither does this server
+      return;
+    }
+    const usi = usiOfCsaMove(view.sfen, line.move);
+    if (!usi.ok) {
+      this.context.log.debug({ move: line.move, fault: usi.error }, 'csa: a move that cannot be read');
+      return;
+    }
+    const idempotencyKey = `csa-${this.id}-${view.ply}`;
+    // no second move of this player's until this one's verdict (the events clear it)
+    view.pending = true;
+    const done = await this.attempt(() =>
+      games.submitMove(view.gameId, player, { usi: usi.value, ply: view.ply, idempotencyKey }),
+    );
+    if (!done) view.pending = false;
+  }
+
+  /** A game command: true once recorded; false when refused as the game stands (its events tell the rest). */
+  private async attempt(command: () => Promise<unknown>): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await command();
+        return true;
+      } catch (err) {
+        if (err instanceof ApiError && err.code !== 'INTERNAL' && err.code !== 'CONFLICT') {
+          this.context.log.debug({ err }, 'csa: command refused');
+          return false;
+        }
+        if (attempt >= SUBMIT_ATTEMPTS) {
+          this.context.log.error({ err }, 'csa: command failed, closing');
+          this.close();
+          return false;
+        }
+        if (!isUnavailable(err)) this.context.log.warn({ err }, 'csa: command failed, retrying');
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      }
+    }
+  }
+
+  /** After a game or a rejected proposal: the plain mode's connection ends, the x1 mode's stays. */
+  private afterGame(): void {
+    const state = this.state;
+    if (state.kind === 'playing') {
+      state.feed.close();
+      state.leave?.();
+    }
+    if (!this.x1) {
+      this.state = { kind: 'closed' };
+      this.connection.end();
+      this.onClosed(this);
+      return;
+    }
+    this.state = { kind: 'idle' };
+  }
+
+  // --- the x1 mode -----------------------------------------------------------------------
+
+  private async command(line: Extract<ClientLine, { kind: 'x1' }>): Promise<void> {
+    if (!this.x1) return;
+    this.connection.write([x1Error(`${line.command} is not served`)]);
+  }
+
+  // --- the end of the connection ---------------------------------------------------------
+
+  /** The connection is gone, or is to go: leaves the queue, rejects a proposal, stops following a game. */
+  close(): void {
+    const state = this.state;
+    if (state.kind === 'closed') return;
+    this.state = { kind: 'closed' };
+    this.wake?.();
+    switch (state.kind) {
+      case 'waiting':
+        clearInterval(state.renew);
+        this.context.pairing
+          .leave(state.game.name, state.entry)
+          .catch((err: unknown) => this.context.log.warn({ err }, 'csa: waiting entry not removed'));
+        break;
+      case 'proposed':
+        clearTimeout(state.timer);
+        this.reject(state.proposal, this.name).catch((err: unknown) =>
+          this.context.log.warn({ err }, 'csa: reject on close failed'),
+        );
+        break;
+      case 'playing':
+        // the game goes on: a player who left loses on time, as on Floodgate
+        state.feed.close();
+        state.leave?.();
+        break;
+      default:
+        break;
+    }
+    this.connection.end();
+    this.onClosed(this);
+  }
+}

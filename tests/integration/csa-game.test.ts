@@ -1,0 +1,87 @@
+/**
+ * The CSA front end end to end, with a client written from the CSA server protocol document
+ * (csa-client.ts): two engines log in with one game name, get their Game_Summary, agree,
+ * play and one resigns; the game is an ordinary game of the HTTP API.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CsaClient, pairedGame, play } from './csa-client.js';
+import { call, type Stack, startStack } from './harness.js';
+
+let stack: Stack;
+let port: number;
+
+beforeAll(async () => {
+  stack = await startStack({ listen: true, config: { csaListen: true, csaPort: 0 } });
+  port = stack.csaPort as number;
+});
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe('a game to resignation', () => {
+  test('login, summary, agree, moves echoed with their times, %TORYO; then the game in the HTTP API', async () => {
+    // 1. both log in with one game name, and are paired at once
+    const { sente, gote, gameId, summaries } = await pairedGame(port, ['alpha', 'beta'], 'resign-300-10');
+    expect([summaries[0].field('Name+'), summaries[0].field('Name-')].sort()).toEqual(['alpha', 'beta']);
+    expect(summaries[0].yourTurn).toBe('+');
+    expect(summaries[1].yourTurn).toBe('-');
+    expect(summaries[0].field('Total_Time')).toBe('300');
+    expect(summaries[0].field('Byoyomi')).toBe('10');
+    expect(summaries[0].field('Protocol_Mode')).toBe('Server');
+
+    // 2. Game_ID is the game's id in the HTTP API
+    const view = await call(stack.app, 'GET', `/api/games/${gameId}`);
+    expect(view.status).toBe(200);
+    expect(view.body.status).toBe('ongoing');
+
+    // 3. moves reach both players with their time in whole seconds
+    expect(await play(sente, gote, '+7776FU')).toMatch(/^\+7776FU,T\d+$/);
+    expect(await play(gote, sente, '-3334FU')).toMatch(/^-3334FU,T\d+$/);
+    expect(await play(sente, gote, '+8822UM')).toMatch(/^\+8822UM,T\d+$/);
+
+    // 4. gote resigns: the special move, the reason, the result to each
+    gote.send('%TORYO');
+    expect(await gote.readUntil('#LOSE')).toEqual(['%TORYO', '#RESIGN', '#LOSE']);
+    expect(await sente.readUntil('#WIN')).toEqual(['%TORYO', '#RESIGN', '#WIN']);
+
+    // 5. a plain-mode connection is closed after its game
+    await Promise.all([sente.closed, gote.closed]);
+
+    const ended = await call(stack.app, 'GET', `/api/games/${gameId}`);
+    expect(ended.body).toMatchObject({
+      status: 'ended',
+      result: { winner: 'sente', reason: 'resignation' },
+      moves: ['7g7f', '3c3d', '8h2b+'],
+    });
+    const events = await call(stack.app, 'GET', `/api/games/${gameId}/events?after=0`);
+    expect(events.body.events[0].payload).toMatchObject({ clockRules: 'csa', ruleset: 'jsa', rated: false });
+  });
+
+  test('an empty line is answered with an empty line, before login and in a game', async () => {
+    const client = await CsaClient.open(port);
+    client.send('');
+    expect(await client.next()).toBe('');
+    client.close();
+  });
+
+  test('a wrong password (no game name) is LOGIN:incorrect, and the connection is closed', async () => {
+    const client = await CsaClient.open(port);
+    expect(await client.login('gamma', 'nogame')).toBe('LOGIN:incorrect');
+    await client.closed;
+  });
+
+  test('REJECT: both players get REJECT:<id> by <name>', async () => {
+    const a = await CsaClient.open(port);
+    const b = await CsaClient.open(port);
+    await a.login('delta', 'reject-60-0');
+    await b.login('epsilon', 'reject-60-0');
+    const [sa] = await Promise.all([a.summary(), b.summary()]);
+    a.send('AGREE');
+    b.send('REJECT');
+    expect(await a.next()).toBe(`REJECT:${sa.gameId} by epsilon`);
+    expect(await b.next()).toBe(`REJECT:${sa.gameId} by epsilon`);
+    await Promise.all([a.closed, b.closed]);
+    expect((await call(stack.app, 'GET', `/api/games/${sa.gameId}`)).status).toBe(404);
+  });
+});
