@@ -1,4 +1,5 @@
 /** The only reader of process.env in the gateway: everything else takes a Config. */
+import { MAX_MOVES } from './csa/summary.js';
 
 export interface GatewayConfig {
   readonly host: string;
@@ -57,6 +58,8 @@ export interface GatewayConfig {
   readonly csaPort: number;
   /** how long a CSA proposal waits for both AGREEs, ms (shogi-server's 120 s) */
   readonly csaAgreeTimeoutMs: number;
+  /** the move limit of CSA games (Floodgate's Max_Moves, 256): a draw once that many moves are played */
+  readonly csaMaxMoves: number;
   /** Floodgate rounds: every this many ms (aligned to the epoch: :00 and :30 for 30 minutes)... */
   readonly csaFloodgateIntervalMs: number;
   /** ...unless the game name has an interval of its own here */
@@ -156,6 +159,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     csaListen: int(env, 'CSA_PORT', 4081) !== 0,
     csaPort: int(env, 'CSA_PORT', 4081),
     csaAgreeTimeoutMs: int(env, 'CSA_AGREE_TIMEOUT_MS', 120_000),
+    csaMaxMoves: int(env, 'CSA_MAX_MOVES', MAX_MOVES),
     csaFloodgateIntervalMs: int(env, 'CSA_FLOODGATE_INTERVAL_MS', 30 * 60_000),
     csaFloodgateSchedule: schedule(env, 'CSA_FLOODGATE_SCHEDULE'),
   };

@@ -20,6 +20,10 @@ export interface CreateGame {
   readonly rated?: boolean;
   /** Default `standard`; `csa` needs a byoyomi or Fischer clock. */
   readonly clockRules?: ClockRules;
+  /** Default false: an illegal move is refused, and the mover may move again. */
+  readonly illegalMoveLoses?: boolean;
+  /** Default none. */
+  readonly maxMoves?: number;
   readonly now: Date;
 }
 

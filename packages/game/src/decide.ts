@@ -28,13 +28,13 @@ import type {
   SubmitMove,
   ValidatePending,
 } from './commands.js';
-import type { GameEvent } from './events.js';
+import type { GameEvent, MoveRejected, MoveSubmitted, VerdictRejection } from './events.js';
 import { clockStarted, flagAt } from './game-clock.js';
 import { historyAt } from './move-line.js';
 import { type Rejection, rejection } from './rejections.js';
 import { colorOfPlayer, type GameState, lineOf, opponentOf } from './state.js';
 import { UNLIMITED, validateTimeControl } from './time-control.js';
-import { flagEnd, verdicts, verdictsAtEnd } from './verdicts.js';
+import { flagEnd, illegalMoveEnd, verdicts, verdictsAtEnd } from './verdicts.js';
 
 export type Decision =
   | { readonly ok: true; readonly events: GameEvent[]; readonly duplicateOf?: number }
@@ -48,6 +48,10 @@ const reject = (r: Rejection): Decision => ({ ok: false, rejection: r });
 
 /** Longest USI move (`7g7f+`); longer text is malformed before parsing. */
 const MAX_USI_LENGTH = 5;
+/** Longest text a game where illegal moves lose records as an attempted move (a CSA move is 7). */
+const MAX_ATTEMPT_LENGTH = 16;
+/** The longest move limit a game may have: longer games are not played. */
+const MAX_MOVE_LIMIT = 10_000;
 
 export function decide(command: GameCommand, state: GameState): Decision {
   switch (command.type) {
@@ -97,6 +101,9 @@ function createGame(c: CreateGame, state: GameState): Decision {
   const clockRules = c.clockRules ?? 'standard';
   if (clockRules === 'csa' && timeControl.kind !== 'byoyomi' && timeControl.kind !== 'fischer')
     return reject(rejection('invalid_time_control', 'CSA clock rules need a byoyomi or Fischer clock'));
+  const maxMoves = c.maxMoves;
+  if (maxMoves !== undefined && (!Number.isSafeInteger(maxMoves) || maxMoves < 1 || maxMoves > MAX_MOVE_LIMIT))
+    return reject(rejection('invalid_setup', `a move limit is 1 to ${MAX_MOVE_LIMIT} moves`));
   const initialSfen = toSfen(parsed.value);
   // a set-up position decides the game before it starts (a mate in one, a lone king), so a
   // rating only ever follows the positions both players know they agreed to
@@ -116,6 +123,8 @@ function createGame(c: CreateGame, state: GameState): Decision {
         rated,
         createdAt: c.now.toISOString(),
         ...(clockRules === 'standard' ? {} : { clockRules }),
+        ...(c.illegalMoveLoses === true ? { illegalMoveLoses: true } : {}),
+        ...(maxMoves === undefined ? {} : { maxMoves }),
       },
     },
   ]);
@@ -136,22 +145,45 @@ function submitMove(c: SubmitMove, state: GameState): Decision {
     return reject(rejection('stale_ply', `the game is at ply ${state.ply}, the move was sent for ply ${c.ply}`));
   }
   const move = typeof c.usi === 'string' && c.usi.length <= MAX_USI_LENGTH ? parseUsi(c.usi) : -1;
-  if (move < 0) return reject(rejection('malformed_usi', `not a USI move: ${String(c.usi).slice(0, 16)}`));
+  const loses = state.info?.illegalMoveLoses === true;
+  if (move < 0) {
+    if (loses && typeof c.usi === 'string' && c.usi.length <= MAX_ATTEMPT_LENGTH)
+      return illegalMoveLost(c, color, state, 'malformed_usi');
+    return reject(rejection('malformed_usi', `not a USI move: ${String(c.usi).slice(0, 16)}`));
+  }
   const illegal = moveIllegality(historyAt(lineOf(state)).position, move);
-  if (illegal !== null) return reject(rejection('illegal_move', `illegal move ${c.usi}: ${illegal}`, illegal));
-  return accept([
-    {
-      type: 'MoveSubmitted',
-      data: {
-        playerId: c.playerId,
-        color,
-        usi: c.usi,
-        ply: c.ply,
-        receivedAt: c.now.toISOString(),
-        ...keyOf(c),
-      },
-    },
-  ]);
+  if (illegal !== null) {
+    if (loses) return illegalMoveLost(c, color, state, illegal);
+    return reject(rejection('illegal_move', `illegal move ${c.usi}: ${illegal}`, illegal));
+  }
+  return accept([submitted(c, color)]);
+}
+
+const submitted = (c: SubmitMove, color: ColorName): MoveSubmitted => ({
+  type: 'MoveSubmitted',
+  data: {
+    playerId: c.playerId,
+    color,
+    usi: c.usi,
+    ply: c.ply,
+    receivedAt: c.now.toISOString(),
+    ...keyOf(c),
+  },
+});
+
+/**
+ * In a game where an illegal move loses: the submission recorded, its rejection, and the end
+ * (unless its time had run out first: then it is the timeout it would have been).
+ */
+function illegalMoveLost(c: SubmitMove, color: ColorName, state: GameState, reason: VerdictRejection): Decision {
+  const seq = state.seq + 1;
+  const rejected = (r: VerdictRejection): MoveRejected => ({
+    type: 'MoveRejected',
+    data: { submittedSeq: seq, usi: c.usi, ply: c.ply, reason: r },
+  });
+  const flag = state.clock === null ? null : flagAt(state.clock, state.ply, c.now.getTime());
+  if (flag !== null) return accept([submitted(c, color), rejected('timeout'), flagEnd(flag)]);
+  return accept([submitted(c, color), rejected(reason), illegalMoveEnd(color, c.now)]);
 }
 
 function validatePending(c: ValidatePending, state: GameState): Decision {

@@ -21,6 +21,10 @@ export const END_REASONS = [
   'stalemate',
   'impasse',
   'abort',
+  /** in a game whose terms say so (`illegalMoveLoses`): the mover of an illegal move loses at once */
+  'illegal_move',
+  /** in a game with a move limit (`maxMoves`): a draw once that many moves are played */
+  'max_moves',
 ] as const;
 export type EndReason = (typeof END_REASONS)[number];
 
@@ -54,6 +58,14 @@ export interface GameCreated {
     readonly createdAt: string;
     /** Absent: this server's own clock rules; `csa`: the CSA protocol's, from `createdAt` on (csa-clock.ts). */
     readonly clockRules?: ClockRules;
+    /**
+     * An illegal move loses at once (the CSA protocol's rule), where this server otherwise
+     * refuses it and waits for another: the submission is recorded, rejected, and a GameEnded
+     * 'illegal_move' follows. Absent: false.
+     */
+    readonly illegalMoveLoses?: boolean;
+    /** The game is drawn ('max_moves') once this many moves are played, unless that move ended it. Absent: no limit. */
+    readonly maxMoves?: number;
   };
 }
 
@@ -62,6 +74,10 @@ export interface MoveSubmitted {
   readonly data: {
     readonly playerId: string;
     readonly color: ColorName;
+    /**
+     * The move in USI; in a game where illegal moves lose, a submission that is no USI move
+     * (the text a protocol could not read as one) is recorded as sent, and rejected.
+     */
     readonly usi: string;
     /** The number of accepted moves the submitter saw: the move would be ply `ply + 1`. */
     readonly ply: number;

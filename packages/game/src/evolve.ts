@@ -50,6 +50,8 @@ export function evolve(state: GameState, event: GameEvent): GameState {
         rated: d.rated,
         createdAt: d.createdAt,
         clockRules: d.clockRules ?? 'standard',
+        illegalMoveLoses: d.illegalMoveLoses ?? false,
+        maxMoves: d.maxMoves ?? null,
       };
       next.sfen = d.initialSfen;
       next.sideToMove = side;

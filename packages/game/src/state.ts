@@ -46,6 +46,9 @@ export interface GameInfo {
   readonly rated: boolean;
   readonly createdAt: string;
   readonly clockRules: ClockRules;
+  readonly illegalMoveLoses: boolean;
+  /** null: no move limit */
+  readonly maxMoves: number | null;
 }
 
 export type GameStatus = 'none' | 'ongoing' | 'ended';

@@ -34,6 +34,12 @@ export const flagEnd = (f: Flag): GameEnded => ({
   },
 });
 
+/** The end of a game where an illegal move loses, after `color`'s. */
+export const illegalMoveEnd = (color: ColorName, at: Date): GameEnded => ({
+  type: 'GameEnded',
+  data: { winner: opponentOf(color), reason: 'illegal_move', at: at.toISOString() },
+});
+
 /**
  * The verdicts of the submissions still pending when a player ends the game: game_over, as
  * the worker would give them. A game then never ends with a submission waiting for a job
@@ -60,7 +66,10 @@ function verdict(p: PendingMove, state: GameState, now: Date): GameEvent[] {
     return [rejected('timeout'), flagEnd({ kind: timing.flag, color: p.color, at: timing.at })];
   // the evolve of this MoveAccepted finds the move played (move-line.ts)
   const { played, history } = playAt(lineOf(state), p.usi);
-  if (!played.ok) return [rejected(played.error)];
+  if (!played.ok)
+    return state.info?.illegalMoveLoses === true
+      ? [rejected(played.error), illegalMoveEnd(p.color, now)]
+      : [rejected(played.error)];
   const accepted: MoveAccepted = {
     type: 'MoveAccepted',
     data: {
@@ -72,8 +81,15 @@ function verdict(p: PendingMove, state: GameState, now: Date): GameEvent[] {
       ...(timing === null ? {} : { clock: recordClock(timing.clock, state.ply + 1) }),
     },
   };
-  const ended = endOf(played.value, now);
+  const ended = endOf(played.value, now) ?? moveLimitEnd(state, now);
   return ended === null ? [accepted] : [accepted, ended];
+}
+
+/** The draw of a game whose move limit the accepted move reached (a move that ended it otherwise ends it so). */
+function moveLimitEnd(state: GameState, now: Date): GameEnded | null {
+  const limit = state.info?.maxMoves ?? null;
+  if (limit === null || state.ply + 1 < limit) return null;
+  return { type: 'GameEnded', data: { winner: null, reason: 'max_moves', at: now.toISOString() } };
 }
 
 function endOf(o: Outcome, now: Date): GameEnded | null {

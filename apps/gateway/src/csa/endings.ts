@@ -40,6 +40,10 @@ export function endingLines(end: CsaEnding, side: Side): string[] {
       return ['#OUTE_SENNICHITE', decided];
     case 'abort':
       return ['#CHUDAN'];
+    case 'illegal_move':
+      return ['#ILLEGAL_MOVE', decided];
+    case 'max_moves':
+      return ['#MAX_MOVES', '#CENSORED'];
     default:
       return reason satisfies never;
   }

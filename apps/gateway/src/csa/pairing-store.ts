@@ -34,6 +34,8 @@ export interface Proposal {
   readonly gameName: string;
   readonly timeControl: TimeControl;
   readonly initialSfen: string;
+  /** the game is drawn (`#MAX_MOVES`) once this many moves are played */
+  readonly maxMoves: number;
   readonly rated: boolean;
   readonly sente: WaitingEntry;
   readonly gote: WaitingEntry;

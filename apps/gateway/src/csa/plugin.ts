@@ -75,7 +75,7 @@ export default fp<{ config: GatewayConfig }>(
             timeControl: proposal.timeControl,
             rated: proposal.rated,
           },
-          { gameId: proposal.gameId, clockRules: 'csa' },
+          { gameId: proposal.gameId, clockRules: 'csa', illegalMoveLoses: true, maxMoves: proposal.maxMoves },
         ),
       );
       const { createdAt } = await app.games.details(view.id);
@@ -91,6 +91,7 @@ export default fp<{ config: GatewayConfig }>(
       startGame,
       ratingOf: (playerId, game) => lobbyRating(app.databases.lobby, playerId, game.timeControl),
       agreeTimeoutMs: config.csaAgreeTimeoutMs,
+      maxMoves: config.csaMaxMoves,
       log,
     };
 

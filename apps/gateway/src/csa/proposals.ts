@@ -11,13 +11,20 @@ import type { PairingStore, Proposal, WaitingEntry } from './pairing-store.js';
  * The proposal between `a` and `b` (whose sides do not clash): one who asked for a side gets
  * it, `coin` (true: `a` is sente) decides when neither asked. Rated when both logged in with a trip.
  */
-export function proposalOf(game: CsaGameName, a: WaitingEntry, b: WaitingEntry, coin: boolean): Proposal {
+export function proposalOf(
+  game: CsaGameName,
+  a: WaitingEntry,
+  b: WaitingEntry,
+  coin: boolean,
+  maxMoves: number,
+): Proposal {
   const aSente = a.side !== null ? a.side === 'sente' : b.side !== null ? b.side === 'gote' : coin;
   return {
     gameId: randomUUID(),
     gameName: game.name,
     timeControl: game.timeControl,
     initialSfen: START_SFEN,
+    maxMoves,
     rated: a.trip && b.trip,
     sente: aSente ? a : b,
     gote: aSente ? b : a,

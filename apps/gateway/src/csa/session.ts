@@ -34,7 +34,7 @@ import type { PairingStore, Proposal, SessionMessage, WaitingEntry } from './pai
 import { WAITING_TTL_MS } from './pairing-store.js';
 import { newPlayView, onMove, type PlayView, playLines } from './play-lines.js';
 import { announce, proposalOf } from './proposals.js';
-import { MAX_MOVES, summaryLines } from './summary.js';
+import { summaryLines } from './summary.js';
 
 /** Where the session writes: the listener's socket. */
 export interface Connection {
@@ -48,7 +48,7 @@ export interface SessionContext {
   readonly gatewayId: string;
   readonly login: LoginDeps;
   readonly pairing: PairingStore;
-  readonly games: Pick<GameService, 'submitMove' | 'resign' | 'declareImpasse' | 'eventsAfter' | 'toWire'>;
+  readonly games: Pick<GameService, 'submitMove' | 'resign' | 'declareImpasse' | 'abort' | 'eventsAfter' | 'toWire'>;
   readonly hub: Hub;
   /** Starts the game both players of the proposal agreed to; throws ApiError (ALREADY_PLAYING...). */
   startGame(proposal: Proposal): Promise<{ readonly createdAt: string; readonly initialSfen: string }>;
@@ -56,6 +56,8 @@ export interface SessionContext {
   ratingOf(playerId: string, game: CsaGameName): Promise<number>;
   /** how long a proposal waits for both AGREEs, ms (shogi-server's 120 s) */
   readonly agreeTimeoutMs: number;
+  /** the move limit of the games it proposes (Floodgate's 256) */
+  readonly maxMoves: number;
   readonly log: FastifyBaseLogger;
 }
 
@@ -213,7 +215,8 @@ export class CsaSession {
       return;
     }
     const opponent = await pairing.pairOrWait(game.name, entry, Date.now());
-    if (opponent !== null) await announce(pairing, proposalOf(game, opponent, entry, Math.random() < 0.5));
+    if (opponent !== null)
+      await announce(pairing, proposalOf(game, opponent, entry, Math.random() < 0.5, this.context.maxMoves));
   }
 
   /** A message for this session from the gateway's channel. */
@@ -242,7 +245,7 @@ export class CsaSession {
               goteName: proposal.gote.name,
               timeControl: proposal.timeControl,
               initialSfen: proposal.initialSfen,
-              maxMoves: MAX_MOVES,
+              maxMoves: proposal.maxMoves,
             },
             side,
           ),
@@ -376,26 +379,31 @@ export class CsaSession {
 
   private async play(line: Extract<ClientLine, { kind: 'move' | 'special' }>): Promise<void> {
     const state = this.state;
-    if (state.kind !== 'playing' || !(await this.turn(state.view))) return;
+    if (state.kind !== 'playing') return;
     const player = this.player as Player;
     const { games } = this.context;
     const { view } = state;
+    if (line.kind === 'special' && line.move === '%CHUDAN') {
+      // a request to interrupt the game: this server's abort, which only a player who has not
+      // moved yet may make (refused later, and nothing is written: the game goes on)
+      await this.attempt(() => games.abort(view.gameId, player));
+      return;
+    }
+    if (!(await this.turn(view))) return;
     if (line.kind === 'special') {
       if (line.move === '%TORYO') await this.attempt(() => games.resign(view.gameId, player));
-      else if (line.move === '%KACHI') await this.attempt(() => games.declareImpasse(view.gameId, player));
-      // %CHUDAN: shogi-server does not act on a player's, and neither does this server
+      else await this.attempt(() => games.declareImpasse(view.gameId, player));
       return;
     }
-    const usi = usiOfCsaMove(view.sfen, line.move);
-    if (!usi.ok) {
-      this.context.log.debug({ move: line.move, fault: usi.error }, 'csa: a move that cannot be read');
-      return;
-    }
+    // a statement that cannot be read on this position is submitted as sent: in a CSA game an
+    // illegal move loses, and the game records what was sent with its rejection
+    const read = usiOfCsaMove(view.sfen, line.move);
+    const usi = read.ok ? read.value : line.move.slice(0, 16);
     const idempotencyKey = `csa-${this.id}-${view.ply}`;
     // no second move of this player's until this one's verdict (the events clear it)
     view.pending = true;
     const done = await this.attempt(() =>
-      games.submitMove(view.gameId, player, { usi: usi.value, ply: view.ply, idempotencyKey }),
+      games.submitMove(view.gameId, player, { usi, ply: view.ply, idempotencyKey }),
     );
     if (!done) view.pending = false;
   }

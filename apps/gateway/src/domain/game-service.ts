@@ -43,6 +43,8 @@ export interface GameOptions {
   /** an id drawn at random by the caller, used once */
   readonly gameId?: string;
   readonly clockRules?: ClockRules;
+  readonly illegalMoveLoses?: boolean;
+  readonly maxMoves?: number;
 }
 
 export interface Submission {
@@ -254,6 +256,8 @@ async function createGame(games: Games, body: CreateGameBody, options: GameOptio
     ...(body.timeControl === undefined ? {} : { timeControl: body.timeControl }),
     ...(body.rated === undefined ? {} : { rated: body.rated }),
     ...(options.clockRules === undefined ? {} : { clockRules: options.clockRules }),
+    ...(options.illegalMoveLoses === undefined ? {} : { illegalMoveLoses: options.illegalMoveLoses }),
+    ...(options.maxMoves === undefined ? {} : { maxMoves: options.maxMoves }),
   };
   // the id was just drawn at random: its stream is empty, no need to read it (an id drawn
   // earlier and used twice conflicts on the append, and is refused as game_exists)
@@ -280,8 +284,21 @@ async function submitMove(games: Games, gameId: string, player: Player, move: Su
     return replayedSubmission(games, gameId, handled.state, handled.duplicateOf, move);
   }
   const submitted = handled.appended[0] as RecordedEvent<MoveSubmitted>;
+  if (handled.after.status === 'ended') {
+    // an illegal move lost the game (its terms say so): the verdict came with the submission
+    await published(games, gameId, handled.appended);
+    return { seq: submitted.seq };
+  }
   await afterRecorded(games, gameId, 'validate', () => games.deps.enqueue(gameId, submitted.seq, submitted));
   return { seq: submitted.seq };
+}
+
+/** Events this gateway appended that end a game, on its channel and to this process' own subscribers. */
+async function published(games: Games, gameId: string, appended: readonly RecordedEvent[]): Promise<void> {
+  await games.deps.publish(gameId, appended).catch(() => {
+    // the log has the events; subscribers catch up by seq
+  });
+  games.deps.deliverLocal?.(gameId, appended);
 }
 
 /** A submission replayed under its key: the same seq, its job queued again while it waits. */
@@ -320,9 +337,6 @@ async function endingCommand(
   }
   const first = handled.appended[0];
   if (first === undefined) throw new ApiError('INTERNAL');
-  await games.deps.publish(gameId, handled.appended).catch(() => {
-    // the log has the events; subscribers catch up by seq
-  });
-  games.deps.deliverLocal?.(gameId, handled.appended);
+  await published(games, gameId, handled.appended);
   return { seq: first.seq };
 }

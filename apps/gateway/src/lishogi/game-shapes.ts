@@ -35,6 +35,9 @@ const STATUS_OF_REASON: Readonly<Record<EndReason, LishogiStatus>> = {
   stalemate: 'stalemate',
   impasse: 'impasse27',
   abort: 'aborted',
+  // the CSA protocol's endings: lishogi has no illegal-move loss, and a move limit is a draw
+  illegal_move: 'unknownFinish',
+  max_moves: 'draw',
 };
 
 const isEndReason = (s: string): s is EndReason => (END_REASONS as readonly string[]).includes(s);

@@ -39,6 +39,7 @@ function endingOf(
     if (reason === 'sennichite' || reason === 'perpetual_check') return stated('sennichite');
     if (reason === 'impasse') return stated('jishogi');
     if (reason === 'stalemate') return stated('other');
+    if (reason === 'max_moves') return stated('max_moves');
     return stated('chudan');
   }
   const loser: Side = winner === 'sente' ? 'gote' : 'sente';
@@ -52,6 +53,9 @@ function endingOf(
       return stated(foulBy(loser));
     case 'impasse':
       return stated(winner === toMove ? 'kachi' : foulBy(toMove));
+    // the illegal move is not in the record: its mover is the side to move
+    case 'illegal_move':
+      return stated(loser === toMove ? 'illegal_move' : foulBy(loser));
     default:
       break;
   }

@@ -7,9 +7,9 @@
  * The result: what the board decides (checkmate, stalemate, sennichite, perpetual check,
  * an impasse declaration judged by the 27-point rule) wins; otherwise the record's stated
  * ending (`%TORYO`: the side to move resigned, ...), else its CSA `'summary:` line.
- * Endings the live server has no reason for (an illegal move, max moves, an interruption)
- * are appended as GameEnded 'abort' with the winner, and the finer reason is kept in
- * imported_games.end_reason, which the statistics projector prefers.
+ * An ending the live server has no reason for (an interruption) is appended as GameEnded
+ * 'abort' with the winner, and the finer reason is kept in imported_games.end_reason, which
+ * the statistics projector prefers.
  */
 import { createHash } from 'node:crypto';
 import { END_REASONS, type EndReason, type GameEvent, VersionConflictError } from '@shogi/game';
@@ -270,7 +270,7 @@ export async function importRecord(
     ok: true,
     gameId,
     plies: record.moves.length,
-    result: winner ?? (eventReason === 'abort' && ending.reason !== 'max_moves' ? 'none' : 'draw'),
+    result: winner ?? (eventReason === 'abort' ? 'none' : 'draw'),
     reason: ending.reason,
   };
 }

@@ -13,7 +13,7 @@ export type GameResult = (typeof GAME_RESULTS)[number];
  * Ending reasons of finished games: the game's END_REASONS plus the record endings of
  * imported games the live server has no event reason for.
  */
-export const STATS_END_REASONS = [...END_REASONS, 'illegal_move', 'max_moves', 'interrupted'] as const;
+export const STATS_END_REASONS = [...END_REASONS, 'interrupted'] as const;
 export type StatsEndReason = (typeof STATS_END_REASONS)[number];
 
 export interface ProjectionCheckpointsTable {

@@ -1,0 +1,167 @@
+/**
+ * Every ending of a CSA game as the protocol writes it (CSA server protocol 1.2.1; the lines as
+ * shogi-server sends them): the special move when there is one, the reason, then each
+ * player's result. Long games are replayed from shogi-server's own test records
+ * (../shared/fixtures/games/shogi-server), move by move over the protocol.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type CsaClient, pairedGame, play } from './csa-client.js';
+import { call, type Stack, startStack } from './harness.js';
+
+let stack: Stack;
+let short: Stack;
+
+beforeAll(async () => {
+  // the move limit is past the longest record replayed here (315 moves)
+  stack = await startStack({ listen: true, config: { csaListen: true, csaPort: 0, csaMaxMoves: 400 } });
+  short = await startStack({ listen: true, config: { csaListen: true, csaPort: 0, csaMaxMoves: 4 } });
+});
+
+afterAll(async () => {
+  await stack?.close();
+  await short?.close();
+});
+
+const fixture = (name: string): string[] =>
+  readFileSync(`${process.env.SHOGI_FIXTURES}/games/shogi-server/${name}`, 'latin1')
+    .split('\n')
+    .filter((line) => /^[+-]\d{4}[A-Z]{2}/.test(line))
+    .map((line) => line.slice(0, 7));
+
+/** Plays `moves` in turn, sente first; both players see every echo. */
+async function playAll(sente: CsaClient, gote: CsaClient, moves: readonly string[]): Promise<void> {
+  for (const [i, move] of moves.entries()) {
+    const [mover, other] = i % 2 === 0 ? [sente, gote] : [gote, sente];
+    await play(mover, other, move);
+  }
+}
+
+/** The last lines each player gets, up to its result line. */
+async function endings(sente: CsaClient, gote: CsaClient, last: string): Promise<[string[], string[]]> {
+  const isLast = (line: string) => line === last || /^#(WIN|LOSE|DRAW|CENSORED|CHUDAN)$/.test(line);
+  return Promise.all([sente.readUntil(isLast, 15_000), gote.readUntil(isLast, 15_000)]);
+}
+
+const result = async (gameId: string, on: Stack = stack) =>
+  (await call(on.app, 'GET', `/api/games/${gameId}`)).body.result;
+
+describe('endings', () => {
+  test('an illegal move: #ILLEGAL_MOVE, and its mover loses at once', async () => {
+    const { sente, gote, gameId } = await pairedGame(stack.csaPort as number, ['ill1', 'ill2'], 'illegal-300-10');
+    sente.send('+7775FU');
+    expect(await endings(sente, gote, '')).toEqual([
+      ['#ILLEGAL_MOVE', '#LOSE'],
+      ['#ILLEGAL_MOVE', '#WIN'],
+    ]);
+    expect(await result(gameId)).toEqual({ winner: 'gote', reason: 'illegal_move' });
+    const events = (await call(stack.app, 'GET', `/api/games/${gameId}/events?after=0`)).body.events;
+    expect(events.map((e: { type: string }) => e.type)).toEqual([
+      'GameCreated',
+      'MoveSubmitted',
+      'MoveRejected',
+      'GameEnded',
+    ]);
+  });
+
+  test('a move that names the wrong piece is an illegal move too', async () => {
+    const { sente, gote, gameId } = await pairedGame(stack.csaPort as number, ['ill3', 'ill4'], 'illegal-300-10');
+    await play(sente, gote, '+7776FU');
+    gote.send('-3334KA');
+    expect(await endings(sente, gote, '')).toEqual([
+      ['#ILLEGAL_MOVE', '#WIN'],
+      ['#ILLEGAL_MOVE', '#LOSE'],
+    ]);
+    expect(await result(gameId)).toEqual({ winner: 'sente', reason: 'illegal_move' });
+  });
+
+  test('uchifuzume (shogi-server test_csa_uchifuzume): #ILLEGAL_MOVE', async () => {
+    const moves = fixture('test_csa_uchifuzume.csa');
+    const { sente, gote } = await pairedGame(stack.csaPort as number, ['uchi1', 'uchi2'], 'uchi-900-0');
+    await playAll(sente, gote, moves);
+    // gote's engine commented `-5766NG +7766KI -0064FU`: the drop on 64 mates with a pawn
+    gote.send('-0064FU');
+    expect((await endings(sente, gote, ''))[1]).toEqual(['#ILLEGAL_MOVE', '#LOSE']);
+  });
+
+  test('repetition: #SENNICHITE, #DRAW', async () => {
+    const { sente, gote, gameId } = await pairedGame(stack.csaPort as number, ['rep1', 'rep2'], 'rep-300-10');
+    const dance = ['+2838HI', '-8272HI', '+3828HI', '-7282HI'];
+    await playAll(sente, gote, [...dance, ...dance, ...dance.slice(0, 3)]);
+    gote.send('-7282HI');
+    expect(await endings(sente, gote, '#DRAW')).toEqual([
+      ['-7282HI,T0', '#SENNICHITE', '#DRAW'],
+      ['-7282HI,T0', '#SENNICHITE', '#DRAW'],
+    ]);
+    expect(await result(gameId)).toEqual({ winner: null, reason: 'sennichite' });
+  });
+
+  test('perpetual check (shogi-server test_csa_oute_sennichite): #OUTE_SENNICHITE, the checker loses', async () => {
+    const moves = fixture('test_csa_oute_sennichite.csa');
+    const { sente, gote, gameId } = await pairedGame(stack.csaPort as number, ['oute1', 'oute2'], 'oute-900-0');
+    await playAll(sente, gote, moves.slice(0, -1));
+    const last = moves.at(-1) as string;
+    (moves.length % 2 === 1 ? sente : gote).send(last);
+    const [s, g] = await endings(sente, gote, '');
+    expect(s.slice(1)).toEqual(['#OUTE_SENNICHITE', '#LOSE']);
+    expect(g.slice(1)).toEqual(['#OUTE_SENNICHITE', '#WIN']);
+    expect(await result(gameId)).toEqual({ winner: 'gote', reason: 'perpetual_check' });
+  });
+
+  test('a valid declaration (shogi-server test_csa_jishogi_kachi, by the 27-point rule): %KACHI, #JISHOGI', async () => {
+    const moves = fixture('test_csa_jishogi_kachi.csa');
+    const { sente, gote, gameId } = await pairedGame(stack.csaPort as number, ['kachi1', 'kachi2'], 'kachi-900-0');
+    await playAll(sente, gote, moves);
+    gote.send('%KACHI');
+    expect(await endings(sente, gote, '')).toEqual([
+      ['%KACHI', '#JISHOGI', '#LOSE'],
+      ['%KACHI', '#JISHOGI', '#WIN'],
+    ]);
+    expect(await result(gameId)).toEqual({ winner: 'gote', reason: 'impasse' });
+  });
+
+  test('a wrong declaration: %KACHI, #ILLEGAL_MOVE, and the declarer loses', async () => {
+    const { sente, gote } = await pairedGame(stack.csaPort as number, ['kachi3', 'kachi4'], 'kachi-300-10');
+    sente.send('%KACHI');
+    expect(await endings(sente, gote, '')).toEqual([
+      ['%KACHI', '#ILLEGAL_MOVE', '#LOSE'],
+      ['%KACHI', '#ILLEGAL_MOVE', '#WIN'],
+    ]);
+  });
+
+  test('time up: #TIME_UP, from the clock running since the start', async () => {
+    const { sente, gote, gameId, summaries } = await pairedGame(stack.csaPort as number, ['tu1', 'tu2'], 'tu-1-0');
+    expect(summaries[0].field('Total_Time')).toBe('1');
+    expect(await endings(sente, gote, '')).toEqual([
+      ['#TIME_UP', '#LOSE'],
+      ['#TIME_UP', '#WIN'],
+    ]);
+    expect(await result(gameId)).toEqual({ winner: 'gote', reason: 'timeout' });
+  });
+
+  test('a client that drops mid-game loses on time', async () => {
+    const { sente, gote, gameId } = await pairedGame(stack.csaPort as number, ['drop1', 'drop2'], 'drop-2-0');
+    await play(sente, gote, '+7776FU');
+    gote.close();
+    expect(await sente.readUntil('#WIN', 15_000)).toEqual(['#TIME_UP', '#WIN']);
+    expect(await result(gameId)).toEqual({ winner: 'sente', reason: 'timeout' });
+  });
+
+  test('%CHUDAN before the first move: #CHUDAN to both, and the game is aborted', async () => {
+    const { sente, gote, gameId } = await pairedGame(stack.csaPort as number, ['ch1', 'ch2'], 'chudan-300-10');
+    sente.send('%CHUDAN');
+    expect(await endings(sente, gote, '')).toEqual([['#CHUDAN'], ['#CHUDAN']]);
+    expect(await result(gameId)).toEqual({ winner: null, reason: 'abort' });
+  });
+
+  test('the move limit: #MAX_MOVES, #CENSORED once Max_Moves moves are played', async () => {
+    const { sente, gote, gameId, summaries } = await pairedGame(short.csaPort as number, ['mm1', 'mm2'], 'mm-300-10');
+    expect(summaries[0].field('Max_Moves')).toBe('4');
+    await playAll(sente, gote, ['+7776FU', '-3334FU', '+2726FU']);
+    gote.send('-8384FU');
+    const [s, g] = await endings(sente, gote, '#CENSORED');
+    expect(s).toEqual(['-8384FU,T0', '#MAX_MOVES', '#CENSORED']);
+    expect(g).toEqual(s);
+    expect(await result(gameId, short)).toEqual({ winner: null, reason: 'max_moves' });
+  });
+});
