@@ -135,14 +135,15 @@ export async function pairedGame(
   port: number,
   names: readonly [string, string],
   gameName: string,
+  passwords: readonly [string, string] = [gameName, gameName],
 ): Promise<{ sente: CsaClient; gote: CsaClient; gameId: string; summaries: readonly [Summary, Summary] }> {
   const a = await CsaClient.open(port);
   const b = await CsaClient.open(port);
-  for (const [client, name] of [
-    [a, names[0]],
-    [b, names[1]],
+  for (const [client, name, password] of [
+    [a, names[0], passwords[0]],
+    [b, names[1], passwords[1]],
   ] as const) {
-    const answer = await client.login(name, gameName);
+    const answer = await client.login(name, password);
     if (answer !== `LOGIN:${name} OK`) throw new Error(`login ${name}: ${answer}`);
   }
   const [sa, sb] = await Promise.all([a.summary(), b.summary()]);

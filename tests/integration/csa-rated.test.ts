@@ -1,0 +1,138 @@
+/**
+ * Trips (Floodgate's `LOGIN <name> <game>,<trip>`): here the trip is a personal API token of
+ * the account `<name>` with the `csa:play` scope. Two players with trips play a rated game,
+ * whose rating change the player profile shows; a wrong trip is LOGIN:incorrect and counts
+ * against the address like an unknown bearer token.
+ */
+import { loadConfig } from '@shogi/gateway';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CsaClient, pairedGame, play } from './csa-client.js';
+import { bearer, call, NO_LIMIT, type Stack, startStack } from './harness.js';
+
+let stack: Stack;
+let port: number;
+
+beforeAll(async () => {
+  stack = await startStack({
+    listen: true,
+    config: {
+      csaListen: true,
+      csaPort: 0,
+      // the test registers and logs in more accounts than the per-address limit allows a minute
+      rateLimits: { ...loadConfig({}).rateLimits, auth: NO_LIMIT, guests: NO_LIMIT },
+    },
+  });
+  port = stack.csaPort as number;
+});
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+interface Account {
+  readonly id: string;
+  readonly username: string;
+  readonly session: string;
+}
+
+async function account(on: Stack, username: string): Promise<Account> {
+  const password = `pw-${username}-long-enough`;
+  const created = await call(on.app, 'POST', '/api/accounts', { username, password });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const session = await call(on.app, 'POST', '/api/session', { username, password });
+  return { id: created.body.id, username, session: session.body.token };
+}
+
+async function token(on: Stack, owner: Account, scopes: string[]): Promise<string> {
+  const made = await call(on.app, 'POST', '/api/tokens', { name: 'engine', scopes }, bearer(owner.session));
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  return made.body.token;
+}
+
+describe('trips', () => {
+  test('two accounts with csa:play trips play a rated game, and their ratings change', async () => {
+    const a = await account(stack, 'engine_a');
+    const b = await account(stack, 'engine_b');
+    const [tripA, tripB] = [await token(stack, a, ['csa:play']), await token(stack, b, ['csa:play'])];
+    const game = 'rated-300-10';
+    const ca = await CsaClient.open(port);
+    const cb = await CsaClient.open(port);
+    expect(await ca.login('engine_a', `${game},${tripA}`)).toBe('LOGIN:engine_a OK');
+    expect(await cb.login('Engine_B', `${game},${tripB}`)).toBe('LOGIN:Engine_B OK');
+    const [sa, sb] = await Promise.all([ca.summary(), cb.summary()]);
+    await Promise.all([ca.agree(sa.gameId), cb.agree(sb.gameId)]);
+    const [sente, gote] = sa.yourTurn === '+' ? [ca, cb] : [cb, ca];
+    await play(sente, gote, '+7776FU');
+    await play(gote, sente, '-3334FU');
+    // a resignation is a move: sent on one's turn (shogi-server defers one sent early)
+    sente.send('%TORYO');
+    await Promise.all([sente.readUntil('#LOSE'), gote.readUntil('#WIN')]);
+
+    const view = await call(stack.app, 'GET', `/api/games/${sa.gameId}`);
+    expect(view.body).toMatchObject({ rated: true, status: 'ended' });
+    const winner = view.body.players.gote.id as string;
+    // the projector rates the game a moment later
+    let ratings: { category: string; rating: number; games: number }[] = [];
+    for (let i = 0; i < 100 && ratings.length === 0; i++) {
+      ratings = (await call(stack.app, 'GET', `/api/players/${winner}`)).body.ratings ?? [];
+      if (ratings.length === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(ratings).toHaveLength(1);
+    expect(ratings[0]?.games).toBe(1);
+    expect(ratings[0]?.rating).toBeGreaterThan(1500);
+  });
+
+  test('a trip and a guest play a casual game', async () => {
+    const c = await account(stack, 'engine_c');
+    const trip = await token(stack, c, ['csa:play']);
+    const { sente, gote, gameId } = await pairedGame(port, ['engine_c', 'guest_1'], 'casual-300-10', [
+      `casual-300-10,${trip}`,
+      'casual-300-10',
+    ]);
+    expect((await call(stack.app, 'GET', `/api/games/${gameId}`)).body.rated).toBe(false);
+    sente.close();
+    gote.close();
+  });
+
+  test.each([
+    ['an unknown token', async () => 'not-a-token'],
+    ['a token without csa:play', async () => token(stack, await account(stack, 'engine_d'), ['play'])],
+    ["another account's token", async () => token(stack, await account(stack, 'engine_e'), ['csa:play'])],
+  ])('%s is LOGIN:incorrect', async (_, trip) => {
+    const client = await CsaClient.open(port);
+    expect(await client.login('engine_a', `wrong-300-10,${await trip()}`)).toBe('LOGIN:incorrect');
+    await client.closed;
+  });
+
+  test("a guest may not take an account's username", async () => {
+    const client = await CsaClient.open(port);
+    expect(await client.login('engine_a', 'guest-300-10')).toBe('LOGIN:incorrect');
+  });
+});
+
+describe('the per-address limit on wrong tokens', () => {
+  test('wrong trips count with unknown bearer tokens: past the limit, even a right one is refused', async () => {
+    const limited = await startStack({
+      listen: true,
+      worker: false,
+      config: { csaListen: true, csaPort: 0, authFailures: { max: 2, windowMs: 60_000 } },
+    });
+    try {
+      const f = await account(limited, 'engine_f');
+      const trip = await token(limited, f, ['csa:play']);
+      for (let i = 0; i < 3; i++) {
+        const client = await CsaClient.open(limited.csaPort as number);
+        expect(await client.login('engine_f', `limit-300-10,wrong${i}`)).toBe('LOGIN:incorrect');
+      }
+      // the counter is kept in Redis: give its count a moment to come back
+      await new Promise((r) => setTimeout(r, 200));
+      const client = await CsaClient.open(limited.csaPort as number);
+      expect(await client.login('engine_f', `limit-300-10,${trip}`)).toBe('LOGIN:incorrect');
+      // and an HTTP request with an unknown token from the same address is refused too
+      const http = await call(limited.app, 'GET', '/api/me', undefined, bearer('still-wrong'));
+      expect(http.status).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+});
