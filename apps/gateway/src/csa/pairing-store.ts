@@ -6,7 +6,10 @@
  *   leaves entries that lapse on their own);
  * - `proposal:<game id>`: a pairing proposed and not yet started or rejected: which sides
  *   agreed, and whether the game has been started (once, by whoever saw the second AGREE);
- * - `gateway:<id>`: the channel on which each gateway hears what concerns its sessions.
+ * - `gateway:<id>`: the channel on which each gateway hears what concerns its sessions;
+ * - for Floodgate rounds: `floodgate-names` (the game names with players waiting for a
+ *   round), `last:<game name>` (each player's last opponent there), and `round:<game
+ *   name>:<time>`, which the one gateway that runs that round takes.
  * Every check-and-change is one Lua script: two gateways never take the same waiting player.
  */
 import type { TimeControl } from '@shogi/game';
@@ -114,6 +117,16 @@ export interface PairingStore {
   agree(gameId: string, side: Side): Promise<'start' | 'wait' | 'gone'>;
   /** The proposal, withdrawn; null when it was withdrawn already or its game has started. */
   withdraw(gameId: string): Promise<Proposal | null>;
+  /** Notes a game name whose players wait for rounds. */
+  addRoundName(gameName: string): Promise<void>;
+  /** The game names whose players wait for rounds; a name with nobody waiting is forgotten. */
+  roundNames(now: number): Promise<string[]>;
+  /** Whether this caller runs the round of `gameName` at `at` (the first to ask, of every gateway). */
+  claimRound(gameName: string, at: number, ttlMs: number): Promise<boolean>;
+  /** Each of the players' last opponent under the game name, by player id. */
+  lastOpponents(gameName: string, playerIds: readonly string[]): Promise<Map<string, string>>;
+  /** Records two players as each other's last opponent under the game name. */
+  met(gameName: string, a: string, b: string): Promise<void>;
   /** Publishes to a gateway's channel, for one of its sessions. */
   send(gatewayId: string, envelope: Envelope): Promise<void>;
   channelOf(gatewayId: string): string;
@@ -163,6 +176,36 @@ export function createPairingStore(redis: Redis, prefix: string): PairingStore {
     async withdraw(gameId) {
       const p = (await redis.eval(WITHDRAW, 1, key('proposal', gameId))) as string | null;
       return p === null ? null : (JSON.parse(p) as Proposal);
+    },
+    async addRoundName(gameName) {
+      await redis.sadd(key('floodgate-names'), gameName);
+    },
+    async roundNames(now) {
+      const names = await redis.smembers(key('floodgate-names'));
+      const live: string[] = [];
+      for (const name of names) {
+        const k = key('waiting', name);
+        await redis.zremrangebyscore(k, '-inf', now);
+        if ((await redis.zcard(k)) > 0) live.push(name);
+        else await redis.srem(key('floodgate-names'), name);
+      }
+      return live;
+    },
+    async claimRound(gameName, at, ttlMs) {
+      return (await redis.set(key('round', gameName, String(at)), '1', 'PX', ttlMs, 'NX')) === 'OK';
+    },
+    async lastOpponents(gameName, playerIds) {
+      const out = new Map<string, string>();
+      if (playerIds.length === 0) return out;
+      const values = await redis.hmget(key('last', gameName), ...playerIds);
+      playerIds.forEach((id, i) => {
+        const v = values[i];
+        if (v !== null && v !== undefined) out.set(id, v);
+      });
+      return out;
+    },
+    async met(gameName, a, b) {
+      await redis.hset(key('last', gameName), a, b, b, a);
     },
     async send(gatewayId, envelope) {
       await redis.publish(key('gateway', gatewayId), JSON.stringify(envelope));

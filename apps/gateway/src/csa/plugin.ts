@@ -13,6 +13,7 @@ import type { GatewayConfig } from '../config.js';
 import { hashToken } from '../domain/auth.js';
 import { startTogether } from '../domain/lobby/start-game.js';
 import { lobbyStore } from '../plugins/lobby-store.js';
+import { type Floodgate, startFloodgate } from './floodgate.js';
 import { CsaListener } from './listener.js';
 import type { LoginDeps } from './login.js';
 import { createPairingStore, type Envelope, type PairingStore, type Proposal } from './pairing-store.js';
@@ -119,6 +120,7 @@ export default fp<{ config: GatewayConfig }>(
     );
 
     let port: number | null = null;
+    let floodgate: Floodgate | null = null;
     const subscriber = app.subscribers.csa;
     subscriber.on('message', (_channel: string, text: string) => route(pairing, sessions, text, log));
 
@@ -127,6 +129,14 @@ export default fp<{ config: GatewayConfig }>(
         if (subscriber.status === 'wait') await subscriber.connect();
         await subscriber.subscribe(pairing.channelOf(gatewayId));
         port = await listener.listen(host, wanted);
+        // every listening gateway keeps the rounds' times; one runs each round
+        floodgate = startFloodgate({
+          pairing,
+          intervalMs: config.csaFloodgateIntervalMs,
+          schedule: config.csaFloodgateSchedule,
+          maxMoves: config.csaMaxMoves,
+          log,
+        });
         log.info({ port }, 'csa: listening');
         return port;
       },
@@ -140,6 +150,7 @@ export default fp<{ config: GatewayConfig }>(
 
     // before Redis closes (onClose): a session that goes leaves its queue and rejects its proposal
     app.addHook('preClose', async () => {
+      floodgate?.stop();
       if (port !== null) await listener.close();
       for (const session of [...sessions.values()]) session.close();
     });

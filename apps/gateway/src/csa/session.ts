@@ -204,14 +204,19 @@ export class CsaSession {
     const { pairing } = this.context;
     // renewed while it waits: the entry of a session that is gone lapses
     const renew = setInterval(() => {
-      pairing.renew(game.name, entry, Date.now()).catch((err: unknown) => {
-        this.context.log.warn({ err }, 'csa: waiting entry not renewed');
-      });
+      pairing
+        .renew(game.name, entry, Date.now())
+        .then(() => (game.floodgate ? pairing.addRoundName(game.name) : undefined))
+        .catch((err: unknown) => {
+          this.context.log.warn({ err }, 'csa: waiting entry not renewed');
+        });
     }, WAITING_TTL_MS / 3);
     renew.unref();
     this.state = { kind: 'waiting', game, entry, renew };
     if (game.floodgate) {
+      // the name after the entry: a round that finds the name finds the entry
       await pairing.enqueue(game.name, entry, Date.now());
+      await pairing.addRoundName(game.name);
       return;
     }
     const opponent = await pairing.pairOrWait(game.name, entry, Date.now());
