@@ -37,6 +37,8 @@ export interface SubmitMove {
   readonly now: Date;
   /** A retry of the same request with the same key records nothing new. */
   readonly idempotencyKey?: string;
+  /** Recorded with the move, at most MAX_COMMENT_CHARS of it. */
+  readonly comment?: string;
 }
 
 /** The worker's command: give every submission up to `seq` (inclusive) its verdict. */

@@ -50,6 +50,8 @@ const reject = (r: Rejection): Decision => ({ ok: false, rejection: r });
 const MAX_USI_LENGTH = 5;
 /** Longest text a game where illegal moves lose records as an attempted move (a CSA move is 7). */
 const MAX_ATTEMPT_LENGTH = 16;
+/** The longest comment kept with a move; the rest is cut (an engine's line of play fits many times). */
+export const MAX_COMMENT_CHARS = 2000;
 /** The longest move limit a game may have: longer games are not played. */
 const MAX_MOVE_LIMIT = 10_000;
 
@@ -168,6 +170,7 @@ const submitted = (c: SubmitMove, color: ColorName): MoveSubmitted => ({
     ply: c.ply,
     receivedAt: c.now.toISOString(),
     ...keyOf(c),
+    ...(c.comment === undefined || c.comment === '' ? {} : { comment: c.comment.slice(0, MAX_COMMENT_CHARS) }),
   },
 });
 

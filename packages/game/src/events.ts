@@ -83,6 +83,11 @@ export interface MoveSubmitted {
     readonly ply: number;
     readonly receivedAt: string;
     readonly idempotencyKey?: string;
+    /**
+     * The player's words sent with the move (a CSA engine's `'* 30 -3334FU`: its score and
+     * line), kept as sent and shown to whoever follows the game; the rules never read it.
+     */
+    readonly comment?: string;
   };
 }
 

@@ -407,8 +407,9 @@ export class CsaSession {
     const idempotencyKey = `csa-${this.id}-${view.ply}`;
     // no second move of this player's until this one's verdict (the events clear it)
     view.pending = true;
+    const comment = line.comment === null ? {} : { comment: line.comment };
     const done = await this.attempt(() =>
-      games.submitMove(view.gameId, player, { usi, ply: view.ply, idempotencyKey }),
+      games.submitMove(view.gameId, player, { usi, ply: view.ply, idempotencyKey, ...comment }),
     );
     if (!done) view.pending = false;
   }

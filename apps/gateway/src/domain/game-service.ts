@@ -51,6 +51,8 @@ export interface Submission {
   readonly usi: string;
   readonly ply: number;
   readonly idempotencyKey?: string | undefined;
+  /** the player's words with the move (a CSA engine's score and line) */
+  readonly comment?: string | undefined;
 }
 
 /** A game's view with what the view leaves out. */
@@ -277,7 +279,15 @@ async function eventsAfter(games: Games, gameId: string, afterSeq: number, limit
 
 async function submitMove(games: Games, gameId: string, player: Player, move: Submission): Promise<{ seq: number }> {
   const key = move.idempotencyKey === undefined ? {} : { idempotencyKey: move.idempotencyKey };
-  const command: CommandRequest = { type: 'SubmitMove', playerId: player.id, usi: move.usi, ply: move.ply, ...key };
+  const comment = move.comment === undefined ? {} : { comment: move.comment };
+  const command: CommandRequest = {
+    type: 'SubmitMove',
+    playerId: player.id,
+    usi: move.usi,
+    ply: move.ply,
+    ...key,
+    ...comment,
+  };
   const handled = await run(games, gameId, command, 'kept', move.ply);
   if (handled.kind === 'unchanged') {
     if (handled.duplicateOf === null) throw new ApiError('INTERNAL');

@@ -82,12 +82,21 @@ export function recordOf(events: readonly RecordedEvent[]): GameRecord | null {
   let last = Date.parse(created.data.createdAt);
   let submitted = last;
   let ended: GameEnded['data'] | null = null;
+  // the players' words with their moves (a CSA engine's score and line), after each move
+  const comments: { ply: number; text: string }[] = [];
+  const commentOf = new Map<number, string>();
   for (const e of events) {
-    if (e.type === 'MoveSubmitted') submitted = Date.parse(e.data.receivedAt);
-    else if (e.type === 'MoveAccepted') {
+    if (e.type === 'MoveSubmitted') {
+      submitted = Date.parse(e.data.receivedAt);
+      if (e.data.comment !== undefined) commentOf.set(e.seq, e.data.comment);
+    } else if (e.type === 'MoveAccepted') {
       moves.push(e.data.usi);
       times.push(Math.max(0, Math.floor((submitted - last) / 1000)));
       last = submitted;
+      const comment = commentOf.get(e.data.submittedSeq);
+      // a player's comment never reads as the server's summary line when the record is imported
+      if (comment !== undefined)
+        comments.push({ ply: moves.length, text: comment.startsWith('summary:') ? ` ${comment}` : comment });
     } else if (e.type === 'GameEnded') ended = e.data;
   }
   const names = { sente: created.data.sente.name, gote: created.data.gote.name };
@@ -106,7 +115,7 @@ export function recordOf(events: readonly RecordedEvent[]): GameRecord | null {
       ...(ended === null ? {} : { end_time: headerTime(ended.at) }),
     },
     extraInfo: [],
-    comments: end?.comment == null ? [] : [{ ply: moves.length, text: end.comment }],
+    comments: end?.comment == null ? comments : [...comments, { ply: moves.length, text: end.comment }],
   };
 }
 
