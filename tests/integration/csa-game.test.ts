@@ -85,3 +85,47 @@ describe('a game to resignation', () => {
     expect((await call(stack.app, 'GET', `/api/games/${sa.gameId}`)).status).toBe(404);
   });
 });
+
+describe('several connections', () => {
+  test('two games at once on one port: each player hears its own game only', async () => {
+    const one = await pairedGame(port, ['one_a', 'one_b'], 'two-300-10');
+    const two = await pairedGame(port, ['two_a', 'two_b'], 'three-300-10');
+    expect(one.gameId).not.toBe(two.gameId);
+    // interleaved: a move in one game, then in the other
+    expect(await play(one.sente, one.gote, '+7776FU')).toMatch(/^\+7776FU,T/);
+    expect(await play(two.sente, two.gote, '+2726FU')).toMatch(/^\+2726FU,T/);
+    expect(await play(one.gote, one.sente, '-3334FU')).toMatch(/^-3334FU,T/);
+    expect(await play(two.gote, two.sente, '-8384FU')).toMatch(/^-8384FU,T/);
+    one.sente.send('%TORYO');
+    expect(await one.gote.readUntil('#WIN')).toEqual(['%TORYO', '#RESIGN', '#WIN']);
+    // the other game goes on, and nothing of the first reached its players
+    expect(await play(two.sente, two.gote, '+2625FU')).toMatch(/^\+2625FU,T/);
+    expect([...two.sente.received, ...two.gote.received].some((l) => l.includes('7776') || l === '#WIN')).toBe(false);
+    for (const c of [one.sente, two.sente, two.gote]) c.close();
+  });
+
+  test('garbage, a line too long, bytes that are not UTF-8: that connection is closed, a game beside it goes on', async () => {
+    const game = await pairedGame(port, ['calm_a', 'calm_b'], 'calm-300-10');
+    const bad = await Promise.all([
+      CsaClient.open(port),
+      CsaClient.open(port),
+      CsaClient.open(port),
+      CsaClient.open(port),
+    ]);
+    bad[0]?.send('HELLO SERVER');
+    bad[1]?.sendRaw('x'.repeat(10_000));
+    bad[2]?.sendRaw(Buffer.from([0x4c, 0x4f, 0xff, 0xfe, 0x0a]));
+    expect(await bad[3]?.login('logged_in', 'garbage-300-10')).toBe('LOGIN:logged_in OK');
+    bad[3]?.send('%%WHAT');
+    await Promise.all(bad.map((c) => c.closed));
+    // refused without a word
+    expect(bad.slice(0, 3).flatMap((c) => c.received)).toEqual([]);
+    expect(await play(game.sente, game.gote, '+7776FU')).toMatch(/^\+7776FU,T/);
+    // a player's own garbage mid-game closes its connection only; the game goes on for the other
+    game.gote.send('WHAT NOW');
+    await game.gote.closed;
+    expect(game.sente.isClosed).toBe(false);
+    expect((await call(stack.app, 'GET', `/api/games/${game.gameId}`)).body.status).toBe('ongoing');
+    game.sente.close();
+  });
+});
