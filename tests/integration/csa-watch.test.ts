@@ -77,7 +77,7 @@ describe('a CSA game seen over WebSocket and HTTP', () => {
     const comments = watcher.events.filter((e) => e.type === 'MoveSubmitted').map((e) => e.payload.comment);
     expect(comments).toEqual(['* 30 -3334FU +2726FU', '* -25 +2726FU', undefined]);
     await watcher.close();
-    socket.close();
+    await socket.close();
   });
 
   test('the record keeps the comments after their moves', async () => {
