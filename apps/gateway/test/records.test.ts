@@ -1,7 +1,7 @@
 import type { GameEnded, RecordedEvent } from '@shogi/game';
 import { exportCsa, exportKif, type GameRecord, parseCsa, parseKif, START_SFEN } from '@shogi/rules';
 import { describe, expect, it } from 'vitest';
-import { recordOf } from '../src/routes/records.js';
+import { recordOf } from '../src/domain/game-record.js';
 
 type Side = 'sente' | 'gote';
 const other = (s: Side): Side => (s === 'sente' ? 'gote' : 'sente');
