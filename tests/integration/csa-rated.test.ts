@@ -136,3 +136,28 @@ describe('the per-address limit on wrong tokens', () => {
     }
   });
 });
+
+describe('the per-address limit on guests', () => {
+  test('guest logins are limited per address by RATE_LIMIT_GUESTS, as POST /api/players is', async () => {
+    const limited = await startStack({
+      listen: true,
+      worker: false,
+      config: {
+        csaListen: true,
+        csaPort: 0,
+        rateLimits: { ...loadConfig({}).rateLimits, guests: { max: 2, windowMs: 60_000 } },
+      },
+    });
+    try {
+      const answers: string[] = [];
+      for (const name of ['guest_x', 'guest_y', 'guest_z']) {
+        const client = await CsaClient.open(limited.csaPort as number);
+        answers.push(await client.login(name, 'guests-300-10'));
+        client.close();
+      }
+      expect(answers).toEqual(['LOGIN:guest_x OK', 'LOGIN:guest_y OK', 'LOGIN:incorrect']);
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -26,9 +26,13 @@ describe('client lines', () => {
     ['+77FU', { kind: 'move', move: '+77FU', comment: null }],
     ['%TORYO', { kind: 'special', move: '%TORYO', comment: null }],
     ["%KACHI,'declared", { kind: 'special', move: '%KACHI', comment: 'declared' }],
-    ['%%WHO', { kind: 'x1', command: '%%WHO', args: [], text: '' }],
-    ['%%GAME floodgate-300-10F +', { kind: 'x1', command: '%%GAME', args: ['floodgate-300-10F', '+'], text: '' }],
-    ['%%CHAT こんにちは', { kind: 'x1', command: '%%CHAT', args: [], text: 'こんにちは' }],
+    ['%%WHO', { kind: 'x1', command: '%%WHO', word: '%%WHO', args: [], text: '' }],
+    [
+      '%%GAME floodgate-300-10F +',
+      { kind: 'x1', command: '%%GAME', word: '%%GAME', args: ['floodgate-300-10F', '+'], text: '' },
+    ],
+    ['%%CHAT こんにちは', { kind: 'x1', command: '%%CHAT', word: '%%CHAT', args: [], text: 'こんにちは' }],
+    ['%%FOO bar', { kind: 'x1', command: null, word: '%%FOO', args: ['bar'], text: '' }],
   ])('%j', (line, parsed) => {
     expect(parseClientLine(line)).toEqual(parsed);
   });
@@ -39,7 +43,6 @@ describe('client lines', () => {
     ['LOGIN a b c d'],
     ['+7776FU,T3'],
     ['%RESIGN'],
-    ['%%FOO'],
     ['LOGIN \u00e9 x-1-1'],
     ['+7776FU\u0000'],
     ["+7776FU,'tab\there"],

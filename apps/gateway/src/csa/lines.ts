@@ -39,7 +39,14 @@ export type ClientLine =
   /** a move statement as sent (read against the position later), and its comment (`,'…`) */
   | { readonly kind: 'move'; readonly move: string; readonly comment: string | null }
   | { readonly kind: 'special'; readonly move: SpecialMove; readonly comment: string | null }
-  | { readonly kind: 'x1'; readonly command: X1Command; readonly args: readonly string[]; readonly text: string }
+  /** an x1 command (`command` null: one this server does not know, `word` as sent) */
+  | {
+      readonly kind: 'x1';
+      readonly command: X1Command | null;
+      readonly word: string;
+      readonly args: readonly string[];
+      readonly text: string;
+    }
   | { readonly kind: 'garbage'; readonly reason: string };
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
@@ -72,14 +79,13 @@ export function parseClientLine(raw: string): ClientLine {
   }
   if (line.startsWith('%%')) {
     const [word = '', ...args] = line.split(' ');
-    const command = X1_COMMANDS.find((c) => c === word);
-    if (command === undefined) return garbage(`unknown command ${word.slice(0, 16)}`);
+    const command = X1_COMMANDS.find((c) => c === word) ?? null;
     if (command === '%%CHAT') {
       const text = line.slice('%%CHAT'.length).trim();
-      return CONTROL.test(text) ? garbage('control character in chat') : { kind: 'x1', command, args: [], text };
+      return CONTROL.test(text) ? garbage('control character in chat') : { kind: 'x1', command, word, args: [], text };
     }
     if (!PRINTABLE_ASCII.test(line)) return garbage('not ASCII');
-    return { kind: 'x1', command, args: args.filter((a) => a !== ''), text: '' };
+    return { kind: 'x1', command, word, args: args.filter((a) => a !== ''), text: '' };
   }
   if (!PRINTABLE_ASCII.test(line)) return garbage('not ASCII');
   const words = line.split(' ').filter((w) => w !== '');

@@ -15,6 +15,7 @@
 import type { TimeControl } from '@shogi/game';
 import type { Side } from '@shogi/protocol';
 import type { Redis } from 'ioredis';
+import type { Presence } from './x1-lines.js';
 
 /** A player waiting for a game, as its session put itself in the queue. */
 export interface WaitingEntry {
@@ -60,8 +61,9 @@ export const WAITING_TTL_MS = 60_000;
 /** How long a proposal is kept: past the agree timeout, so a late AGREE finds it gone. */
 const PROPOSAL_TTL_S = 600;
 
-// ARGV: now, entry, side ('sente'|'gote'|''), playerId, lapsesAt. Drops lapsed entries, then
-// takes the oldest entry of another player whose side does not clash; queues the entry if none.
+// ARGV: now, entry, side ('sente'|'gote'|''), playerId, lapsesAt, queue ('1'|'0'). Drops lapsed
+// entries, then takes the oldest entry of another player whose side does not clash; queues the
+// entry if none (and queue is '1').
 const PAIR_OR_WAIT = `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 for _, m in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
@@ -73,7 +75,7 @@ for _, m in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
     return m
   end
 end
-redis.call('ZADD', KEYS[1], ARGV[5], ARGV[2])
+if ARGV[6] == '1' then redis.call('ZADD', KEYS[1], ARGV[5], ARGV[2]) end
 return false`;
 
 // ARGV: the entries. Removes them all when all are there, else none.
@@ -101,8 +103,8 @@ redis.call('DEL', KEYS[1])
 return p`;
 
 export interface PairingStore {
-  /** Takes a waiting player `entry` can play, or queues `entry` (and answers null). */
-  pairOrWait(gameName: string, entry: WaitingEntry, now: number): Promise<WaitingEntry | null>;
+  /** Takes a waiting player `entry` can play, or queues `entry` (and answers null); `queue` false: never queued (%%CHALLENGE). */
+  pairOrWait(gameName: string, entry: WaitingEntry, now: number, queue?: boolean): Promise<WaitingEntry | null>;
   /** Queues `entry` until `now` + WAITING_TTL_MS. */
   enqueue(gameName: string, entry: WaitingEntry, now: number): Promise<void>;
   /** Keeps `entry` queued until `now` + WAITING_TTL_MS, if it still is (a pairing may have taken it). */
@@ -130,13 +132,23 @@ export interface PairingStore {
   /** Publishes to a gateway's channel, for one of its sessions. */
   send(gatewayId: string, envelope: Envelope): Promise<void>;
   channelOf(gatewayId: string): string;
+  /** Shows a session in %%WHO (renewed every PRESENCE_RENEW_MS while connected), or takes it out. */
+  present(sessionId: string, presence: Presence | null, now: number): Promise<void>;
+  /** The connected players of every gateway. */
+  who(now: number): Promise<Presence[]>;
+  /** A %%CHAT line to every gateway's x1 players. */
+  chat(from: string, text: string): Promise<void>;
+  readonly chatChannel: string;
 }
+
+/** How often a session's %%WHO entry is renewed; one not renewed for three times this is gone. */
+export const PRESENCE_RENEW_MS = 20_000;
 
 export function createPairingStore(redis: Redis, prefix: string): PairingStore {
   const key = (...parts: string[]) => `${prefix}csa:${parts.join(':')}`;
   const member = (entry: WaitingEntry) => JSON.stringify(entry);
   return {
-    async pairOrWait(gameName, entry, now) {
+    async pairOrWait(gameName, entry, now, queue = true) {
       const taken = (await redis.eval(
         PAIR_OR_WAIT,
         1,
@@ -146,6 +158,7 @@ export function createPairingStore(redis: Redis, prefix: string): PairingStore {
         entry.side ?? '',
         entry.playerId,
         String(now + WAITING_TTL_MS),
+        queue ? '1' : '0',
       )) as string | null;
       return taken === null ? null : (JSON.parse(taken) as WaitingEntry);
     },
@@ -211,5 +224,25 @@ export function createPairingStore(redis: Redis, prefix: string): PairingStore {
       await redis.publish(key('gateway', gatewayId), JSON.stringify(envelope));
     },
     channelOf: (gatewayId) => key('gateway', gatewayId),
+    async present(sessionId, presence, now) {
+      if (presence === null) await redis.hdel(key('who'), sessionId);
+      else await redis.hset(key('who'), sessionId, JSON.stringify({ ...presence, at: now }));
+    },
+    async who(now) {
+      const all = await redis.hgetall(key('who'));
+      const live: Presence[] = [];
+      const stale: string[] = [];
+      for (const [id, json] of Object.entries(all)) {
+        const p = JSON.parse(json) as Presence & { at: number };
+        if (p.at < now - 3 * PRESENCE_RENEW_MS) stale.push(id);
+        else live.push({ name: p.name, mode: p.mode, status: p.status });
+      }
+      if (stale.length > 0) await redis.hdel(key('who'), ...stale);
+      return live.sort((a, b) => a.name.localeCompare(b.name));
+    },
+    async chat(from, text) {
+      await redis.publish(key('chat'), JSON.stringify({ from, text }));
+    },
+    chatChannel: key('chat'),
   };
 }

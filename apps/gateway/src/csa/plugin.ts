@@ -16,8 +16,15 @@ import { lobbyStore } from '../plugins/lobby-store.js';
 import { type Floodgate, startFloodgate } from './floodgate.js';
 import { CsaListener } from './listener.js';
 import type { LoginDeps } from './login.js';
-import { createPairingStore, type Envelope, type PairingStore, type Proposal } from './pairing-store.js';
+import {
+  createPairingStore,
+  type Envelope,
+  type PairingStore,
+  PRESENCE_RENEW_MS,
+  type Proposal,
+} from './pairing-store.js';
 import { CsaSession, type SessionContext } from './session.js';
+import type { X1Context } from './x1-commands.js';
 
 export interface CsaFrontEnd {
   /** Opens the TCP listener; resolves with its port (the one the OS gave for port 0). */
@@ -34,13 +41,22 @@ declare module 'fastify' {
   }
 }
 
+/** What %%VERSION answers. */
+const VERSION = 'CSA server protocol 1.2.1 with the x1 extension';
+/** Games %%LIST shows at most. */
+const LIST_LIMIT = 200;
+
 /** Unsent bytes after which a CSA client counts as not reading what it is sent. */
 const MAX_BUFFERED = 1 << 20;
 /** A connection that has not sent its LOGIN by then is closed, ms. */
 const FIRST_LINE_MS = 30_000;
 
-/** What the rate limits key a CSA client by: its address (no token header on a TCP line). */
-const requestOf = (ip: string) => ({ ip, headers: {}, principal: null }) as unknown as FastifyRequest;
+/**
+ * A CSA client as the rate limits see a request: its address (a TCP line has no token header),
+ * and no route of its own (@fastify/rate-limit reads the route's config).
+ */
+const requestOf = (ip: string) =>
+  ({ ip, headers: {}, principal: null, routeOptions: { config: {} } }) as unknown as FastifyRequest;
 
 export default fp<{ config: GatewayConfig }>(
   async (app: FastifyInstance, { config }) => {
@@ -83,6 +99,28 @@ export default fp<{ config: GatewayConfig }>(
       return { createdAt, initialSfen: view.initialSfen };
     };
 
+    const x1: X1Context = {
+      presence: (sessionId, presence) => {
+        pairing
+          .present(sessionId, presence, Date.now())
+          .catch((err: unknown) => log.debug({ err }, 'csa: presence not kept'));
+      },
+      who: () => pairing.who(Date.now()),
+      ongoingGames: async () => (await app.liveGames.list(LIST_LIMIT)).map((g) => g.id),
+      view: (gameId) => app.games.view(gameId).catch(() => null),
+      async chat(from, text, ip) {
+        try {
+          await app.consumeLimit('chat', requestOf(ip));
+        } catch {
+          return false;
+        }
+        await pairing.chat(from, text);
+        return true;
+      },
+      monitor: { games: app.games, hub: app.hub, log },
+      version: VERSION,
+    };
+
     const context: SessionContext = {
       gatewayId,
       login: loginDeps,
@@ -93,6 +131,7 @@ export default fp<{ config: GatewayConfig }>(
       ratingOf: (playerId, game) => lobbyRating(app.databases.lobby, playerId, game.timeControl),
       agreeTimeoutMs: config.csaAgreeTimeoutMs,
       maxMoves: config.csaMaxMoves,
+      x1,
       log,
     };
 
@@ -122,12 +161,20 @@ export default fp<{ config: GatewayConfig }>(
     let port: number | null = null;
     let floodgate: Floodgate | null = null;
     const subscriber = app.subscribers.csa;
-    subscriber.on('message', (_channel: string, text: string) => route(pairing, sessions, text, log));
+    subscriber.on('message', (channel: string, text: string) => {
+      if (channel === pairing.chatChannel) hearChat(sessions, text);
+      else route(pairing, sessions, text, log);
+    });
+    // each session's %%WHO entry lives while it is renewed: a gateway that dies takes its own away
+    const presence = setInterval(() => {
+      for (const session of sessions.values()) x1.presence(session.id, session.presence);
+    }, PRESENCE_RENEW_MS);
+    presence.unref();
 
     app.decorate('csa', {
       async listen(host: string, wanted: number) {
         if (subscriber.status === 'wait') await subscriber.connect();
-        await subscriber.subscribe(pairing.channelOf(gatewayId));
+        await subscriber.subscribe(pairing.channelOf(gatewayId), pairing.chatChannel);
         port = await listener.listen(host, wanted);
         // every listening gateway keeps the rounds' times; one runs each round
         floodgate = startFloodgate({
@@ -150,13 +197,26 @@ export default fp<{ config: GatewayConfig }>(
 
     // before Redis closes (onClose): a session that goes leaves its queue and rejects its proposal
     app.addHook('preClose', async () => {
+      clearInterval(presence);
       floodgate?.stop();
       if (port !== null) await listener.close();
       for (const session of [...sessions.values()]) session.close();
     });
   },
-  { name: 'csa', dependencies: ['games', 'hub', 'auth', 'redis', 'databases', 'rate-limit'] },
+  { name: 'csa', dependencies: ['games', 'hub', 'auth', 'redis', 'databases', 'rate-limit', 'spectators'] },
 );
+
+/** A %%CHAT line from any gateway, to this gateway's x1 players. */
+function hearChat(sessions: ReadonlyMap<string, CsaSession>, text: string): void {
+  let chat: { from?: unknown; text?: unknown };
+  try {
+    chat = JSON.parse(text) as typeof chat;
+  } catch {
+    return;
+  }
+  if (typeof chat.from !== 'string' || typeof chat.text !== 'string') return;
+  for (const session of sessions.values()) session.hear(chat.from, chat.text);
+}
 
 /** A message on this gateway's channel, to its session; a proposal for a session that is gone is rejected for it. */
 function route(

@@ -30,11 +30,14 @@ import {
   x1Line,
 } from './lines.js';
 import { type LoginDeps, login } from './login.js';
+import type { Monitor } from './monitor.js';
 import type { PairingStore, Proposal, SessionMessage, WaitingEntry } from './pairing-store.js';
 import { WAITING_TTL_MS } from './pairing-store.js';
 import { newPlayView, onMove, type PlayView, playLines } from './play-lines.js';
 import { announce, proposalOf } from './proposals.js';
 import { summaryLines } from './summary.js';
+import { type X1Context, type X1Host, x1Command } from './x1-commands.js';
+import { chatLine, type Presence } from './x1-lines.js';
 
 /** Where the session writes: the listener's socket. */
 export interface Connection {
@@ -58,8 +61,19 @@ export interface SessionContext {
   readonly agreeTimeoutMs: number;
   /** the move limit of the games it proposes (Floodgate's 256) */
   readonly maxMoves: number;
+  readonly x1: X1Context;
   readonly log: FastifyBaseLogger;
 }
+
+/** shogi-server's statuses, as %%WHO shows them; null: not shown */
+const STATUS = {
+  login: null,
+  idle: 'connected',
+  waiting: 'game_waiting',
+  proposed: 'agree_waiting',
+  playing: 'game',
+  closed: null,
+} as const satisfies Record<State['kind'], string | null>;
 
 type State =
   | { readonly kind: 'login' }
@@ -97,6 +111,8 @@ export class CsaSession {
   private queued = 0;
   /** wakes a move that waits for the player's turn */
   private wake: (() => void) | null = null;
+  /** the x1 mode's monitored games */
+  private readonly monitors = new Map<string, Monitor>();
 
   private readonly context: SessionContext;
   private readonly connection: Connection;
@@ -110,6 +126,23 @@ export class CsaSession {
 
   get closed(): boolean {
     return this.state.kind === 'closed';
+  }
+
+  /** What %%WHO shows of this session; null before its login and once closed. */
+  get presence(): Presence | null {
+    const status = STATUS[this.state.kind];
+    return status === null ? null : { name: this.name, mode: this.x1 ? 'x1' : 'CSA', status };
+  }
+
+  private moveTo(state: State): void {
+    this.state = state;
+    this.context.x1.presence(this.id, this.presence);
+  }
+
+  /** A %%CHAT line: an x1 player hears it while it is not in a proposal or a game. */
+  hear(from: string, text: string): void {
+    if (this.x1 && (this.state.kind === 'idle' || this.state.kind === 'waiting'))
+      this.connection.write([chatLine(from, text)]);
   }
 
   /** A line from the client. Garbage closes the connection (the listener's), nothing else is disturbed. */
@@ -183,14 +216,17 @@ export class CsaSession {
     this.x1 = line.x1;
     this.connection.write(this.x1 ? [loginOk(this.name), x1Line('LOGIN', '+OK x1')] : [loginOk(this.name)]);
     if (outcome.game === null) {
-      this.state = { kind: 'idle' };
+      this.moveTo({ kind: 'idle' });
       return;
     }
-    await this.seek(outcome.game);
+    await this.seek(outcome.game, false);
   }
 
-  /** Waits for an opponent under the game name: paired at once with one waiting, else queued. */
-  private async seek(game: CsaGameName): Promise<void> {
+  /**
+   * Waits for an opponent under the game name: paired at once with one waiting, else queued
+   * (a challenge is not: it answers false when nobody waits).
+   */
+  private async seek(game: CsaGameName, challenge: boolean): Promise<boolean> {
     const player = this.player as Player;
     const entry: WaitingEntry = {
       sessionId: this.id,
@@ -212,16 +248,32 @@ export class CsaSession {
         });
     }, WAITING_TTL_MS / 3);
     renew.unref();
-    this.state = { kind: 'waiting', game, entry, renew };
+    const waiting: State = { kind: 'waiting', game, entry, renew };
+    this.moveTo(waiting);
     if (game.floodgate) {
       // the name after the entry: a round that finds the name finds the entry
       await pairing.enqueue(game.name, entry, Date.now());
       await pairing.addRoundName(game.name);
-      return;
+      return true;
     }
-    const opponent = await pairing.pairOrWait(game.name, entry, Date.now());
-    if (opponent !== null)
+    const opponent = await pairing.pairOrWait(game.name, entry, Date.now(), !challenge);
+    if (opponent !== null) {
       await announce(pairing, proposalOf(game, opponent, entry, Math.random() < 0.5, this.context.maxMoves));
+      return true;
+    }
+    if (!challenge) return true;
+    clearInterval(renew);
+    if (this.state === waiting) this.moveTo({ kind: 'idle' });
+    return false;
+  }
+
+  /** Leaves the queue it waits in, if any (x1: %%GAME again). */
+  private async stopWaiting(): Promise<void> {
+    const state = this.state;
+    if (state.kind !== 'waiting') return;
+    clearInterval(state.renew);
+    this.moveTo({ kind: 'idle' });
+    await this.context.pairing.leave(state.game.name, state.entry);
   }
 
   /** A message for this session from the gateway's channel. */
@@ -241,7 +293,7 @@ export class CsaSession {
         const side: Side = proposal.sente.sessionId === this.id ? 'sente' : 'gote';
         const timer = setTimeout(() => this.agreeTimedOut(), this.context.agreeTimeoutMs);
         timer.unref();
-        this.state = { kind: 'proposed', proposal, side, agreed: false, timer };
+        this.moveTo({ kind: 'proposed', proposal, side, agreed: false, timer });
         this.connection.write(
           summaryLines(
             {
@@ -335,7 +387,7 @@ export class CsaSession {
       },
     });
     const state: Extract<State, { kind: 'playing' }> = { kind: 'playing', view, feed, leave: null };
-    this.state = state;
+    this.moveTo(state);
     this.connection.write([startLine(gameId)]);
     hub
       .join(
@@ -443,20 +495,25 @@ export class CsaSession {
       state.feed.close();
       state.leave?.();
     }
-    if (!this.x1) {
-      this.state = { kind: 'closed' };
-      this.connection.end();
-      this.onClosed(this);
-      return;
-    }
-    this.state = { kind: 'idle' };
+    this.moveTo({ kind: 'idle' });
+    if (!this.x1) this.close();
   }
 
   // --- the x1 mode -----------------------------------------------------------------------
 
   private async command(line: Extract<ClientLine, { kind: 'x1' }>): Promise<void> {
-    if (!this.x1) return;
-    this.connection.write([x1Error(`${line.command} is not served`)]);
+    // a plain-mode client sends none of these: it is not speaking this protocol
+    if (!this.x1) return this.close();
+    const host: X1Host = {
+      name: this.name,
+      ip: this.connection.ip,
+      write: (lines) => this.connection.write(lines),
+      free: this.state.kind === 'idle' || this.state.kind === 'waiting',
+      seek: (game, challenge) => this.seek(game, challenge),
+      stopWaiting: () => this.stopWaiting(),
+      monitors: this.monitors,
+    };
+    await x1Command(this.context.x1, host, line);
   }
 
   // --- the end of the connection ---------------------------------------------------------
@@ -465,8 +522,10 @@ export class CsaSession {
   close(): void {
     const state = this.state;
     if (state.kind === 'closed') return;
-    this.state = { kind: 'closed' };
+    this.moveTo({ kind: 'closed' });
     this.wake?.();
+    for (const monitor of this.monitors.values()) monitor.close();
+    this.monitors.clear();
     switch (state.kind) {
       case 'waiting':
         clearInterval(state.renew);

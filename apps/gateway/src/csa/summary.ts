@@ -22,7 +22,7 @@ export interface SummaryGame {
 const mark = (side: Side): string => (side === 'sente' ? '+' : '-');
 
 /** The Time block's clock lines: Total_Time, Byoyomi, and Increment for a Fischer clock with one. */
-function timeLines(tc: TimeControl): string[] {
+export function timeLines(tc: TimeControl): string[] {
   switch (tc.kind) {
     case 'byoyomi':
       return [`Total_Time:${tc.mainSeconds}`, `Byoyomi:${tc.byoyomiSeconds}`];
@@ -34,7 +34,8 @@ function timeLines(tc: TimeControl): string[] {
       ];
     case 'correspondence':
     case 'unlimited':
-      throw new Error(`a CSA game has a byoyomi or Fischer clock, not ${tc.kind}`);
+      // a game of this server's own with no CSA clock: shown (%%SHOW) without one
+      return [];
     default:
       return tc satisfies never;
   }
@@ -42,6 +43,8 @@ function timeLines(tc: TimeControl): string[] {
 
 /** The summary's lines for the player of `yourSide`, BEGIN to END. */
 export function summaryLines(game: SummaryGame, yourSide: Side): string[] {
+  if (game.timeControl.kind !== 'byoyomi' && game.timeControl.kind !== 'fischer')
+    throw new Error(`a CSA game has a byoyomi or Fischer clock, not ${game.timeControl.kind}`);
   const position = csaPositionLines(game.initialSfen);
   if (position === null) throw new Error(`game ${game.gameId}: bad initial position`);
   const toMove = position[position.length - 1] as string;
