@@ -26,7 +26,6 @@ import {
   loginOk,
   rejectLine,
   startLine,
-  x1Error,
   x1Line,
 } from './lines.js';
 import { type LoginDeps, login } from './login.js';
