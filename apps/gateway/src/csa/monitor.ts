@@ -9,16 +9,12 @@ import type { GameEvent, RecordedEvent } from '@shogi/game';
 import type { WireEvent } from '@shogi/protocol';
 import { exportCsa } from '@shogi/rules';
 import type { FastifyBaseLogger } from 'fastify';
-import { Feed } from '../domain/feed.js';
 import { recordOf } from '../domain/game-record.js';
-import type { GameService } from '../domain/game-service.js';
-import type { Hub } from '../domain/hub.js';
+import { type FollowDeps, type Following, followGame } from './game-follower.js';
 import { newPlayView, type PlayView, playLines } from './play-lines.js';
 import { monitorLines } from './x1-lines.js';
 
-export interface MonitorDeps {
-  readonly games: Pick<GameService, 'eventsAfter' | 'toWire'>;
-  readonly hub: Hub;
+export interface MonitorDeps extends FollowDeps {
   readonly log: FastifyBaseLogger;
 }
 
@@ -45,8 +41,7 @@ function monitored(lines: readonly string[], ended: boolean): string[] {
 }
 
 export class Monitor {
-  private feed: Feed | null = null;
-  private leave: (() => void) | null = null;
+  private following: Following | null = null;
   private closed = false;
   readonly gameId: string;
   private readonly write: (lines: readonly string[]) => void;
@@ -83,48 +78,25 @@ export class Monitor {
   }
 
   private follow(deps: MonitorDeps, view: PlayView, afterSeq: number): void {
-    const { games, hub, log } = deps;
-    const feed = new Feed(afterSeq, {
-      readAfter: (seq) => games.eventsAfter(this.gameId, seq),
-      send: (events) => {
+    this.following = followGame(
+      deps,
+      this.gameId,
+      afterSeq,
+      (events) => {
         const lines = monitored(playLines(view, events), view.ended);
         if (lines.length > 0) this.write(monitorLines(this.gameId, lines));
         if (view.ended) this.close();
       },
-      onError: (err) => {
-        log.warn({ err, gameId: this.gameId }, 'csa: monitor catch-up failed');
+      (err) => {
+        deps.log.warn({ err, gameId: this.gameId }, 'csa: monitor lost its game');
         this.close();
       },
-    });
-    this.feed = feed;
-    hub
-      .join(
-        this.gameId,
-        (batch) => {
-          const events: WireEvent[] = [];
-          for (const item of batch) {
-            const event = games.toWire(item);
-            if (event !== null) events.push(event);
-          }
-          feed.push(events);
-        },
-        () => feed.catchUp(),
-      )
-      .then((leave) => {
-        if (this.closed) leave();
-        else this.leave = leave;
-        feed.catchUp();
-      })
-      .catch((err: unknown) => {
-        log.warn({ err, gameId: this.gameId }, 'csa: monitor hub join failed');
-        this.close();
-      });
+    );
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.feed?.close();
-    this.leave?.();
+    this.following?.close();
   }
 }

@@ -23,6 +23,7 @@ import {
   PRESENCE_RENEW_MS,
   type Proposal,
 } from './pairing-store.js';
+import { rejectProposal } from './proposals.js';
 import { CsaSession, type SessionContext } from './session.js';
 import type { X1Context } from './x1-commands.js';
 
@@ -241,11 +242,7 @@ function route(
   if (message.type !== 'proposal') return;
   const { proposal } = message;
   const gone = proposal.sente.sessionId === envelope.to ? proposal.sente : proposal.gote;
-  void (async () => {
-    if ((await pairing.withdraw(proposal.gameId)) === null) return;
-    const reject = { type: 'reject', gameId: proposal.gameId, by: gone.name } as const;
-    await Promise.all(
-      [proposal.sente, proposal.gote].map((e) => pairing.send(e.gatewayId, { to: e.sessionId, message: reject })),
-    );
-  })().catch((err: unknown) => log.warn({ err }, 'csa: reject for a session that is gone failed'));
+  rejectProposal(pairing, proposal, gone.name).catch((err: unknown) =>
+    log.warn({ err }, 'csa: reject for a session that is gone failed'),
+  );
 }

@@ -1,39 +1,26 @@
 /**
  * One CSA connection: its login, its wait for an opponent, the proposal it agrees to or
- * rejects, then its game. Lines from the client are handled one after another; what the
- * gateway's channel brings (a proposal, the start, a rejection) and what the game's channel
- * brings (moves, the end) is written as it comes. Every game command goes through the game
- * service; the game's lines are made from its events (play-lines.ts), so a move reaches both
- * players the same way whoever sent it, on whichever gateway.
+ * rejects, then its game (player-game.ts). Lines from the client are handled one after
+ * another; what the gateway's channel brings (a proposal, the start, a rejection) and what the
+ * game's channel brings (moves, the end) is written as it comes.
  *
  * A plain-mode connection is closed after its game (or a rejected proposal), as
  * shogi-server does; an x1 one stays and may look for another game.
  */
 import { randomUUID } from 'node:crypto';
-import type { Side, WireEvent } from '@shogi/protocol';
-import { usiOfCsaMove } from '@shogi/rules';
+import type { Side } from '@shogi/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import { ApiError, isUnavailable } from '../domain/api-error.js';
-import { Feed } from '../domain/feed.js';
 import type { GameService } from '../domain/game-service.js';
 import type { Hub } from '../domain/hub.js';
 import type { Player } from '../domain/player.js';
 import type { CsaGameName } from './game-name.js';
-import {
-  type ClientLine,
-  LOGIN_INCORRECT,
-  LOGOUT_COMPLETED,
-  loginOk,
-  rejectLine,
-  startLine,
-  x1Line,
-} from './lines.js';
+import { type ClientLine, LOGIN_INCORRECT, LOGOUT_COMPLETED, loginOk, rejectLine, startLine, x1Line } from './lines.js';
 import { type LoginDeps, login } from './login.js';
 import type { Monitor } from './monitor.js';
 import type { PairingStore, Proposal, SessionMessage, WaitingEntry } from './pairing-store.js';
 import { WAITING_TTL_MS } from './pairing-store.js';
-import { newPlayView, onMove, type PlayView, playLines } from './play-lines.js';
-import { announce, proposalOf } from './proposals.js';
+import { PlayerGame } from './player-game.js';
+import { agreeToProposal, announce, proposalOf, rejectProposal } from './proposals.js';
 import { summaryLines } from './summary.js';
 import { type X1Context, type X1Host, x1Command } from './x1-commands.js';
 import { chatLine, type Presence } from './x1-lines.js';
@@ -90,14 +77,11 @@ type State =
       agreed: boolean;
       readonly timer: NodeJS.Timeout;
     }
-  | { readonly kind: 'playing'; readonly view: PlayView; readonly feed: Feed; leave: (() => void) | null }
+  | { readonly kind: 'playing'; readonly game: PlayerGame }
   | { readonly kind: 'closed' };
 
 /** Lines a client may send ahead of its turn (shogi-server defers a move sent early); more close the connection. */
 const MAX_QUEUED_LINES = 16;
-
-/** Retries of a move whose submission failed on the server's side (it carries an idempotency key). */
-const SUBMIT_ATTEMPTS = 3;
 
 export class CsaSession {
   readonly id = randomUUID();
@@ -108,8 +92,6 @@ export class CsaSession {
   private x1 = false;
   private queue: Promise<void> = Promise.resolve();
   private queued = 0;
-  /** wakes a move that waits for the player's turn */
-  private wake: (() => void) | null = null;
   /** the x1 mode's monitored games */
   private readonly monitors = new Map<string, Monitor>();
 
@@ -192,7 +174,7 @@ export class CsaSession {
       case 'move':
       case 'special':
         if (state.kind !== 'playing') return;
-        return this.play(line);
+        return state.game.play(line);
       case 'x1':
         return this.command(line);
       default:
@@ -327,37 +309,12 @@ export class CsaSession {
   private async agree(state: Extract<State, { kind: 'proposed' }>): Promise<void> {
     if (state.agreed) return;
     state.agreed = true;
-    const { pairing } = this.context;
-    const { proposal } = state;
-    if ((await pairing.agree(proposal.gameId, state.side)) !== 'start') return;
-    // both agreed, and this session starts the game
-    try {
-      const started = await this.context.startGame(proposal);
-      const message: SessionMessage = { type: 'start', gameId: proposal.gameId, ...started };
-      await Promise.all([
-        pairing.send(proposal.sente.gatewayId, { to: proposal.sente.sessionId, message }),
-        pairing.send(proposal.gote.gatewayId, { to: proposal.gote.sessionId, message }),
-      ]);
-    } catch (err) {
-      this.context.log.warn({ err, gameId: proposal.gameId }, 'csa: the agreed game did not start');
-      const by = err instanceof ApiError && err.code === 'ALREADY_PLAYING' ? (err.detail?.split(' ')[0] ?? '') : '';
-      const message: SessionMessage = { type: 'reject', gameId: proposal.gameId, by: by || this.name };
-      await Promise.all([
-        pairing.send(proposal.sente.gatewayId, { to: proposal.sente.sessionId, message }),
-        pairing.send(proposal.gote.gatewayId, { to: proposal.gote.sessionId, message }),
-      ]);
-    }
+    const { pairing, startGame, log } = this.context;
+    await agreeToProposal(pairing, state.proposal, state.side, startGame, log);
   }
 
-  /** Withdraws the proposal and tells both players, unless it is gone or its game started. */
-  private async reject(proposal: Proposal, by: string): Promise<void> {
-    const { pairing } = this.context;
-    if ((await pairing.withdraw(proposal.gameId)) === null) return;
-    const message: SessionMessage = { type: 'reject', gameId: proposal.gameId, by };
-    await Promise.all([
-      pairing.send(proposal.sente.gatewayId, { to: proposal.sente.sessionId, message }),
-      pairing.send(proposal.gote.gatewayId, { to: proposal.gote.sessionId, message }),
-    ]);
+  private reject(proposal: Proposal, by: string): Promise<void> {
+    return rejectProposal(this.context.pairing, proposal, by);
   }
 
   /** No start in time: rejected by whoever did not agree (this player, unless it did). */
@@ -373,127 +330,22 @@ export class CsaSession {
 
   // --- the game --------------------------------------------------------------------------
 
-  /** START, then the game's lines from its events: the hub first, the log for what came before. */
+  /** START, then the game's lines from its events, from the first on. */
   private follow(gameId: string, side: Side, started: { createdAt: string; initialSfen: string }): void {
-    const view = newPlayView({ gameId, ...started }, side);
-    const { games, hub, log } = this.context;
-    const feed = new Feed(0, {
-      readAfter: (seq) => games.eventsAfter(gameId, seq),
-      send: (events) => this.gameEvents(events),
-      onError: (err) => {
-        log.warn({ err, gameId }, 'csa: catch-up read failed, closing');
-        this.close();
-      },
+    const game = new PlayerGame(this.context, this.player as Player, { gameId, side, ...started }, `csa-${this.id}`, {
+      write: (lines) => this.connection.write(lines),
+      ended: () => this.afterGame(),
+      failed: () => this.close(),
     });
-    const state: Extract<State, { kind: 'playing' }> = { kind: 'playing', view, feed, leave: null };
-    this.moveTo(state);
+    this.moveTo({ kind: 'playing', game });
     this.connection.write([startLine(gameId)]);
-    hub
-      .join(
-        gameId,
-        (batch) => {
-          const events: WireEvent[] = [];
-          for (const item of batch) {
-            const event = games.toWire(item);
-            if (event !== null) events.push(event);
-          }
-          feed.push(events);
-        },
-        () => feed.catchUp(),
-      )
-      .then((leave) => {
-        if (this.state !== state) leave();
-        else state.leave = leave;
-        feed.catchUp();
-      })
-      .catch((err: unknown) => {
-        log.warn({ err, gameId }, 'csa: hub join failed, closing');
-        this.close();
-      });
-  }
-
-  private gameEvents(events: readonly WireEvent[]): void {
-    const state = this.state;
-    if (state.kind !== 'playing') return;
-    const lines = playLines(state.view, events);
-    if (lines.length > 0) this.connection.write(lines);
-    this.wake?.();
-    if (state.view.ended) this.afterGame();
-  }
-
-  /** Resolves true once the player may move, false when the game ends (or the session closes) first. */
-  private async turn(view: PlayView): Promise<boolean> {
-    while (!onMove(view)) {
-      if (view.ended || this.closed) return false;
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-      });
-      this.wake = null;
-    }
-    return !this.closed;
-  }
-
-  private async play(line: Extract<ClientLine, { kind: 'move' | 'special' }>): Promise<void> {
-    const state = this.state;
-    if (state.kind !== 'playing') return;
-    const player = this.player as Player;
-    const { games } = this.context;
-    const { view } = state;
-    if (line.kind === 'special' && line.move === '%CHUDAN') {
-      // a request to interrupt the game: this server's abort, which only a player who has not
-      // moved yet may make (refused later, and nothing is written: the game goes on)
-      await this.attempt(() => games.abort(view.gameId, player));
-      return;
-    }
-    if (!(await this.turn(view))) return;
-    if (line.kind === 'special') {
-      if (line.move === '%TORYO') await this.attempt(() => games.resign(view.gameId, player));
-      else await this.attempt(() => games.declareImpasse(view.gameId, player));
-      return;
-    }
-    // a statement that cannot be read on this position is submitted as sent: in a CSA game an
-    // illegal move loses, and the game records what was sent with its rejection
-    const read = usiOfCsaMove(view.sfen, line.move);
-    const usi = read.ok ? read.value : line.move.slice(0, 16);
-    const idempotencyKey = `csa-${this.id}-${view.ply}`;
-    // no second move of this player's until this one's verdict (the events clear it)
-    view.pending = true;
-    const comment = line.comment === null ? {} : { comment: line.comment };
-    const done = await this.attempt(() =>
-      games.submitMove(view.gameId, player, { usi, ply: view.ply, idempotencyKey, ...comment }),
-    );
-    if (!done) view.pending = false;
-  }
-
-  /** A game command: true once recorded; false when refused as the game stands (its events tell the rest). */
-  private async attempt(command: () => Promise<unknown>): Promise<boolean> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await command();
-        return true;
-      } catch (err) {
-        if (err instanceof ApiError && err.code !== 'INTERNAL' && err.code !== 'CONFLICT') {
-          this.context.log.debug({ err }, 'csa: command refused');
-          return false;
-        }
-        if (attempt >= SUBMIT_ATTEMPTS) {
-          this.context.log.error({ err }, 'csa: command failed, closing');
-          this.close();
-          return false;
-        }
-        if (!isUnavailable(err)) this.context.log.warn({ err }, 'csa: command failed, retrying');
-        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
-      }
-    }
+    game.start();
   }
 
   /** After a game or a rejected proposal: the plain mode's connection ends, the x1 mode's stays. */
   private afterGame(): void {
     const state = this.state;
-    if (state.kind === 'playing') {
-      state.feed.close();
-      state.leave?.();
-    }
+    if (state.kind === 'playing') state.game.close();
     this.moveTo({ kind: 'idle' });
     if (!this.x1) this.close();
   }
@@ -522,7 +374,6 @@ export class CsaSession {
     const state = this.state;
     if (state.kind === 'closed') return;
     this.moveTo({ kind: 'closed' });
-    this.wake?.();
     for (const monitor of this.monitors.values()) monitor.close();
     this.monitors.clear();
     switch (state.kind) {
@@ -540,8 +391,7 @@ export class CsaSession {
         break;
       case 'playing':
         // the game goes on: a player who left loses on time, as on Floodgate
-        state.feed.close();
-        state.leave?.();
+        state.game.close();
         break;
       default:
         break;
