@@ -8,6 +8,9 @@ const REASONS: Readonly<Record<string, string>> = {
   stalemate: 'stalemate',
   impasse: 'impasse declaration (jishogi)',
   abort: 'abort',
+  // the CSA protocol's games: an illegal move loses, and a move limit draws
+  illegal_move: 'illegal move',
+  max_moves: 'move limit',
 };
 
 export const reasonText = (reason: string): string => REASONS[reason] ?? reason.replaceAll('_', ' ');
