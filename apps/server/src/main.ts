@@ -64,6 +64,7 @@ async function main(): Promise<number> {
       ...(worker === null ? {} : { events: worker.events }),
     });
     logger.info(`Gateway listening on ${options.publicUrl} (web client: ${options.publicUrl}/, API docs: /docs)`);
+    if (gateway.csaPort !== null) logger.info(`CSA protocol on port ${gateway.csaPort} (engines: docs/csa.md)`);
     // a person who opens the web client can play at once, against this bot
     await startBotOpponent({
       baseUrl: gateway.url,
