@@ -19,6 +19,7 @@ export {
 } from './accounts.js';
 export { type AppendRequest, appendEvents, appendMany } from './append.js';
 export { type BatcherOptions, createBatcher } from './batching.js';
+export { type BotUpgrade, isBotAccount, upgradeToBot } from './bot-accounts.js';
 export { type CreateDbOptions, createDb, poolOf } from './db.js';
 export { READ_ALL_LOCK_KEY, toRecorded } from './event-rows.js';
 export { createPgEventStore, type PgEventStoreOptions } from './event-store.js';
@@ -36,6 +37,7 @@ export {
 export { applyToGameRow, type GameRowPatch, type GameRowValues } from './games-projection.js';
 export * from './lobby/index.js';
 export { createMigrator, migrateToLatest } from './migrate.js';
+export { type AccountSummary, accountSummary, type PlayerCard, playerCards, type ShownRating } from './player-cards.js';
 export { createPlayer, findPlayerByTokenHash, getPlayer, getPlayers, replaceGuestTokenHash } from './players.js';
 export { lockQuota, type QuotaKind } from './quota-lock.js';
 export * from './ratings/index.js';
