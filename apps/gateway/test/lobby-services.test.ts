@@ -71,6 +71,7 @@ function recordingStore(answers: Partial<Record<keyof LobbyTx | keyof LobbyStore
   const inserted = (row: object, extra: object) => ({ ...row, ...extra });
   const tx = {
     ongoingGameOf: record('ongoingGameOf', () => null),
+    isBotAccount: record('isBotAccount', () => false),
     countOpenSeeks: record('countOpenSeeks', () => 0),
     countOpenSeeksFrom: record('countOpenSeeksFrom', () => 0),
     lockQuota: record('lockQuota', () => undefined),
@@ -170,6 +171,7 @@ describe('a seek', () => {
       `openSeeksInPool ${theirs.pool_key} alice`,
       'attempt',
       'lockPlayers alice,bob',
+      'isBotAccount alice',
       'ongoingGameOf alice byoyomi,fischer',
       'lockOpenSeek seek-bob',
       'ongoingGameOf bob byoyomi,fischer',
@@ -193,6 +195,7 @@ describe('a seek', () => {
     expect(calls.slice(calls.indexOf('lockOpenSeek seek-bob'))).toEqual([
       'lockOpenSeek seek-bob',
       'lockPlayers alice',
+      'isBotAccount alice',
       'ongoingGameOf alice byoyomi,fischer',
       'insertSeek',
       'commit',
@@ -204,6 +207,13 @@ describe('a seek', () => {
     const { store, calls } = recordingStore({ ongoingGameOf: () => 'g9' });
     const { service } = lobbyOver(store, calls);
     await expect(service.createSeek(alice, body)).rejects.toMatchObject({ code: 'ALREADY_PLAYING', detail: 'game g9' });
+    expect(calls).not.toContain('begin');
+  });
+
+  test('a bot account is refused before any transaction: bots play through challenges only', async () => {
+    const { store, calls } = recordingStore({ isBotAccount: () => true });
+    const { service } = lobbyOver(store, calls);
+    await expect(service.createSeek(alice, body)).rejects.toMatchObject({ code: 'BOT_ACCOUNT' });
     expect(calls).not.toContain('begin');
   });
 });

@@ -103,6 +103,13 @@ export const CreateChallengeBody = Type.Object(
     color: Type.Optional(ColorPreference),
     ruleset: Type.Optional(RulesetName),
     handicap: Type.Optional(HandicapName),
+    sfen: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'a custom initial position (casual games only; not with a handicap)',
+      }),
+    ),
   },
   closed,
 );
@@ -121,6 +128,7 @@ export const ChallengeView = Type.Object(
     color: Type.Unsafe<ColorPreference>(Type.String({ enum: [...COLOR_PREFERENCES], description: "the challenger's" })),
     ruleset: RulesetName,
     handicap: Type.Union([HandicapName, Type.Null()]),
+    sfen: Type.Union([Type.String(), Type.Null()], { description: 'the custom initial position, if any' }),
     status: Type.Unsafe<ChallengeStatus>(Type.String({ enum: [...CHALLENGE_STATUSES] })),
     gameId: Type.Union([Id, Type.Null()], { description: 'the game once accepted' }),
     rematchOf: Type.Union([Id, Type.Null()], { description: 'the ended game this rematch offer follows' }),

@@ -14,7 +14,7 @@ import {
 } from '@shogi/protocol';
 import { ApiError } from '../api-error.js';
 import type { Player } from '../player.js';
-import { answerable, checkTerms } from './checks.js';
+import { answerable, checkSetup, checkTerms } from './checks.js';
 import type { ChallengeStore } from './ports.js';
 import { acceptLocked, announceAccepted, type LobbyContext, refuseIfPlaying } from './start-game.js';
 import { challengeView, statusOf } from './views.js';
@@ -78,6 +78,7 @@ export function createChallengeService(deps: ChallengeDeps) {
 async function createChallenge(deps: ChallengeDeps, player: Player, body: CreateChallengeBody): Promise<ChallengeView> {
   const { store } = deps;
   checkTerms(body.timeControl, body.rated);
+  const sfen = checkSetup(body);
   const opponent = await resolveOpponent(store, body.opponent);
   if (opponent.id === player.id) throw new ApiError('SAME_PLAYER', 'you cannot challenge yourself');
   // the acceptance checks both players under their locks; this only answers early
@@ -97,7 +98,7 @@ async function createChallenge(deps: ChallengeDeps, player: Player, body: Create
       rated: body.rated,
       ruleset: body.ruleset ?? 'default',
       handicap: body.handicap ?? null,
-      sfen: null,
+      sfen,
       color: body.color ?? 'random',
       rematch_of: null,
       created_at: at,

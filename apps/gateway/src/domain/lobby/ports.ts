@@ -75,6 +75,11 @@ export interface PlayingReads {
   ongoingGameOf(playerId: string, kinds: readonly string[]): Promise<string | null>;
 }
 
+export interface BotReads {
+  /** Whether the player is a bot account (false for guests). */
+  isBotAccount(playerId: string): Promise<boolean>;
+}
+
 export interface SeekCounts {
   countOpenSeeks(playerId: string, at: Date): Promise<number>;
   /** open seeks posted from one client address (its key) */
@@ -87,7 +92,7 @@ export interface QuotaLocks {
 }
 
 /** What starting a game needs inside its transaction, a pairing's or an acceptance's. */
-export interface StartTx extends PlayingReads {
+export interface StartTx extends PlayingReads, BotReads {
   /** The players' locks, taken in id order. */
   lockPlayers(playerIds: readonly string[]): Promise<void>;
   /** `kinds`: only seeks with a time control of these kinds. */
@@ -106,7 +111,7 @@ export interface SeekTx extends StartTx, SeekCounts, QuotaLocks {
   insertSeek(seek: NewSeek, paired?: { readonly gameId: string; readonly side: string }): Promise<StoredSeek>;
 }
 
-export interface SeekStore extends PlayingReads, SeekCounts, Transactional<SeekTx> {
+export interface SeekStore extends PlayingReads, BotReads, SeekCounts, Transactional<SeekTx> {
   lobbyRating(playerId: string, timeControl: TimeControl): Promise<number>;
   listOpenSeeks(at: Date): Promise<StoredSeek[]>;
   getSeek(id: string): Promise<StoredSeek | undefined>;

@@ -13,8 +13,9 @@ import {
   type TimeControl,
 } from '@shogi/protocol';
 import { ApiError } from '../api-error.js';
+import { refuseBot } from './bot-accounts.js';
 import { other, sideOf } from './pairing.js';
-import type { AnswerTx, LobbyGames, PlayingReads, StartTx, StoredChallenge, Transactional } from './ports.js';
+import type { AnswerTx, BotReads, LobbyGames, PlayingReads, StartTx, StoredChallenge, Transactional } from './ports.js';
 import { type GameTerms, termsOfChallenge } from './views.js';
 
 /** What the three lobby services share besides their store. */
@@ -55,17 +56,21 @@ export async function refuseIfPlaying(reads: PlayingReads, playerId: string, tim
  * Starts a game of one person's own (a bot game: the bot, which plays many games at once, is
  * exempt) under the one-real-time-game rule: a real-time one is created under the person's
  * lock only when they are in no real-time game, so two requests at once start one game.
- * Other games are not limited and take no lock.
+ * Other games are not limited and take no lock. A bot account plays none (bot-accounts.ts).
  */
 export async function startAlone<T>(
-  store: Transactional<StartTx>,
+  store: Transactional<StartTx> & BotReads,
   playerId: string,
   timeControl: TimeControl | undefined,
   start: () => Promise<T>,
 ): Promise<T> {
-  if (timeControl === undefined || !isRealTime(timeControl)) return start();
+  if (timeControl === undefined || !isRealTime(timeControl)) {
+    await refuseBot(store, playerId);
+    return start();
+  }
   return store.transaction(async (tx) => {
     await tx.lockPlayers([playerId]);
+    await refuseBot(tx, playerId);
     await refuseIfPlaying(tx, playerId, timeControl);
     return start();
   });

@@ -71,6 +71,7 @@ export function challengeView(row: StoredChallenge, at: Date): ChallengeView {
     color: row.color as ColorPreference,
     ruleset: row.ruleset as ChallengeView['ruleset'],
     handicap: row.handicap as ChallengeView['handicap'],
+    sfen: row.sfen,
     status: statusOf(row, at) as ChallengeView['status'],
     gameId: row.game_id,
     rematchOf: row.rematch_of,
