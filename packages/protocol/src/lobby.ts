@@ -157,6 +157,11 @@ export type LobbyMessage =
   | { readonly type: 'rematch'; readonly challenge: ChallengeView }
   /** a challenge of yours (sent or received) was accepted: the game to join */
   | { readonly type: 'accepted'; readonly challengeId: string; readonly gameId: string; readonly color: Side }
+  /**
+   * a game of yours started, however it was made (a pairing, a challenge or rematch, a bot
+   * game, an operator's): published by the one place every game is created
+   */
+  | { readonly type: 'started'; readonly gameId: string; readonly color: Side }
   /** a challenge of yours was declined (to the challenger) or cancelled (to the opponent) */
   | { readonly type: 'declined' | 'cancelled'; readonly challengeId: string }
   /** the answer to any frame you send: the socket is read-only (LOBBY_READ_ONLY); MAX_BAD_FRAMES close it */

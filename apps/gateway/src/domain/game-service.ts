@@ -97,6 +97,12 @@ export interface GameServiceDeps {
    * returns: the player's ack and the event (a resignation, say) then leave in one write.
    */
   readonly deliverLocal?: (gameId: string, events: readonly RecordedEvent[]) => void;
+  /**
+   * Tells both players a game of theirs started (on their `player:<id>` channels): every game
+   * is created here, however it was agreed, so this is the one place that knows them all.
+   * Best effort: a lost notice is found again in the player's ongoing games.
+   */
+  readonly announceStarted?: (view: GameView) => Promise<void>;
   /** Schedules the flag job of a new timed game's first turn (the worker schedules every later one). */
   readonly scheduleFlag?: (gameId: string, state: GameState) => Promise<void>;
   /** Where a job that could not be queued for a recorded command is reported. */
@@ -231,7 +237,11 @@ async function createGame(games: Games, body: CreateGameBody): Promise<GameView>
   if (handled.kind !== 'appended') throw new ApiError('INTERNAL');
   const created = handled.after;
   if (scheduleFlag !== undefined) await afterRecorded(games, gameId, 'flag', () => scheduleFlag(gameId, created));
-  return viewOf(created, games.now());
+  const view = viewOf(created, games.now());
+  await games.deps
+    .announceStarted?.(view)
+    .catch((err: unknown) => games.deps.logger?.warn({ err, gameId }, 'game start not announced to its players'));
+  return view;
 }
 
 async function eventsAfter(games: Games, gameId: string, afterSeq: number, limit: number): Promise<WireEvent[]> {

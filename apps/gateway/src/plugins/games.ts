@@ -17,13 +17,14 @@ import {
   type ValidateJob,
   type ValidateJobData,
 } from '@shogi/pipeline';
-import type { CreatePlayerResponse } from '@shogi/protocol';
+import type { CreatePlayerResponse, LobbyMessage } from '@shogi/protocol';
 import { usernameTaken } from '@shogi/store';
 import { Queue } from 'bullmq';
 import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
 import { createGameService, type GameService, type GameServiceDeps } from '../domain/game-service.js';
 import { createGuest } from '../domain/names.js';
+import { playerChannel } from '../domain/player-channel.js';
 import { tickBatcher } from '../domain/tick-batch.js';
 import { storeOver } from './store.js';
 
@@ -62,6 +63,14 @@ export default fp<{ config: GatewayConfig; events?: EventStore }>(
     const deps: GameServiceDeps = {
       publish: async (gameId, events) => {
         await app.redis.publish(channelOf(gameId), JSON.stringify(events.map(toEnvelope)));
+      },
+      announceStarted: async ({ id: gameId, players }) => {
+        const tell = (playerId: string, color: 'sente' | 'gote') =>
+          app.redis.publish(
+            playerChannel(playerId, config.channelPrefix),
+            JSON.stringify({ type: 'started', gameId, color } satisfies LobbyMessage),
+          );
+        await Promise.all([tell(players.sente.id, 'sente'), tell(players.gote.id, 'gote')]);
       },
       // the hub plugin registers after this one; it is there by the time commands run
       deliverLocal: (gameId, events) => app.hub.deliver(gameId, events.map(toEnvelope)),

@@ -8,6 +8,7 @@ import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
 import { createHub, type Hub } from '../domain/hub.js';
 import { createLobbyService, type LobbyService } from '../domain/lobby/index.js';
+import { playerChannel } from '../domain/player-channel.js';
 import { lobbyStore } from './lobby-store.js';
 
 declare module 'fastify' {
@@ -23,7 +24,7 @@ const SWEEP_MS = 60_000;
 export default fp<{ config: GatewayConfig }>(
   async (app, { config }) => {
     const db = app.databases.lobby;
-    const channelOf = (playerId: string) => `${config.channelPrefix}player:${playerId}`;
+    const channelOf = (playerId: string) => playerChannel(playerId, config.channelPrefix);
     const lobby = createLobbyService({
       store: lobbyStore(db),
       games: app.games,
