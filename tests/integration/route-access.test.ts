@@ -6,11 +6,12 @@
  * here. Tokens in URLs are refused on every API route.
  */
 import { type Access, accessOf, BotRegistry, ROUTE_ACCESS } from '@shogi/gateway';
+import { LISHOGI_SCOPES } from '@shogi/protocol';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bearer, call, type Stack, startStack } from './harness.js';
 
 let stack: Stack;
-let tokens: Record<'guest' | 'session' | 'readOnly' | 'playOnly' | 'admin', string>;
+let tokens: Record<'guest' | 'session' | 'readOnly' | 'playOnly' | 'admin' | 'lishogi', string>;
 interface Operation {
   readonly method: 'GET' | 'POST' | 'DELETE';
   /** as Fastify registers it: `/api/games/:id` */
@@ -41,12 +42,20 @@ beforeAll(async () => {
   const personal = async (scopes: string[]) =>
     (await call(stack.app, 'POST', '/api/tokens', { name: scopes.join('+'), scopes }, bearer(session))).body
       .token as string;
+  // lishogi's scopes on an account of their own: the upgrade route makes it a bot account
+  await call(stack.app, 'POST', '/api/accounts', { username: 'somebot', password: 'correct horse' });
+  const botSession = (await call(stack.app, 'POST', '/api/session', { username: 'somebot', password: 'correct horse' }))
+    .body.token as string;
+  const lishogi = (
+    await call(stack.app, 'POST', '/api/tokens', { name: 'lishogi', scopes: [...LISHOGI_SCOPES] }, bearer(botSession))
+  ).body.token as string;
   tokens = {
     guest,
     session,
     readOnly: await personal(['read']),
     playOnly: await personal(['play']),
     admin: stack.adminToken,
+    lishogi,
   };
   const doc = (await call(stack.app, 'GET', '/docs/json')).body as {
     paths: Record<string, Record<string, { 'x-access'?: unknown }>>;
@@ -76,6 +85,10 @@ const lacking: Record<Exclude<Access, 'public' | 'token'>, { token: keyof typeof
   admin: { token: 'session', code: 'ADMIN_REQUIRED' },
   session: { token: 'guest', code: 'SESSION_REQUIRED' },
   guest: { token: 'session', code: 'GUEST_TOKEN_REQUIRED' },
+  'bot:play': { token: 'playOnly', code: 'INSUFFICIENT_SCOPE' },
+  'board:play': { token: 'playOnly', code: 'INSUFFICIENT_SCOPE' },
+  'challenge:read': { token: 'playOnly', code: 'INSUFFICIENT_SCOPE' },
+  'challenge:write': { token: 'playOnly', code: 'INSUFFICIENT_SCOPE' },
 };
 const fitting: Record<Exclude<Access, 'public'>, keyof typeof tokens> = {
   token: 'readOnly',
@@ -84,7 +97,13 @@ const fitting: Record<Exclude<Access, 'public'>, keyof typeof tokens> = {
   admin: 'admin',
   session: 'session',
   guest: 'guest',
+  'bot:play': 'lishogi',
+  'board:play': 'lishogi',
+  'challenge:read': 'lishogi',
+  'challenge:write': 'lishogi',
 };
+/** Streams that stay open once past the door: their own tests read them (lishogi-events.test.ts). */
+const OPEN_STREAMS = ['GET /api/stream/event'];
 const REFUSALS = ['UNAUTHORIZED', 'INSUFFICIENT_SCOPE', 'ADMIN_REQUIRED', 'SESSION_REQUIRED', 'GUEST_TOKEN_REQUIRED'];
 
 describe('the access table', () => {
@@ -136,6 +155,7 @@ describe('every route', () => {
       // these end what they are given: the session and the guest token the other checks need
       if (['DELETE /api/session', 'POST /api/me/token', 'POST /api/me/password'].includes(`${op.method} ${op.route}`))
         continue;
+      if (OPEN_STREAMS.includes(`${op.method} ${op.route}`)) continue;
       const { code } = await inject(op.method, op.url, tokens[fitting[op.access]]);
       expect(REFUSALS, `${op.method} ${op.url} answered ${code}`).not.toContain(code);
     }

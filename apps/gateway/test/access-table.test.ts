@@ -14,7 +14,7 @@ function readmeTable(): Map<string, Access> {
   const table = new Map<string, Access>();
   for (const line of section.split('\n')) {
     const cells = line.split(' | ');
-    const access = /^\| `(\w+)`$/.exec(cells[0] ?? '')?.[1];
+    const access = /^\| `([\w:]+)`$/.exec(cells[0] ?? '')?.[1];
     if (access === undefined || !(ACCESS_LEVELS as readonly string[]).includes(access)) continue;
     for (const [, route] of (cells[2] ?? '').matchAll(/`([A-Z]+ [^`]+)`/g))
       if (route !== undefined) table.set(route, access as Access);

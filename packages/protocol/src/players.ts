@@ -53,6 +53,9 @@ export const PlayerProfile = Type.Object(
   {
     id: Type.String(),
     name: Type.String(),
+    title: Type.Union([Type.Literal('BOT'), Type.Null()], {
+      description: "'BOT' for a bot account (it plays through the Bot API), else null",
+    }),
     ratings: Type.Array(CategoryRating, { description: 'one per category the player has rated games in' }),
     results: Type.Object({ sente: ColorRecord, gote: ColorRecord }, closed),
     recentGames: Type.Array(

@@ -7,7 +7,10 @@
  */
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
+import accountRoutes from './account-routes.js';
+import challengeRoutes from './challenge-routes.js';
 import { lishogiErrorHandler } from './errors.js';
+import eventRoutes from './event-routes.js';
 import type { NdjsonStream } from './ndjson.js';
 
 declare module 'fastify' {
@@ -26,4 +29,7 @@ export default async function lishogi(app: FastifyInstance): Promise<void> {
   app.addHook('preClose', async () => {
     for (const stream of [...streams]) stream.end();
   });
+  await app.register(accountRoutes);
+  await app.register(challengeRoutes);
+  await app.register(eventRoutes);
 }
