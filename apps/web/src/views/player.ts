@@ -31,7 +31,8 @@ export function playerPage(root: HTMLElement, playerId: string): () => void {
         h(
           'section',
           { class: 'player' },
-          h('h1', {}, p.name),
+          // a bot account is marked as lishogi marks one
+          h('h1', {}, p.title === 'BOT' ? `BOT ${p.name}` : p.name),
           h('h2', {}, 'Ratings'),
           p.ratings.length === 0
             ? h('p', {}, 'No rated games yet.')
