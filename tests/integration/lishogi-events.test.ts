@@ -24,7 +24,8 @@ let hanako: TestAccount;
 const open: NdjsonReader[] = [];
 
 beforeAll(async () => {
-  stack = await startStack({ listen: true });
+  // a request timeout shorter than the keep-alive test: a stream outlives it (it bounds receiving a request)
+  stack = await startStack({ listen: true, config: { requestTimeoutMs: 2_000 } });
   robo = await accountWithToken(stack.app, 'RoboShogi', ['bot:play']);
   expect((await call(stack.app, 'POST', '/api/bot/account/upgrade', undefined, bearer(robo.token))).status).toBe(200);
   hanako = await accountWithToken(stack.app, 'Hanako', ['board:play', 'challenge:read', 'challenge:write']);
@@ -233,11 +234,12 @@ describe('games', () => {
 });
 
 describe('the stream itself', () => {
-  test('sends a keep-alive line within 6 s, as lishogi does', async () => {
+  test('sends a keep-alive line within 6 s, as lishogi does, and outlives the request timeout', async () => {
     const quiet = await accountWithToken(stack.app, 'Quiet', ['board:play']);
     const stream = await events(quiet.token);
     await stream.until(() => stream.keepAlives > 0, 'a keep-alive line', 6_500);
     expect(stream.lines).toEqual([]);
+    expect(stream.ended).toBe(false);
   });
 
   test('a stream the client drops releases its subscriptions: the player’s channel and its games’', async () => {
