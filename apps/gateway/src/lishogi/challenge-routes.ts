@@ -61,7 +61,7 @@ const challengeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['lishogi'],
         summary:
-          "Challenge a player (username, player id or a guest's name) with lishogi's parameters, form-encoded or JSON; the challenge in lishogi's shape",
+          "Challenge a player (a username in any case, or a player id) with lishogi's parameters, form-encoded or JSON; the challenge in lishogi's shape",
         params: ChallengeTarget,
         body: ChallengeParamsBody,
         response: { 200: LishogiChallenge, ...LISHOGI_ERRORS },
