@@ -10,21 +10,18 @@
  *
  * Every page is served under the gateway's Content-Security-Policy, and every flow must run
  * without breaking it: no `securitypolicyviolation` event and no CSP message on the console
- * in any page, checked after each test.
+ * in any page, checked after each test. The build, the browser and those reports: browser.ts.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { BotRegistry } from '@shogi/gateway';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { build } from 'vite';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startBotOpponent } from '../../apps/server/src/demo/opponent.js';
 import { type Stack, silentLogger, startStack } from '../integration/harness.js';
+import { ARTIFACTS, bounded, buildWebClient, type Chromium, openChromium, removeWebClient } from './browser.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const ARTIFACTS = join(ROOT, 'test-artifacts');
 // a cooperative mate: ▲7六歩 △1四歩 ▲5三歩不成 △1五歩 ▲5二金打 (頭金)
 const START = '4k4/9/8p/4P4/9/9/2P6/9/4K4 b G 1';
 const MOVES = [
@@ -34,24 +31,15 @@ const MOVES = [
   { usi: '1d1e', by: 'keyboard' },
   { usi: 'G*5b', by: 'click' },
 ] as const;
-const CHROMIUM = '/usr/bin/chromium';
 const DROP_TYPES: Record<string, number> = { P: 1, L: 2, N: 3, S: 4, B: 5, R: 6, G: 7 };
 
 let stack: Stack;
-let browser: Browser;
+let chromium: Chromium;
 let webRoot: string;
 let idleBot: { id: string };
-const contexts: BrowserContext[] = [];
-/** what the pages reported: CSP violations, CSP console messages, documents served without a CSP */
-const csp = { violations: [] as string[], console: [] as string[], unprotected: [] as string[] };
 
 beforeAll(async () => {
-  webRoot = mkdtempSync(join(tmpdir(), 'shogi-web-'));
-  await build({
-    configFile: join(ROOT, 'apps/web/vite.config.ts'),
-    logLevel: 'warn',
-    build: { outDir: webRoot, emptyOutDir: true },
-  });
+  webRoot = await buildWebClient();
   const bots = new BotRegistry();
   stack = await startStack({ listen: true, extras: { bots, web: { root: webRoot } } });
   await startBotOpponent({ baseUrl: stack.baseUrl, registry: bots, logger: silentLogger(), moveDelayMs: 50 });
@@ -62,83 +50,25 @@ beforeAll(async () => {
     name: 'idle-bot',
     idleMs: 1_500,
   });
-  // the browser is Debian's, never a download: say how to get it rather than fail obscurely
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does`);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
-  });
+  chromium = await openChromium();
   mkdirSync(ARTIFACTS, { recursive: true });
 });
 
 afterAll(async () => {
-  // on a loaded machine a close can stall now and then: bounded, so the run still ends (and says which)
-  await bounded('browser contexts', Promise.all(contexts.map((c) => c.close())), 10_000);
-  await bounded('browser', browser?.close(), 10_000);
+  await chromium?.close();
   // as the gateway process does after its grace period (server.ts): a socket still open (the
   // bot's, in its own game) must not hold the close
   const grace = setTimeout(() => stack?.app.server.closeAllConnections(), 2_000);
   await bounded('stack', stack?.close(), 30_000);
   clearTimeout(grace);
-  if (webRoot) rmSync(webRoot, { recursive: true, force: true });
+  removeWebClient(webRoot);
 });
 
-async function bounded(what: string, closing: Promise<unknown> | undefined, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<void>((done) => {
-    timer = setTimeout(() => {
-      console.warn(`e2e: ${what} did not close within ${ms} ms`);
-      done();
-    }, ms);
-  });
-  await Promise.race([closing?.catch(() => {}), late]);
-  clearTimeout(timer);
-}
-
-/** A browser context that plays as `who` (the client keeps its guest token in localStorage). */
-async function contextAs(
-  who: { id: string; name: string; token: string } | null,
-  width = 1100,
-  hasTouch = false,
-): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 900 }, hasTouch });
-  contexts.push(context);
-  if (who) await context.addInitScript((v) => localStorage.setItem('shogi.identity', v), JSON.stringify(who));
-  await watchPolicy(context);
-  const page = await context.newPage();
-  page.on('pageerror', (err) => {
-    throw err;
-  });
-  page.on('console', (message) => {
-    if (/Content.Security.Policy/i.test(message.text())) csp.console.push(message.text());
-  });
-  page.on('response', (response) => {
-    if (response.request().isNavigationRequest() && !response.headers()['content-security-policy'])
-      csp.unprotected.push(response.url());
-  });
-  return page;
-}
-
-/** Every page of the context reports what the Content-Security-Policy blocked, across navigations. */
-async function watchPolicy(context: BrowserContext): Promise<void> {
-  await context.exposeBinding('reportCspViolation', (_source, what: string) => {
-    csp.violations.push(what);
-  });
-  await context.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
-      const report = (window as unknown as { reportCspViolation(what: string): void }).reportCspViolation;
-      report(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} in ${e.documentURI} (${e.sample})`);
-    });
-  });
-}
+const contextAs = (who: { id: string; name: string; token: string } | null, width?: number, hasTouch?: boolean) =>
+  chromium.contextAs(who, width, hasTouch);
 
 afterEach(() => {
-  const seen = { ...csp };
-  csp.violations = [];
-  csp.console = [];
-  csp.unprotected = [];
-  expect(seen).toEqual({ violations: [], console: [], unprotected: [] });
+  expect(chromium.takeReports()).toEqual({ violations: [], console: [], unprotected: [] });
 });
 
 const url = (path: string) => `${stack.baseUrl}${path}`;
@@ -551,11 +481,11 @@ describe('Content-Security-Policy', () => {
       return (window as unknown as { injected?: boolean }).injected === true;
     });
     expect(ran).toBe(false);
-    await expect.poll(() => csp.violations.length).toBe(1);
-    expect(csp.violations[0]).toMatch(/^script-src(-elem)? blocked inline/);
+    await expect.poll(() => chromium.csp.violations.length).toBe(1);
+    expect(chromium.csp.violations[0]).toMatch(/^script-src(-elem)? blocked inline/);
     // what this test provoked is not a fault of the client
-    csp.violations = [];
-    csp.console = [];
+    chromium.csp.violations = [];
+    chromium.csp.console = [];
   });
 
   test('the API docs (/docs) work under it: the operations are listed and one opens', async () => {

@@ -20,6 +20,7 @@ const rateLimits: GatewayConfig['rateLimits'] = {
   guests: { max: 3, windowMs: 60_000 },
   botGames: { max: 2, windowMs: 60_000 },
   botGamesPerIp: { max: 3, windowMs: 60_000 },
+  analysis: { max: 2, windowMs: 60_000 },
 };
 
 beforeAll(async () => {
@@ -91,6 +92,26 @@ describe('bot games per token and per IP', () => {
 
   test('a request with a forged token is refused before it counts against the token limit', async () => {
     expect((await botGame('192.0.2.9', 'forged-token')).statusCode).toBe(401);
+  });
+});
+
+describe('analysis requests per token', () => {
+  test('a third request in the window is 429, whatever the game; another token is not held back', async () => {
+    const ask = (token: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/games/no-such-game/analysis',
+        headers: { authorization: `Bearer ${token}` },
+      });
+    const [a, b] = [
+      JSON.parse((await guest('198.51.100.3', 'curious')).body),
+      JSON.parse((await guest('198.51.100.4', 'curious')).body),
+    ];
+    for (let i = 0; i < 2; i++) expect((await ask(a.token)).statusCode).toBe(404);
+    const refused = await ask(a.token);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await ask(b.token)).statusCode).toBe(404);
   });
 });
 

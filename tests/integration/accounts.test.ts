@@ -59,6 +59,7 @@ function configFor(overrides: Partial<GatewayConfig> = {}): GatewayConfig {
       guests: NO_LIMIT,
       botGames: NO_LIMIT,
       botGamesPerIp: NO_LIMIT,
+      analysis: NO_LIMIT,
     },
     ...overrides,
   };
@@ -586,6 +587,7 @@ describe('rate limits', () => {
           guests: NO_LIMIT,
           botGames: NO_LIMIT,
           botGamesPerIp: NO_LIMIT,
+          analysis: NO_LIMIT,
         },
       }),
       createLogger({ level: 'trace' }, sink),

@@ -28,7 +28,14 @@ beforeAll(async () => {
   const bots = new BotRegistry();
   stack = await startStack({ listen: true, extras: { bots } });
   const prefix = stack.config.queuePrefix;
-  engines = await startEngineWorker({ redisUrl: REDIS_URL, prefix, settings: SETTINGS, logger: silentLogger() });
+  engines = await startEngineWorker({
+    redisUrl: REDIS_URL,
+    prefix,
+    databaseUrl: stack.config.databaseUrl,
+    channelPrefix: stack.config.channelPrefix,
+    settings: SETTINGS,
+    logger: silentLogger(),
+  });
   if (engines === null) throw new Error('the engine role did not start');
   client = await EngineClient.start({ redisUrl: REDIS_URL, prefix });
   await startBotOpponent({ baseUrl: stack.baseUrl, registry: bots, logger: silentLogger() });

@@ -35,6 +35,7 @@ beforeAll(async () => {
         guests: NO_LIMIT,
         botGames: NO_LIMIT,
         botGamesPerIp: NO_LIMIT,
+        analysis: NO_LIMIT,
       },
     },
   });

@@ -13,10 +13,14 @@ import {
   type EnginePresence,
   enginePresenceKey,
 } from '@shogi/engine-bots';
+import { createDb } from '@shogi/store';
 import type { EnginePool } from '@shogi/usi';
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { startAnalysisWorker } from './analysis/analysis-worker.js';
+import { poolEvaluator } from './analysis/evaluate.js';
+import { storePorts } from './analysis/store-ports.js';
 import { engineMove } from './engine-move.js';
 import { resourcesOf, startEnginePool } from './engine-pool.js';
 import type { EngineSettings } from './settings.js';
@@ -25,6 +29,10 @@ export interface EngineWorkerOptions {
   readonly redisUrl: string;
   /** BullMQ key prefix, as the gateway's (QUEUE_PREFIX) */
   readonly prefix: string;
+  /** the games' log and the analysis tables */
+  readonly databaseUrl: string;
+  /** prefix of the pub/sub channels, as the gateway's (CHANNEL_PREFIX): analysis progress goes out on them */
+  readonly channelPrefix: string;
   readonly settings: EngineSettings;
   readonly logger: Logger;
 }
@@ -60,6 +68,24 @@ export async function startEngineWorker(options: EngineWorkerOptions): Promise<R
   moves.on('failed', (job, err) => logger.warn({ err }, `engine move for game ${job?.data.gameId} failed`));
   moves.on('error', (err) => logger.error({ err }, 'engine move queue'));
 
+  // one connection per analysis running at once: each holds one while it reads or stores
+  const db = createDb(options.databaseUrl, { max: settings.workers, applicationName: 'shogi-engine' });
+  const analyses = startAnalysisWorker({
+    connection,
+    prefix: options.prefix,
+    // each analysis searches one position at a time, so this many keep every engine busy
+    concurrency: settings.workers,
+    ports: storePorts({
+      db,
+      publish: (channel, message) => connection.publish(channel, message),
+      channelPrefix: options.channelPrefix,
+      engineName,
+      evaluate: poolEvaluator(pool, resources),
+      logger,
+    }),
+    logger,
+  });
+
   const presence: EnginePresence = {
     engineName,
     workers: settings.workers,
@@ -80,9 +106,10 @@ export async function startEngineWorker(options: EngineWorkerOptions): Promise<R
     pool,
     async close() {
       clearInterval(renewal);
-      await moves.close();
+      await Promise.all([moves.close(), analyses.close()]);
       await connection.del(presenceKey).catch(() => {});
       await pool.close();
+      await db.destroy();
       await connection.quit().catch(() => {});
     },
   };

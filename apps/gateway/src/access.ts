@@ -73,6 +73,8 @@ export const ROUTE_ACCESS = {
   'GET /api/games/:id/ws': 'play',
   'GET /api/games/:id/watch': 'public',
   'GET /api/games/:id/stream': 'public',
+  'POST /api/games/:id/analysis': 'play',
+  'GET /api/games/:id/analysis': 'public',
   'GET /api/live': 'public',
   'GET /api/live/ws': 'public',
 

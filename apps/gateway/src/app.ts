@@ -18,6 +18,7 @@ import type { BotRegistry } from './domain/bots.js';
 import type { LocalDelivery } from './domain/hub.js';
 import lishogi from './lishogi/plugin.js';
 import access from './plugins/access.js';
+import analysisPlugin from './plugins/analysis.js';
 import auth from './plugins/auth.js';
 import authedSockets from './plugins/authed-sockets.js';
 import databases from './plugins/databases.js';
@@ -32,6 +33,7 @@ import redis from './plugins/redis.js';
 import securityHeaders from './plugins/security-headers.js';
 import spectators from './plugins/spectators.js';
 import accounts from './routes/accounts.js';
+import analysis from './routes/analysis.js';
 import bots from './routes/bots.js';
 import gameRoutes from './routes/games.js';
 import health from './routes/health.js';
@@ -81,6 +83,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(games, { config, ...(extras.events === undefined ? {} : { events: extras.events }) });
   extras.bindGuests?.(fastify.guests);
   await fastify.register(hub, { channelOf: fastify.games.channelOf });
+  await fastify.register(analysisPlugin, { config });
   const { localDelivery } = extras;
   if (localDelivery !== undefined) {
     localDelivery.bind(fastify.hub);
@@ -92,7 +95,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(authedSockets, { config });
   await fastify.register(rateLimit, { config });
   await fastify.register(spectators, { config });
-  await fastify.register(lobby, { config });
+  await fastify.register(lobby, { config, ...(extras.bots === undefined ? {} : { bots: extras.bots }) });
   // on shutdown, players are told the server is going away (1001) rather than left with 1005;
   // this hook runs before @fastify/websocket's own, which then stops the server
   fastify.addHook('preClose', async () => {
@@ -128,6 +131,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(players);
   await fastify.register(accounts);
   await fastify.register(gameRoutes);
+  await fastify.register(analysis);
   await fastify.register(playerSocket);
   await fastify.register(watch);
   await fastify.register(stream);

@@ -72,6 +72,8 @@ export interface RateLimits {
   readonly botGames: RateLimit;
   /** ...and per client IP, so new guests' tokens do not lift it */
   readonly botGamesPerIp: RateLimit;
+  /** analysis requests (POST /api/games/:id/analysis), per token: each may cost the engine a whole game */
+  readonly analysis: RateLimit;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -129,6 +131,11 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       botGamesPerIp: {
         max: int(env, 'RATE_LIMIT_BOT_GAMES_IP_MAX', 30),
         windowMs: int(env, 'RATE_LIMIT_BOT_GAMES_IP_WINDOW_MS', 600_000),
+      },
+      // a player reviewing their games after a session, not a sweep of the archive
+      analysis: {
+        max: int(env, 'RATE_LIMIT_ANALYSIS_MAX', 10),
+        windowMs: int(env, 'RATE_LIMIT_ANALYSIS_WINDOW_MS', 3_600_000),
       },
     },
     lobbyMaxOpenSeeksPerIp: int(env, 'LOBBY_MAX_OPEN_SEEKS_PER_IP', 20),

@@ -11,9 +11,10 @@ describe('the error catalog', () => {
     for (const code of REJECTION_CODES) expect(ERRORS[REJECTION_ERRORS[code]]).toBeDefined();
   });
 
-  test('client errors are 4xx, and only INTERNAL and UNAVAILABLE are 5xx', () => {
+  test("client errors are 4xx; only the server's own failures and missing parts are 5xx", () => {
+    const servers = ['INTERNAL', 'UNAVAILABLE', 'ENGINE_UNAVAILABLE'];
     for (const [code, { status }] of Object.entries(ERRORS)) {
-      if (code === 'INTERNAL' || code === 'UNAVAILABLE') expect(status).toBeGreaterThanOrEqual(500);
+      if (servers.includes(code)) expect(status).toBeGreaterThanOrEqual(500);
       else expect(status).toBeLessThan(500);
     }
   });

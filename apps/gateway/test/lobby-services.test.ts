@@ -9,7 +9,7 @@ import { START_SFEN } from '@shogi/rules';
 import { describe, expect, test } from 'vitest';
 import { createLobbyService } from '../src/domain/lobby/index.js';
 import { poolKeyOf } from '../src/domain/lobby/pairing.js';
-import type { LobbyStore, LobbyTx, StoredChallenge, StoredSeek } from '../src/domain/lobby/ports.js';
+import type { LobbyBots, LobbyStore, LobbyTx, StoredChallenge, StoredSeek } from '../src/domain/lobby/ports.js';
 
 const BLITZ: TimeControl = { kind: 'fischer', mainSeconds: 180, incrementSeconds: 2 };
 const AT = new Date('2026-01-01T00:00:00Z');
@@ -123,9 +123,10 @@ function recordingStore(answers: Partial<Record<keyof LobbyTx | keyof LobbyStore
   return { store, calls };
 }
 
-function lobbyOver(store: LobbyStore, calls: string[], ended?: Partial<GameView>) {
+function lobbyOver(store: LobbyStore, calls: string[], ended?: Partial<GameView>, bots?: LobbyBots) {
   const notified: [string, LobbyMessage][] = [];
   const service = createLobbyService({
+    ...(bots === undefined ? {} : { bots }),
     store,
     games: {
       createGame: async (body: CreateGameBody) => {
@@ -250,5 +251,74 @@ describe('a rematch', () => {
       ['bob', 'accepted'],
       ['alice', 'accepted'],
     ]);
+  });
+
+  describe('offered to a bot the gateway runs', () => {
+    const botPlayer = { id: 'bot', name: 'Engine level 4' };
+    const bots = (joined: [string, string][]): LobbyBots => ({
+      runs: (playerId) => playerId === botPlayer.id,
+      join: (playerId, game) => void joined.push([playerId, game.id]),
+    });
+    const afterBotGame = { players: { sente: alice, gote: botPlayer } };
+    test('is accepted at once under the person’s lock alone, and the bot is given the game', async () => {
+      let offered: StoredChallenge | undefined;
+      const { store, calls } = recordingStore({
+        insertChallenge: (row: StoredChallenge) => {
+          offered = { ...row, status: 'pending', game_id: null };
+          return offered;
+        },
+        closeChallenge: () => ({ ...offered, status: 'accepted', game_id: 'g1' }),
+      });
+      const joined: [string, string][] = [];
+      const { service, notified } = lobbyOver(store, calls, afterBotGame, bots(joined));
+      const { challenge, created } = await service.rematch(alice, 'g0');
+      expect({ status: challenge.status, gameId: challenge.gameId, created }).toEqual({
+        status: 'accepted',
+        gameId: 'g1',
+        created: true,
+      });
+      const inTransaction = calls.slice(calls.indexOf('begin'));
+      expect(inTransaction).toEqual([
+        'begin',
+        'lockRematches g0',
+        'rematchesOf g0',
+        'ongoingGameOf alice byoyomi,fischer',
+        'insertChallenge',
+        // the bot plays many games at once: neither locked nor checked
+        'lockPlayers alice',
+        'ongoingGameOf alice byoyomi,fischer',
+        // colours swapped: alice was sente
+        'createGame bot alice',
+        'withdrawOpenSeeks alice byoyomi,fischer',
+        expect.stringMatching(/^closeChallenge .+ accepted g1$/),
+        'commit',
+      ]);
+      expect(joined).toEqual([['bot', 'g1']]);
+      expect(notified.map(([to, m]) => [to, m.type])).toEqual([
+        ['alice', 'accepted'],
+        ['bot', 'accepted'],
+      ]);
+    });
+
+    test('a person who started a real-time game meanwhile is told ALREADY_PLAYING, and the bot gets nothing', async () => {
+      // free when first asked, playing once locked: another game started in between
+      let asked = 0;
+      const { store, calls } = recordingStore({ ongoingGameOf: () => (++asked > 1 ? 'g9' : null) });
+      const joined: [string, string][] = [];
+      const { service } = lobbyOver(store, calls, afterBotGame, bots(joined));
+      await expect(service.rematch(alice, 'g0')).rejects.toMatchObject({ code: 'ALREADY_PLAYING', detail: 'game g9' });
+      expect(joined).toEqual([]);
+    });
+
+    test('a rated game’s rematch stays an offer: a bot plays only casual games', async () => {
+      const { store, calls } = recordingStore({});
+      const joined: [string, string][] = [];
+      const { service, notified } = lobbyOver(store, calls, { ...afterBotGame, rated: true }, bots(joined));
+      const { challenge, created } = await service.rematch(alice, 'g0');
+      expect({ status: challenge.status, created }).toEqual({ status: 'pending', created: true });
+      expect(calls).not.toContain('lockPlayers alice');
+      expect(joined).toEqual([]);
+      expect(notified.map(([to, m]) => [to, m.type])).toEqual([['bot', 'rematch']]);
+    });
   });
 });

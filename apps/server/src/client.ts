@@ -1,7 +1,7 @@
 /**
- * A small client of the public API (HTTP with fetch, the player WebSocket with ws), used
- * by the demo bots, the integration tests and the e2e bench. It speaks only the wire
- * types of @shogi/protocol.
+ * A small client of the public API (HTTP with fetch, the player and lobby WebSockets with
+ * ws), used by the demo bots, the integration tests and the e2e bench. It speaks only the
+ * wire types of @shogi/protocol.
  */
 import type {
   AcceptedResponse,
@@ -17,6 +17,7 @@ import type {
   SubmitMoveBody,
 } from '@shogi/protocol';
 import WebSocket from 'ws';
+import { LobbySocket } from './lobby-socket.js';
 
 export type Answer<T> = { ok: true; status: number; body: T } | { ok: false; status: number; body: ErrorBody };
 
@@ -117,6 +118,11 @@ export class ApiClient {
 
   resign(id: string, token: string): Promise<Answer<AcceptedResponse>> {
     return this.request<AcceptedResponse>('POST', `/api/games/${id}/resign`, {}, bearer(token));
+  }
+
+  /** Opens the player's lobby WebSocket (the token in its Authorization header); resolves once it is open. */
+  lobbySocket(token: string): Promise<LobbySocket> {
+    return LobbySocket.open(this.baseUrl, token);
   }
 
   /** Opens the player WebSocket (the token in its Authorization header); resolves once it is open. */

@@ -38,10 +38,13 @@ async function main(): Promise<number> {
   let worker: RunningWorker | null = null;
   let engines: RunningEngineWorker | null = null;
   let engineClient: EngineClient | null = null;
+  const bots = new BotRegistry();
   if (role === 'all' || role === 'engine') {
     engines = await startEngineWorker({
       redisUrl: config.redisUrl,
       prefix: config.queuePrefix,
+      databaseUrl: config.databaseUrl,
+      channelPrefix: config.channelPrefix,
       settings: options.engine,
       logger: logger.child({ role: 'engine' }),
     });
@@ -54,7 +57,6 @@ async function main(): Promise<number> {
     logger.info(`Worker started: validating moves with concurrency ${options.workerConcurrency}`);
   }
   if (role === 'all' || role === 'gateway') {
-    const bots = new BotRegistry();
     gateway = await startGateway(config, logger.child({ role: 'gateway' }), {
       bots,
       localDelivery,
@@ -89,6 +91,7 @@ async function main(): Promise<number> {
       signal: demo.signal,
       createPlayer: gateway.createPlayer,
       engine: engineClient,
+      registry: bots,
     }).catch((err: unknown) => {
       if (!demo.signal.aborted) logger.error({ err }, 'Demo: stopped after an error');
     });

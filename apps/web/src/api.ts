@@ -4,6 +4,7 @@
  */
 import type {
   AcceptedResponse,
+  BotGameBody,
   BotList,
   CreatePlayerResponse,
   ErrorBody,
@@ -44,8 +45,8 @@ export const api = {
   game: (id: string) => request<GameView>('GET', `/api/games/${encodeURIComponent(id)}`),
   live: () => request<LiveResponse>('GET', '/api/live'),
   bots: () => request<BotList>('GET', '/api/bots'),
-  botGame: (botId: string, token: string, side: 'sente' | 'gote' | 'random') =>
-    request<GameView>('POST', `/api/bots/${encodeURIComponent(botId)}/games`, { side }, token),
+  botGame: (botId: string, token: string, body: BotGameBody) =>
+    request<GameView>('POST', `/api/bots/${encodeURIComponent(botId)}/games`, body, token),
   move: (id: string, token: string, usi: string, ply: number) =>
     request<AcceptedResponse>('POST', `/api/games/${encodeURIComponent(id)}/moves`, { usi, ply }, token),
   resign: (id: string, token: string) =>

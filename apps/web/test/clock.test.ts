@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { clockFace, formatMs, initialClock } from '../src/shogi/clock.js';
+import { clockFace, clockNotation, formatMs, initialClock } from '../src/shogi/clock.js';
 
 describe('clock faces', () => {
   const side = { mainMs: 60_000, periodsLeft: 3, periodMs: 10_000 };
@@ -30,5 +30,21 @@ describe('clock faces', () => {
       running: null,
       periodLength: 30_000,
     });
+  });
+});
+
+describe('clocks as players write them', () => {
+  test.each([
+    ['byoyomi', { kind: 'byoyomi', mainSeconds: 180, byoyomiSeconds: 10, periods: 1 }, '3|10'],
+    ['byoyomi with periods', { kind: 'byoyomi', mainSeconds: 600, byoyomiSeconds: 30, periods: 3 }, '10|30×3'],
+    ['byoyomi alone', { kind: 'byoyomi', mainSeconds: 0, byoyomiSeconds: 60, periods: 1 }, '0|60'],
+    ['Fischer', { kind: 'fischer', mainSeconds: 300, incrementSeconds: 3 }, '5+3'],
+    ['half a minute', { kind: 'fischer', mainSeconds: 30, incrementSeconds: 0 }, '½+0'],
+    ['a minute and a quarter', { kind: 'fischer', mainSeconds: 75, incrementSeconds: 1 }, '1¼+1'],
+    ['an odd number of seconds', { kind: 'fischer', mainSeconds: 100, incrementSeconds: 2 }, '1.67+2'],
+    ['correspondence', { kind: 'correspondence', daysPerMove: 3 }, '3 days per move'],
+    ['no clock', { kind: 'unlimited' }, 'no clock'],
+  ] as const)('%s', (_name, tc, text) => {
+    expect(clockNotation(tc)).toBe(text);
   });
 });

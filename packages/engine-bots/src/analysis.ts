@@ -2,9 +2,9 @@
  * A game's analysis from the engine's evaluation of each position: scores turned to sente's
  * side, and every move judged from the scores before and after it.
  */
+import type { AnalysisPly } from '@shogi/protocol';
 import type { ColorName } from '@shogi/rules';
 import type { UsiScore } from '@shogi/usi';
-import type { AnalysisPly } from './analysis-wire.js';
 import { judge, normaliseScore } from './judgment.js';
 
 /** The engine's verdict on one position, as its search reported it (score from the side to move). */

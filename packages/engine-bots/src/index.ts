@@ -1,19 +1,11 @@
 export { analysisPlies, type PositionEvaluation } from './analysis.js';
-export {
-  ANALYSIS_STATUSES,
-  AnalysisEngine,
-  AnalysisPly,
-  AnalysisResponse,
-  AnalysisScore,
-  AnalysisStatus,
-  JUDGMENTS,
-  Judgment,
-} from './analysis-wire.js';
 export { shouldDeclareImpasse } from './impasse.js';
 export {
+  ANALYSIS_JOB_ATTEMPTS,
   ANALYSIS_QUEUE,
   type AnalysisJobData,
   type AnalysisSetting,
+  analysisChannel,
   analysisJobId,
   analysisSettingKey,
   ENGINE_MOVE_QUEUE,
@@ -46,5 +38,6 @@ export {
   playMatch,
 } from './match.js';
 export { isHopeless, RESIGNATION, shouldResign } from './resignation.js';
+export { scoreOfText, scoreText } from './score-text.js';
 export { formatTally, pointsOf } from './tally.js';
 export { DEFAULT_TIME_USE, MIN_MOVETIME_MS, searchLimitsFor, type TimeUseOptions, timeLeftMs } from './time-use.js';

@@ -52,6 +52,20 @@ export interface AnalysisSetting {
 
 export const analysisSettingKey = (s: AnalysisSetting): string => `${s.engineName}|depth=${s.depth}`;
 
+/**
+ * Runs of an analysis job before it is given up as failed: an engine that dies mid-search is
+ * already replaced and the search run again by the pool, so these are for the rest (the
+ * database or Redis away for a moment); a retried job resumes after the plies it stored.
+ */
+export const ANALYSIS_JOB_ATTEMPTS = 3;
+
+/**
+ * The Redis channel of a game's analysis progress: the engine role publishes a protocol
+ * `WatchAnalysis` message as JSON, and gateways hand it to the game's watchers. Apart from
+ * the game's channel, whose messages are its events.
+ */
+export const analysisChannel = (gameId: string, channelPrefix = ''): string => `${channelPrefix}analysis:${gameId}`;
+
 /** BullMQ custom ids may not hold ':'; the setting is folded into a short hash-free form. */
 export const analysisJobId = (gameId: string, setting: string): string =>
   `analysis-${gameId}-${Buffer.from(setting).toString('base64url')}`;

@@ -7,9 +7,9 @@
  * nothing and a small one near equality changes a lot; shogi scores swing far wider than
  * chess's, which is why lishogi's curve is flatter than lichess's.
  */
+import type { AnalysisScore, Judgment } from '@shogi/protocol';
 import type { ColorName } from '@shogi/rules';
 import type { UsiScore } from '@shogi/usi';
-import type { AnalysisScore, Judgment } from './analysis-wire.js';
 
 export const JUDGMENT_MODEL = {
   /** Scores beyond ± this many centipawns count as this much. */

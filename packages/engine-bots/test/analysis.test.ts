@@ -1,6 +1,7 @@
+import { AnalysisResponse } from '@shogi/protocol';
 import { Compile } from 'typebox/compile';
 import { describe, expect, it } from 'vitest';
-import { AnalysisResponse, analysisPlies, type PositionEvaluation } from '../src/index.js';
+import { analysisPlies, type PositionEvaluation } from '../src/index.js';
 
 const cp = (value: number, pv: string[]): PositionEvaluation => ({ score: { kind: 'cp', value }, pv });
 

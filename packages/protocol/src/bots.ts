@@ -1,7 +1,8 @@
 /**
  * Bot opponents: `GET /api/bots` lists the bots this server runs, `POST /api/bots/:id/games`
  * starts a game between the caller and a bot, which answers every move itself. A newcomer
- * plays at once, with no one else online.
+ * plays at once, with no one else online. A rematch offered to a bot after its game is
+ * answered too (POST /api/games/:id/rematch).
  */
 import { type Static, Type } from 'typebox';
 import { HandicapName, Id, TimeControl } from './http.js';
@@ -16,6 +17,12 @@ export const BotRef = Type.Object(
     playerId: Type.Optional(Id),
     level: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 8, description: "a house engine bot's strength, 1 (weakest) to 8" }),
+    ),
+    seeksOnly: Type.Optional(
+      Type.Literal(true, {
+        description:
+          'a bot that answers casual seeks nobody takes (and rematch offers of its games); POST /api/bots/:id/games does not start one',
+      }),
     ),
   },
   closed,

@@ -93,7 +93,10 @@ export const ERRORS = {
   },
   SEEK_CLOSED: { status: 409, message: 'The seek was already paired, cancelled or has expired' },
   CHALLENGE_CLOSED: { status: 409, message: 'The challenge was already answered, cancelled or has expired' },
-  GAME_NOT_ENDED: { status: 409, message: 'A rematch is offered once the game has ended' },
+  GAME_NOT_ENDED: {
+    status: 409,
+    message: 'The game has not ended: a rematch is offered, and an analysis requested, once it has',
+  },
   TOO_MANY_SEEKS: { status: 409, message: 'You have too many open seeks; cancel one first' },
   TOO_MANY_CHALLENGES: { status: 409, message: 'You have too many pending challenges; wait or cancel one' },
   TOO_MANY_SEEKS_FROM_ADDRESS: {
@@ -121,6 +124,16 @@ export const ERRORS = {
   },
   INVALID_RATING_RANGE: { status: 422, message: 'The rating range must have min <= max' },
   AMBIGUOUS_PLAYER: { status: 422, message: 'Several players have this name; give the player id' },
+  // analysis by the engine role
+  ANALYSIS_NOT_FOUND: {
+    status: 404,
+    message: 'This game has not been analysed: request an analysis with POST /api/games/{id}/analysis',
+  },
+  ENGINE_UNAVAILABLE: {
+    status: 503,
+    message:
+      'No engine is running on this server, so games cannot be analysed now; try again later (operators: start the engine role, --role engine or all, with ENGINE_PATH set)',
+  },
   // 5xx: ours
   UNAVAILABLE: { status: 503, message: 'The service is starting, stopping or overloaded; try again' },
   INTERNAL: { status: 500, message: 'Internal error' },

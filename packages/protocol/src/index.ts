@@ -1,4 +1,5 @@
 export * from './accounts.js';
+export * from './analysis.js';
 export * from './bots.js';
 export * from './errors.js';
 export * from './http.js';

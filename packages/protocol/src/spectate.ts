@@ -4,6 +4,7 @@
  * Spectator sockets are read-only: any frame they send is answered with an error frame.
  */
 import { type Static, Type } from 'typebox';
+import { WatchAnalysis } from './analysis.js';
 import { ErrorResponse, GAME_STATE_FIELDS, Id, PlayerRef, Side, WireEvent } from './http.js';
 
 const closed = { additionalProperties: false } as const;
@@ -53,7 +54,14 @@ export const WatchResume = Type.Object(
 export const WatchEvents = Type.Object({ type: Type.Literal('events'), events: Type.Array(WireEvent) }, closed);
 export const WatchSpectators = Type.Object({ type: Type.Literal('spectators'), count: Type.Integer() }, closed);
 export const WatchError = Type.Object({ type: Type.Literal('error'), error: ErrorResponse }, closed);
-export const WatchMessage = Type.Union([WatchSnapshot, WatchResume, WatchEvents, WatchSpectators, WatchError]);
+export const WatchMessage = Type.Union([
+  WatchSnapshot,
+  WatchResume,
+  WatchEvents,
+  WatchSpectators,
+  WatchAnalysis,
+  WatchError,
+]);
 export type WatchMessage = Static<typeof WatchMessage>;
 
 // --- live games

@@ -17,6 +17,7 @@ export {
   revokeToken,
   usernameTaken,
 } from './accounts.js';
+export * from './analysis/index.js';
 export { type AppendRequest, appendEvents, appendMany } from './append.js';
 export { type BatcherOptions, createBatcher } from './batching.js';
 export { type BotUpgrade, isBotAccount, upgradeToBot } from './bot-accounts.js';

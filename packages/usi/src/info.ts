@@ -107,7 +107,8 @@ export function formatScore(score: UsiScore): string {
   let text: string;
   if (score.kind === 'cp') text = `score cp ${score.value}`;
   else if (score.plies === null) text = `score mate ${score.winning ? '+' : '-'}`;
-  else text = `score mate ${score.winning ? '' : '-'}${score.plies}`;
+  // mated now is `mate 0`, as engines write it: there is no `-0`
+  else text = `score mate ${score.winning || score.plies === 0 ? '' : '-'}${score.plies}`;
   if (score.bound !== undefined) text += score.bound === 'lower' ? ' lowerbound' : ' upperbound';
   return text;
 }

@@ -194,6 +194,10 @@ describe('formatting engine lines', () => {
         info: { depth: 5, multipv: 1, score: { kind: 'mate', plies: 3, winning: false }, nodes: 9, pv: ['7g7f'] },
       }),
     ).toBe('info depth 5 multipv 1 score mate -3 nodes 9 pv 7g7f');
+    // mated now, as engines write it
+    expect(
+      formatEngineMessage({ type: 'info', info: { depth: 0, score: { kind: 'mate', plies: 0, winning: false } } }),
+    ).toBe('info depth 0 score mate 0');
     expect(formatEngineMessage({ type: 'option', option: { name: 'Path', type: 'string', default: '' } })).toBe(
       'option name Path type string default <empty>',
     );

@@ -1,7 +1,8 @@
 /**
- * The bots a process offers as opponents. The gateway only creates the game and hands it
- * over; the bot itself (apps/server's demo and house bots) plays through the public API
- * like anyone.
+ * The bots a process runs. The gateway only creates the game and hands it over; the bot
+ * itself (apps/server's demo and house bots) plays through the public API like anyone. A bot
+ * without `join` finds its games itself (bot-lobby answers seeks and rematch offers): it is
+ * listed so that clients know its player for a bot, but nobody starts a game against it here.
  */
 import type { BotRef, GameView } from '@shogi/protocol';
 
@@ -13,8 +14,8 @@ export interface Bot {
   readonly name: string;
   /** a house engine bot's level (1–8); none for the random demo bot */
   readonly level?: number;
-  /** called once the game exists; the bot plays it to its end */
-  join(game: GameView): void;
+  /** called once the game exists (started by a person, or a rematch); the bot plays it to its end */
+  join?(game: GameView): void;
 }
 
 export class BotRegistry {
@@ -26,15 +27,22 @@ export class BotRegistry {
 
   /** by its id, or by its player's id: a game page knows only the players */
   get(id: string): Bot | undefined {
-    return this.bots.get(id) ?? [...this.bots.values()].find((bot) => bot.playerId === id);
+    return this.bots.get(id) ?? this.ofPlayer(id);
+  }
+
+  /** the bot that plays as this player */
+  ofPlayer(playerId: string): Bot | undefined {
+    for (const bot of this.bots.values()) if ((bot.playerId ?? bot.id) === playerId) return bot;
+    return undefined;
   }
 
   list(): BotRef[] {
-    return [...this.bots.values()].map(({ id, name, playerId, level }) => ({
+    return [...this.bots.values()].map(({ id, name, playerId, level, join }) => ({
       id,
       name,
       ...(playerId === undefined ? {} : { playerId }),
       ...(level === undefined ? {} : { level }),
+      ...(join === undefined ? { seeksOnly: true as const } : {}),
     }));
   }
 }

@@ -13,6 +13,8 @@ export default fp(
       // socket that looks like a lost database connection: nothing for the operator to fix
       if (clientLeft(request.raw))
         request.log.debug({ code: (error as { code?: unknown }).code }, 'the client closed the connection mid-request');
+      // a catalog 5xx (no engine running) is the server's state, not a fault: one line, no stack
+      else if (status >= 500 && error instanceof ApiError) request.log.warn({ code: body.code }, 'request refused');
       else if (status >= 500) request.log.error({ err: error }, 'request failed');
       else request.log.debug({ code: body.code, detail: body.detail }, 'client error');
       if (error instanceof ApiError && error.retryAfterSeconds !== undefined)

@@ -4,9 +4,9 @@
  * - `subscribers`: a connection in subscriber mode takes no other command, and each of these
  *   has its own listeners and its own reconnection handling: `games` (the hub of the game
  *   channels), `auth` (token revocations), `spectatorCounts` (the other gateways' counts),
- *   `lobby` (the `player:<id>` channels of the lobby sockets), and `live`, whose pattern
- *   subscription to every game exists only while a live feed is open, so it connects on
- *   its first use;
+ *   `lobby` (the `player:<id>` channels of the lobby sockets), `live`, whose pattern
+ *   subscription to every game exists only while a live feed is open, and `analysis` (the
+ *   games' analysis progress, for their watchers); these two connect on their first use;
  * - `queueRedis`: BullMQ's, apart from the auto-pipelined one (see plugins/games.ts); it
  *   connects when a queue first uses it.
  */
@@ -14,7 +14,7 @@ import fp from 'fastify-plugin';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { GatewayConfig } from '../config.js';
 
-export type SubscriberName = 'games' | 'auth' | 'spectatorCounts' | 'lobby' | 'live';
+export type SubscriberName = 'games' | 'auth' | 'spectatorCounts' | 'lobby' | 'live' | 'analysis';
 
 export type Subscribers = Readonly<Record<SubscriberName, Redis>>;
 
@@ -26,7 +26,7 @@ declare module 'fastify' {
   }
 }
 
-const LAZY: readonly SubscriberName[] = ['live'];
+const LAZY: readonly SubscriberName[] = ['live', 'analysis'];
 
 export default fp<{ config: GatewayConfig }>(
   async (app, { config }) => {
@@ -44,7 +44,7 @@ export default fp<{ config: GatewayConfig }>(
 
     // auto-pipelining: the commands of one tick (publishes) leave in one write
     const redis = open('commands', { maxRetriesPerRequest: 3, enableOfflineQueue: true, enableAutoPipelining: true });
-    const names: SubscriberName[] = ['games', 'auth', 'spectatorCounts', 'lobby', 'live'];
+    const names: SubscriberName[] = ['games', 'auth', 'spectatorCounts', 'lobby', 'live', 'analysis'];
     const subscribers = Object.fromEntries(
       names.map((name) => [name, open(`subscriber:${name}`, { maxRetriesPerRequest: null })]),
     ) as Subscribers;

@@ -37,6 +37,8 @@ const bots: FastifyPluginAsyncTypebox<BotRoutesOptions> = async (app, { bots }) 
       await app.consumeLimit('botGames', request, reply);
       const bot = bots.get(request.params.id);
       if (!bot) throw new ApiError('NOT_FOUND', 'no such bot');
+      const join = bot.join?.bind(bot);
+      if (join === undefined) throw new ApiError('NOT_FOUND', `${bot.name} plays only casual seeks nobody takes`);
       const { timeControl, handicap } = request.body;
       // bot games are casual: checked as an unrated challenge's terms
       if (timeControl !== undefined) checkTerms(timeControl, false);
@@ -54,7 +56,7 @@ const bots: FastifyPluginAsyncTypebox<BotRoutesOptions> = async (app, { bots }) 
           ...(handicap === undefined ? {} : { handicap }),
         }),
       );
-      bot.join(game);
+      join(game);
       request.log.debug({ gameId: game.id, bot: bot.id, playerId: player.id }, 'bot game created');
       return reply.code(201).send(game);
     },

@@ -190,7 +190,7 @@ function answerRoutes(app: App): void {
       schema: {
         tags: ['lobby'],
         summary:
-          'Offer a rematch of an ended game (colours swapped; a handicap giver stays the giver); 201 when offered, 200 when it accepts the opponent’s offer or repeats yours',
+          'Offer a rematch of an ended game (colours swapped; a handicap giver stays the giver); 201 when offered (a bot this server runs accepts a casual one at once: status accepted, with the game), 200 when it accepts the opponent’s offer or repeats yours',
         ...authed,
         params: GameParams,
         response: { 200: ChallengeView, 201: ChallengeView, ...errors },

@@ -2,12 +2,13 @@
  * The spectator WebSocket `/api/games/:id/watch[?since=SEQ]`, open to anyone for public
  * games. First frame: the snapshot (or, with `since`, a `resume` frame and the events
  * after SEQ from PostgreSQL); then every event of the game in seq order, no gap, no
- * repeat; `spectators` frames when the count changes. Read-only: a frame from the client
+ * repeat; `spectators` frames when the count changes, and `analysis` frames while the game is
+ * being analysed (from the analysis channel, apart from the events). Read-only: a frame from the client
  * is answered with an error frame. A client that does not read fast enough is closed with
  * RESYNC (4010) and reconnects with `since`.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CLOSE_CODES, errorBody, GameParams, MAX_BAD_FRAMES, WatchQuery } from '@shogi/protocol';
+import { CLOSE_CODES, errorBody, GameParams, MAX_BAD_FRAMES, WatchQuery, watchAnalysisOf } from '@shogi/protocol';
 import { ApiError } from '../domain/api-error.js';
 import type { Member } from '../domain/spectators.js';
 
@@ -56,6 +57,10 @@ const watch: FastifyPluginAsyncTypebox = async (app) => {
       app.heartbeat.track(socket);
       let left = false;
       let badFrames = 0;
+      let leaveAnalysis: (() => void) | null = null;
+      let closed = false;
+      // the snapshot (or resume) frame is the first a watcher gets
+      let started = false;
 
       const leave = () => {
         if (left) return;
@@ -78,6 +83,20 @@ const watch: FastifyPluginAsyncTypebox = async (app) => {
         count: (frame) => write(frame),
       };
 
+      // progress frames are news, not part of the game: one lost while the socket catches up costs nothing
+      app.analysis.hub
+        .join(gameId, (messages) => {
+          for (const message of messages) {
+            const progress = watchAnalysisOf(message);
+            if (progress !== null && started) write(JSON.stringify(progress));
+          }
+        })
+        .then((leaveHub) => {
+          if (closed) leaveHub();
+          else leaveAnalysis = leaveHub;
+        })
+        .catch((err: unknown) => log.warn({ err }, 'watch: analysis progress unavailable'));
+
       socket.on('message', () => {
         write(JSON.stringify({ type: 'error', error: errorBody('SPECTATOR_READ_ONLY') }));
         if (++badFrames >= MAX_BAD_FRAMES) {
@@ -88,6 +107,8 @@ const watch: FastifyPluginAsyncTypebox = async (app) => {
       socket.on('pong', () => app.heartbeat.alive(socket));
       socket.on('close', () => {
         leave();
+        closed = true;
+        leaveAnalysis?.();
         app.heartbeat.untrack(socket);
         app.watchLimit.release(ip);
       });
@@ -100,6 +121,7 @@ const watch: FastifyPluginAsyncTypebox = async (app) => {
               ? room.snapshotFrame(count)
               : JSON.stringify({ type: 'resume', gameId, since, spectators: count }),
           );
+          started = true;
         })
         .then(() => {
           // closed while the room was opening

@@ -4,6 +4,7 @@
  * house engine bots of two levels, so the games look like shogi; without, random movers.
  */
 import type { Level } from '@shogi/engine-bots';
+import type { BotRegistry } from '@shogi/gateway';
 import type { Logger } from 'pino';
 import { ApiClient } from '../client.js';
 import type { EngineClient } from '../house/engine-client.js';
@@ -31,6 +32,8 @@ export interface DemoOptions {
   readonly engine?: EngineClient | null;
   /** the two bots' levels with an engine (default 2 and 6: a visible difference in strength) */
   readonly levels?: readonly [Level, Level];
+  /** the gateway's bots, where the seek-answering bot is listed (so its games offer to play again) */
+  readonly registry?: BotRegistry;
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -79,6 +82,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
       random: seeded((options.seed ?? Date.now()) + 1),
       publicUrl: options.publicUrl,
       createPlayer: create,
+      ...(options.registry === undefined ? {} : { registry: options.registry }),
     }).catch((err: unknown) => {
       if (!signal.aborted) logger.warn({ err }, 'Demo: bot-lobby stopped after an error');
     });

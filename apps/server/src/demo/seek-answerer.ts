@@ -2,14 +2,18 @@
  * A demo bot in the lobby: it answers open casual seeks that nobody took within a few
  * seconds, by posting a matching seek of its own through the public API (so the server
  * pairs them as any two seekers), then plays the game with playAsBot. A newcomer who
- * seeks a game on an empty server gets one at once.
+ * seeks a game on an empty server gets one at once. It also accepts the rematches people
+ * offer after its games (rematch-answerer.ts), as a player would, and plays those too.
  */
-import { type ColorPreference, isRealTime, type SeekList, type SeekView } from '@shogi/protocol';
+import type { BotRegistry } from '@shogi/gateway';
+import { type ColorPreference, isRealTime, type SeekList, type SeekView, type TimeControl } from '@shogi/protocol';
 import type { Logger } from 'pino';
 import type { ApiClient } from '../client.js';
 import { type BotPlayer, playAsBot } from './bot.js';
 import type { Random } from './brain.js';
 import { type CreatePlayer, createBotPlayer } from './players.js';
+import { answerRematches } from './rematch-answerer.js';
+import { sleep } from './sleep.js';
 
 export interface SeekAnswererOptions {
   readonly api: ApiClient;
@@ -27,22 +31,15 @@ export interface SeekAnswererOptions {
   readonly idleMs?: number;
   /** how the bot's player is made (default: POST /api/players through `api`) */
   readonly createPlayer?: CreatePlayer;
+  /**
+   * The gateway's bots, where the bot is listed without being handed games (it finds its own):
+   * a game page then knows its opponent for a bot and offers to play again.
+   */
+  readonly registry?: BotRegistry;
 }
 
 /** The bot's rating in any category: it plays only casual games, so it keeps the start rating. */
 const BOT_RATING = 1500;
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done);
-  });
 
 const opposite = (c: ColorPreference): ColorPreference => (c === 'sente' ? 'gote' : c === 'gote' ? 'sente' : 'random');
 
@@ -59,6 +56,7 @@ export async function answerSeeks(options: SeekAnswererOptions): Promise<void> {
   const waitMs = options.waitMs ?? 3000;
   const maxGames = options.maxGames ?? 4;
   const me = await createBotPlayer(options.createPlayer ?? ((name) => api.createPlayer(name)), 'bot-lobby');
+  options.registry?.add({ id: me.id, name: me.name });
   const bot: BotPlayer = me;
   const auth = { authorization: `Bearer ${me.token}` };
   const tried = new Set<string>();
@@ -110,13 +108,17 @@ export async function answerSeeks(options: SeekAnswererOptions): Promise<void> {
   /** the games of `playing` with a real-time clock: while there is one, the server refuses the bot another */
   const realTime = new Set<string>();
 
-  const play = async (gameId: string, seek: SeekView) => {
+  /** whether a game with this clock may start now: a free slot, and no second real-time game */
+  const hasRoom = (timeControl: TimeControl) =>
+    playing.size < maxGames && !(realTime.size > 0 && isRealTime(timeControl));
+
+  const play = async (gameId: string, timeControl: TimeControl) => {
     playing.add(gameId);
-    if (isRealTime(seek.timeControl)) realTime.add(gameId);
+    if (isRealTime(timeControl)) realTime.add(gameId);
     const done = new AbortController();
     try {
       const view = await api.game(gameId);
-      logger.info(`Demo: bot-lobby took a seek; watch it: ${options.publicUrl}/api/games/${gameId}/stream`);
+      logger.info(`Demo: bot-lobby plays game ${gameId}; watch it: ${options.publicUrl}/api/games/${gameId}/stream`);
       watchIdle(gameId, done.signal).catch(() => undefined);
       const end = await playAsBot(view, {
         api,
@@ -135,6 +137,20 @@ export async function answerSeeks(options: SeekAnswererOptions): Promise<void> {
     }
   };
 
+  const playingFails = (gameId: string) => (err: unknown) =>
+    logger.warn({ err }, `Demo: bot-lobby's game ${gameId} stopped`);
+  answerRematches({
+    api,
+    player: me,
+    logger,
+    signal,
+    hasRoom,
+    play: (gameId, timeControl) => {
+      if (!playing.has(gameId)) play(gameId, timeControl).catch(playingFails(gameId));
+    },
+    retryMs: options.pollMs ?? 1000,
+  }).catch((err: unknown) => logger.warn({ err }, 'Demo: bot-lobby stopped answering rematches'));
+
   while (!signal.aborted) {
     await sleep(options.pollMs ?? 1000, signal);
     if (signal.aborted || playing.size >= maxGames) continue;
@@ -144,11 +160,11 @@ export async function answerSeeks(options: SeekAnswererOptions): Promise<void> {
       if (playing.size >= maxGames || signal.aborted) break;
       if (tried.has(seek.id) || !worthAnswering(seek, me.id, Date.now(), waitMs)) continue;
       // left untried: taken once the bot's real-time game is over, if still open
-      if (realTime.size > 0 && isRealTime(seek.timeControl)) continue;
+      if (!hasRoom(seek.timeControl)) continue;
       tried.add(seek.id);
       const gameId = await take(seek).catch(() => null);
       if (gameId === null || playing.has(gameId)) continue;
-      play(gameId, seek).catch((err: unknown) => logger.warn({ err }, `Demo: bot-lobby's game ${gameId} stopped`));
+      play(gameId, seek.timeControl).catch(playingFails(gameId));
     }
     // seeks live 10 minutes: forget the ids of those gone from the list
     if (tried.size > 10_000) tried.clear();

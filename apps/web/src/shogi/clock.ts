@@ -83,3 +83,31 @@ export function timeControlText(tc: TimeControl): string {
       return 'no clock';
   }
 }
+
+const QUARTERS: Readonly<Record<number, string>> = { 15: '¼', 30: '½', 45: '¾' };
+
+/** Minutes as players write them: whole, a quarter, a half, three quarters, else decimals. */
+function minutesText(seconds: number): string {
+  const whole = Math.floor(seconds / 60);
+  const rest = seconds % 60;
+  if (rest === 0) return String(whole);
+  const quarter = QUARTERS[rest];
+  if (quarter !== undefined) return whole === 0 ? quarter : `${whole}${quarter}`;
+  return String(Math.round((seconds / 60) * 100) / 100);
+}
+
+/**
+ * A clock as players write it, as lishogi shows it: "3|10" for 3 minutes then 10 s byoyomi
+ * ("3|20×2" with two periods), "5+3" for 5 minutes and 3 s a move (Fischer).
+ */
+export function clockNotation(tc: TimeControl): string {
+  switch (tc.kind) {
+    case 'byoyomi':
+      return `${minutesText(tc.mainSeconds)}|${tc.byoyomiSeconds}${tc.periods > 1 ? `×${tc.periods}` : ''}`;
+    case 'fischer':
+      return `${minutesText(tc.mainSeconds)}+${tc.incrementSeconds}`;
+    case 'correspondence':
+    case 'unlimited':
+      return timeControlText(tc);
+  }
+}

@@ -12,7 +12,7 @@ import { announce, h } from '../dom.js';
 import { watchGame } from '../net/watch.js';
 import { identity, pieceStyle, setPieceStyle } from '../session.js';
 import type { Step } from '../shogi/cursor.js';
-import { type ActionContext, act, listenForRematch, playAgain, rematch, submitMove } from './game/actions.js';
+import { type ActionContext, act, listenForRematch, rematch, submitMove } from './game/actions.js';
 import { boardInput } from './game/board-input.js';
 import { TICK_MS, tickRunningClock } from './game/clocks.js';
 import { historyKeys } from './game/history-nav.js';
@@ -31,7 +31,6 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
     abort: () => void act(page, 'abort'),
     impasse: () => void act(page, 'impasse'),
     rematch: () => void rematch(page),
-    playAgain: () => void playAgain(page),
     typed: () => typed(),
   });
   const render = () => renderGame(view, state, { onSquare: input.onSquare, onPick: input.onPick, show });
@@ -39,7 +38,16 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
     state.message = text;
     renderNote(view, state);
   };
-  const page: ActionContext = { state, gameId, offer: view.controls.offer, offerIds: new Set(), navigate, render, say };
+  const page: ActionContext = {
+    state,
+    gameId,
+    offer: view.controls.offer,
+    offerIds: new Set(),
+    accepted: new Map(),
+    navigate,
+    render,
+    say,
+  };
   const input = boardInput({
     state,
     boardBox: view.boardBox,

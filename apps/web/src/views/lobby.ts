@@ -1,20 +1,20 @@
 /**
- * The lobby: "Play now" against the bot (a guest player is created on the first click, so a
- * newcomer is playing within seconds), seeks and challenges (pairing.ts), your ongoing games,
- * and the live games as mini boards kept current by `/api/live/ws`.
+ * The lobby: bots to play at once (bot-play.ts: a guest player is created on the first click,
+ * so a newcomer is playing within seconds), seeks and challenges (pairing.ts), your ongoing
+ * games, and the live games as mini boards kept current by `/api/live/ws`.
  */
 import type { LiveFeedMessage, LiveGame } from '@shogi/protocol';
-import { ApiFailure, api, socketUrl } from '../api.js';
+import { api, socketUrl } from '../api.js';
 import { h } from '../dom.js';
 import { reconnecting } from '../net/reconnecting.js';
-import { forgetIdentity, identity, pieceStyle, withIdentity } from '../session.js';
+import { forgetIdentity, identity, pieceStyle } from '../session.js';
 import { boardOfSfen, moveSquares } from '../shogi/model.js';
 import { boardElement } from './board.js';
+import { botPanel } from './bot-play.js';
 import { pairingPanel } from './pairing.js';
 
 export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): () => void {
   const games = new Map<string, LiveGame>();
-  const note = h('p', { class: 'note', role: 'alert' });
   const liveGrid = h('ul', { class: 'live-grid', 'aria-label': 'Live games' });
   const mine = h('ul', { class: 'my-games' });
   const who = h('p', { class: 'who' });
@@ -25,27 +25,6 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
     placeholder: 'Guest',
     autocomplete: 'nickname',
   });
-
-  const fail = (err: unknown) => {
-    note.textContent = err instanceof ApiFailure ? err.message : String(err);
-  };
-
-  const playBot = async (side: 'sente' | 'gote' | 'random') => {
-    note.textContent = '';
-    try {
-      const { bots } = await api.bots();
-      const bot = bots[0];
-      if (!bot) {
-        note.textContent = 'No bot runs on this server (it starts with `npm start`).';
-        return;
-      }
-      const view = await withIdentity((me) => api.botGame(bot.id, me.token, side), nameInput.value);
-      renderWho();
-      navigate(`/games/${view.id}`);
-    } catch (err) {
-      fail(err);
-    }
-  };
 
   const renderWho = () => {
     const me = identity();
@@ -166,17 +145,7 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
         h('h1', {}, 'Play shogi now'),
         who,
         h('p', { class: 'name-row' }, h('label', { for: 'guest-name' }, 'Your name '), nameInput),
-        h(
-          'div',
-          { class: 'buttons' },
-          h(
-            'button',
-            { type: 'button', class: 'primary', id: 'play-bot', onclick: () => playBot('sente') },
-            'Play the bot (you move first)',
-          ),
-          h('button', { type: 'button', onclick: () => playBot('gote') }, 'Play the bot as gote'),
-        ),
-        note,
+        botPanel({ navigate, guestName: () => nameInput.value, onIdentity: renderWho }),
         h('div', { class: 'mine', hidden: true }, h('h2', {}, 'Your games'), mine),
         pairing.element,
       ),

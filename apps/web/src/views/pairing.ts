@@ -19,12 +19,7 @@ import {
   DEFAULT_FIELDS,
   FIELDS_OF,
 } from '../shogi/clock-choice.js';
-
-const QUICK: readonly { label: string; tc: TimeControl }[] = [
-  { label: '3 min + 10 s', tc: { kind: 'byoyomi', mainSeconds: 180, byoyomiSeconds: 10, periods: 1 } },
-  { label: '10 min + 30 s', tc: { kind: 'byoyomi', mainSeconds: 600, byoyomiSeconds: 30, periods: 1 } },
-  { label: 'No clock', tc: { kind: 'unlimited' } },
-];
+import { CLOCK_PRESETS, presetLabel } from '../shogi/clock-presets.js';
 
 export interface PairingPanel {
   readonly element: HTMLElement;
@@ -262,7 +257,10 @@ export function pairingPanel(navigate: (path: string) => void, onIdentity: () =>
     h(
       'div',
       { class: 'buttons' },
-      ...QUICK.map((q) => h('button', { type: 'button', onclick: () => void seek(q.tc) }, q.label)),
+      // written as players write clocks; the title spells it out
+      ...CLOCK_PRESETS.map((tc) =>
+        h('button', { type: 'button', title: timeControlText(tc), onclick: () => void seek(tc) }, presetLabel(tc)),
+      ),
     ),
     // any clock the server takes, not only the quick ones: paired with an open seek of the same terms
     h(

@@ -3,16 +3,17 @@
  * offers (rematch.ts), over the store ports of ports.ts. Whatever starts a game locks both
  * players first (in id order), checks that neither is in a real-time game when the new one
  * is real-time, and withdraws their open seeks in the same transaction (start-game.ts): a
- * player is never paired twice at once, and never into a second real-time game. Players
- * learn of pairings, challenges and answers through `notify` (the per-player Redis channel
- * behind the lobby WebSocket) after the commit.
+ * player is never paired twice at once, and never into a second real-time game (a bot the
+ * gateway runs, which plays many games at once, is exempt). Players learn of pairings,
+ * challenges and answers through `notify` (the per-player Redis channel behind the lobby
+ * WebSocket) after the commit.
  */
 import type { LobbyMessage, TimeControl } from '@shogi/protocol';
 import { createChallengeService } from './challenges.js';
-import type { LobbyGames, LobbyStore } from './ports.js';
+import type { LobbyBots, LobbyGames, LobbyStore } from './ports.js';
 import { createRematchService } from './rematch.js';
 import { createSeekService } from './seeks.js';
-import { type LobbyContext, startAlone } from './start-game.js';
+import { type LobbyContext, NO_BOTS, startAlone } from './start-game.js';
 
 export interface LobbyDeps {
   readonly store: LobbyStore;
@@ -24,6 +25,8 @@ export interface LobbyDeps {
   readonly now?: () => Date;
   /** true: sente, for players who both left the colour open */
   readonly coin?: () => boolean;
+  /** the bots this gateway runs: exempt from the one-real-time-game rule, and they accept rematches at once */
+  readonly bots?: LobbyBots;
 }
 
 export type LobbyService = ReturnType<typeof createLobbyService>;
@@ -34,6 +37,7 @@ export function createLobbyService(deps: LobbyDeps) {
     notify: (playerId, message) => deps.notify(playerId, message).catch(() => undefined),
     now: deps.now ?? (() => new Date()),
     coin: deps.coin ?? (() => Math.random() < 0.5),
+    bots: deps.bots ?? NO_BOTS,
   };
   const { store } = deps;
   return {

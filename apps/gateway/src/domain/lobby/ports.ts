@@ -65,6 +65,17 @@ export interface LobbyGames {
   view(gameId: string): Promise<GameView>;
 }
 
+/**
+ * The bots this gateway runs and hands games to (plugins/lobby.ts, over the BotRegistry). Such
+ * a bot plays any number of games at once, so the one-real-time-game rule holds only its
+ * opponent; a casual rematch offered to it is accepted at once on its behalf.
+ */
+export interface LobbyBots {
+  runs(playerId: string): boolean;
+  /** gives the bot its game, after the commit; it plays it through the public API */
+  join(playerId: string, game: GameView): void;
+}
+
 export interface Transactional<Tx> {
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;

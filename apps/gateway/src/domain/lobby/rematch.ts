@@ -2,7 +2,8 @@
  * Rematch offers: a challenge to the opponent of an ended game, on its settings with the
  * colours swapped (a handicap giver stays the giver). Offers of one game are serialized
  * under its rematch lock, so two players offering at once make one game: the second offer
- * accepts the first.
+ * accepts the first. A casual rematch offered to a bot the gateway runs is accepted at once
+ * in the same transaction, and the bot is given the game, as `POST /api/bots/:id/games` does.
  */
 import { randomUUID } from 'node:crypto';
 import { CHALLENGE_TTL_MS, type ChallengeView, type GameView, type Side } from '@shogi/protocol';
@@ -29,7 +30,14 @@ interface Previous {
 
 type Outcome =
   | { readonly kind: 'existing' | 'offered'; readonly row: StoredChallenge }
-  | { readonly kind: 'accepted'; readonly row: StoredChallenge; readonly challengerSide: Side };
+  | {
+      readonly kind: 'accepted';
+      readonly row: StoredChallenge;
+      readonly challengerSide: Side;
+      readonly game: GameView;
+      /** the offer was this player's, taken at once by a bot the gateway runs */
+      readonly byBot: boolean;
+    };
 
 export type RematchService = ReturnType<typeof createRematchService>;
 
@@ -46,8 +54,12 @@ export function createRematchService(deps: RematchDeps) {
       const outcome = await deps.store.transaction((tx) => answerOrOffer(deps, tx, player, previous, at));
       const challenge = challengeView(outcome.row, at);
       if (outcome.kind === 'offered') await deps.notify(previous.opponent.id, { type: 'rematch', challenge });
-      if (outcome.kind === 'accepted') await announceAccepted(deps, outcome.row, outcome.challengerSide);
-      return { challenge, created: outcome.kind === 'offered' };
+      if (outcome.kind === 'accepted') {
+        if (outcome.byBot) deps.bots.join(previous.opponent.id, outcome.game);
+        await announceAccepted(deps, outcome.row, outcome.challengerSide);
+      }
+      const created = outcome.kind === 'offered' || (outcome.kind === 'accepted' && outcome.byBot);
+      return { challenge, created };
     },
   };
 }
@@ -79,15 +91,16 @@ async function answerOrOffer(
   const theirs = live.find((r) => r.challenger_id === opponent.id);
   if (theirs) {
     const locked = await tx.lockChallenge(theirs.id);
-    if (locked?.status === 'pending') {
-      const done = await acceptLocked(deps, tx, locked, at);
-      return { row: done.row, kind: 'accepted', challengerSide: done.challengerSide };
-    }
+    if (locked?.status === 'pending')
+      return { ...(await acceptLocked(deps, tx, locked, at)), kind: 'accepted', byBot: false };
   }
   const mine = live.find((r) => r.challenger_id === player.id);
   if (mine) return { row: mine, kind: 'existing' };
   await refuseIfPlaying(tx, player.id, previous.view.timeControl);
-  return { row: await offer(tx, player, previous, at), kind: 'offered' };
+  const row = await offer(tx, player, previous, at);
+  // a bot the gateway runs plays only casual games, and takes every one it is offered
+  if (!deps.bots.runs(opponent.id) || row.rated) return { row, kind: 'offered' };
+  return { ...(await acceptLocked(deps, tx, row, at, 'challenger')), kind: 'accepted', byBot: true };
 }
 
 /** Same settings, colours swapped; a handicap giver stays the giver. */

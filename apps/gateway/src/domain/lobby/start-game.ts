@@ -6,6 +6,7 @@
 import {
   type ColorPreference,
   type CreateGameBody,
+  type GameView,
   isRealTime,
   type LobbyMessage,
   REAL_TIME_KINDS,
@@ -15,7 +16,16 @@ import {
 import { ApiError } from '../api-error.js';
 import { refuseBot } from './bot-accounts.js';
 import { other, sideOf } from './pairing.js';
-import type { AnswerTx, BotReads, LobbyGames, PlayingReads, StartTx, StoredChallenge, Transactional } from './ports.js';
+import type {
+  AnswerTx,
+  BotReads,
+  LobbyBots,
+  LobbyGames,
+  PlayingReads,
+  StartTx,
+  StoredChallenge,
+  Transactional,
+} from './ports.js';
 import { type GameTerms, termsOfChallenge } from './views.js';
 
 /** What the three lobby services share besides their store. */
@@ -26,7 +36,11 @@ export interface LobbyContext {
   readonly now: () => Date;
   /** true: sente, for players who both left the colour open */
   readonly coin: () => boolean;
+  readonly bots: LobbyBots;
 }
+
+/** A gateway without bots of its own. */
+export const NO_BOTS: LobbyBots = { runs: () => false, join: () => undefined };
 
 export const createGameFor = (games: LobbyGames, sente: string, gote: string, terms: GameTerms) =>
   games.createGame({
@@ -77,32 +91,43 @@ export async function startAlone<T>(
 }
 
 /**
- * Accepts a locked pending challenge inside its transaction (by its opponent, the only one
- * who accepts): creates the game, records it. A real-time game starts only when neither
- * player is in one, checked under both players' locks; their open real-time seeks, which
- * could no longer pair, are withdrawn with it.
+ * Accepts a locked pending challenge inside its transaction (by its opponent, or at once for a
+ * bot the gateway runs): creates the game, records it. A real-time game starts only when
+ * neither player is in one, checked under both players' locks; their open real-time seeks,
+ * which could no longer pair, are withdrawn with it. A bot the gateway runs plays many games
+ * at once: it is neither locked nor checked. `asker` is whose request this is: their own game
+ * is ALREADY_PLAYING, the other party's OPPONENT_PLAYING.
  */
 export async function acceptLocked(
   context: LobbyContext,
   tx: AnswerTx,
   row: StoredChallenge,
   at: Date,
-): Promise<{ row: StoredChallenge; challengerSide: Side }> {
+  asker: 'opponent' | 'challenger' = 'opponent',
+): Promise<{ row: StoredChallenge; challengerSide: Side; game: GameView }> {
   const terms = termsOfChallenge(row);
   const realTime = isRealTime(terms.timeControl);
+  const held = [row.challenger_id, row.opponent_id].filter((id) => !context.bots.runs(id));
   if (realTime) {
-    await tx.lockPlayers([row.challenger_id, row.opponent_id]);
-    const mine = await realTimeGameOf(tx, row.opponent_id);
-    if (mine !== null) throw new ApiError('ALREADY_PLAYING', `game ${mine}`);
-    const theirs = await realTimeGameOf(tx, row.challenger_id);
-    if (theirs !== null) throw new ApiError('OPPONENT_PLAYING', `${row.challenger_name} plays game ${theirs}`);
+    await tx.lockPlayers(held);
+    const askerId = asker === 'opponent' ? row.opponent_id : row.challenger_id;
+    for (const [id, name] of [
+      [row.opponent_id, row.opponent_name],
+      [row.challenger_id, row.challenger_name],
+    ] as const) {
+      if (!held.includes(id)) continue;
+      const playing = await realTimeGameOf(tx, id);
+      if (playing === null) continue;
+      if (id === askerId) throw new ApiError('ALREADY_PLAYING', `game ${playing}`);
+      throw new ApiError('OPPONENT_PLAYING', `${name} plays game ${playing}`);
+    }
   }
   const challengerSide = sideOf(row.color as ColorPreference, 'random', context.coin);
   const [sente, gote] =
     challengerSide === 'sente' ? [row.challenger_id, row.opponent_id] : [row.opponent_id, row.challenger_id];
   const game = await createGameFor(context.games, sente, gote, terms);
-  if (realTime) await tx.withdrawOpenSeeks([row.challenger_id, row.opponent_id], at, REAL_TIME_KINDS);
-  return { row: await tx.closeChallenge(row.id, 'accepted', game.id), challengerSide };
+  if (realTime) await tx.withdrawOpenSeeks(held, at, REAL_TIME_KINDS);
+  return { row: await tx.closeChallenge(row.id, 'accepted', game.id), challengerSide, game };
 }
 
 /** Tells both players of an accepted challenge their game and colour (after the commit). */

@@ -1,7 +1,8 @@
 /**
  * What the page asks of the server for the player: a move (shown once the worker accepts it,
  * on the watch socket), resign, abort, impasse, a rematch (offered to the opponent, answered
- * on their lobby socket or this page's), another game against the same bot.
+ * on their lobby socket or this page's). "Play again" against a bot is a rematch too: a bot
+ * the server runs accepts it in the answer, bot-lobby on its lobby socket like a person.
  */
 import type { ChallengeView } from '@shogi/protocol';
 import { formatUsi, type Move } from '@shogi/rules';
@@ -18,6 +19,11 @@ export interface ActionContext {
   readonly offer: HTMLElement;
   /** the rematch challenges of this game, offered by either side */
   readonly offerIds: Set<string>;
+  /**
+   * Games of challenges accepted, by challenge id, as the lobby socket told them: an offer's
+   * acceptance may arrive before the answer that names the offer.
+   */
+  readonly accepted: Map<string, string>;
   navigate(path: string): void;
   render(): void;
   /** shows a message in the note */
@@ -64,15 +70,23 @@ export async function act(ctx: ActionContext, verb: Verb): Promise<void> {
   }
 }
 
-/** Offers a rematch, or accepts the opponent's offer: the answer then names the new game. */
+/**
+ * Offers a rematch (or plays a bot again), or accepts the opponent's offer: the answer then
+ * names the new game, or the lobby socket does once the opponent accepts.
+ */
 export async function rematch(ctx: ActionContext): Promise<void> {
   const { me } = ctx.state;
   if (!me) return;
   try {
     const c = await api.post<ChallengeView>(`/api/games/${encodeURIComponent(ctx.gameId)}/rematch`, {}, me.token);
-    if (c.gameId) return ctx.navigate(`/games/${c.gameId}`);
+    const gameId = c.gameId ?? ctx.accepted.get(c.id);
+    if (gameId) return ctx.navigate(`/games/${gameId}`);
     ctx.offerIds.add(c.id);
-    ctx.offer.replaceChildren('Rematch offered; waiting for your opponent…');
+    ctx.offer.replaceChildren(
+      opponentBot(ctx.state) === null
+        ? 'Rematch offered; waiting for your opponent…'
+        : `Waiting for ${c.opponent.name} to accept…`,
+    );
   } catch (err) {
     ctx.say(failureText(err));
   }
@@ -83,8 +97,10 @@ export function listenForRematch(ctx: ActionContext): { close(): void } | null {
   const { me } = ctx.state;
   if (!me) return null;
   return lobbySocket(me.token, (m) => {
-    if (m.type === 'accepted' && ctx.offerIds.has(m.challengeId)) ctx.navigate(`/games/${m.gameId}`);
-    else if (m.type === 'rematch' && m.challenge.rematchOf === ctx.gameId) {
+    if (m.type === 'accepted') {
+      if (ctx.offerIds.has(m.challengeId)) ctx.navigate(`/games/${m.gameId}`);
+      else ctx.accepted.set(m.challengeId, m.gameId);
+    } else if (m.type === 'rematch' && m.challenge.rematchOf === ctx.gameId) {
       ctx.offerIds.add(m.challenge.id);
       ctx.offer.replaceChildren(
         `${m.challenge.challenger.name} offers a rematch. `,
@@ -92,18 +108,4 @@ export function listenForRematch(ctx: ActionContext): { close(): void } | null {
       );
     } else if (m.type === 'declined' && ctx.offerIds.has(m.challengeId)) ctx.offer.replaceChildren('Rematch declined.');
   });
-}
-
-/** A new game against the bot just played, with the colours swapped. */
-export async function playAgain(ctx: ActionContext): Promise<void> {
-  const { state } = ctx;
-  const bot = opponentBot(state);
-  const side = mySide(state);
-  if (!bot || !state.me || !side) return;
-  try {
-    const view = await api.botGame(bot, state.me.token, side === 'sente' ? 'gote' : 'sente');
-    ctx.navigate(`/games/${view.id}`);
-  } catch (err) {
-    ctx.say(failureText(err));
-  }
 }

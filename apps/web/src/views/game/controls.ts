@@ -1,7 +1,8 @@
 /**
- * The player's controls beside the board: resign, abort, impasse, rematch, play the bot
- * again, the line where rematch offers show, and the field for a move typed in USI. Built
- * once; which of them show is worked out in state.ts.
+ * The player's controls beside the board: resign, abort, impasse, rematch (or "Play again"
+ * against a bot: a rematch too, the same clock with the colours swapped), the line where
+ * rematch offers show, and the field for a move typed in USI. Built once; which of them show
+ * is worked out in state.ts.
  */
 import { h } from '../../dom.js';
 import type { ControlsShown } from './state.js';
@@ -10,8 +11,8 @@ export interface ControlHandlers {
   resign(): void;
   abort(): void;
   impasse(): void;
+  /** offers a rematch: the Rematch and Play again buttons alike */
   rematch(): void;
-  playAgain(): void;
   /** the USI form was submitted */
   typed(): void;
 }
@@ -28,7 +29,7 @@ export interface Controls {
 
 export function controls(on: ControlHandlers): Controls {
   const resign = h('button', { type: 'button', class: 'danger', onclick: () => on.resign() }, 'Resign');
-  const again = h('button', { type: 'button', onclick: () => on.playAgain() }, 'Play the bot again');
+  const again = h('button', { type: 'button', class: 'primary', onclick: () => on.rematch() }, 'Play again');
   const abort = h('button', { type: 'button', onclick: () => on.abort() }, 'Abort');
   const impasse = h('button', { type: 'button', onclick: () => on.impasse() }, 'Declare impasse');
   const rematch = h('button', { type: 'button', class: 'primary', onclick: () => on.rematch() }, 'Rematch');

@@ -1,10 +1,11 @@
 /**
- * The wire shape of a game's analysis, `GET /api/games/{id}/analysis`, as TypeBox schemas
- * (JSON Schema at run time, TS types at compile time) in the style of packages/protocol,
- * where they are to move. Objects are closed, as there.
+ * A game's analysis by the engine role: `POST` and `GET /api/games/{id}/analysis`, and the
+ * progress frames watchers get (spectate.ts). Scores are from sente's side; judgments are of
+ * the move that led to each position (packages/engine-bots judgment.ts).
  */
-import { Usi } from '@shogi/protocol';
 import { type Static, Type } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { Usi } from './http.js';
 
 const closed = { additionalProperties: false } as const;
 
@@ -70,3 +71,26 @@ export const AnalysisResponse = Type.Object(
   closed,
 );
 export type AnalysisResponse = Static<typeof AnalysisResponse>;
+
+/** A watcher's news of an analysis of the game: its status and how many positions are done of how many. */
+export const WatchAnalysis = Type.Object(
+  {
+    type: Type.Literal('analysis'),
+    status: AnalysisStatus,
+    done: Type.Integer({ minimum: 0, description: 'positions analysed so far' }),
+    total: Type.Integer({ minimum: 0, description: 'positions in the game: its moves plus one' }),
+  },
+  closed,
+);
+export type WatchAnalysis = Static<typeof WatchAnalysis>;
+
+const engineCheck = Compile(AnalysisEngine);
+const watchAnalysisCheck = Compile(WatchAnalysis);
+
+/** An engine record read back (from the database): the value, or null when it is not one. */
+export const analysisEngineOf = (value: unknown): AnalysisEngine | null =>
+  engineCheck.Check(value) ? (value as AnalysisEngine) : null;
+
+/** A progress message read back (from a Redis channel): the value, or null when it is not one. */
+export const watchAnalysisOf = (value: unknown): WatchAnalysis | null =>
+  watchAnalysisCheck.Check(value) ? (value as WatchAnalysis) : null;

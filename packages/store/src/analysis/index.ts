@@ -1,0 +1,2 @@
+export * from './analyses.js';
+export * from './schema.js';
