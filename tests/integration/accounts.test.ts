@@ -60,6 +60,7 @@ function configFor(overrides: Partial<GatewayConfig> = {}): GatewayConfig {
       botGames: NO_LIMIT,
       botGamesPerIp: NO_LIMIT,
       analysis: NO_LIMIT,
+      chat: NO_LIMIT,
     },
     ...overrides,
   };
@@ -588,6 +589,7 @@ describe('rate limits', () => {
           botGames: NO_LIMIT,
           botGamesPerIp: NO_LIMIT,
           analysis: NO_LIMIT,
+          chat: NO_LIMIT,
         },
       }),
       createLogger({ level: 'trace' }, sink),

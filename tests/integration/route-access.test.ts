@@ -6,12 +6,11 @@
  * here. Tokens in URLs are refused on every API route.
  */
 import { type Access, accessOf, BotRegistry, ROUTE_ACCESS } from '@shogi/gateway';
-import { LISHOGI_SCOPES } from '@shogi/protocol';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bearer, call, type Stack, startStack } from './harness.js';
 
 let stack: Stack;
-let tokens: Record<'guest' | 'session' | 'readOnly' | 'playOnly' | 'admin' | 'lishogi', string>;
+let tokens: Record<'guest' | 'session' | 'readOnly' | 'playOnly' | 'botPlay' | 'boardPlay' | 'admin', string>;
 interface Operation {
   readonly method: 'GET' | 'POST' | 'DELETE';
   /** as Fastify registers it: `/api/games/:id` */
@@ -42,20 +41,14 @@ beforeAll(async () => {
   const personal = async (scopes: string[]) =>
     (await call(stack.app, 'POST', '/api/tokens', { name: scopes.join('+'), scopes }, bearer(session))).body
       .token as string;
-  // lishogi's scopes on an account of their own: the upgrade route makes it a bot account
-  await call(stack.app, 'POST', '/api/accounts', { username: 'somebot', password: 'correct horse' });
-  const botSession = (await call(stack.app, 'POST', '/api/session', { username: 'somebot', password: 'correct horse' }))
-    .body.token as string;
-  const lishogi = (
-    await call(stack.app, 'POST', '/api/tokens', { name: 'lishogi', scopes: [...LISHOGI_SCOPES] }, bearer(botSession))
-  ).body.token as string;
   tokens = {
     guest,
     session,
     readOnly: await personal(['read']),
     playOnly: await personal(['play']),
+    botPlay: await personal(['bot:play']),
+    boardPlay: await personal(['board:play']),
     admin: stack.adminToken,
-    lishogi,
   };
   const doc = (await call(stack.app, 'GET', '/docs/json')).body as {
     paths: Record<string, Record<string, { 'x-access'?: unknown }>>;
@@ -85,8 +78,8 @@ const lacking: Record<Exclude<Access, 'public' | 'token'>, { token: keyof typeof
   admin: { token: 'session', code: 'ADMIN_REQUIRED' },
   session: { token: 'guest', code: 'SESSION_REQUIRED' },
   guest: { token: 'session', code: 'GUEST_TOKEN_REQUIRED' },
-  'bot:play': { token: 'playOnly', code: 'INSUFFICIENT_SCOPE' },
-  'board:play': { token: 'playOnly', code: 'INSUFFICIENT_SCOPE' },
+  'bot:play': { token: 'boardPlay', code: 'INSUFFICIENT_SCOPE' },
+  'board:play': { token: 'botPlay', code: 'INSUFFICIENT_SCOPE' },
   'challenge:read': { token: 'playOnly', code: 'INSUFFICIENT_SCOPE' },
   'challenge:write': { token: 'playOnly', code: 'INSUFFICIENT_SCOPE' },
 };
@@ -97,10 +90,11 @@ const fitting: Record<Exclude<Access, 'public'>, keyof typeof tokens> = {
   admin: 'admin',
   session: 'session',
   guest: 'guest',
-  'bot:play': 'lishogi',
-  'board:play': 'lishogi',
-  'challenge:read': 'lishogi',
-  'challenge:write': 'lishogi',
+  'bot:play': 'botPlay',
+  'board:play': 'boardPlay',
+  // lishogi's challenge routes also take the scope a bot plays with
+  'challenge:read': 'botPlay',
+  'challenge:write': 'botPlay',
 };
 /** Streams that stay open once past the door: their own tests read them (lishogi-events.test.ts). */
 const OPEN_STREAMS = ['GET /api/stream/event'];

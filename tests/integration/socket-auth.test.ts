@@ -36,6 +36,7 @@ beforeAll(async () => {
         botGames: NO_LIMIT,
         botGamesPerIp: NO_LIMIT,
         analysis: NO_LIMIT,
+        chat: NO_LIMIT,
       },
     },
   });

@@ -96,6 +96,20 @@ export const ROUTE_ACCESS = {
   'POST /api/challenge/:id/decline': 'challenge:write',
   'POST /api/challenge/:id/cancel': 'challenge:write',
 
+  // lishogi's Bot and Board API (src/lishogi)
+  'GET /api/bot/game/stream/:id': 'bot:play',
+  'POST /api/bot/game/:id/move/:usi': 'bot:play',
+  'POST /api/bot/game/:id/resign': 'bot:play',
+  'POST /api/bot/game/:id/abort': 'bot:play',
+  'POST /api/bot/game/:id/chat': 'bot:play',
+  'GET /api/bot/game/:id/chat': 'bot:play',
+  'GET /api/board/game/stream/:id': 'board:play',
+  'POST /api/board/game/:id/move/:usi': 'board:play',
+  'POST /api/board/game/:id/resign': 'board:play',
+  'POST /api/board/game/:id/abort': 'board:play',
+  'POST /api/board/game/:id/chat': 'board:play',
+  'GET /api/board/game/:id/chat': 'board:play',
+
   'GET /api/bots': 'public',
   'POST /api/bots/:id/games': 'play',
 

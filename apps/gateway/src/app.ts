@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import websocket from '@fastify/websocket';
 import type { EventStore } from '@shogi/game';
-import { ajvFault, CLOSE_CODES, describeSchemaFault, errorBody } from '@shogi/protocol';
+import { ajvFault, CLOSE_CODES, describeSchemaFault } from '@shogi/protocol';
 import type { FastifyHttpOptions, FastifyInstance, FastifyReply } from 'fastify';
 import Fastify, { LogController } from 'fastify';
 import type { Logger } from 'pino';
@@ -16,6 +16,7 @@ import type { GatewayConfig } from './config.js';
 import { ApiError } from './domain/api-error.js';
 import type { BotRegistry } from './domain/bots.js';
 import type { LocalDelivery } from './domain/hub.js';
+import { isLishogiPath, lishogiErrorOf } from './lishogi/errors.js';
 import lishogi from './lishogi/plugin.js';
 import access from './plugins/access.js';
 import analysisPlugin from './plugins/analysis.js';
@@ -24,6 +25,7 @@ import authedSockets from './plugins/authed-sockets.js';
 import databases from './plugins/databases.js';
 import docs from './plugins/docs.js';
 import errors from './plugins/errors.js';
+import gameChat from './plugins/game-chat.js';
 import games, { type GuestPlayers } from './plugins/games.js';
 import hub from './plugins/hub.js';
 import jsonBody from './plugins/json-body.js';
@@ -96,6 +98,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(rateLimit, { config });
   await fastify.register(spectators, { config });
   await fastify.register(lobby, { config, ...(extras.bots === undefined ? {} : { bots: extras.bots }) });
+  await fastify.register(gameChat, { config });
   // on shutdown, players are told the server is going away (1001) rather than left with 1005;
   // this hook runs before @fastify/websocket's own, which then stops the server
   fastify.addHook('preClose', async () => {
@@ -167,9 +170,11 @@ export function fastifyOptions(config: GatewayConfig, logger: Logger): FastifyHt
     schemaErrorFormatter: (errors, dataVar) =>
       new Error(errors[0] === undefined ? `${dataVar} is invalid` : describeSchemaFault(ajvFault(errors[0], dataVar))),
     // errors the router raises before any handler (a malformed %-escape in the path, a
-    // parameter too long) get a catalog body too
-    frameworkErrors: (error, _request, reply) => {
-      (reply as unknown as FastifyReply).code(400).send(errorBody('BAD_REQUEST', error.message));
+    // parameter too long) get a catalog body too, in lishogi's shape on lishogi's routes
+    frameworkErrors: (error, request, reply) => {
+      const refusal = new ApiError('BAD_REQUEST', error.message);
+      const body = isLishogiPath(request.url) ? lishogiErrorOf(refusal).body : refusal.toBody();
+      (reply as unknown as FastifyReply).code(400).send(body);
     },
   };
 }

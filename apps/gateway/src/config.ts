@@ -74,6 +74,8 @@ export interface RateLimits {
   readonly botGamesPerIp: RateLimit;
   /** analysis requests (POST /api/games/:id/analysis), per token: each may cost the engine a whole game */
   readonly analysis: RateLimit;
+  /** game chat lines (lishogi's chat routes), per token */
+  readonly chat: RateLimit;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -137,6 +139,8 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
         max: int(env, 'RATE_LIMIT_ANALYSIS_MAX', 10),
         windowMs: int(env, 'RATE_LIMIT_ANALYSIS_WINDOW_MS', 3_600_000),
       },
+      // room to talk, not to flood the other player's stream
+      chat: { max: int(env, 'RATE_LIMIT_CHAT_MAX', 5), windowMs: int(env, 'RATE_LIMIT_CHAT_WINDOW_MS', 10_000) },
     },
     lobbyMaxOpenSeeksPerIp: int(env, 'LOBBY_MAX_OPEN_SEEKS_PER_IP', 20),
   };

@@ -14,6 +14,14 @@ export const ERRORS = {
   INVALID_SFEN: { status: 400, message: 'The initial position is not a valid SFEN' },
   INVALID_SETUP: { status: 400, message: 'Give either a handicap or an SFEN, not both' },
   UNSUPPORTED_VARIANT: { status: 400, message: 'Only standard shogi is played here (variant standard)' },
+  BOT_ACCOUNT_REQUIRED: {
+    status: 400,
+    message: "This endpoint can only be used with a bot account (lishogi's Bot API); people play through the Board API",
+  },
+  NOT_FOR_BOT_ACCOUNTS: {
+    status: 400,
+    message: "This endpoint cannot be used with a bot account: bots play through lishogi's Bot API",
+  },
   INVALID_NAME: {
     status: 400,
     message: 'The name is blank, too long, or holds an invisible, format or control character',

@@ -40,12 +40,21 @@ export interface Submission {
   readonly idempotencyKey?: string | undefined;
 }
 
+/** A game's view with what the view leaves out. */
+export interface GameDetails {
+  readonly view: GameView;
+  /** ISO 8601 */
+  readonly createdAt: string;
+}
+
 /** What the routes need from the game domain. */
 export interface GameService {
   createPlayer(name: string): Promise<Player & { token: string }>;
   createGame(body: CreateGameBody): Promise<GameView>;
   /** Throws ApiError GAME_NOT_FOUND. */
   view(gameId: string): Promise<GameView>;
+  /** The view and the creation time, from one read; throws ApiError GAME_NOT_FOUND. */
+  details(gameId: string): Promise<GameDetails>;
   /** Throws ApiError GAME_NOT_FOUND. */
   eventsAfter(gameId: string, afterSeq: number, limit?: number): Promise<WireEvent[]>;
   /**
@@ -148,6 +157,7 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
     createPlayer: (name) => createPlayer(deps.players, name),
     createGame: (body) => createGame(games, body),
     view: async (gameId) => viewOf(await known(games, gameId), now()),
+    details: async (gameId) => detailsOf(await known(games, gameId), now()),
     eventsAfter: (gameId, afterSeq, limit = 1000) => eventsAfter(games, gameId, afterSeq, limit),
     seatOf: async (gameId, playerId) => seatIn(await known(games, gameId), playerId),
     submitMove: (gameId, player, move) => submitMove(games, gameId, player, move),
@@ -198,6 +208,12 @@ async function known(games: Games, gameId: string): Promise<GameState> {
   const { state } = await games.states.current(gameId);
   if (state.status === 'none') throw new ApiError('GAME_NOT_FOUND');
   return state;
+}
+
+function detailsOf(state: GameState, at: Date): GameDetails {
+  const view = viewOf(state, at);
+  // viewOf has checked that the game exists
+  return { view, createdAt: state.info?.createdAt ?? '' };
 }
 
 function seatIn(state: GameState, playerId: string): { side: Side; lastSeq: number } {

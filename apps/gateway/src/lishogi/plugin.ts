@@ -11,6 +11,7 @@ import accountRoutes from './account-routes.js';
 import challengeRoutes from './challenge-routes.js';
 import { lishogiErrorHandler } from './errors.js';
 import eventRoutes from './event-routes.js';
+import gameRoutes from './game-routes.js';
 import type { NdjsonStream } from './ndjson.js';
 
 declare module 'fastify' {
@@ -32,4 +33,6 @@ export default async function lishogi(app: FastifyInstance): Promise<void> {
   await app.register(accountRoutes);
   await app.register(challengeRoutes);
   await app.register(eventRoutes);
+  await app.register(gameRoutes, { api: 'bot', prefix: '/api/bot/game' });
+  await app.register(gameRoutes, { api: 'board', prefix: '/api/board/game' });
 }

@@ -2,7 +2,7 @@
  * Request rate limits (@fastify/rate-limit) counted in Redis, so a limit holds across
  * every gateway. Nothing is limited globally: a route opts in with `config: app.limits.X`
  * (`X`: auth, guests and botGamesPerIp per client IP, an IPv6 client by its /64; moves, lobby,
- * botGames and analysis per token, or per IP without one), or counts with `consumeLimit` where a second
+ * botGames, analysis and chat per token, or per IP without one), or counts with `consumeLimit` where a second
  * key applies. Above the limit: 429 RATE_LIMITED with Retry-After (seconds). A limit whose max
  * is 0 is off.
  */
@@ -62,6 +62,7 @@ export default fp<{ config: GatewayConfig }>(
       botGames: byToken,
       botGamesPerIp: byIp,
       analysis: byToken,
+      chat: byToken,
     };
     const names = Object.keys(keys) as (keyof RateLimits)[];
     const options = (limit: RateLimit, keyGenerator: (r: FastifyRequest) => string): RouteLimit => ({

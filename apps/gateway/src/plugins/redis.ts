@@ -4,9 +4,10 @@
  * - `subscribers`: a connection in subscriber mode takes no other command, and each of these
  *   has its own listeners and its own reconnection handling: `games` (the hub of the game
  *   channels), `auth` (token revocations), `spectatorCounts` (the other gateways' counts),
- *   `lobby` (the `player:<id>` channels of the lobby sockets), `live`, whose pattern
- *   subscription to every game exists only while a live feed is open, and `analysis` (the
- *   games' analysis progress, for their watchers); these two connect on their first use;
+ *   `lobby` (the `player:<id>` channels of the lobby sockets), `chat` (the `chat:<id>` channels
+ *   of games' chats, domain/game-chat.ts), `live`, whose pattern subscription to every game
+ *   exists only while a live feed is open, and `analysis` (the games' analysis progress, for
+ *   their watchers); these two connect on their first use;
  * - `queueRedis`: BullMQ's, apart from the auto-pipelined one (see plugins/games.ts); it
  *   connects when a queue first uses it.
  */
@@ -14,7 +15,7 @@ import fp from 'fastify-plugin';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { GatewayConfig } from '../config.js';
 
-export type SubscriberName = 'games' | 'auth' | 'spectatorCounts' | 'lobby' | 'live' | 'analysis';
+export type SubscriberName = 'games' | 'auth' | 'spectatorCounts' | 'lobby' | 'chat' | 'live' | 'analysis';
 
 export type Subscribers = Readonly<Record<SubscriberName, Redis>>;
 
@@ -44,7 +45,7 @@ export default fp<{ config: GatewayConfig }>(
 
     // auto-pipelining: the commands of one tick (publishes) leave in one write
     const redis = open('commands', { maxRetriesPerRequest: 3, enableOfflineQueue: true, enableAutoPipelining: true });
-    const names: SubscriberName[] = ['games', 'auth', 'spectatorCounts', 'lobby', 'live', 'analysis'];
+    const names: SubscriberName[] = ['games', 'auth', 'spectatorCounts', 'lobby', 'chat', 'live', 'analysis'];
     const subscribers = Object.fromEntries(
       names.map((name) => [name, open(`subscriber:${name}`, { maxRetriesPerRequest: null })]),
     ) as Subscribers;

@@ -1,0 +1,223 @@
+/**
+ * lishogi's game routes, registered twice: under `/api/bot/game` (the Bot API: bot accounts
+ * only, `bot:play`) and under `/api/board/game` (the Board API: anyone but a bot,
+ * `board:play`). A game stream, moves, resignation, abort and chat, each through the same
+ * game service as the native routes. Answers and refusals are lishogi's: `{"ok":true}`,
+ * `{"error"}` with 404 for a game that is not there or not the caller's and 400 for what the
+ * game refuses (game-errors.ts), checked in lishogi's order: the game, then the account.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { GameView } from '@shogi/protocol';
+import { ApiError } from '../domain/api-error.js';
+import type { Principal } from '../domain/auth.js';
+import { checkChatText } from '../domain/chat-text.js';
+import { parseJsonBody } from '../domain/json-body.js';
+import { principalOf } from '../plugins/access.js';
+import { botsAmong } from './bot-accounts.js';
+import { lishogiErrorHandlerWith } from './errors.js';
+import { gameRouteStatus, verdictRefusal } from './game-errors.js';
+import {
+  ChatBody,
+  ChatHistory,
+  GameIdParams,
+  LISHOGI_ERRORS,
+  MoveParams,
+  MoveQuery,
+  OK,
+  OkResponse,
+} from './game-schemas.js';
+import { lishogiPlayers, streamGame } from './game-stream.js';
+import type { NdjsonStream } from './ndjson.js';
+import { VERDICT_WAIT_MS, watchVerdicts } from './verdict-wait.js';
+
+export interface GameRoutesOptions {
+  readonly api: 'bot' | 'board';
+}
+
+const gameRoutes: FastifyPluginAsyncTypebox<GameRoutesOptions> = async (app, { api }) => {
+  const tags = ['lishogi'];
+  app.setErrorHandler(lishogiErrorHandlerWith(gameRouteStatus));
+  // a path under this prefix that names no route (a USI past the router's parameter length) is
+  // answered in lishogi's shape too
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'No such route', code: 'NOT_FOUND' }));
+  // lishogi's commands take no body, and some clients send an empty one typed as JSON
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+    const bytes = body as Buffer;
+    if (bytes.length === 0) return done(null, undefined);
+    const parsed = parseJsonBody(bytes);
+    if (parsed.ok) done(null, parsed.value);
+    else done(new ApiError(parsed.code, parsed.detail), undefined);
+  });
+
+  /** The Bot API is for bot accounts, the Board API for everyone else. */
+  const checkAccount = async (player: Principal) => {
+    const bot = (await botsAmong(app.databases.games, [player.id])).has(player.id);
+    if (api === 'bot' && !bot) throw new ApiError('BOT_ACCOUNT_REQUIRED');
+    if (api === 'board' && bot) throw new ApiError('NOT_FOR_BOT_ACCOUNTS');
+  };
+  const checkSeat = (view: GameView, player: Principal) => {
+    if (view.players.sente.id !== player.id && view.players.gote.id !== player.id) throw new ApiError('NOT_A_PLAYER');
+  };
+  /** The game is there and the caller plays in it (404 else), with the right account (400 else). */
+  const seated = async (gameId: string, player: Principal) => {
+    await app.games.seatOf(gameId, player.id);
+    await checkAccount(player);
+  };
+
+  // one stream per player and game on this gateway, as lishogi: a reconnecting client's
+  // stream replaces the one it left, which may not have noticed yet that it was left
+  const streams = new Map<string, NdjsonStream>();
+
+  app.get(
+    '/stream/:id',
+    {
+      schema: {
+        tags,
+        summary: `lishogi's ${api} game stream (NDJSON): gameFull, then gameState lines, chatLines and keep-alives; ends after the final state`,
+        params: GameIdParams,
+        produces: ['application/x-ndjson'],
+        response: LISHOGI_ERRORS,
+      },
+    },
+    async (request, reply) => {
+      const player = principalOf(request);
+      // every refusal before the first byte, as a JSON error
+      const details = await app.games.details(request.params.id);
+      checkSeat(details.view, player);
+      await checkAccount(player);
+      const players = await lishogiPlayers(app, details.view);
+      // HEAD (routed here too) gets the headers only: a body would follow the game to its end
+      if (request.method === 'HEAD') {
+        reply.hijack();
+        reply.raw.writeHead(200, { 'content-type': 'application/x-ndjson' });
+        reply.raw.end();
+        return reply;
+      }
+      const key = `${details.view.id}:${player.id}`;
+      streams.get(key)?.end();
+      const stream = streamGame(app, reply, details, players, request.log);
+      streams.set(key, stream);
+      stream.onClose(() => {
+        if (streams.get(key) === stream) streams.delete(key);
+      });
+      return reply;
+    },
+  );
+
+  app.post(
+    '/:id/move/:usi',
+    {
+      schema: {
+        tags,
+        summary:
+          'Play a move (the USI in the path as is: 7g7f, 8h2b+, P*5e), or resign with `resign`; answers once the move is judged',
+        params: MoveParams,
+        querystring: MoveQuery,
+        response: { 200: OkResponse, ...LISHOGI_ERRORS },
+      },
+      config: app.limits.moves,
+    },
+    async (request) => {
+      const player = principalOf(request);
+      const { id: gameId, usi } = request.params;
+      if (usi === 'resign') {
+        await seated(gameId, player);
+        await app.games.resign(gameId, player);
+        return OK;
+      }
+      const view = await app.games.view(gameId);
+      checkSeat(view, player);
+      await checkAccount(player);
+      const verdicts = await watchVerdicts(
+        app.hub,
+        gameId,
+        (seq) => app.games.eventsAfter(gameId, seq),
+        VERDICT_WAIT_MS,
+      );
+      try {
+        // lishogi's move carries no ply: it is judged against the game as it stands
+        const { seq } = await app.games.submitMove(gameId, player, { usi, ply: view.ply });
+        const verdict = await verdicts.of(seq, VERDICT_WAIT_MS);
+        if (verdict !== null && !verdict.accepted)
+          throw new ApiError(verdictRefusal(verdict.reason), `${usi}: ${verdict.reason ?? 'refused'}`);
+      } finally {
+        verdicts.close();
+      }
+      request.log.debug({ gameId, playerId: player.id, usi }, 'lishogi move played');
+      return OK;
+    },
+  );
+
+  for (const action of ['resign', 'abort'] as const) {
+    app.post(
+      `/:id/${action}`,
+      {
+        schema: {
+          tags,
+          summary: action === 'resign' ? 'Resign the game' : 'Abort the game before your first move',
+          params: GameIdParams,
+          response: { 200: OkResponse, ...LISHOGI_ERRORS },
+        },
+        config: app.limits.moves,
+      },
+      async (request) => {
+        const player = principalOf(request);
+        const gameId = request.params.id;
+        await seated(gameId, player);
+        if (action === 'resign') await app.games.resign(gameId, player);
+        else await app.games.abort(gameId, player);
+        return OK;
+      },
+    );
+  }
+
+  app.post(
+    '/:id/chat',
+    {
+      schema: {
+        tags,
+        summary: `Write in the game's chat (form-encoded or JSON: room player|spectator, text of at most 140 characters)`,
+        params: GameIdParams,
+        body: ChatBody,
+        response: { 200: OkResponse, ...LISHOGI_ERRORS },
+      },
+      config: app.limits.chat,
+    },
+    async (request) => {
+      const player = principalOf(request);
+      const gameId = request.params.id;
+      await seated(gameId, player);
+      const text = checkChatText(request.body.text);
+      if (!text.ok) throw new ApiError('BAD_REQUEST', text.reason);
+      const username = player.username ?? player.name;
+      await app.gameChat.write(gameId, {
+        room: request.body.room,
+        username,
+        text: text.text,
+        at: new Date().toISOString(),
+      });
+      return OK;
+    },
+  );
+
+  app.get(
+    '/:id/chat',
+    {
+      schema: {
+        tags,
+        summary: "The players' chat of the game, oldest line first",
+        params: GameIdParams,
+        response: { 200: ChatHistory, ...LISHOGI_ERRORS },
+      },
+    },
+    async (request) => {
+      const player = principalOf(request);
+      await seated(request.params.id, player);
+      const lines = await app.gameChat.recent(request.params.id, 'player');
+      return lines.map((line) => ({ text: line.text, user: line.username }));
+    },
+  );
+};
+
+export default gameRoutes;
