@@ -1,7 +1,8 @@
 /**
- * What the lishogi integration tests share: an account with a personal token of the scopes
- * a lishogi client asks for (as its author makes one: `POST /api/tokens` from a session), and
- * a reader of an NDJSON stream over real HTTP, as a bot client reads lishogi's event stream.
+ * What the lishogi account, challenge and event tests share: an account of a given username
+ * with its session and a personal token of the scopes a lishogi client asks for (as its author
+ * makes one: `POST /api/tokens` from a session), and the lines of an event stream over real
+ * HTTP, as a bot client reads lishogi's.
  */
 import type { FastifyInstance } from 'fastify';
 import { Conditions } from './conditions.js';
@@ -33,8 +34,12 @@ export async function accountWithToken(
 // biome-ignore lint/suspicious/noExplicitAny: JSON lines, read field by field
 export type StreamLine = { readonly type: string } & Record<string, any>;
 
-/** An NDJSON stream read as it arrives: its JSON lines, and how many keep-alive (empty) lines came. */
-export class NdjsonReader {
+/**
+ * An NDJSON stream's lines kept as they arrive, for tests that wait for a matching line among
+ * many and look back over all of them (ndjson-client.ts reads a stream one line at a time),
+ * and how many keep-alive (empty) lines came.
+ */
+export class LineLog {
   readonly lines: StreamLine[] = [];
   keepAlives = 0;
   ended = false;
@@ -49,10 +54,10 @@ export class NdjsonReader {
   static async open(
     url: string,
     token: string,
-  ): Promise<{ status: number; contentType: string | null; body: unknown; reader: NdjsonReader }> {
+  ): Promise<{ status: number; contentType: string | null; body: unknown; reader: LineLog }> {
     const controller = new AbortController();
     const res = await fetch(url, { headers: bearer(token), signal: controller.signal });
-    const reader = new NdjsonReader(controller);
+    const reader = new LineLog(controller);
     const contentType = res.headers.get('content-type');
     if (res.status !== 200) return { status: res.status, contentType, body: await res.json(), reader };
     void reader.pump(res.body as ReadableStream<Uint8Array>);

@@ -14,14 +14,14 @@ import WebSocket from 'ws';
 import { Conditions } from './conditions.js';
 import { MATE_GAME } from './fixtures.js';
 import { bearer, call, playMove, REDIS_URL, type Stack, startStack } from './harness.js';
-import { accountWithToken, NdjsonReader, type TestAccount } from './lishogi-event-stream.js';
+import { accountWithToken, LineLog, type TestAccount } from './lishogi-event-stream.js';
 
 let stack: Stack;
 /** a bot account, as a lishogi bot client holds it: a token with bot:play */
 let robo: TestAccount;
 /** a person, on this server's own routes (session) and lishogi's (board:play, challenge:read) */
 let hanako: TestAccount;
-const open: NdjsonReader[] = [];
+const open: LineLog[] = [];
 
 beforeAll(async () => {
   // a request timeout shorter than the keep-alive test: a stream outlives it (it bounds receiving a request)
@@ -37,8 +37,8 @@ afterAll(async () => {
 
 const blitz = { kind: 'byoyomi', mainSeconds: 300, byoyomiSeconds: 10, periods: 1 } as const;
 
-async function events(token: string): Promise<NdjsonReader> {
-  const opened = await NdjsonReader.open(`${stack.baseUrl}/api/stream/event`, token);
+async function events(token: string): Promise<LineLog> {
+  const opened = await LineLog.open(`${stack.baseUrl}/api/stream/event`, token);
   expect({ status: opened.status, type: opened.contentType }).toEqual({ status: 200, type: 'application/x-ndjson' });
   open.push(opened.reader);
   return opened.reader;
@@ -279,7 +279,7 @@ describe('the stream itself', () => {
       status: 401,
       body: { error: expect.any(String), code: 'UNAUTHORIZED' },
     });
-    const opened = await NdjsonReader.open(`${stack.baseUrl}/api/stream/event`, hanako.session);
+    const opened = await LineLog.open(`${stack.baseUrl}/api/stream/event`, hanako.session);
     expect({ status: opened.status, body: opened.body }).toEqual({
       status: 403,
       body: { error: expect.stringContaining('challenge:read'), code: 'INSUFFICIENT_SCOPE' },

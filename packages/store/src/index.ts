@@ -24,7 +24,6 @@ export { type BotUpgrade, isBotAccount, upgradeToBot } from './bot-accounts.js';
 export { type CreateDbOptions, createDb, poolOf } from './db.js';
 export { READ_ALL_LOCK_KEY, toRecorded } from './event-rows.js';
 export { createPgEventStore, type PgEventStoreOptions } from './event-store.js';
-export { type GamePlayer, gamePlayers } from './game-players.js';
 export {
   compareGamesWithLog,
   findOverdueClocks,

@@ -22,6 +22,7 @@ export const LISHOGI_ERRORS = {
 } as const;
 
 export const Ok = Type.Object({ ok: Type.Literal(true) }, closed);
+export const OK = { ok: true } as const;
 
 const Speed = Type.String({ description: 'bullet, blitz, rapid, classical or correspondence' });
 
