@@ -114,6 +114,39 @@ describe('a bot account over the Bot API', () => {
     await botEvents.waitFor((l) => l.type === 'gameFinish' && l.game.id === gameId);
   });
 
+  test('the bot plays several real-time games at once, as on lishogi; each person is held to one', async () => {
+    const [ai, ken] = await Promise.all([
+      accountWithToken(stack.app, 'Aiko', ['board:play']),
+      accountWithToken(stack.app, 'Ken', ['board:play']),
+    ]);
+    const games: string[] = [];
+    for (const who of [ai, ken]) {
+      const made = await post(stack, '/api/challenge/RoboShogi', who.token, 'clock.limit=300&clock.byoyomi=10');
+      expect(made.status).toBe(200);
+      expect(await post(stack, `/api/challenge/${made.body.id}/accept`, bot.token)).toEqual({
+        status: 200,
+        body: { ok: true },
+      });
+      const start = await botEvents.waitFor(
+        (l) => l.type === 'gameStart' && l.game.opponent?.username === who.username && !games.includes(l.game.id),
+      );
+      games.push(start.game.id as string);
+    }
+    expect(new Set(games).size).toBe(2);
+    for (const gameId of games)
+      expect((await call(stack.app, 'GET', `/api/games/${gameId}`)).body.status).toBe('ongoing');
+    // the bot challenges a person who is playing it already: the person's rule holds
+    const again = await post(stack, '/api/challenge/Aiko', bot.token, 'clock.limit=300&clock.byoyomi=10');
+    expect(again.status).toBe(200);
+    const refused = await post(stack, `/api/challenge/${again.body.id}/accept`, ai.token);
+    expect(refused).toMatchObject({ status: 404, body: { error: expect.stringMatching(/playing|game/i) } });
+    for (const [i, who] of [ai, ken].entries())
+      expect(await post(stack, `/api/board/game/${games[i]}/resign`, who.token)).toEqual({
+        status: 200,
+        body: { ok: true },
+      });
+  });
+
   test('the bot may not play over the Board API, nor a person over the Bot API', async () => {
     const yuki = await accountWithToken(stack.app, 'Yuki', ['board:play', 'bot:play']);
     const gameId = (

@@ -239,6 +239,9 @@ describe('a rematch', () => {
       'lockRematches g0',
       'rematchesOf g0',
       'lockChallenge offer-bob',
+      // a bot account would be neither locked nor checked
+      'isBotAccount bob',
+      'isBotAccount alice',
       'lockPlayers bob,alice',
       'ongoingGameOf alice byoyomi,fischer',
       'ongoingGameOf bob byoyomi,fischer',
@@ -285,6 +288,7 @@ describe('a rematch', () => {
         'ongoingGameOf alice byoyomi,fischer',
         'insertChallenge',
         // the bot plays many games at once: neither locked nor checked
+        'isBotAccount alice',
         'lockPlayers alice',
         'ongoingGameOf alice byoyomi,fischer',
         // colours swapped: alice was sente

@@ -82,7 +82,8 @@ async function createChallenge(deps: ChallengeDeps, player: Player, body: Create
   const opponent = await resolveOpponent(store, body.opponent);
   if (opponent.id === player.id) throw new ApiError('SAME_PLAYER', 'you cannot challenge yourself');
   // the acceptance checks both players under their locks; this only answers early
-  await refuseIfPlaying(store, player.id, body.timeControl);
+  // a bot account plays many games at once, as on lishogi
+  if (!(await store.isBotAccount(player.id))) await refuseIfPlaying(store, player.id, body.timeControl);
   const at = deps.now();
   const row = await store.transaction(async (tx) => {
     await tx.lockQuota('challenges', player.id);

@@ -145,7 +145,7 @@ export interface ChallengeTx extends AnswerTx, QuotaLocks {
   countPendingChallenges(challengerId: string, at: Date): Promise<number>;
 }
 
-export interface ChallengeStore extends PlayingReads, Transactional<ChallengeTx> {
+export interface ChallengeStore extends PlayingReads, BotReads, Transactional<ChallengeTx> {
   getChallenge(id: string): Promise<StoredChallenge | undefined>;
   /** the player's latest challenges, received and sent, newest first */
   listChallenges(playerId: string): Promise<{ incoming: StoredChallenge[]; outgoing: StoredChallenge[] }>;

@@ -94,8 +94,8 @@ export async function startAlone<T>(
  * Accepts a locked pending challenge inside its transaction (by its opponent, or at once for a
  * bot the gateway runs): creates the game, records it. A real-time game starts only when
  * neither player is in one, checked under both players' locks; their open real-time seeks,
- * which could no longer pair, are withdrawn with it. A bot the gateway runs plays many games
- * at once: it is neither locked nor checked. `asker` is whose request this is: their own game
+ * which could no longer pair, are withdrawn with it. A bot plays many games at once, as on
+ * lishogi (a bot the gateway runs, or a bot account): it is neither locked nor checked. `asker` is whose request this is: their own game
  * is ALREADY_PLAYING, the other party's OPPONENT_PLAYING.
  */
 export async function acceptLocked(
@@ -107,7 +107,9 @@ export async function acceptLocked(
 ): Promise<{ row: StoredChallenge; challengerSide: Side; game: GameView }> {
   const terms = termsOfChallenge(row);
   const realTime = isRealTime(terms.timeControl);
-  const held = [row.challenger_id, row.opponent_id].filter((id) => !context.bots.runs(id));
+  const held: string[] = [];
+  for (const id of [row.challenger_id, row.opponent_id])
+    if (!context.bots.runs(id) && !(await tx.isBotAccount(id))) held.push(id);
   if (realTime) {
     await tx.lockPlayers(held);
     const askerId = asker === 'opponent' ? row.opponent_id : row.challenger_id;
