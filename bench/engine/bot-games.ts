@@ -112,7 +112,8 @@ export class BotGames {
   /** Plays one game to its end; resolves with how it ended. */
   async #play(view: GameView, token: string): Promise<string> {
     const { api, random, stallMs, onProblem } = this.options;
-    const socket: PlayerSocket = await api.playerSocket(view.id, token, undefined, { keep: 0 });
+    // a few kept for the replay below: the hello can come in the upgrade's packet, before any handler
+    const socket: PlayerSocket = await api.playerSocket(view.id, token, undefined, { keep: 8 });
     const first = sideOfSfen(view.initialSfen);
     const moves: string[] = [];
     let side: string | null = null;

@@ -78,9 +78,12 @@ const serverEnv = {
   // the bench's people all start bot games from this address, one after another
   RATE_LIMIT_BOT_GAMES_MAX: '0',
   RATE_LIMIT_BOT_GAMES_IP_MAX: '0',
-  // a house bot opens a player socket per game, and more than this limit's 20 of one player
-  // are refused (the game is then left without its bot): see NOTES.md
+  // A house bot is one player for all its games: it opens a player socket per game, and past
+  // this limit's 20 the next is refused (that game is left without its bot); its moves share
+  // one token's 20 a second, past which they are refused, searched again, and after 20
+  // refusals in a game it resigns. Both measured in NOTES.md (2026-12-01).
   SOCKET_MAX_PER_PLAYER: '0',
+  RATE_LIMIT_MOVES_MAX: '0',
   ...envPairs(values.env),
 };
 // the server's engine settings, as its launcher reads them on this machine
@@ -214,6 +217,11 @@ async function main(): Promise<number> {
     `engine latency bench: parts ${parts.join(', ')}; ${availableParallelism()} CPUs, load average ${loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')}; server engine role: ENGINE_WORKERS ${engine.workers}, ${engine.hashMb} MB hash, ${engine.path}`,
+  );
+  console.log(
+    `server settings beside the shipped ones: ${Object.entries(serverEnv)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')} (and the bench clients' limits off, as bench:e2e:fresh)`,
   );
   const server = await startFreshServer({
     serverDir: values['server-dir'],
