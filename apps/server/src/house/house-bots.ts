@@ -120,7 +120,11 @@ export async function startHouseBots(options: HouseBotsOptions): Promise<Bot[]> 
         })
           .then(
             (end) => logger.info(`${player.name}: game ${view.id} ended by ${end.reason} after ${end.moves} moves`),
-            (err: unknown) => logger.warn({ err }, `${player.name}: game ${view.id} stopped after an error`),
+            async (err: unknown) => {
+              // a game the bot can no longer play is resigned, not left for the person to wait on
+              logger.warn({ err }, `${player.name}: game ${view.id} stopped after an error; resigning it`);
+              await api.resign(view.id, player.token).catch(() => {});
+            },
           )
           .finally(stopWatching);
       },
