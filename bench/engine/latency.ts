@@ -11,14 +11,15 @@
  *   and the bare engine's time for the same search (bare-engine.ts).
  * - `validation`: bench/e2e's human-vs-human games at a modest rate, submit → verdict, once
  *   with no bot game and once while the largest concurrency of bot games runs.
- *
- * Analysis throughput (plies per second at a fixed depth) is to be a part of its own here.
+ * - `analysis`: finished games analysed at once by the engine role at its analysis depth, in
+ *   positions per second; reference: the same positions searched by one bare engine here
+ *   (analysis-throughput.ts).
  *
  *   npm run bench:engine:latency
  *   npm run bench:engine:latency -- --part bot --level 4 --concurrency 1,10 --seconds 20
  *   npm run bench:engine:latency -- --env ENGINE_WORKERS=2
  *
- * Options: --part (bot,validation) --level L (1) --concurrency (1,10,50) --seconds S (30, each
+ * Options: --part (bot,validation,analysis) --analysis-games G (4) --analysis-plies P (40) --level L (1) --concurrency (1,10,50) --seconds S (30, each
  * concurrency's measured window) --warmup S (5) --validation-games G (50) --validation-rate R
  * (200 moves/s) --validation-seconds S (20) --validation-warmup S (5) --positions N (24, for
  * the bare engine) --server-dir DIR (.) --port N --env NAME=VALUE (repeatable, for the
@@ -32,13 +33,14 @@ import { ApiClient } from '../../apps/server/src/client.js';
 import { seeded } from '../../apps/server/src/demo/brain.js';
 import { DEFAULT_MOVE_DELAY_MS, houseBotId } from '../../apps/server/src/house/house-bots.js';
 import { envPairs, type FreshServer, startFreshServer } from '../e2e/fresh-server.js';
+import { runAnalysisLoad } from './analysis-throughput.js';
 import { bareEngineTimes } from './bare-engine.js';
 import { BotGames } from './bot-games.js';
 import { drained, engineJobs } from './engine-jobs.js';
 import { ms, spread, spreadText, table, tally } from './figures.js';
 import { runValidationLoad, type ValidationFigures } from './validation-load.js';
 
-const PARTS = ['bot', 'validation'] as const;
+const PARTS = ['bot', 'validation', 'analysis'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -53,6 +55,8 @@ const { values } = parseArgs({
     'validation-seconds': { type: 'string', default: '20' },
     'validation-warmup': { type: 'string', default: '5' },
     positions: { type: 'string', default: '24' },
+    'analysis-games': { type: 'string', default: '4' },
+    'analysis-plies': { type: 'string', default: '40' },
     'server-dir': { type: 'string', default: '.' },
     port: { type: 'string' },
     env: { type: 'string', multiple: true, default: [] },
@@ -78,12 +82,6 @@ const serverEnv = {
   // the bench's people all start bot games from this address, one after another
   RATE_LIMIT_BOT_GAMES_MAX: '0',
   RATE_LIMIT_BOT_GAMES_IP_MAX: '0',
-  // A house bot is one player for all its games: it opens a player socket per game, and past
-  // this limit's 20 the next is refused (that game is left without its bot); its moves share
-  // one token's 20 a second, past which they are refused, searched again, and after 20
-  // refusals in a game it resigns. Both measured in NOTES.md (2026-12-01).
-  SOCKET_MAX_PER_PLAYER: '0',
-  RATE_LIMIT_MOVES_MAX: '0',
   ...envPairs(values.env),
 };
 // the server's engine settings, as its launcher reads them on this machine
@@ -210,7 +208,48 @@ async function validationPart(server: FreshServer): Promise<void> {
   );
 }
 
-const RUNS: Record<Part, (server: FreshServer) => Promise<void>> = { bot: botPart, validation: validationPart };
+async function analysisPart(server: FreshServer): Promise<void> {
+  const load = {
+    games: Number(values['analysis-games']),
+    plies: Number(values['analysis-plies']),
+    depth: engine.analysisDepth,
+    enginePath: engine.path,
+    hashMb: engine.hashMb,
+  };
+  console.log(
+    `\nanalysis: ${load.games} finished games of ${load.plies} moves analysed at once, depth ${load.depth} (ANALYSIS_DEPTH), requests → last done:`,
+  );
+  const f = await runAnalysisLoad(server.url, load);
+  const served = f.positions / f.seconds;
+  const bare = f.bare.positions / f.bare.seconds;
+  for (const line of table([
+    ['', 'positions', 'seconds', 'positions/s', 'per engine'],
+    [
+      `server (${engine.workers} engine${engine.workers === 1 ? '' : 's'})`,
+      String(f.positions),
+      f.seconds.toFixed(1),
+      served.toFixed(1),
+      (served / engine.workers).toFixed(1),
+    ],
+    [
+      `bare engine (${f.bare.engineName})`,
+      String(f.bare.positions),
+      f.bare.seconds.toFixed(1),
+      bare.toFixed(1),
+      bare.toFixed(1),
+    ],
+  ]))
+    console.log(line);
+  console.log(
+    `  server per engine / bare: ${(served / engine.workers / bare).toFixed(2)}${f.failed > 0 ? `; ${f.failed} analyses failed` : ''}`,
+  );
+}
+
+const RUNS: Record<Part, (server: FreshServer) => Promise<void>> = {
+  bot: botPart,
+  validation: validationPart,
+  analysis: analysisPart,
+};
 
 async function main(): Promise<number> {
   console.log(
