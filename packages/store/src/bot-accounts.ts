@@ -46,3 +46,14 @@ export async function isBotAccount<DB extends Database>(db: Kysely<DB>, playerId
   const { rows } = await sql<{ bot: boolean }>`select bot from accounts where player_id = ${playerId}`.execute(db);
   return rows[0]?.bot === true;
 }
+
+/** The bot accounts among the ids, in one query (for lists that show several players). */
+export async function botAccountsAmong<DB extends Database>(
+  db: Kysely<DB>,
+  playerIds: readonly string[],
+): Promise<string[]> {
+  if (playerIds.length === 0) return [];
+  const { rows } = await sql<{ player_id: string }>`
+    select player_id from accounts where bot and player_id = any(${[...playerIds]}::text[])`.execute(db);
+  return rows.map((r) => r.player_id);
+}

@@ -20,7 +20,7 @@ export {
 export * from './analysis/index.js';
 export { type AppendRequest, appendEvents, appendMany } from './append.js';
 export { type BatcherOptions, createBatcher } from './batching.js';
-export { type BotUpgrade, isBotAccount, upgradeToBot } from './bot-accounts.js';
+export { type BotUpgrade, botAccountsAmong, isBotAccount, upgradeToBot } from './bot-accounts.js';
 export { type CreateDbOptions, createDb, poolOf } from './db.js';
 export { READ_ALL_LOCK_KEY, toRecorded } from './event-rows.js';
 export { createPgEventStore, type PgEventStoreOptions } from './event-store.js';

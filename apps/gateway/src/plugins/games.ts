@@ -18,10 +18,11 @@ import {
   type ValidateJobData,
 } from '@shogi/pipeline';
 import type { CreatePlayerResponse, LobbyMessage } from '@shogi/protocol';
-import { usernameTaken } from '@shogi/store';
+import { botAccountsAmong, usernameTaken } from '@shogi/store';
 import { Queue } from 'bullmq';
 import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
+import { type BotTitles, cachedBotTitles } from '../domain/bot-titles.js';
 import { createGameService, type GameService, type GameServiceDeps } from '../domain/game-service.js';
 import { createGuest } from '../domain/names.js';
 import { playerChannel } from '../domain/player-channel.js';
@@ -37,6 +38,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     games: GameService & { channelOf(gameId: string): string };
     guests: GuestPlayers;
+    /** the BOT titles of bot accounts, for every view that shows players */
+    botTitles: BotTitles;
   }
 }
 
@@ -60,6 +63,10 @@ export default fp<{ config: GatewayConfig; events?: EventStore }>(
       await enqueueValidate(queue, moves);
     }, MAX_VALIDATE_BATCH);
     const channelOf = (gameId: string) => gameChannel(gameId, config.channelPrefix);
+    const botTitles = cachedBotTitles((ids) => botAccountsAmong(store.db, ids), {
+      onError: (err) => app.log.warn({ err }, 'bot titles: look-up failed; players shown without'),
+    });
+    app.decorate('botTitles', botTitles);
     const deps: GameServiceDeps = {
       publish: async (gameId, events) => {
         await app.redis.publish(channelOf(gameId), JSON.stringify(events.map(toEnvelope)));
@@ -81,6 +88,7 @@ export default fp<{ config: GatewayConfig; events?: EventStore }>(
       // the first-move timer of a new game; the worker schedules each later turn after its verdict
       scheduleFlag: (gameId, state) => scheduleFlag(flagQueue, gameId, state),
       logger: app.log,
+      titles: botTitles,
       // the submission's copy spares the worker a read of the log, and the worker publishes it
       // with its verdict (see @shogi/pipeline's ValidateJobData)
       enqueue: (gameId, seq, submitted) =>

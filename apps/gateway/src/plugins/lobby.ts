@@ -38,6 +38,7 @@ export default fp<{ config: GatewayConfig; bots?: BotRegistry }>(
       store: lobbyStore(db),
       games: app.games,
       maxOpenSeeksPerAddress: config.lobbyMaxOpenSeeksPerIp,
+      titles: app.botTitles,
       ...(bots === undefined ? {} : { bots: botsOf(bots) }),
       notify: async (playerId, message) => {
         await app.redis.publish(channelOf(playerId), JSON.stringify(message));

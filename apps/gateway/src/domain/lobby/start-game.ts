@@ -14,6 +14,7 @@ import {
   type TimeControl,
 } from '@shogi/protocol';
 import { ApiError } from '../api-error.js';
+import type { BotTitles } from '../bot-titles.js';
 import { refuseBot } from './bot-accounts.js';
 import { other, sideOf } from './pairing.js';
 import type {
@@ -37,6 +38,8 @@ export interface LobbyContext {
   /** true: sente, for players who both left the colour open */
   readonly coin: () => boolean;
   readonly bots: LobbyBots;
+  /** the BOT titles of the players challenges show */
+  readonly titles: BotTitles;
 }
 
 /** A gateway without bots of its own. */
