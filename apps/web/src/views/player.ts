@@ -6,6 +6,7 @@ import type { PlayerProfile, RatingHistory } from '@shogi/protocol';
 import { ApiFailure, api } from '../api.js';
 import { h } from '../dom.js';
 import { reasonText } from '../shogi/result.js';
+import { titledName } from './bot-badge.js';
 import { lineChart } from './charts.js';
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -32,7 +33,7 @@ export function playerPage(root: HTMLElement, playerId: string): () => void {
           'section',
           { class: 'player' },
           // a bot account is marked as lishogi marks one
-          h('h1', {}, p.title === 'BOT' ? `BOT ${p.name}` : p.name),
+          h('h1', {}, ...titledName(p)),
           h('h2', {}, 'Ratings'),
           p.ratings.length === 0
             ? h('p', {}, 'No rated games yet.')
