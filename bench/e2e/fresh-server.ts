@@ -41,6 +41,8 @@ export interface FreshServer {
   readonly redisUrl: string;
   /** the run's BullMQ prefix (QUEUE_PREFIX), for benches that read its queues */
   readonly prefix: string;
+  /** the scratch database's, for benches that read its statistics */
+  readonly databaseUrl: string;
   readonly child: ChildProcess;
   /** SIGTERM, then the database dropped and the run's Redis keys deleted. */
   stop(): Promise<void>;
@@ -125,5 +127,5 @@ export async function startFreshServer(options: FreshServerOptions): Promise<Fre
     await stop();
     throw err;
   }
-  return { url, redisUrl: options.redisUrl, prefix, child, stop };
+  return { url, redisUrl: options.redisUrl, prefix, databaseUrl: database.url, child, stop };
 }

@@ -19,6 +19,7 @@ import { ChatBody, ChatHistory, GameIdParams, MoveParams, MoveQuery } from './ga
 import { lishogiPlayers, streamGame } from './game-stream.js';
 import type { NdjsonStream } from './ndjson.js';
 import { LISHOGI_ERRORS, OK, Ok as OkResponse } from './schemas.js';
+import { seatedBots } from './seated-bots.js';
 import { VERDICT_WAIT_MS, watchVerdicts } from './verdict-wait.js';
 
 export interface GameRoutesOptions {
@@ -31,9 +32,11 @@ const gameRoutes: FastifyPluginAsyncTypebox<GameRoutesOptions> = async (app, { a
   // a path under this prefix that names no route (a USI past the router's parameter length) is
   // answered in lishogi's shape too
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'No such route', code: 'NOT_FOUND' }));
-  /** The Bot API is for bot accounts, the Board API for everyone else. */
+  // every route checks the player's seat before the account (lishogi's order), as seatedBots needs
+  const isBot = seatedBots((playerId) => isBotAccount(app.databases.games, playerId));
+  /** The Bot API is for bot accounts, the Board API for everyone else; only for a player seated in the game. */
   const checkAccount = async (player: Principal) => {
-    const bot = await isBotAccount(app.databases.games, player.id);
+    const bot = await isBot(player.id);
     if (api === 'bot' && !bot) throw new ApiError('BOT_ACCOUNT_REQUIRED');
     if (api === 'board' && bot) throw new ApiError('NOT_FOR_BOT_ACCOUNTS');
   };
