@@ -11,18 +11,13 @@
  * of the bench comes from this address), and drops what the run made at the end. Options:
  * --games K,K,... (10,100,500) --seconds S per load (20) --warmup S per load (5).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { csaOfUsiMove, PositionHistory, startPosition, toSfen } from '@shogi/rules';
-import { createTestDatabase } from '@shogi/store/testing';
-import { Redis } from 'ioredis';
 import { ApiClient } from '../../apps/server/src/client.js';
+import { startFreshServer } from '../e2e/fresh-server.js';
 import { scripts } from '../e2e/scripts.js';
-import { freePort, waitHealthy } from '../e2e/server-process.js';
+import { freePort } from '../e2e/server-process.js';
 import { csaSlot, newTally, type Tally, type Window, wsSlot } from './load.js';
 
 const { values: args } = parseArgs({
@@ -36,10 +31,6 @@ const SIZES = args.games.split(',').map(Number);
 const SECONDS = Number(args.seconds);
 const WARMUP = Number(args.warmup);
 if (SIZES.some((k) => !Number.isInteger(k) || k <= 0)) throw new Error('--games: whole numbers, comma-separated');
-
-const SERVER = 'apps/server/dist/main.js';
-if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run \`npm run build\` first`);
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** The scripts' moves in CSA, each in the position it is played in. */
 function csaScript(usis: readonly string[]): string[] {
@@ -70,40 +61,18 @@ async function run(load: (slot: number, window: Window) => Promise<void>, k: num
   await Promise.all(Array.from({ length: k }, (_, slot) => load(slot, window)));
 }
 
-const exited = (child: ChildProcess) =>
-  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : once(child, 'exit').then(() => undefined);
-
 async function main(): Promise<void> {
-  const database = await createTestDatabase({ max: 1, migrate: false });
-  const prefix = `benchcsa${randomBytes(4).toString('hex')}`;
-  const [port, csaPort] = [await freePort(), await freePort()];
-  const url = `http://127.0.0.1:${port}`;
-  let server: ChildProcess | null = null;
+  const csaPort = await freePort();
+  const server = await startFreshServer({
+    serverDir: '.',
+    redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    // the CSA listener on a port of its own; the moves of a CSA game slot come from one address
+    env: { CSA_PORT: String(csaPort), RATE_LIMIT_MOVES_MAX: '0' },
+  });
   try {
-    server = spawn(process.execPath, [SERVER, '--no-demo'], {
-      env: {
-        ...process.env,
-        DATABASE_URL: database.url,
-        REDIS_URL,
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        CSA_PORT: String(csaPort),
-        LOG_LEVEL: 'warn',
-        QUEUE_PREFIX: prefix,
-        CHANNEL_PREFIX: `${prefix}:`,
-        // every player of the bench comes from this address: two guests, two connections a
-        // game slot, a challenge and its acceptance a native game
-        RATE_LIMIT_GUESTS_MAX: '0',
-        SOCKET_MAX_PER_IP: '0',
-        RATE_LIMIT_LOBBY_MAX: '0',
-        RATE_LIMIT_MOVES_MAX: '0',
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    await waitHealthy(url, server);
     const usiScripts = scripts(16);
     const csaScripts = usiScripts.map(csaScript);
-    const api = new ApiClient(url);
+    const api = new ApiClient(server.url);
     console.log(`csa bench: K = ${SIZES.join(', ')}; each load ${SECONDS} s after ${WARMUP} s of warm-up`);
     console.log('|    K | via       |  games | moves/s | p50 ms  | p99 ms  | errors |');
     console.log('|------|-----------|--------|---------|---------|---------|--------|');
@@ -119,15 +88,7 @@ async function main(): Promise<void> {
       console.log(report(k, 'WebSocket', ws));
     }
   } finally {
-    if (server !== null && server.exitCode === null) {
-      server.kill('SIGTERM');
-      await exited(server);
-    }
-    await database.drop();
-    const redis = new Redis(REDIS_URL);
-    for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 1000 }) as AsyncIterable<string[]>)
-      if (keys.length > 0) await redis.unlink(...keys);
-    redis.disconnect();
+    await server.stop();
   }
 }
 

@@ -1,24 +1,43 @@
 /**
  * CPU time by process group over the measured window, from /proc (Linux only): which of
- * PostgreSQL, Redis, the gateway, the worker and this bench pays for a move.
+ * PostgreSQL, Redis, the gateway, the worker, the engine role's engines and this bench pays for a move.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
 const TICKS_PER_SECOND = 100;
 
-function group(pid: string): string | null {
-  let cmd: string;
+const cmdline = (pid: string): string | null => {
   try {
-    cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
   } catch {
     return null;
   }
+};
+
+const isServer = (cmd: string): boolean =>
+  cmd.includes('apps/server/dist/main.js') || cmd.includes('apps/server/src/main.ts');
+
+/** The parent's command line: an engine is the server's when the server started it. */
+function parentCmdline(pid: string): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return cmdline(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] ?? '');
+  } catch {
+    return null;
+  }
+}
+
+function group(pid: string): string | null {
+  const cmd = cmdline(pid);
+  if (cmd === null) return null;
   if (cmd.startsWith('postgres')) return 'postgres';
   if (cmd.includes('redis-server')) return 'redis';
   if (cmd.includes('bench/e2e')) return Number(pid) === process.pid ? 'bench client' : null;
+  // the people of bench/engine's bot games, beside this bench's
+  if (cmd.includes('bench/engine/')) return 'bot-game people';
   const role = /--role[= ](\w+)/.exec(cmd)?.[1];
-  if (cmd.includes('apps/server/dist/main.js') || cmd.includes('apps/server/src/main.ts'))
-    return `server (${role ?? 'all'})`;
+  if (isServer(cmd)) return `server (${role ?? 'all'})`;
+  if (cmd.includes('stockfish') && isServer(parentCmdline(pid) ?? '')) return 'engines';
   return null;
 }
 

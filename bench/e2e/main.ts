@@ -17,6 +17,8 @@
  *          --stagger S: each game slot starts its first game after a random 0..S s (seeded), so
  *          games do not all start, and then end, at the same moments as they do by default;
  *          give --warmup of at least S + 5 to measure after the ramp (the steady state)
+ *          --summary: a last line `e2e-summary {json}` with the headline figures, for a bench
+ *          that runs this one (bench/engine/latency.ts)
  * The server must not limit guest players or sockets per IP, nor lobby writes per token
  * (the settings above): the bench makes two guests per game slot, all from this one address,
  * opens their player sockets, and starts every game as players do, by a challenge accepted.
@@ -28,7 +30,7 @@ import { parseArgs } from 'node:util';
 import type { ServerMessage } from '@shogi/protocol';
 import { ApiClient, type PlayerSocket } from '../../apps/server/src/client.js';
 import { cpuByGroup, cpuReport } from './cpu.js';
-import { BREAKDOWN, type Breakdown, Columns, printReport } from './report.js';
+import { BREAKDOWN, type Breakdown, Columns, printReport, summaryLine } from './report.js';
 import { scripts } from './scripts.js';
 
 const { values: args } = parseArgs({
@@ -44,6 +46,7 @@ const { values: args } = parseArgs({
     slow: { type: 'string', default: '0' },
     'slow-max': { type: 'string', default: '200' },
     stagger: { type: 'string', default: '0' },
+    summary: { type: 'boolean', default: false },
   },
 });
 const G = Number(args.games);
@@ -250,7 +253,7 @@ async function main() {
     console.log(`(BullMQ job timings unavailable: ${String(err)})`);
     return null;
   });
-  printReport({
+  const report = {
     latencies: latencies.column('ms'),
     breakdowns,
     accepted,
@@ -259,11 +262,13 @@ async function main() {
     games: gamesPlayed,
     seconds: elapsed,
     jobs,
-  });
+  };
+  printReport(report);
   if (cpuBefore.size > 0) {
     console.log('CPU over the measured window (from /proc):');
     for (const l of cpuReport(cpuBefore, cpuAfter, accepted, elapsed, availableParallelism())) console.log(l);
   }
+  if (args.summary) console.log(summaryLine(report));
   process.exit(0);
 }
 

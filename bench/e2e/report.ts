@@ -67,7 +67,7 @@ export interface Report {
   readonly jobs: readonly { wait: number; run: number }[] | null;
 }
 
-const percentile = (sorted: ArrayLike<number>, p: number): number =>
+export const percentile = (sorted: ArrayLike<number>, p: number): number =>
   sorted.length === 0
     ? Number.NaN
     : (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number);
@@ -78,6 +78,23 @@ function line(name: string, values: ArrayLike<number>): string {
   const sorted = Float64Array.from(values).sort();
   const mean = sorted.reduce((s, v) => s + v, 0) / Math.max(1, sorted.length);
   return `  ${name.padEnd(44)} mean ${fmt(mean)}  p50 ${fmt(percentile(sorted, 50))}  p99 ${fmt(percentile(sorted, 99))} ms`;
+}
+
+/** The headline figures as one JSON line after `SUMMARY_TAG`, for a bench that runs this one as a child. */
+export const SUMMARY_TAG = 'e2e-summary ';
+
+export function summaryLine(r: Pick<Report, 'latencies' | 'accepted' | 'rejected' | 'errors' | 'seconds'>): string {
+  const sorted = r.latencies.slice().sort();
+  return `${SUMMARY_TAG}${JSON.stringify({
+    accepted: r.accepted,
+    rejected: r.rejected,
+    errors: r.errors,
+    movesPerSecond: r.accepted / r.seconds,
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1) ?? null,
+  })}`;
 }
 
 export function printReport(r: Report): void {

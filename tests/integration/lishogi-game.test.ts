@@ -125,7 +125,7 @@ describe('a whole game through the Board API', () => {
       timeControl: { kind: 'fischer', mainSeconds: 180, incrementSeconds: 2 },
     });
     const { s, g, full } = await streams(gameId, carol, dave);
-    expect(full.clock).toEqual({ initial: 180_000, increment: 2000, byoyomi: 0, periods: 0 });
+    expect(full.clock).toEqual({ initial: 180_000, increment: 2000, byoyomi: 0, periods: 1 });
     expect(full.state).toMatchObject({ binc: 2000, winc: 2000, byo: 0 });
     await move(stack, gameId, carol.token, '7g7f');
     await move(stack, gameId, dave.token, '3c3d');

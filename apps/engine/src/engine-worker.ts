@@ -62,8 +62,9 @@ export async function startEngineWorker(options: EngineWorkerOptions): Promise<R
         resources,
         onWarning: (message) => logger.warn(`game ${job.data.gameId}: ${message}`),
       }),
-    // a job waits for an engine in Redis, where any engine process may take it, not here
-    { connection, prefix: options.prefix, concurrency: settings.workers },
+    // one job more than engines: the next one's fetch and replay overlap a search, so an
+    // engine is not idle between jobs, while the rest wait in Redis for any engine process
+    { connection, prefix: options.prefix, concurrency: settings.workers + 1 },
   );
   moves.on('failed', (job, err) => logger.warn({ err }, `engine move for game ${job?.data.gameId} failed`));
   moves.on('error', (err) => logger.error({ err }, 'engine move queue'));

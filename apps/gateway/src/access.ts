@@ -10,7 +10,8 @@
  * - `token`: any valid token;
  * - `read` / `play` / `admin`: a token holding that scope;
  * - `bot:play` / `board:play` / `challenge:read` / `challenge:write`: a token holding that
- *   lishogi scope (the routes of lishogi's Bot and Board API, served at the same paths);
+ *   lishogi scope (the routes of lishogi's Bot and Board API, served at the same paths), or
+ *   for the challenge ones another scope lishogi takes there (SCOPES_MEETING);
  * - `session`: a session token (a login), never a personal or guest one;
  * - `guest`: a guest player's token.
  */
@@ -29,6 +30,21 @@ export const ACCESS_LEVELS = [
 ] as const;
 export type Access = (typeof ACCESS_LEVELS)[number];
 
+/**
+ * The scopes that meet an access besides its own name, as lishogi has them: its challenge
+ * routes and event stream also take `bot:play` and `board:play`
+ * (`Scoped(_.Challenge.Write, _.Bot.Play, _.Board.Play)` in its controllers), so a bot or
+ * board client reads and answers its challenges with the scope it plays with.
+ */
+export const SCOPES_MEETING = {
+  'challenge:read': ['challenge:read', 'bot:play', 'board:play'],
+  'challenge:write': ['challenge:write', 'bot:play', 'board:play'],
+} as const satisfies Partial<Record<Access, readonly Access[]>>;
+
+/** The scopes a token may hold to meet a scope access: its own, or those of SCOPES_MEETING. */
+export const scopesMeeting = (access: Access): readonly string[] =>
+  (SCOPES_MEETING as Partial<Record<Access, readonly string[]>>)[access] ?? [access];
+
 export const ROUTE_ACCESS = {
   'GET /health': 'public',
 
@@ -37,6 +53,9 @@ export const ROUTE_ACCESS = {
   'POST /api/session': 'public',
   'DELETE /api/session': 'session',
   'GET /api/me': 'token',
+  'GET /api/account': 'token',
+  'GET /api/account/playing': 'token',
+  'POST /api/bot/account/upgrade': 'bot:play',
   'POST /api/me/token': 'guest',
   'POST /api/me/password': 'session',
   'POST /api/tokens': 'session',
@@ -71,6 +90,11 @@ export const ROUTE_ACCESS = {
   'DELETE /api/challenges/:id': 'play',
   'POST /api/games/:id/rematch': 'play',
   'GET /api/lobby/ws': 'play',
+  'GET /api/stream/event': 'challenge:read',
+  'POST /api/challenge/:username': 'challenge:write',
+  'POST /api/challenge/:id/accept': 'challenge:write',
+  'POST /api/challenge/:id/decline': 'challenge:write',
+  'POST /api/challenge/:id/cancel': 'challenge:write',
 
   // lishogi's Bot and Board API (src/lishogi)
   'GET /api/bot/game/stream/:id': 'bot:play',

@@ -95,6 +95,9 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
     fastify.addHook('preClose', async () => localDelivery.bind(null));
   }
   await fastify.register(auth, { config });
+  // the bots this process runs (house bots, the demo's): exempt from the limits meant for clients
+  const ownBots = extras.bots;
+  fastify.decorate('runsBot', (playerId: string) => ownBots?.ofPlayer(playerId) !== undefined);
   // every route registered from here on is checked against the access table first
   await fastify.register(access);
   await fastify.register(authedSockets, { config });
@@ -157,6 +160,8 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
 declare module 'fastify' {
   interface FastifyInstance {
     config: GatewayConfig;
+    /** whether this process runs the bot that plays as this player */
+    runsBot(playerId: string): boolean;
   }
 }
 

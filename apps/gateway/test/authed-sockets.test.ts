@@ -16,6 +16,18 @@ describe('AuthedSockets', () => {
     expect(sockets.size).toBe(3);
   });
 
+  it('a bot the server runs is never refused nor counted, and its sockets still close on revocation', () => {
+    const sockets = new AuthedSockets<string>({ perIp: 1, perPlayer: 1 });
+    const bot = { ...owner('127.0.0.1', 'bot', 'hb'), exempt: true };
+    for (const socket of ['g1', 'g2', 'g3']) expect(sockets.add(socket, bot)).toBeNull();
+    // the address the bot shares with the server's visitors still has its one socket for them
+    expect(sockets.add('p1', owner('127.0.0.1', 'person'))).toBeNull();
+    expect(sockets.add('p2', owner('127.0.0.1', 'other'))).toBe('ip');
+    sockets.delete('g1');
+    expect(sockets.add('p2', owner('127.0.0.1', 'other'))).toBe('ip');
+    expect(sockets.revoke('hb').sort()).toEqual(['g2', 'g3']);
+  });
+
   it('hands back every socket of a revoked token, once', () => {
     const sockets = new AuthedSockets<string>({ perIp: 0, perPlayer: 0 });
     sockets.add('x', owner('1.1.1.1', 'a', 'h1'));

@@ -180,6 +180,29 @@ describe('after the append', () => {
     expect((await events.readStream(game.id)).map((e) => e.type)).toEqual(['GameCreated', 'MoveSubmitted']);
     expect(warnings).toHaveLength(3);
   });
+
+  test('every new game is announced once recorded; an announcement that fails does not fail the game', async () => {
+    const announced: string[] = [];
+    const warnings: string[] = [];
+    const announcing = (fail: boolean) =>
+      createGameService({
+        events,
+        players: players(),
+        enqueue: async () => {},
+        publish: async () => {},
+        announceStarted: async (view) => {
+          if (fail) throw new Error('redis is down');
+          announced.push(`${view.id} ${view.players.sente.id} ${view.players.gote.id} ${view.status}`);
+        },
+        logger: { warn: (_obj: object, msg: string) => warnings.push(msg) },
+        maxRetries: 3,
+      });
+    const game = await announcing(false).createGame({ sente: 'alice', gote: 'bob' });
+    expect(announced).toEqual([`${game.id} alice bob ongoing`]);
+    const unannounced = await announcing(true).createGame({ sente: 'bob', gote: 'alice' });
+    expect(unannounced.status).toBe('ongoing');
+    expect(warnings).toEqual(['game start not announced to its players']);
+  });
 });
 
 describe('idempotency keys belong to the player who used them', () => {

@@ -16,12 +16,10 @@ import {
   gameStateOf,
   initialSfenOf,
   NO_CLOCK_MS,
-  perfOf,
-  playerOf,
   sideTimeMs,
-  speedOf,
   statusOf,
 } from '../src/lishogi/game-shapes.js';
+import { perfOf, speedOf } from '../src/lishogi/shapes.js';
 
 const BYOYOMI: TimeControl = { kind: 'byoyomi', mainSeconds: 600, byoyomiSeconds: 30, periods: 2 };
 const FISCHER: TimeControl = { kind: 'fischer', mainSeconds: 180, incrementSeconds: 2 };
@@ -82,7 +80,8 @@ describe('speeds and clocks', () => {
 
   test('clock settings in ms; none without a real-time clock', () => {
     expect(clockOf(BYOYOMI)).toEqual({ initial: 600_000, increment: 0, byoyomi: 30_000, periods: 2 });
-    expect(clockOf(FISCHER)).toEqual({ initial: 180_000, increment: 2000, byoyomi: 0, periods: 0 });
+    // a Fischer clock has one period of no byoyomi, as lishogi's gameFull example
+    expect(clockOf(FISCHER)).toEqual({ initial: 180_000, increment: 2000, byoyomi: 0, periods: 1 });
     expect(clockOf({ kind: 'correspondence', daysPerMove: 1 })).toBeNull();
     expect(clockOf({ kind: 'unlimited' })).toBeNull();
   });
@@ -127,20 +126,7 @@ describe('gameState', () => {
   });
 });
 
-describe('players', () => {
-  test('an account by its username (the id lowercased), a guest by its name and player id, a bot titled', () => {
-    const base = { id: 'p-1', name: 'Shown', rating: 1650, provisional: false, bot: false };
-    expect(playerOf({ ...base, username: 'Alice_X' })).toEqual({
-      id: 'alice_x',
-      name: 'Alice_X',
-      title: null,
-      rating: 1650,
-      provisional: false,
-    });
-    expect(playerOf({ ...base, username: null })).toMatchObject({ id: 'p-1', name: 'Shown', title: null });
-    expect(playerOf({ ...base, username: 'Robo', bot: true }).title).toBe('BOT');
-  });
-});
+// players: lishogi-shapes.test.ts (the one shape of a player, shapes.ts)
 
 describe('gameFull', () => {
   test('the game`s immutable part, the older names beside the new ones, and the state', () => {

@@ -71,6 +71,7 @@ function recordingStore(answers: Partial<Record<keyof LobbyTx | keyof LobbyStore
   const inserted = (row: object, extra: object) => ({ ...row, ...extra });
   const tx = {
     ongoingGameOf: record('ongoingGameOf', () => null),
+    isBotAccount: record('isBotAccount', () => false),
     countOpenSeeks: record('countOpenSeeks', () => 0),
     countOpenSeeksFrom: record('countOpenSeeksFrom', () => 0),
     lockQuota: record('lockQuota', () => undefined),
@@ -171,6 +172,7 @@ describe('a seek', () => {
       `openSeeksInPool ${theirs.pool_key} alice`,
       'attempt',
       'lockPlayers alice,bob',
+      'isBotAccount alice',
       'ongoingGameOf alice byoyomi,fischer',
       'lockOpenSeek seek-bob',
       'ongoingGameOf bob byoyomi,fischer',
@@ -194,6 +196,7 @@ describe('a seek', () => {
     expect(calls.slice(calls.indexOf('lockOpenSeek seek-bob'))).toEqual([
       'lockOpenSeek seek-bob',
       'lockPlayers alice',
+      'isBotAccount alice',
       'ongoingGameOf alice byoyomi,fischer',
       'insertSeek',
       'commit',
@@ -205,6 +208,13 @@ describe('a seek', () => {
     const { store, calls } = recordingStore({ ongoingGameOf: () => 'g9' });
     const { service } = lobbyOver(store, calls);
     await expect(service.createSeek(alice, body)).rejects.toMatchObject({ code: 'ALREADY_PLAYING', detail: 'game g9' });
+    expect(calls).not.toContain('begin');
+  });
+
+  test('a bot account is refused before any transaction: bots play through challenges only', async () => {
+    const { store, calls } = recordingStore({ isBotAccount: () => true });
+    const { service } = lobbyOver(store, calls);
+    await expect(service.createSeek(alice, body)).rejects.toMatchObject({ code: 'BOT_ACCOUNT' });
     expect(calls).not.toContain('begin');
   });
 });
@@ -229,6 +239,9 @@ describe('a rematch', () => {
       'lockRematches g0',
       'rematchesOf g0',
       'lockChallenge offer-bob',
+      // a bot account would be neither locked nor checked
+      'isBotAccount bob',
+      'isBotAccount alice',
       'lockPlayers bob,alice',
       'ongoingGameOf alice byoyomi,fischer',
       'ongoingGameOf bob byoyomi,fischer',
@@ -275,6 +288,7 @@ describe('a rematch', () => {
         'ongoingGameOf alice byoyomi,fischer',
         'insertChallenge',
         // the bot plays many games at once: neither locked nor checked
+        'isBotAccount alice',
         'lockPlayers alice',
         'ongoingGameOf alice byoyomi,fischer',
         // colours swapped: alice was sente

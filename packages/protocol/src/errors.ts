@@ -13,6 +13,7 @@ export const ERRORS = {
   MALFORMED_USI: { status: 400, message: 'The move is not well-formed USI (like 7g7f, 8h2b+ or P*5e)' },
   INVALID_SFEN: { status: 400, message: 'The initial position is not a valid SFEN' },
   INVALID_SETUP: { status: 400, message: 'Give either a handicap or an SFEN, not both' },
+  UNSUPPORTED_VARIANT: { status: 400, message: 'Only standard shogi is played here (variant standard)' },
   BOT_ACCOUNT_REQUIRED: {
     status: 400,
     message: "This endpoint can only be used with a bot account (lishogi's Bot API); people play through the Board API",
@@ -52,6 +53,10 @@ export const ERRORS = {
     status: 409,
     message:
       "This name is an account's username (compared case-insensitively, full-width letters as plain ones): pick another",
+  },
+  BOT_UPGRADE_REFUSED: {
+    status: 400,
+    message: 'Only an account that has played no game becomes a bot account: make a new account for the bot',
   },
   TOO_MANY_TOKENS: { status: 409, message: 'This account has too many active tokens; revoke one first' },
   SPECTATOR_READ_ONLY: {
@@ -115,6 +120,10 @@ export const ERRORS = {
   OPPONENT_PLAYING: {
     status: 409,
     message: 'The other player is playing a real-time game; the challenge stays pending: accept it once that game ends',
+  },
+  BOT_ACCOUNT: {
+    status: 403,
+    message: 'A bot account plays only through challenges and the Bot API: no seeks, no games against the house bots',
   },
   INVALID_TIME_CONTROL: { status: 422, message: 'The time control is not allowed (a rated game needs a clock)' },
   RATED_NEEDS_STANDARD_START: {

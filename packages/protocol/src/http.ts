@@ -98,7 +98,13 @@ export const CreateGameBody = Type.Object(
 );
 export type CreateGameBody = Static<typeof CreateGameBody>;
 
-export const PlayerRef = Type.Object({ id: Id, name: Type.String() }, closed);
+/**
+ * lishogi's BOT title, present only on a bot account (absent for every other player, so
+ * clients that know the field only by its absence keep working).
+ */
+export const BotTitle = Type.Literal('BOT', { description: 'present only when the player is a bot account' });
+export const PlayerRef = Type.Object({ id: Id, name: Type.String(), title: Type.Optional(BotTitle) }, closed);
+export type PlayerRef = Static<typeof PlayerRef>;
 export const GameResult = Type.Object(
   { winner: Type.Union([Side, Type.Null()]), reason: Type.String({ description: 'checkmate, resignation, ...' }) },
   closed,

@@ -103,6 +103,13 @@ export const CreateChallengeBody = Type.Object(
     color: Type.Optional(ColorPreference),
     ruleset: Type.Optional(RulesetName),
     handicap: Type.Optional(HandicapName),
+    sfen: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'a custom initial position (casual games only; not with a handicap)',
+      }),
+    ),
   },
   closed,
 );
@@ -121,6 +128,7 @@ export const ChallengeView = Type.Object(
     color: Type.Unsafe<ColorPreference>(Type.String({ enum: [...COLOR_PREFERENCES], description: "the challenger's" })),
     ruleset: RulesetName,
     handicap: Type.Union([HandicapName, Type.Null()]),
+    sfen: Type.Union([Type.String(), Type.Null()], { description: 'the custom initial position, if any' }),
     status: Type.Unsafe<ChallengeStatus>(Type.String({ enum: [...CHALLENGE_STATUSES] })),
     gameId: Type.Union([Id, Type.Null()], { description: 'the game once accepted' }),
     rematchOf: Type.Union([Id, Type.Null()], { description: 'the ended game this rematch offer follows' }),
@@ -149,6 +157,11 @@ export type LobbyMessage =
   | { readonly type: 'rematch'; readonly challenge: ChallengeView }
   /** a challenge of yours (sent or received) was accepted: the game to join */
   | { readonly type: 'accepted'; readonly challengeId: string; readonly gameId: string; readonly color: Side }
+  /**
+   * a game of yours started, however it was made (a pairing, a challenge or rematch, a bot
+   * game, an operator's): published by the one place every game is created
+   */
+  | { readonly type: 'started'; readonly gameId: string; readonly color: Side }
   /** a challenge of yours was declined (to the challenger) or cancelled (to the opponent) */
   | { readonly type: 'declined' | 'cancelled'; readonly challengeId: string }
   /** the answer to any frame you send: the socket is read-only (LOBBY_READ_ONLY); MAX_BAD_FRAMES close it */

@@ -3,6 +3,7 @@
  * (apps/gateway/src/routes/player-profile.ts and stats.ts). Ratings are shown rounded.
  */
 import { type Static, Type } from 'typebox';
+import { BotTitle } from './http.js';
 
 const closed = { additionalProperties: false } as const;
 const Count = Type.Integer({ minimum: 0 });
@@ -53,6 +54,9 @@ export const PlayerProfile = Type.Object(
   {
     id: Type.String(),
     name: Type.String(),
+    title: Type.Union([Type.Literal('BOT'), Type.Null()], {
+      description: "'BOT' for a bot account (it plays through the Bot API), else null",
+    }),
     ratings: Type.Array(CategoryRating, { description: 'one per category the player has rated games in' }),
     results: Type.Object({ sente: ColorRecord, gote: ColorRecord }, closed),
     recentGames: Type.Array(
@@ -117,6 +121,7 @@ export const Leaderboard = Type.Object(
           rank: Type.Integer({ minimum: 1 }),
           playerId: Type.String(),
           name: Type.String(),
+          title: Type.Optional(BotTitle),
           rating: Type.Integer(),
           rd: Type.Integer({ description: 'rating deviation, grown to the time of the request' }),
           games: Count,

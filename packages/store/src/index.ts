@@ -20,10 +20,10 @@ export {
 export * from './analysis/index.js';
 export { type AppendRequest, appendEvents, appendMany } from './append.js';
 export { type BatcherOptions, createBatcher } from './batching.js';
+export { type BotUpgrade, botAccountsAmong, isBotAccount, upgradeToBot } from './bot-accounts.js';
 export { type CreateDbOptions, createDb, poolOf } from './db.js';
 export { READ_ALL_LOCK_KEY, toRecorded } from './event-rows.js';
 export { createPgEventStore, type PgEventStoreOptions } from './event-store.js';
-export { type GamePlayer, gamePlayers } from './game-players.js';
 export {
   compareGamesWithLog,
   findOverdueClocks,
@@ -38,6 +38,7 @@ export {
 export { applyToGameRow, type GameRowPatch, type GameRowValues } from './games-projection.js';
 export * from './lobby/index.js';
 export { createMigrator, migrateToLatest } from './migrate.js';
+export { type AccountSummary, accountSummary, type PlayerCard, playerCards, type ShownRating } from './player-cards.js';
 export { createPlayer, findPlayerByTokenHash, getPlayer, getPlayers, replaceGuestTokenHash } from './players.js';
 export { lockQuota, type QuotaKind } from './quota-lock.js';
 export * from './ratings/index.js';

@@ -55,6 +55,8 @@ export interface AccountsTable {
   /** argon2id PHC string */
   password_hash: string;
   created_at: Generated<Date>;
+  /** a bot account (lishogi's BOT title), for good (migration 0013) */
+  bot: Generated<boolean>;
 }
 
 export const TOKEN_ROW_KINDS = ['session', 'personal'] as const;

@@ -27,6 +27,8 @@ export class UsiEngine {
   private readonly timeouts: EngineTimeouts;
   private readonly process: EngineProcess;
   private readonly listed = new Map<string, UsiOption>();
+  /** the values this client set, by lower-cased name */
+  private readonly values = new Map<string, OptionValue>();
   private waiter: Waiter | null = null;
   private failure: UsiError | null = null;
   private busy = true;
@@ -167,15 +169,24 @@ export class UsiEngine {
     }
   }
 
+  /**
+   * Sends only the options whose value changes: a pooled engine is given its task's options
+   * before every search, and setting `Hash` again, even to its value, makes an engine clear
+   * its table (what it learnt of the positions before, which an analysis reuses).
+   */
   private async applyOptions(values: Readonly<Record<string, OptionValue>>): Promise<void> {
-    const lines = Object.entries(values).map(([name, value]) => {
+    const changed: [string, OptionValue][] = [];
+    for (const [name, value] of Object.entries(values)) {
       const option = this.option(name);
       if (option === undefined) throw new UsiError('unknown_option', `the engine has no option "${name}"`);
       const problem = optionValueProblem(option, value);
       if (problem !== null) throw new UsiError('bad_option_value', problem);
-      return commandLine({ type: 'setoption', name: option.name, value });
-    });
+      if (this.values.get(option.name.toLowerCase()) !== value) changed.push([option.name, value]);
+    }
+    if (changed.length === 0) return;
+    const lines = changed.map(([name, value]) => commandLine({ type: 'setoption', name, value }));
     await this.exchange([...lines, 'isready'], this.timeouts.readyMs, 'readyok', isReadyOk);
+    for (const [name, value] of changed) this.values.set(name.toLowerCase(), value);
   }
 
   private collectId(message: EngineMessage): true | undefined {

@@ -93,6 +93,29 @@ describe.skipIf(!HAS_FAIRY_STOCKFISH)(`Fairy-Stockfish (${FAIRY_STOCKFISH})`, { 
     }
   });
 
+  test('options are sent only when their value changes: Hash again would clear the table', async () => {
+    const sent: string[] = [];
+    const watched = await UsiEngine.start({
+      ...fairyStockfish(),
+      onLine: (dir, line) => dir === 'out' && sent.push(line),
+    });
+    try {
+      await watched.setOptions({ Hash: 8, 'Skill Level': 3 });
+      await watched.setOptions({ Hash: 8, 'Skill Level': 3 });
+      await watched.setOptions({ Hash: 8, 'Skill Level': 4 });
+      expect(sent.filter((l) => l.startsWith('setoption'))).toEqual([
+        // the start's own options, then each change once
+        'setoption name Threads value 1',
+        'setoption name Hash value 16',
+        'setoption name Hash value 8',
+        'setoption name Skill Level value 3',
+        'setoption name Skill Level value 4',
+      ]);
+    } finally {
+      await watched.quit();
+    }
+  });
+
   test('MultiPV: one last line per index, best first', async () => {
     await engine.setOptions({ MultiPV: 3 });
     try {

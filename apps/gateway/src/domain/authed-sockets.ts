@@ -16,6 +16,11 @@ export interface SocketOwner {
   readonly ip: string;
   readonly playerId: string;
   readonly tokenHash: string;
+  /**
+   * A bot this server runs (its house bots, which play many games at once from the server's
+   * own address): tracked for revocation, never counted against the limits meant for clients.
+   */
+  readonly exempt?: boolean;
 }
 
 export type Refusal = 'ip' | 'player';
@@ -33,7 +38,8 @@ export class AuthedSockets<S> {
   }
 
   /** Which limit one more socket of this owner would pass, or null when there is room. */
-  refusal(owner: Pick<SocketOwner, 'ip' | 'playerId'>): Refusal | null {
+  refusal(owner: Pick<SocketOwner, 'ip' | 'playerId' | 'exempt'>): Refusal | null {
+    if (owner.exempt === true) return null;
     const { perIp, perPlayer } = this.limits;
     if (perIp > 0 && (this.byIp.get(owner.ip) ?? 0) >= perIp) return 'ip';
     if (perPlayer > 0 && (this.byPlayer.get(owner.playerId) ?? 0) >= perPlayer) return 'player';
@@ -46,8 +52,10 @@ export class AuthedSockets<S> {
     const refused = this.refusal(owner);
     if (refused !== null) return refused;
     this.owners.set(socket, owner);
-    bump(this.byIp, owner.ip, 1);
-    bump(this.byPlayer, owner.playerId, 1);
+    if (owner.exempt !== true) {
+      bump(this.byIp, owner.ip, 1);
+      bump(this.byPlayer, owner.playerId, 1);
+    }
     const sockets = this.byToken.get(owner.tokenHash) ?? new Set<S>();
     sockets.add(socket);
     this.byToken.set(owner.tokenHash, sockets);
@@ -58,8 +66,10 @@ export class AuthedSockets<S> {
     const owner = this.owners.get(socket);
     if (owner === undefined) return;
     this.owners.delete(socket);
-    bump(this.byIp, owner.ip, -1);
-    bump(this.byPlayer, owner.playerId, -1);
+    if (owner.exempt !== true) {
+      bump(this.byIp, owner.ip, -1);
+      bump(this.byPlayer, owner.playerId, -1);
+    }
     const sockets = this.byToken.get(owner.tokenHash);
     sockets?.delete(socket);
     if (sockets?.size === 0) this.byToken.delete(owner.tokenHash);

@@ -32,6 +32,7 @@ import {
 } from '@shogi/protocol';
 import { ApiError } from './api-error.js';
 import { hashToken } from './auth.js';
+import { type BotTitles, NO_BOT_TITLES, withPlayerTitles } from './bot-titles.js';
 import { viewOf } from './game-view.js';
 import type { Player } from './player.js';
 
@@ -121,12 +122,20 @@ export interface GameServiceDeps {
    * returns: the player's ack and the event (a resignation, say) then leave in one write.
    */
   readonly deliverLocal?: (gameId: string, events: readonly RecordedEvent[]) => void;
+  /**
+   * Tells both players a game of theirs started (on their `player:<id>` channels): every game
+   * is created here, however it was agreed, so this is the one place that knows them all.
+   * Best effort: a lost notice is found again in the player's ongoing games.
+   */
+  readonly announceStarted?: (view: GameView) => Promise<void>;
   /** Schedules the flag job of a new timed game's first turn (the worker schedules every later one). */
   readonly scheduleFlag?: (gameId: string, state: GameState) => Promise<void>;
   /** Where a job that could not be queued for a recorded command is reported. */
   readonly logger?: { warn(obj: object, msg: string): void };
   readonly now?: () => Date;
   readonly maxRetries: number;
+  /** the BOT titles of the players views show (none when absent) */
+  readonly titles?: BotTitles;
   /** games whose folded state is kept in memory */
   readonly cacheSize?: number;
 }
@@ -149,6 +158,7 @@ interface Games {
   readonly states: GameStates;
   readonly handler: CommandHandler;
   readonly now: () => Date;
+  readonly titles: BotTitles;
 }
 
 export function createGameService(deps: GameServiceDeps): GameService & { states: GameStates } {
@@ -160,13 +170,14 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
     states,
     handler: new CommandHandler({ events: deps.events, states, maxConflicts: deps.maxRetries, now }),
     now,
+    titles: deps.titles ?? NO_BOT_TITLES,
   };
   return {
     states,
     createPlayer: (name) => createPlayer(deps.players, name),
     createGame: (body, options) => createGame(games, body, options),
-    view: async (gameId) => viewOf(await known(games, gameId), now()),
-    details: async (gameId) => detailsOf(await known(games, gameId), now()),
+    view: async (gameId) => withPlayerTitles(games.titles, viewOf(await known(games, gameId), now())),
+    details: async (gameId) => detailsOf(games, await known(games, gameId), now()),
     eventsAfter: (gameId, afterSeq, limit = 1000) => eventsAfter(games, gameId, afterSeq, limit),
     seatOf: async (gameId, playerId) => seatIn(await known(games, gameId), playerId),
     submitMove: (gameId, player, move) => submitMove(games, gameId, player, move),
@@ -219,8 +230,8 @@ async function known(games: Games, gameId: string): Promise<GameState> {
   return state;
 }
 
-function detailsOf(state: GameState, at: Date): GameDetails {
-  const view = viewOf(state, at);
+async function detailsOf(games: Games, state: GameState, at: Date): Promise<GameDetails> {
+  const view = await withPlayerTitles(games.titles, viewOf(state, at));
   // viewOf has checked that the game exists
   return { view, createdAt: state.info?.createdAt ?? '' };
 }
@@ -267,7 +278,11 @@ async function createGame(games: Games, body: CreateGameBody, options: GameOptio
   if (handled.kind !== 'appended') throw new ApiError('INTERNAL');
   const created = handled.after;
   if (scheduleFlag !== undefined) await afterRecorded(games, gameId, 'flag', () => scheduleFlag(gameId, created));
-  return viewOf(created, games.now());
+  const view = await withPlayerTitles(games.titles, viewOf(created, games.now()));
+  await games.deps
+    .announceStarted?.(view)
+    .catch((err: unknown) => games.deps.logger?.warn({ err, gameId }, 'game start not announced to its players'));
+  return view;
 }
 
 async function eventsAfter(games: Games, gameId: string, afterSeq: number, limit: number): Promise<WireEvent[]> {

@@ -7,6 +7,7 @@
 
 import { sideOfSfen } from '@shogi/game';
 import type { LiveGame, LiveUpdate, WireEvent } from '@shogi/protocol';
+import { type BotTitles, NO_BOT_TITLES, titled } from './bot-titles.js';
 
 /** A row of the games projection, as much as the list needs. */
 export interface LiveRow {
@@ -25,6 +26,8 @@ export interface LiveGamesDeps {
   ongoing(limit: number): Promise<LiveRow[]>;
   /** spectators of a game on this gateway */
   spectators(gameId: string): number;
+  /** the BOT titles of the players (none when absent) */
+  readonly titles?: BotTitles;
 }
 
 export interface FeedSocket {
@@ -49,9 +52,13 @@ export class LiveGames {
   /** The live list: from the projection, with the moves and counts this gateway knows. */
   async list(limit = LIVE_LIMIT): Promise<LiveGame[]> {
     const rows = await this.deps.ongoing(limit);
+    const bots = await (this.deps.titles ?? NO_BOT_TITLES).bots(rows.flatMap((r) => [r.sente_id, r.gote_id]));
     return rows.map((r) => ({
       id: r.id,
-      players: { sente: { id: r.sente_id, name: r.sente_name }, gote: { id: r.gote_id, name: r.gote_name } },
+      players: {
+        sente: titled({ id: r.sente_id, name: r.sente_name }, bots),
+        gote: titled({ id: r.gote_id, name: r.gote_name }, bots),
+      },
       sfen: r.sfen,
       ply: r.ply,
       sideToMove: sideOfSfen(r.sfen),

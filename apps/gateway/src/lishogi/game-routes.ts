@@ -8,26 +8,18 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { GameView } from '@shogi/protocol';
+import { isBotAccount } from '@shogi/store';
 import { ApiError } from '../domain/api-error.js';
 import type { Principal } from '../domain/auth.js';
 import { checkChatText } from '../domain/chat-text.js';
-import { parseJsonBody } from '../domain/json-body.js';
 import { principalOf } from '../plugins/access.js';
-import { botsAmong } from './bot-accounts.js';
 import { lishogiErrorHandlerWith } from './errors.js';
 import { gameRouteStatus, verdictRefusal } from './game-errors.js';
-import {
-  ChatBody,
-  ChatHistory,
-  GameIdParams,
-  LISHOGI_ERRORS,
-  MoveParams,
-  MoveQuery,
-  OK,
-  OkResponse,
-} from './game-schemas.js';
+import { ChatBody, ChatHistory, GameIdParams, MoveParams, MoveQuery } from './game-schemas.js';
 import { lishogiPlayers, streamGame } from './game-stream.js';
 import type { NdjsonStream } from './ndjson.js';
+import { LISHOGI_ERRORS, OK, Ok as OkResponse } from './schemas.js';
+import { seatedBots } from './seated-bots.js';
 import { VERDICT_WAIT_MS, watchVerdicts } from './verdict-wait.js';
 
 export interface GameRoutesOptions {
@@ -40,19 +32,11 @@ const gameRoutes: FastifyPluginAsyncTypebox<GameRoutesOptions> = async (app, { a
   // a path under this prefix that names no route (a USI past the router's parameter length) is
   // answered in lishogi's shape too
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'No such route', code: 'NOT_FOUND' }));
-  // lishogi's commands take no body, and some clients send an empty one typed as JSON
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
-    const bytes = body as Buffer;
-    if (bytes.length === 0) return done(null, undefined);
-    const parsed = parseJsonBody(bytes);
-    if (parsed.ok) done(null, parsed.value);
-    else done(new ApiError(parsed.code, parsed.detail), undefined);
-  });
-
-  /** The Bot API is for bot accounts, the Board API for everyone else. */
+  // every route checks the player's seat before the account (lishogi's order), as seatedBots needs
+  const isBot = seatedBots((playerId) => isBotAccount(app.databases.games, playerId));
+  /** The Bot API is for bot accounts, the Board API for everyone else; only for a player seated in the game. */
   const checkAccount = async (player: Principal) => {
-    const bot = (await botsAmong(app.databases.games, [player.id])).has(player.id);
+    const bot = await isBot(player.id);
     if (api === 'bot' && !bot) throw new ApiError('BOT_ACCOUNT_REQUIRED');
     if (api === 'board' && bot) throw new ApiError('NOT_FOR_BOT_ACCOUNTS');
   };

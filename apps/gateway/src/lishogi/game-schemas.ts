@@ -5,21 +5,6 @@ import { CHAT_ROOMS } from '../domain/game-chat.js';
 
 const closed = { additionalProperties: false } as const;
 
-/** lishogi's error body; `code` is this server's catalog code. */
-export const LishogiErrorBody = Type.Object({ error: Type.String(), code: Type.String() }, closed);
-
-export const LISHOGI_ERRORS = {
-  400: LishogiErrorBody,
-  401: LishogiErrorBody,
-  403: LishogiErrorBody,
-  404: LishogiErrorBody,
-  429: LishogiErrorBody,
-  503: LishogiErrorBody,
-} as const;
-
-export const OkResponse = Type.Object({ ok: Type.Literal(true) }, closed);
-export const OK = { ok: true } as const;
-
 // any text: a game id that names no game is lishogi's 404, not a 400
 const GameId = Type.String({ minLength: 1, maxLength: 64, description: 'the game id' });
 

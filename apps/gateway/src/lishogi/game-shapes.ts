@@ -5,9 +5,9 @@
  */
 import { END_REASONS, type EndReason } from '@shogi/game';
 import type { ClockView, Side, TimeControl } from '@shogi/protocol';
-import { categoryOf } from '@shogi/ratings';
 import { START_SFEN } from '@shogi/rules';
 import type { ChatLine, ChatRoom } from '../domain/game-chat.js';
+import { type LishogiPlayer, perfOf, type Speed, clockOf as settingsOf, speedOf, VARIANT } from './shapes.js';
 
 export const LISHOGI_STATUSES = [
   'started',
@@ -52,22 +52,6 @@ export function statusOf(game: Pick<GameFacts, 'status' | 'result'>): LishogiSta
   return isEndReason(game.result.reason) ? STATUS_OF_REASON[game.result.reason] : 'unknownFinish';
 }
 
-/** lishogi's speeds are its rating categories, as ours are: a game is rated in its speed. */
-export type LishogiSpeed = 'bullet' | 'blitz' | 'rapid' | 'classical' | 'correspondence';
-
-/** The speed of a time control; a game without a clock is lishogi's `correspondence`, as on lishogi. */
-export const speedOf = (tc: TimeControl): LishogiSpeed => categoryOf(tc) ?? 'correspondence';
-
-export const perfOf = (tc: TimeControl): { name: string } => {
-  const speed = speedOf(tc);
-  return { name: `${speed.charAt(0).toUpperCase()}${speed.slice(1)}` };
-};
-
-export const VARIANT = { key: 'standard', name: 'Standard', short: 'Std' } as const;
-
-/** What lishogi sends as a side's time when the game has no clock (its Int.MaxValue). */
-export const NO_CLOCK_MS = 2_147_483_647;
-
 export interface LishogiClock {
   readonly initial: number;
   readonly increment: number;
@@ -75,24 +59,22 @@ export interface LishogiClock {
   readonly periods: number;
 }
 
-/** The clock's settings in ms; null for correspondence and unlimited games, as lishogi gives them. */
+/** What lishogi sends as a side's time when the game has no clock (its Int.MaxValue). */
+export const NO_CLOCK_MS = 2_147_483_647;
+
+/**
+ * The clock's settings in ms (a challenge's, shapes.ts, in seconds); null for correspondence
+ * and unlimited games, as lishogi gives them.
+ */
 export function clockOf(tc: TimeControl): LishogiClock | null {
-  switch (tc.kind) {
-    case 'byoyomi':
-      return {
-        initial: tc.mainSeconds * 1000,
-        increment: 0,
-        byoyomi: tc.byoyomiSeconds * 1000,
-        periods: tc.periods,
-      };
-    case 'fischer':
-      return { initial: tc.mainSeconds * 1000, increment: tc.incrementSeconds * 1000, byoyomi: 0, periods: 0 };
-    case 'correspondence':
-    case 'unlimited':
-      return null;
-    default:
-      return tc satisfies never;
-  }
+  const settings = settingsOf(tc);
+  if (settings === null) return null;
+  return {
+    initial: settings.limit * 1000,
+    increment: settings.increment * 1000,
+    byoyomi: settings.byoyomi * 1000,
+    periods: settings.periods,
+  };
 }
 
 /**
@@ -154,45 +136,6 @@ export function gameStateOf(game: GameFacts, clock: ClockView | null): LishogiGa
   };
 }
 
-export interface LishogiPlayer {
-  readonly id: string;
-  readonly name: string;
-  readonly title: string | null;
-  readonly rating: number;
-  readonly provisional: boolean;
-}
-
-/** What is known of a player for their lishogi shape. */
-export interface PlayerFacts {
-  /** the player's id here */
-  readonly id: string;
-  /** the name shown in the game */
-  readonly name: string;
-  /** the account's username; null for a guest */
-  readonly username: string | null;
-  readonly rating: number;
-  readonly provisional: boolean;
-  readonly bot: boolean;
-}
-
-/** lishogi's title of a player: `BOT` for a bot account, else none (this server grants no other). */
-export const titleOf = (player: Pick<PlayerFacts, 'bot'>): string | null => (player.bot ? 'BOT' : null);
-
-/**
- * A player as lishogi shows one: `id` the lowercased username (a guest, who has none, by
- * player id), `name` the username (clients find their side by comparing it with their
- * account's) or a guest's name.
- */
-export function playerOf(p: PlayerFacts): LishogiPlayer {
-  return {
-    id: p.username === null ? p.id : p.username.toLowerCase(),
-    name: p.username ?? p.name,
-    title: titleOf(p),
-    rating: p.rating,
-    provisional: p.provisional,
-  };
-}
-
 /** board, side to move and hands: the move number does not change the position */
 const positionOf = (sfen: string): string => sfen.split(' ').slice(0, 3).join(' ');
 const START_POSITION = positionOf(START_SFEN);
@@ -205,7 +148,7 @@ export interface LishogiGameFull {
   readonly id: string;
   readonly variant: typeof VARIANT;
   readonly clock: LishogiClock | null;
-  readonly speed: LishogiSpeed;
+  readonly speed: Speed;
   readonly perf: { readonly name: string };
   readonly rated: boolean;
   /** ms since the epoch */

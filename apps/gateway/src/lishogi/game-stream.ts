@@ -5,39 +5,25 @@
  * repaired from the log), and is no spectator: it joins no spectators' room, so it is never
  * counted as one. A client that leaves, or reconnects, gets its old stream ended and cleaned up.
  */
-import { gamePlayers } from '@shogi/store';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Feed } from '../domain/feed.js';
 import type { GameDetails } from '../domain/game-service.js';
 import { clockNow, snapshotOfView } from '../domain/game-snapshot.js';
-import { botsAmong } from './bot-accounts.js';
-import { chatLineOf, gameFullOf, type LishogiPlayer, playerOf, speedOf } from './game-shapes.js';
+import { cardsOf } from './cards.js';
+import { chatLineOf, gameFullOf } from './game-shapes.js';
 import { type NdjsonStream, openNdjson } from './ndjson.js';
+import { bareCard, type LishogiPlayer, lishogiPlayer } from './shapes.js';
 import { stateLines } from './state-lines.js';
-
-/** A player without a rated game in the category: lishogi shows its start rating, provisional. */
-const START_RATING = 1500;
 
 /** The game's players as lishogi shows them: usernames, ratings in the game's speed, titles. */
 export async function lishogiPlayers(
   app: FastifyInstance,
   view: GameDetails['view'],
 ): Promise<{ sente: LishogiPlayer; gote: LishogiPlayer }> {
-  const db = app.databases.games;
-  const ids = [view.players.sente.id, view.players.gote.id];
-  const [rows, bots] = await Promise.all([gamePlayers(db, ids, speedOf(view.timeControl)), botsAmong(db, ids)]);
-  const shown = (ref: { id: string; name: string }) => {
-    const row = rows.find((r) => r.id === ref.id);
-    return playerOf({
-      id: ref.id,
-      name: ref.name,
-      username: row?.username ?? null,
-      rating: row?.rating ?? START_RATING,
-      provisional: row?.provisional ?? true,
-      bot: bots.has(ref.id),
-    });
-  };
-  return { sente: shown(view.players.sente), gote: shown(view.players.gote) };
+  const { sente, gote } = view.players;
+  const cards = await cardsOf(app.databases.games, [sente.id, gote.id], view.timeControl);
+  const shown = (ref: { id: string; name: string }) => lishogiPlayer(cards.get(ref.id) ?? bareCard(ref));
+  return { sente: shown(sente), gote: shown(gote) };
 }
 
 export interface GameStreamLog {

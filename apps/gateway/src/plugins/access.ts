@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import { type Access, accessOf } from '../access.js';
+import { type Access, accessOf, scopesMeeting } from '../access.js';
 import { ApiError } from '../domain/api-error.js';
 import type { Principal } from '../domain/auth.js';
 
@@ -37,8 +37,11 @@ export function checkAccess(principal: Principal, access: Exclude<Access, 'publi
     case 'admin':
       if (!scopes.includes('admin')) throw new ApiError('ADMIN_REQUIRED');
       return;
-    default:
-      if (!scopes.includes(access)) throw new ApiError('INSUFFICIENT_SCOPE', `needs the ${access} scope`);
+    default: {
+      const meeting = scopesMeeting(access);
+      if (!meeting.some((scope) => (scopes as readonly string[]).includes(scope)))
+        throw new ApiError('INSUFFICIENT_SCOPE', `needs the ${meeting.join(' or ')} scope`);
+    }
   }
 }
 
@@ -50,8 +53,8 @@ const describe: Readonly<Record<Access, string>> = {
   admin: 'A token with the `admin` scope (minted only by the operator CLI `npm run admin:token`).',
   'bot:play': "A token with lishogi's `bot:play` scope, of a bot account.",
   'board:play': "A token with lishogi's `board:play` scope.",
-  'challenge:read': "A token with lishogi's `challenge:read` scope.",
-  'challenge:write': "A token with lishogi's `challenge:write` scope.",
+  'challenge:read': "A token with lishogi's `challenge:read`, `bot:play` or `board:play` scope.",
+  'challenge:write': "A token with lishogi's `challenge:write`, `bot:play` or `board:play` scope.",
   session: 'A session token (`POST /api/session`).',
   guest: "A guest player's token (`POST /api/players`).",
 };

@@ -75,13 +75,19 @@ export default fp<{ config: GatewayConfig }>(
 
     app.decorate('authedSockets', {
       check(request: FastifyRequest) {
-        const refused = sockets.refusal({ ip: request.ip, playerId: principalOf(request).id });
+        const { id } = principalOf(request);
+        const refused = sockets.refusal({ ip: request.ip, playerId: id, exempt: app.runsBot(id) });
         if (refused !== null)
           throw new ApiError('TOO_MANY_CONNECTIONS', `too many open sockets ${refusedText[refused]}`);
       },
       open(request: FastifyRequest, socket: WebSocket) {
         const principal = principalOf(request);
-        const refused = sockets.add(socket, { ip: request.ip, playerId: principal.id, tokenHash: principal.tokenHash });
+        const refused = sockets.add(socket, {
+          ip: request.ip,
+          playerId: principal.id,
+          tokenHash: principal.tokenHash,
+          exempt: app.runsBot(principal.id),
+        });
         if (refused !== null) {
           socket.close(CLOSE_CODES.TRY_AGAIN_LATER, 'TOO_MANY_CONNECTIONS');
           return false;

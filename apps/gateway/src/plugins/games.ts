@@ -17,13 +17,15 @@ import {
   type ValidateJob,
   type ValidateJobData,
 } from '@shogi/pipeline';
-import type { CreatePlayerResponse } from '@shogi/protocol';
-import { usernameTaken } from '@shogi/store';
+import type { CreatePlayerResponse, LobbyMessage } from '@shogi/protocol';
+import { botAccountsAmong, usernameTaken } from '@shogi/store';
 import { Queue } from 'bullmq';
 import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
+import { type BotTitles, cachedBotTitles } from '../domain/bot-titles.js';
 import { createGameService, type GameService, type GameServiceDeps } from '../domain/game-service.js';
 import { createGuest } from '../domain/names.js';
+import { playerChannel } from '../domain/player-channel.js';
 import { tickBatcher } from '../domain/tick-batch.js';
 import { storeOver } from './store.js';
 
@@ -36,6 +38,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     games: GameService & { channelOf(gameId: string): string };
     guests: GuestPlayers;
+    /** the BOT titles of bot accounts, for every view that shows players */
+    botTitles: BotTitles;
   }
 }
 
@@ -59,9 +63,21 @@ export default fp<{ config: GatewayConfig; events?: EventStore }>(
       await enqueueValidate(queue, moves);
     }, MAX_VALIDATE_BATCH);
     const channelOf = (gameId: string) => gameChannel(gameId, config.channelPrefix);
+    const botTitles = cachedBotTitles((ids) => botAccountsAmong(store.db, ids), {
+      onError: (err) => app.log.warn({ err }, 'bot titles: look-up failed; players shown without'),
+    });
+    app.decorate('botTitles', botTitles);
     const deps: GameServiceDeps = {
       publish: async (gameId, events) => {
         await app.redis.publish(channelOf(gameId), JSON.stringify(events.map(toEnvelope)));
+      },
+      announceStarted: async ({ id: gameId, players }) => {
+        const tell = (playerId: string, color: 'sente' | 'gote') =>
+          app.redis.publish(
+            playerChannel(playerId, config.channelPrefix),
+            JSON.stringify({ type: 'started', gameId, color } satisfies LobbyMessage),
+          );
+        await Promise.all([tell(players.sente.id, 'sente'), tell(players.gote.id, 'gote')]);
       },
       // the hub plugin registers after this one; it is there by the time commands run
       deliverLocal: (gameId, events) => app.hub.deliver(gameId, events.map(toEnvelope)),
@@ -72,6 +88,7 @@ export default fp<{ config: GatewayConfig; events?: EventStore }>(
       // the first-move timer of a new game; the worker schedules each later turn after its verdict
       scheduleFlag: (gameId, state) => scheduleFlag(flagQueue, gameId, state),
       logger: app.log,
+      titles: botTitles,
       // the submission's copy spares the worker a read of the log, and the worker publishes it
       // with its verdict (see @shogi/pipeline's ValidateJobData)
       enqueue: (gameId, seq, submitted) =>

@@ -14,6 +14,7 @@ import {
   getSeek,
   insertChallenge,
   insertSeek,
+  isBotAccount,
   type LobbyDb,
   listChallenges,
   listOpenSeeks,
@@ -32,7 +33,7 @@ import {
   rematchesOf,
   withdrawOpenSeeks,
 } from '@shogi/store';
-import type { LobbyStore, LobbyTx, PlayingReads, SeekCounts } from '../domain/lobby/ports.js';
+import type { BotReads, LobbyStore, LobbyTx, PlayingReads, SeekCounts } from '../domain/lobby/ports.js';
 
 export function lobbyStore(db: Db): LobbyStore {
   const lobby = lobbyDb(db);
@@ -59,9 +60,10 @@ export function lobbyStore(db: Db): LobbyStore {
 }
 
 /** What runs on the pool and in a transaction alike. */
-function reads(executor: LobbyDb): PlayingReads & SeekCounts {
+function reads(executor: LobbyDb): PlayingReads & BotReads & SeekCounts {
   return {
     ongoingGameOf: (playerId, kinds) => ongoingGameOf(executor, playerId, kinds),
+    isBotAccount: (playerId) => isBotAccount(executor, playerId),
     countOpenSeeks: (playerId, at) => countOpenSeeks(executor, playerId, at),
     countOpenSeeksFrom: (key, at) => countOpenSeeksFrom(executor, key, at),
   };

@@ -11,6 +11,7 @@ import type { BotRegistry } from '../domain/bots.js';
 import { createHub, type Hub } from '../domain/hub.js';
 import { createLobbyService, type LobbyService } from '../domain/lobby/index.js';
 import type { LobbyBots } from '../domain/lobby/ports.js';
+import { playerChannel } from '../domain/player-channel.js';
 import { lobbyStore } from './lobby-store.js';
 
 declare module 'fastify' {
@@ -32,11 +33,12 @@ const botsOf = (registry: BotRegistry): LobbyBots => ({
 export default fp<{ config: GatewayConfig; bots?: BotRegistry }>(
   async (app, { config, bots }) => {
     const db = app.databases.lobby;
-    const channelOf = (playerId: string) => `${config.channelPrefix}player:${playerId}`;
+    const channelOf = (playerId: string) => playerChannel(playerId, config.channelPrefix);
     const lobby = createLobbyService({
       store: lobbyStore(db),
       games: app.games,
       maxOpenSeeksPerAddress: config.lobbyMaxOpenSeeksPerIp,
+      titles: app.botTitles,
       ...(bots === undefined ? {} : { bots: botsOf(bots) }),
       notify: async (playerId, message) => {
         await app.redis.publish(channelOf(playerId), JSON.stringify(message));

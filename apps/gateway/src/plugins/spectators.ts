@@ -58,6 +58,7 @@ export default fp<{ config: GatewayConfig }>(
     const live = new LiveGames({
       ongoing: async (limit) => listGames(db, { status: 'ongoing', limit }),
       spectators: (gameId) => spectators.count(gameId),
+      titles: app.botTitles,
     });
     // --- spectator counts of the other gateways
     const gatewayId = randomUUID();

@@ -211,7 +211,7 @@ function lobbySocket(app: App): void {
       schema: {
         tags: ['lobby'],
         summary:
-          'Lobby WebSocket (upgrade, read-only: a client frame gets an error frame): hello, then paired / challenge / rematch / accepted / declined',
+          'Lobby WebSocket (upgrade, read-only: a client frame gets an error frame): hello, then paired / challenge / rematch / accepted / declined / cancelled / started',
         querystring: LobbyQuery,
       },
       preValidation: async (request) => app.authedSockets.check(request),

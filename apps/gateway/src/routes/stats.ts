@@ -209,7 +209,12 @@ const stats: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const limit = Number(request.query.limit ?? 50);
       if (limit > 200) throw new ApiError('BAD_REQUEST', 'limit is at most 200');
-      return { category: request.params.category, players: await leaderboard(db, request.params.category, limit) };
+      const players = await leaderboard(db, request.params.category, limit);
+      const bots = await app.botTitles.bots(players.map((p) => p.playerId));
+      return {
+        category: request.params.category,
+        players: players.map((p) => (bots.has(p.playerId) ? { ...p, title: 'BOT' as const } : p)),
+      };
     },
   );
 };

@@ -67,7 +67,10 @@ const stream: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const gameId = request.params.id;
       const delay = Number(request.query.delay ?? 0);
-      if (!app.spectators.rooms.has(gameId)) await app.games.view(gameId); // 404 before the first byte
+      // a delayed snapshot is folded from GameCreated, which carries no BOT titles: the players
+      // are taken from the view (an account in a game never changes its title)
+      const players = delay > 0 ? (await app.games.view(gameId)).players : null;
+      if (players === null && !app.spectators.rooms.has(gameId)) await app.games.view(gameId); // 404 before the first byte
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-cache' });
@@ -103,7 +106,7 @@ const stream: FastifyPluginAsyncTypebox = async (app) => {
           let text = '';
           if (!snapshotSent && view.snapshot !== null) {
             snapshotSent = true;
-            text += `${JSON.stringify({ type: 'snapshot', game: { ...view.snapshot, spectators: app.spectators.count(gameId) } })}\n`;
+            text += `${JSON.stringify({ type: 'snapshot', game: { ...view.snapshot, ...(players === null ? {} : { players }), spectators: app.spectators.count(gameId) } })}\n`;
             // the snapshot already holds the visible events
           } else {
             for (const e of visible) text += `${JSON.stringify(e)}\n`;

@@ -34,6 +34,9 @@ export class EngineClient {
   private constructor(options: EngineClientOptions, connection: Redis, events: QueueEvents) {
     this.connection = connection;
     this.queue = new Queue(ENGINE_MOVE_QUEUE, { connection, prefix: options.prefix });
+    // every move awaited holds a 'closing' listener on this queue until it is answered
+    // (BullMQ's waitUntilFinished): one per bot move in flight, as many as the games in play
+    this.queue.setMaxListeners(0);
     this.events = events;
     this.presenceKey = enginePresenceKey(options.prefix);
   }

@@ -34,6 +34,9 @@ export interface HouseBotsOptions {
 export const houseBotId = (level: Level): string => `engine-${level}`;
 export const houseBotName = (level: Level): string => `Engine level ${level}`;
 
+/** The bots' pause before each move unless told (HouseBotsOptions.moveDelayMs). */
+export const DEFAULT_MOVE_DELAY_MS = 200;
+
 /** The longest a bot waits for the engine when its clock does not say (unlimited, correspondence). */
 const MAX_WAIT_MS = 60_000;
 /** Kept back from the clock when waiting: the built-in move still reaches the server in time. */
@@ -110,14 +113,18 @@ export async function startHouseBots(options: HouseBotsOptions): Promise<Bot[]> 
           player,
           via: 'ws',
           random,
-          moveDelayMs: options.moveDelayMs ?? 200,
+          moveDelayMs: options.moveDelayMs ?? DEFAULT_MOVE_DELAY_MS,
           maxMoves: 1000,
           decide: engineDecide(api, view.id, side, level, context),
           onError: (message) => logger.debug(`game ${view.id}: ${message}`),
         })
           .then(
             (end) => logger.info(`${player.name}: game ${view.id} ended by ${end.reason} after ${end.moves} moves`),
-            (err: unknown) => logger.warn({ err }, `${player.name}: game ${view.id} stopped after an error`),
+            async (err: unknown) => {
+              // a game the bot can no longer play is resigned, not left for the person to wait on
+              logger.warn({ err }, `${player.name}: game ${view.id} stopped after an error; resigning it`);
+              await api.resign(view.id, player.token).catch(() => {});
+            },
           )
           .finally(stopWatching);
       },

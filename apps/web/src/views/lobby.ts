@@ -10,6 +10,7 @@ import { reconnecting } from '../net/reconnecting.js';
 import { forgetIdentity, identity, pieceStyle } from '../session.js';
 import { boardOfSfen, moveSquares } from '../shogi/model.js';
 import { boardElement } from './board.js';
+import { titledName, titledText } from './bot-badge.js';
 import { botPanel } from './bot-play.js';
 import { pairingPanel } from './pairing.js';
 
@@ -58,7 +59,7 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
   const card = (g: LiveGame) => {
     const state = boardOfSfen(g.sfen);
     const lastMove = g.lastMove ? moveSquares(g.lastMove) : null;
-    const label = `${g.players.sente.name} vs ${g.players.gote.name}, move ${g.ply}${g.status === 'ended' ? ', ended' : ''}`;
+    const label = `${titledText(g.players.sente)} vs ${titledText(g.players.gote)}, move ${g.ply}${g.status === 'ended' ? ', ended' : ''}`;
     return h(
       'li',
       { class: 'live-card', 'data-game': g.id },
@@ -69,8 +70,8 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
         h(
           'span',
           { class: 'live-caption' },
-          h('span', {}, `☗ ${g.players.sente.name}`),
-          h('span', {}, `☖ ${g.players.gote.name}`),
+          h('span', {}, '☗ ', ...titledName(g.players.sente)),
+          h('span', {}, '☖ ', ...titledName(g.players.gote)),
           h(
             'span',
             { class: 'meta' },
@@ -98,7 +99,10 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
           h(
             'a',
             { href: `/games/${g.id}`, 'data-link': true },
-            `${g.players.sente.name} vs ${g.players.gote.name} (move ${g.ply})`,
+            ...titledName(g.players.sente),
+            ' vs ',
+            ...titledName(g.players.gote),
+            ` (move ${g.ply})`,
           ),
         ),
       ),

@@ -20,6 +20,7 @@ import {
   FIELDS_OF,
 } from '../shogi/clock-choice.js';
 import { CLOCK_PRESETS, presetLabel } from '../shogi/clock-presets.js';
+import { titledName } from './bot-badge.js';
 
 export interface PairingPanel {
   readonly element: HTMLElement;
@@ -142,7 +143,8 @@ export function pairingPanel(navigate: (path: string) => void, onIdentity: () =>
         h(
           'li',
           {},
-          `${c.challenger.name} ${c.rematchOf ? 'offers a rematch' : 'challenges you'} · ${timeControlText(c.timeControl)} `,
+          ...titledName(c.challenger),
+          ` ${c.rematchOf ? 'offers a rematch' : 'challenges you'} · ${timeControlText(c.timeControl)} `,
           h('button', { type: 'button', class: 'primary', onclick: () => void answer(c, 'accept') }, 'Accept'),
           h('button', { type: 'button', onclick: () => void answer(c, 'decline') }, 'Decline'),
         ),
@@ -168,9 +170,11 @@ export function pairingPanel(navigate: (path: string) => void, onIdentity: () =>
       if (!socket) listen();
       const { timeControl, rated, color } = terms;
       const c = await api.post<ChallengeView>('/api/challenges', { opponent, timeControl, rated, color }, me.token);
-      waiting.textContent = `Challenge sent to ${c.opponent.name} (${timeControlText(c.timeControl)}${
-        c.rated ? ', rated' : ''
-      }); the game opens when they accept.`;
+      waiting.replaceChildren(
+        'Challenge sent to ',
+        ...titledName(c.opponent),
+        ` (${timeControlText(c.timeControl)}${c.rated ? ', rated' : ''}); the game opens when they accept.`,
+      );
     } catch (err) {
       fail(err);
     }

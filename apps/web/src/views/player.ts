@@ -6,6 +6,7 @@ import type { PlayerProfile, RatingHistory } from '@shogi/protocol';
 import { ApiFailure, api } from '../api.js';
 import { h } from '../dom.js';
 import { reasonText } from '../shogi/result.js';
+import { titledName } from './bot-badge.js';
 import { lineChart } from './charts.js';
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -31,7 +32,8 @@ export function playerPage(root: HTMLElement, playerId: string): () => void {
         h(
           'section',
           { class: 'player' },
-          h('h1', {}, p.name),
+          // a bot account is marked as lishogi marks one
+          h('h1', {}, ...titledName(p)),
           h('h2', {}, 'Ratings'),
           p.ratings.length === 0
             ? h('p', {}, 'No rated games yet.')

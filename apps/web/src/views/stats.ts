@@ -12,6 +12,7 @@ import { boardOf, moveSquares, newGame } from '../shogi/model.js';
 import { japaneseMove } from '../shogi/notation.js';
 import { reasonText } from '../shogi/result.js';
 import { boardElement } from './board.js';
+import { titledName } from './bot-badge.js';
 import { histogram, lineChart, type Shares, sharesChart } from './charts.js';
 
 /** The rating categories (the protocol's list, checked here; the bundle carries no schema code). */
@@ -320,7 +321,7 @@ export function statsPage(root: HTMLElement): () => void {
               h(
                 'li',
                 {},
-                h('a', { href: `/players/${p.playerId}`, 'data-link': true }, p.name),
+                h('a', { href: `/players/${p.playerId}`, 'data-link': true }, ...titledName(p)),
                 ` ${p.rating} (${p.games} games)`,
               ),
             ),

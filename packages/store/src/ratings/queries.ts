@@ -62,6 +62,8 @@ export interface RecentGame {
 export interface PlayerProfile {
   readonly id: string;
   readonly name: string;
+  /** 'BOT' for a bot account (migration 0013) */
+  readonly title: 'BOT' | null;
   readonly ratings: CategoryRating[];
   readonly results: { readonly sente: ColorRecord; readonly gote: ColorRecord };
   readonly recentGames: RecentGame[];
@@ -98,7 +100,12 @@ export async function playerProfile(
   now: Date = new Date(),
 ): Promise<PlayerProfile | null> {
   const rdb = ratingsDb(db);
-  const player = await rdb.selectFrom('players').select('name').where('id', '=', playerId).executeTakeFirst();
+  const player = await rdb
+    .selectFrom('players')
+    .leftJoin('accounts', 'accounts.player_id', 'players.id')
+    .select(['players.name', 'accounts.bot'])
+    .where('players.id', '=', playerId)
+    .executeTakeFirst();
   // the two per-colour indexes, each read newest first, instead of one OR over both
   const games = await sql<{
     game_id: string;
@@ -151,6 +158,7 @@ export async function playerProfile(
   return {
     id: playerId,
     name,
+    title: player?.bot === true ? 'BOT' : null,
     ratings: ratings.map((r) => shown(r, now)),
     results: { sente: record('sente'), gote: record('gote') },
     recentGames: games.rows.map((g) => {

@@ -14,10 +14,10 @@ import {
 } from '@shogi/protocol';
 import { ApiError } from '../api-error.js';
 import type { Player } from '../player.js';
-import { answerable, checkTerms } from './checks.js';
+import { answerable, checkSetup, checkTerms } from './checks.js';
 import type { ChallengeStore } from './ports.js';
 import { acceptLocked, announceAccepted, type LobbyContext, refuseIfPlaying } from './start-game.js';
-import { challengeView, statusOf } from './views.js';
+import { challengeView, statusOf, withChallengeTitle, withChallengeTitles } from './views.js';
 
 export interface ChallengeDeps extends LobbyContext {
   readonly store: ChallengeStore;
@@ -36,16 +36,17 @@ export function createChallengeService(deps: ChallengeDeps) {
       const row = await store.getChallenge(id);
       if (!row || (row.challenger_id !== player.id && row.opponent_id !== player.id))
         throw new ApiError('CHALLENGE_NOT_FOUND');
-      return challengeView(row, now());
+      return withChallengeTitle(deps.titles, challengeView(row, now()));
     },
 
     async challenges(player: Player): Promise<ChallengeList> {
       const at = now();
       const { incoming, outgoing } = await store.listChallenges(player.id);
-      return {
-        incoming: incoming.map((r) => challengeView(r, at)),
-        outgoing: outgoing.map((r) => challengeView(r, at)),
-      };
+      const views = await withChallengeTitles(
+        deps.titles,
+        [...incoming, ...outgoing].map((r) => challengeView(r, at)),
+      );
+      return { incoming: views.slice(0, incoming.length), outgoing: views.slice(incoming.length) };
     },
 
     /** Only the challenged player accepts, once: a replay answers the same game. */
@@ -60,7 +61,7 @@ export function createChallengeService(deps: ChallengeDeps) {
         return { row: accepted.row, fresh: accepted.challengerSide };
       });
       if (done.fresh !== null) await announceAccepted(deps, done.row, done.fresh);
-      return challengeView(done.row, at);
+      return withChallengeTitle(deps.titles, challengeView(done.row, at));
     },
 
     /** Only the challenged player declines; declining again answers the same. */
@@ -78,10 +79,12 @@ export function createChallengeService(deps: ChallengeDeps) {
 async function createChallenge(deps: ChallengeDeps, player: Player, body: CreateChallengeBody): Promise<ChallengeView> {
   const { store } = deps;
   checkTerms(body.timeControl, body.rated);
+  const sfen = checkSetup(body);
   const opponent = await resolveOpponent(store, body.opponent);
   if (opponent.id === player.id) throw new ApiError('SAME_PLAYER', 'you cannot challenge yourself');
   // the acceptance checks both players under their locks; this only answers early
-  await refuseIfPlaying(store, player.id, body.timeControl);
+  // a bot account plays many games at once, as on lishogi
+  if (!(await store.isBotAccount(player.id))) await refuseIfPlaying(store, player.id, body.timeControl);
   const at = deps.now();
   const row = await store.transaction(async (tx) => {
     await tx.lockQuota('challenges', player.id);
@@ -97,14 +100,14 @@ async function createChallenge(deps: ChallengeDeps, player: Player, body: Create
       rated: body.rated,
       ruleset: body.ruleset ?? 'default',
       handicap: body.handicap ?? null,
-      sfen: null,
+      sfen,
       color: body.color ?? 'random',
       rematch_of: null,
       created_at: at,
       expires_at: new Date(at.getTime() + CHALLENGE_TTL_MS),
     });
   });
-  const view = challengeView(row, at);
+  const view = await withChallengeTitle(deps.titles, challengeView(row, at));
   await deps.notify(opponent.id, { type: 'challenge', challenge: view });
   return view;
 }
@@ -143,5 +146,5 @@ async function close(
     const to = who === 'opponent' ? done.row.challenger_id : done.row.opponent_id;
     await deps.notify(to, { type: status, challengeId: id });
   }
-  return challengeView(done.row, at);
+  return withChallengeTitle(deps.titles, challengeView(done.row, at));
 }

@@ -9,6 +9,7 @@
  * WebSocket) after the commit.
  */
 import type { LobbyMessage, TimeControl } from '@shogi/protocol';
+import { type BotTitles, NO_BOT_TITLES } from '../bot-titles.js';
 import { createChallengeService } from './challenges.js';
 import type { LobbyBots, LobbyGames, LobbyStore } from './ports.js';
 import { createRematchService } from './rematch.js';
@@ -27,6 +28,8 @@ export interface LobbyDeps {
   readonly coin?: () => boolean;
   /** the bots this gateway runs: exempt from the one-real-time-game rule, and they accept rematches at once */
   readonly bots?: LobbyBots;
+  /** the BOT titles of the players challenges show (none when absent) */
+  readonly titles?: BotTitles;
 }
 
 export type LobbyService = ReturnType<typeof createLobbyService>;
@@ -38,6 +41,7 @@ export function createLobbyService(deps: LobbyDeps) {
     now: deps.now ?? (() => new Date()),
     coin: deps.coin ?? (() => Math.random() < 0.5),
     bots: deps.bots ?? NO_BOTS,
+    titles: deps.titles ?? NO_BOT_TITLES,
   };
   const { store } = deps;
   return {

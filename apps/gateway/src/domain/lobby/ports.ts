@@ -87,6 +87,11 @@ export interface PlayingReads {
   ongoingGameOf(playerId: string, kinds: readonly string[]): Promise<string | null>;
 }
 
+export interface BotReads {
+  /** Whether the player is a bot account (false for guests). */
+  isBotAccount(playerId: string): Promise<boolean>;
+}
+
 export interface SeekCounts {
   countOpenSeeks(playerId: string, at: Date): Promise<number>;
   /** open seeks posted from one client address (its key) */
@@ -99,7 +104,7 @@ export interface QuotaLocks {
 }
 
 /** What starting a game needs inside its transaction, a pairing's or an acceptance's. */
-export interface StartTx extends PlayingReads {
+export interface StartTx extends PlayingReads, BotReads {
   /** The players' locks, taken in id order. */
   lockPlayers(playerIds: readonly string[]): Promise<void>;
   /** `kinds`: only seeks with a time control of these kinds. */
@@ -118,7 +123,7 @@ export interface SeekTx extends StartTx, SeekCounts, QuotaLocks {
   insertSeek(seek: NewSeek, paired?: { readonly gameId: string; readonly side: string }): Promise<StoredSeek>;
 }
 
-export interface SeekStore extends PlayingReads, SeekCounts, Transactional<SeekTx> {
+export interface SeekStore extends PlayingReads, BotReads, SeekCounts, Transactional<SeekTx> {
   lobbyRating(playerId: string, timeControl: TimeControl): Promise<number>;
   listOpenSeeks(at: Date): Promise<StoredSeek[]>;
   getSeek(id: string): Promise<StoredSeek | undefined>;
@@ -141,7 +146,7 @@ export interface ChallengeTx extends AnswerTx, QuotaLocks {
   countPendingChallenges(challengerId: string, at: Date): Promise<number>;
 }
 
-export interface ChallengeStore extends PlayingReads, Transactional<ChallengeTx> {
+export interface ChallengeStore extends PlayingReads, BotReads, Transactional<ChallengeTx> {
   getChallenge(id: string): Promise<StoredChallenge | undefined>;
   /** the player's latest challenges, received and sent, newest first */
   listChallenges(playerId: string): Promise<{ incoming: StoredChallenge[]; outgoing: StoredChallenge[] }>;

@@ -13,7 +13,7 @@ import type { Player } from '../player.js';
 import { other, rematchSide } from './pairing.js';
 import type { RematchStore, RematchTx, StoredChallenge } from './ports.js';
 import { acceptLocked, announceAccepted, type LobbyContext, refuseIfPlaying } from './start-game.js';
-import { challengeView } from './views.js';
+import { challengeView, withChallengeTitle } from './views.js';
 
 export interface RematchDeps extends LobbyContext {
   readonly store: RematchStore;
@@ -52,7 +52,7 @@ export function createRematchService(deps: RematchDeps) {
       const previous = await previousGame(deps, player, gameId);
       const at = deps.now();
       const outcome = await deps.store.transaction((tx) => answerOrOffer(deps, tx, player, previous, at));
-      const challenge = challengeView(outcome.row, at);
+      const challenge = await withChallengeTitle(deps.titles, challengeView(outcome.row, at));
       if (outcome.kind === 'offered') await deps.notify(previous.opponent.id, { type: 'rematch', challenge });
       if (outcome.kind === 'accepted') {
         if (outcome.byBot) deps.bots.join(previous.opponent.id, outcome.game);

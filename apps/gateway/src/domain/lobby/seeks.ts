@@ -20,6 +20,7 @@ import {
 import { ApiError } from '../api-error.js';
 import { addressKey } from '../client-address.js';
 import type { Player } from '../player.js';
+import { refuseBot } from './bot-accounts.js';
 import { checkTerms } from './checks.js';
 import { other, poolKeyOf, rankCandidates, type SeekTerms, sideOf } from './pairing.js';
 import type { NewSeek, SeekCounts, SeekStore, SeekTx, StoredSeek } from './ports.js';
@@ -100,6 +101,7 @@ async function checkAddress(counts: SeekCounts, perAddress: number, key: string 
 async function prepare(deps: SeekDeps, player: Player, body: CreateSeekBody, ip: string | undefined): Promise<Posting> {
   const { store } = deps;
   checkTerms(body.timeControl, body.rated);
+  await refuseBot(store, player.id);
   const range = body.ratingRange ?? null;
   if (range !== null && range.min > range.max) throw new ApiError('INVALID_RATING_RANGE');
   const at = deps.now();
@@ -169,6 +171,7 @@ async function pairOrPost(deps: SeekDeps, tx: SeekTx, player: Player, posting: P
     if (paired) return paired;
   }
   await tx.lockPlayers([player.id]);
+  await refuseBot(tx, player.id);
   await refuseIfPlaying(tx, player.id, terms.timeControl);
   return { mine: await tx.insertSeek(row), theirs: null };
 }
@@ -182,7 +185,9 @@ async function pairWith(
   candidate: SeekTerms,
 ): Promise<Outcome | undefined> {
   await tx.lockPlayers([player.id, candidate.playerId]);
-  // under the player's lock: a real-time seek of a player in a real-time game is refused
+  // under the player's lock: a bot account's seek, and a real-time seek of a player in a
+  // real-time game, are refused (the candidate's seek was withdrawn if it became a bot)
+  await refuseBot(tx, player.id);
   await refuseIfPlaying(tx, player.id, terms.timeControl);
   const theirs = await tx.lockOpenSeek(candidate.id, at);
   if (!theirs) return undefined;

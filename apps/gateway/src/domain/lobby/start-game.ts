@@ -14,9 +14,12 @@ import {
   type TimeControl,
 } from '@shogi/protocol';
 import { ApiError } from '../api-error.js';
+import type { BotTitles } from '../bot-titles.js';
+import { refuseBot } from './bot-accounts.js';
 import { other, sideOf } from './pairing.js';
 import type {
   AnswerTx,
+  BotReads,
   LobbyBots,
   LobbyGames,
   PlayingReads,
@@ -35,6 +38,8 @@ export interface LobbyContext {
   /** true: sente, for players who both left the colour open */
   readonly coin: () => boolean;
   readonly bots: LobbyBots;
+  /** the BOT titles of the players challenges show */
+  readonly titles: BotTitles;
 }
 
 /** A gateway without bots of its own. */
@@ -68,17 +73,21 @@ export async function refuseIfPlaying(reads: PlayingReads, playerId: string, tim
  * Starts a game of one person's own (a bot game: the bot, which plays many games at once, is
  * exempt) under the one-real-time-game rule: a real-time one is created under the person's
  * lock only when they are in no real-time game, so two requests at once start one game.
- * Other games are not limited and take no lock.
+ * Other games are not limited and take no lock. A bot account plays none (bot-accounts.ts).
  */
 export async function startAlone<T>(
-  store: Transactional<StartTx>,
+  store: Transactional<StartTx> & BotReads,
   playerId: string,
   timeControl: TimeControl | undefined,
   start: () => Promise<T>,
 ): Promise<T> {
-  if (timeControl === undefined || !isRealTime(timeControl)) return start();
+  if (timeControl === undefined || !isRealTime(timeControl)) {
+    await refuseBot(store, playerId);
+    return start();
+  }
   return store.transaction(async (tx) => {
     await tx.lockPlayers([playerId]);
+    await refuseBot(tx, playerId);
     await refuseIfPlaying(tx, playerId, timeControl);
     return start();
   });
@@ -88,8 +97,8 @@ export async function startAlone<T>(
  * Accepts a locked pending challenge inside its transaction (by its opponent, or at once for a
  * bot the gateway runs): creates the game, records it. A real-time game starts only when
  * neither player is in one, checked under both players' locks; their open real-time seeks,
- * which could no longer pair, are withdrawn with it. A bot the gateway runs plays many games
- * at once: it is neither locked nor checked. `asker` is whose request this is: their own game
+ * which could no longer pair, are withdrawn with it. A bot plays many games at once, as on
+ * lishogi (a bot the gateway runs, or a bot account): it is neither locked nor checked. `asker` is whose request this is: their own game
  * is ALREADY_PLAYING, the other party's OPPONENT_PLAYING.
  */
 export async function acceptLocked(
@@ -101,7 +110,9 @@ export async function acceptLocked(
 ): Promise<{ row: StoredChallenge; challengerSide: Side; game: GameView }> {
   const terms = termsOfChallenge(row);
   const realTime = isRealTime(terms.timeControl);
-  const held = [row.challenger_id, row.opponent_id].filter((id) => !context.bots.runs(id));
+  const held: string[] = [];
+  for (const id of [row.challenger_id, row.opponent_id])
+    if (!context.bots.runs(id) && !(await tx.isBotAccount(id))) held.push(id);
   if (realTime) {
     await tx.lockPlayers(held);
     const askerId = asker === 'opponent' ? row.opponent_id : row.challenger_id;

@@ -1,5 +1,6 @@
 /** Stored seeks and challenges as the wire shows them, and the terms a game is started on. */
 import type { ChallengeView, ColorPreference, SeekView, Side, TimeControl } from '@shogi/protocol';
+import { type BotTitles, titled } from '../bot-titles.js';
 import type { SeekTerms } from './pairing.js';
 import type { StoredChallenge, StoredSeek } from './ports.js';
 
@@ -71,6 +72,7 @@ export function challengeView(row: StoredChallenge, at: Date): ChallengeView {
     color: row.color as ColorPreference,
     ruleset: row.ruleset as ChallengeView['ruleset'],
     handicap: row.handicap as ChallengeView['handicap'],
+    sfen: row.sfen,
     status: statusOf(row, at) as ChallengeView['status'],
     gameId: row.game_id,
     rematchOf: row.rematch_of,
@@ -78,3 +80,17 @@ export function challengeView(row: StoredChallenge, at: Date): ChallengeView {
     expiresAt: row.expires_at.toISOString(),
   };
 }
+
+/** The challenges with the BOT titles of their players, from one look-up for them all. */
+export async function withChallengeTitles(
+  titles: BotTitles,
+  views: readonly ChallengeView[],
+): Promise<ChallengeView[]> {
+  const bots = await titles.bots(views.flatMap((v) => [v.challenger.id, v.opponent.id]));
+  if (bots.size === 0) return [...views];
+  return views.map((v) => ({ ...v, challenger: titled(v.challenger, bots), opponent: titled(v.opponent, bots) }));
+}
+
+/** One challenge with the BOT titles of its players. */
+export const withChallengeTitle = async (titles: BotTitles, view: ChallengeView): Promise<ChallengeView> =>
+  (await withChallengeTitles(titles, [view]))[0] ?? view;

@@ -6,6 +6,7 @@ import { h } from '../../dom.js';
 import type { BoardState } from '../../shogi/model.js';
 import type { PieceStyle } from '../../shogi/pieces.js';
 import { handElement } from '../board.js';
+import { titledName } from '../bot-badge.js';
 import { clockElement } from './clocks.js';
 import { canMove, type GamePageState, latestGame, type Side, sideOf } from './state.js';
 
@@ -27,7 +28,7 @@ function playerBar(state: GamePageState, side: Side, toMove: Side | null): (Node
   const player = snap.players[side];
   const parts: (Node | string)[] = [
     h('span', { class: 'mark', 'aria-hidden': 'true' }, side === 'sente' ? '☗' : '☖'),
-    h('a', { href: `/players/${player.id}`, 'data-link': true, class: 'name' }, player.name),
+    h('a', { href: `/players/${player.id}`, 'data-link': true, class: 'name' }, ...titledName(player)),
     toMove === side ? h('span', { class: 'turn' }, 'to move') : '',
   ];
   if (clock) parts.push(clockElement(clock, side, snap.status === 'ongoing'));

@@ -10,6 +10,7 @@ import { isLive, shownPly } from '../../shogi/cursor.js';
 import type { GameHistory } from '../../shogi/history.js';
 import { moveSquares } from '../../shogi/model.js';
 import { boardElement } from '../board.js';
+import { titledText } from '../bot-badge.js';
 import type { GameView } from './layout.js';
 import { renderPlayerBars } from './player-bars.js';
 import { selectedDropType, selectedSquare } from './selection.js';
@@ -35,7 +36,7 @@ export function renderGame(view: GameView, state: GamePageState, on: RenderHandl
   const live = isLive(state.cursor);
   const board = history.boardAt(shown);
   const last = history.moveAt(shown);
-  view.title.textContent = `${snap.players.sente.name} vs ${snap.players.gote.name}`;
+  view.title.textContent = `${titledText(snap.players.sente)} vs ${titledText(snap.players.gote)}`;
   document.title = `${view.title.textContent} · Shogi`;
   const selection = live ? state.selection : null;
   const boardView = boardElement(board, {
