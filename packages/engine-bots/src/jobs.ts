@@ -66,7 +66,7 @@ export const ANALYSIS_JOB_ATTEMPTS = 3;
  */
 export const analysisChannel = (gameId: string, channelPrefix = ''): string => `${channelPrefix}analysis:${gameId}`;
 
-/** BullMQ custom ids may not hold ':'; the setting is folded into a short hash-free form. */
+/** BullMQ custom ids may not hold ':', which a setting may: it goes into the id base64url-encoded. */
 export const analysisJobId = (gameId: string, setting: string): string =>
   `analysis-${gameId}-${Buffer.from(setting).toString('base64url')}`;
 
