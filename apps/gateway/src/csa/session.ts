@@ -1,84 +1,31 @@
 /**
- * One CSA connection: its login, its wait for an opponent, the proposal it agrees to or
- * rejects, then its game (player-game.ts). Lines from the client are handled one after
- * another; what the gateway's channel brings (a proposal, the start, a rejection) and what the
- * game's channel brings (moves, the end) is written as it comes.
+ * One CSA connection: its login, its wait for an opponent (waiting.ts), the proposal it
+ * agrees to or rejects (proposal-phase.ts, proposals.ts), then its game (player-game.ts).
+ * Lines from the client are handled one after another; what the gateway's channel brings (a
+ * proposal, the start, a rejection) and what the game's channel brings (moves, the end) is
+ * written as it comes.
  *
  * A plain-mode connection is closed after its game (or a rejected proposal), as
  * shogi-server does; an x1 one stays and may look for another game.
  */
 import { randomUUID } from 'node:crypto';
 import type { Side } from '@shogi/protocol';
-import type { FastifyBaseLogger } from 'fastify';
-import type { GameService } from '../domain/game-service.js';
-import type { Hub } from '../domain/hub.js';
 import type { Player } from '../domain/player.js';
 import type { CsaGameName } from './game-name.js';
 import { type ClientLine, LOGIN_INCORRECT, LOGOUT_COMPLETED, loginOk, rejectLine, startLine, x1Line } from './lines.js';
-import { type LoginDeps, login } from './login.js';
+import { login } from './login.js';
 import type { Monitor } from './monitor.js';
-import type { PairingStore, Proposal, SessionMessage, WaitingEntry } from './pairing-store.js';
-import { WAITING_TTL_MS } from './pairing-store.js';
+import type { Proposal, SessionMessage, WaitingEntry } from './pairing-store.js';
 import { PlayerGame } from './player-game.js';
-import { agreeToProposal, announce, proposalOf, rejectProposal } from './proposals.js';
-import { summaryLines } from './summary.js';
-import { type X1Context, type X1Host, x1Command } from './x1-commands.js';
+import { proposalSummary, sideIn, timedOutBy } from './proposal-phase.js';
+import { agreeToProposal, rejectProposal } from './proposals.js';
+import type { Connection, SessionContext } from './session-context.js';
+import { isFree, presenceOf, type State } from './session-state.js';
+import { joinQueue, keepWaiting } from './waiting.js';
+import { type X1Host, x1Command } from './x1-commands.js';
 import { chatLine, type Presence } from './x1-lines.js';
 
-/** Where the session writes: the listener's socket. */
-export interface Connection {
-  readonly ip: string;
-  write(lines: readonly string[]): void;
-  /** Ends the connection once what was written has left. */
-  end(): void;
-}
-
-export interface SessionContext {
-  readonly gatewayId: string;
-  readonly login: LoginDeps;
-  readonly pairing: PairingStore;
-  readonly games: Pick<GameService, 'submitMove' | 'resign' | 'declareImpasse' | 'abort' | 'eventsAfter' | 'toWire'>;
-  readonly hub: Hub;
-  /** Starts the game both players of the proposal agreed to; throws ApiError (ALREADY_PLAYING...). */
-  startGame(proposal: Proposal): Promise<{ readonly createdAt: string; readonly initialSfen: string }>;
-  /** The player's rating in the category of the game's clock (Floodgate rounds pair by it). */
-  ratingOf(playerId: string, game: CsaGameName): Promise<number>;
-  /** how long a proposal waits for both AGREEs, ms (shogi-server's 120 s) */
-  readonly agreeTimeoutMs: number;
-  /** the move limit of the games it proposes (Floodgate's 256) */
-  readonly maxMoves: number;
-  readonly x1: X1Context;
-  readonly log: FastifyBaseLogger;
-}
-
-/** shogi-server's statuses, as %%WHO shows them; null: not shown */
-const STATUS = {
-  login: null,
-  idle: 'connected',
-  waiting: 'game_waiting',
-  proposed: 'agree_waiting',
-  playing: 'game',
-  closed: null,
-} as const satisfies Record<State['kind'], string | null>;
-
-type State =
-  | { readonly kind: 'login' }
-  | { readonly kind: 'idle' }
-  | {
-      readonly kind: 'waiting';
-      readonly game: CsaGameName;
-      readonly entry: WaitingEntry;
-      readonly renew: NodeJS.Timeout;
-    }
-  | {
-      readonly kind: 'proposed';
-      readonly proposal: Proposal;
-      readonly side: Side;
-      agreed: boolean;
-      readonly timer: NodeJS.Timeout;
-    }
-  | { readonly kind: 'playing'; readonly game: PlayerGame }
-  | { readonly kind: 'closed' };
+export type { Connection, SessionContext } from './session-context.js';
 
 /** Lines a client may send ahead of its turn (shogi-server defers a move sent early); more close the connection. */
 const MAX_QUEUED_LINES = 16;
@@ -111,8 +58,7 @@ export class CsaSession {
 
   /** What %%WHO shows of this session; null before its login and once closed. */
   get presence(): Presence | null {
-    const status = STATUS[this.state.kind];
-    return status === null ? null : { name: this.name, mode: this.x1 ? 'x1' : 'CSA', status };
+    return presenceOf(this.state, this.name, this.x1);
   }
 
   private moveTo(state: State): void {
@@ -122,8 +68,7 @@ export class CsaSession {
 
   /** A %%CHAT line: an x1 player hears it while it is not in a proposal or a game. */
   hear(from: string, text: string): void {
-    if (this.x1 && (this.state.kind === 'idle' || this.state.kind === 'waiting'))
-      this.connection.write([chatLine(from, text)]);
+    if (this.x1 && isFree(this.state)) this.connection.write([chatLine(from, text)]);
   }
 
   /** A line from the client. Garbage closes the connection (the listener's), nothing else is disturbed. */
@@ -209,6 +154,7 @@ export class CsaSession {
    */
   private async seek(game: CsaGameName, challenge: boolean): Promise<boolean> {
     const player = this.player as Player;
+    const { pairing, log } = this.context;
     const entry: WaitingEntry = {
       sessionId: this.id,
       gatewayId: this.context.gatewayId,
@@ -218,32 +164,11 @@ export class CsaSession {
       trip: this.trip,
       rating: game.floodgate ? await this.context.ratingOf(player.id, game) : 0,
     };
-    const { pairing } = this.context;
-    // renewed while it waits: the entry of a session that is gone lapses
-    const renew = setInterval(() => {
-      pairing
-        .renew(game.name, entry, Date.now())
-        .then(() => (game.floodgate ? pairing.addRoundName(game.name) : undefined))
-        .catch((err: unknown) => {
-          this.context.log.warn({ err }, 'csa: waiting entry not renewed');
-        });
-    }, WAITING_TTL_MS / 3);
-    renew.unref();
-    const waiting: State = { kind: 'waiting', game, entry, renew };
+    const waiting: State = { kind: 'waiting', game, entry, renew: keepWaiting(pairing, game, entry, log) };
+    // waiting before the queue is joined: the proposal of a pairing may come at once
     this.moveTo(waiting);
-    if (game.floodgate) {
-      // the name after the entry: a round that finds the name finds the entry
-      await pairing.enqueue(game.name, entry, Date.now());
-      await pairing.addRoundName(game.name);
-      return true;
-    }
-    const opponent = await pairing.pairOrWait(game.name, entry, Date.now(), !challenge);
-    if (opponent !== null) {
-      await announce(pairing, proposalOf(game, opponent, entry, Math.random() < 0.5, this.context.maxMoves));
-      return true;
-    }
-    if (!challenge) return true;
-    clearInterval(renew);
+    if (await joinQueue(pairing, game, entry, challenge, this.context.maxMoves)) return true;
+    clearInterval(waiting.renew);
     if (this.state === waiting) this.moveTo({ kind: 'idle' });
     return false;
   }
@@ -257,39 +182,15 @@ export class CsaSession {
     await this.context.pairing.leave(state.game.name, state.entry);
   }
 
+  // --- the proposal ----------------------------------------------------------------------
+
   /** A message for this session from the gateway's channel. */
   deliver(message: SessionMessage): void {
     const state = this.state;
     switch (message.type) {
-      case 'proposal': {
-        const { proposal } = message;
-        if (state.kind !== 'waiting' || state.game.name !== proposal.gameName) {
-          // taken by a round while it was being paired otherwise, or no longer waiting
-          this.reject(proposal, this.name).catch((err: unknown) =>
-            this.context.log.warn({ err }, 'csa: reject failed'),
-          );
-          return;
-        }
-        clearInterval(state.renew);
-        const side: Side = proposal.sente.sessionId === this.id ? 'sente' : 'gote';
-        const timer = setTimeout(() => this.agreeTimedOut(), this.context.agreeTimeoutMs);
-        timer.unref();
-        this.moveTo({ kind: 'proposed', proposal, side, agreed: false, timer });
-        this.connection.write(
-          summaryLines(
-            {
-              gameId: proposal.gameId,
-              senteName: proposal.sente.name,
-              goteName: proposal.gote.name,
-              timeControl: proposal.timeControl,
-              initialSfen: proposal.initialSfen,
-              maxMoves: proposal.maxMoves,
-            },
-            side,
-          ),
-        );
+      case 'proposal':
+        this.proposed(message.proposal);
         return;
-      }
       case 'start':
         if (state.kind !== 'proposed' || state.proposal.gameId !== message.gameId) return;
         clearTimeout(state.timer);
@@ -304,6 +205,22 @@ export class CsaSession {
       default:
         message satisfies never;
     }
+  }
+
+  /** A proposal for this session: its summary, then the wait for the AGREEs. */
+  private proposed(proposal: Proposal): void {
+    const state = this.state;
+    if (state.kind !== 'waiting' || state.game.name !== proposal.gameName) {
+      // taken by a round while it was being paired otherwise, or no longer waiting
+      this.reject(proposal, this.name).catch((err: unknown) => this.context.log.warn({ err }, 'csa: reject failed'));
+      return;
+    }
+    clearInterval(state.renew);
+    const side = sideIn(proposal, this.id);
+    const timer = setTimeout(() => this.agreeTimedOut(), this.context.agreeTimeoutMs);
+    timer.unref();
+    this.moveTo({ kind: 'proposed', proposal, side, agreed: false, timer });
+    this.connection.write(proposalSummary(proposal, side));
   }
 
   private async agree(state: Extract<State, { kind: 'proposed' }>): Promise<void> {
@@ -321,9 +238,7 @@ export class CsaSession {
   private agreeTimedOut(): void {
     const state = this.state;
     if (state.kind !== 'proposed') return;
-    const { proposal } = state;
-    const other = state.side === 'sente' ? proposal.gote : proposal.sente;
-    this.reject(proposal, state.agreed ? other.name : this.name).catch((err: unknown) =>
+    this.reject(state.proposal, timedOutBy(state.proposal, state.side, state.agreed)).catch((err: unknown) =>
       this.context.log.warn({ err }, 'csa: reject after the agree timeout failed'),
     );
   }
@@ -359,7 +274,7 @@ export class CsaSession {
       name: this.name,
       ip: this.connection.ip,
       write: (lines) => this.connection.write(lines),
-      free: this.state.kind === 'idle' || this.state.kind === 'waiting',
+      free: isFree(this.state),
       seek: (game, challenge) => this.seek(game, challenge),
       stopWaiting: () => this.stopWaiting(),
       monitors: this.monitors,
