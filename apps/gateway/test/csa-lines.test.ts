@@ -4,9 +4,9 @@
  * Game_Summary, as pure values.
  */
 import { byoyomi, fischer } from '@shogi/game';
-import { START_SFEN } from '@shogi/rules';
+import { HANDICAP_SFENS, isHandicap, START_SFEN } from '@shogi/rules';
 import { describe, expect, it } from 'vitest';
-import { parseGameName, parsePassword } from '../src/csa/game-name.js';
+import { HANDICAP_PREFIXES, parseGameName, parsePassword } from '../src/csa/game-name.js';
 import { MAX_LINE_BYTES, moveEcho, parseClientLine } from '../src/csa/lines.js';
 import { MAX_MOVES, summaryLines } from '../src/csa/summary.js';
 
@@ -58,12 +58,35 @@ describe('client lines', () => {
 
 describe('game names', () => {
   it.each([
-    ['floodgate-300-10F', { name: 'floodgate-300-10F', timeControl: fischer(300, 10), side: null, floodgate: true }],
-    ['floodgate-600-10', { name: 'floodgate-600-10', timeControl: byoyomi(600, 10), side: null, floodgate: true }],
+    [
+      'floodgate-300-10F',
+      { name: 'floodgate-300-10F', timeControl: fischer(300, 10), side: null, floodgate: true, handicap: null },
+    ],
+    [
+      'floodgate-600-10',
+      { name: 'floodgate-600-10', timeControl: byoyomi(600, 10), side: null, floodgate: true, handicap: null },
+    ],
     // sudden death: Byoyomi 0 and no increment
-    ['test-900-0', { name: 'test-900-0', timeControl: fischer(900, 0), side: null, floodgate: false }],
-    ['my-game-60-5-B', { name: 'my-game-60-5', timeControl: byoyomi(60, 5), side: 'sente', floodgate: false }],
-    ['x-0-10F-w', { name: 'x-0-10F', timeControl: fischer(0, 10), side: 'gote', floodgate: false }],
+    ['test-900-0', { name: 'test-900-0', timeControl: fischer(900, 0), side: null, floodgate: false, handicap: null }],
+    [
+      'my-game-60-5-B',
+      { name: 'my-game-60-5', timeControl: byoyomi(60, 5), side: 'sente', floodgate: false, handicap: null },
+    ],
+    ['x-0-10F-w', { name: 'x-0-10F', timeControl: fischer(0, 10), side: 'gote', floodgate: false, handicap: null }],
+    // shogi-server's handicap prefixes: the name keeps its prefix (players pair within one handicap)
+    [
+      'hclance_test-300-10-W',
+      { name: 'hclance_test-300-10', timeControl: byoyomi(300, 10), side: 'gote', floodgate: false, handicap: 'lance' },
+    ],
+    [
+      'hcrooklance_x-60-0',
+      { name: 'hcrooklance_x-60-0', timeControl: fischer(60, 0), side: null, floodgate: false, handicap: 'rook_lance' },
+    ],
+    // an upper-case HC is no prefix of shogi-server's: an even game
+    [
+      'HCfoo_x-60-5',
+      { name: 'HCfoo_x-60-5', timeControl: byoyomi(60, 5), side: null, floodgate: false, handicap: null },
+    ],
   ])('%s', (text, expected) => {
     expect(parseGameName(text)).toEqual(expected);
   });
@@ -76,8 +99,27 @@ describe('game names', () => {
     ['x-99999-10'],
     ['x-300-10-C'],
     ['bad name-300-10'],
+    // a handicap prefix that names none
+    ['hcfoo_test-300-10'],
+    ['hc_test-300-10'],
+    ['hcrightlance_test-300-10'],
   ])('refuses %s', (text) => {
     expect(parseGameName(text)).toBeNull();
+  });
+
+  it('maps every shogi-server handicap prefix onto a handicap of this server', () => {
+    expect(Object.entries(HANDICAP_PREFIXES).map(([prefix]) => parseGameName(`${prefix}_g-300-10`)?.handicap)).toEqual([
+      'lance',
+      'bishop',
+      'rook',
+      'rook_lance',
+      'two_piece',
+      'four_piece',
+      'six_piece',
+      'eight_piece',
+      'ten_piece',
+    ]);
+    expect(Object.values(HANDICAP_PREFIXES).every((h) => isHandicap(h))).toBe(true);
   });
 
   it('reads a trip after the game name, and in the x1 mode the trip alone', () => {
@@ -135,6 +177,16 @@ P9+KY+KE+GI+KI+OU+KI+GI+KE+KY
 +
 END Position
 END Game_Summary`);
+  });
+
+  it('shows a handicap game from its position: the giver is gote, and moves first', () => {
+    const lines = summaryLines({ ...game, initialSfen: HANDICAP_SFENS.lance }, 'sente');
+    const position = lines.slice(lines.indexOf('BEGIN Position') + 1, lines.indexOf('END Position'));
+    expect(position[0]).toBe('P1-KY-KE-GI-KI-OU-KI-GI-KE * ');
+    expect(position[8]).toBe('P9+KY+KE+GI+KI+OU+KI+GI+KE+KY');
+    expect(position[position.length - 1]).toBe('-');
+    expect(lines).toContain('To_Move:-');
+    expect(lines).toContain('Your_Turn:+');
   });
 
   it('writes byoyomi as Byoyomi, with no Increment line', () => {

@@ -14,6 +14,7 @@
  */
 import type { TimeControl } from '@shogi/game';
 import type { Side } from '@shogi/protocol';
+import type { Handicap } from '@shogi/rules';
 import type { Redis } from 'ioredis';
 import type { Presence } from './x1-lines.js';
 
@@ -37,6 +38,9 @@ export interface Proposal {
   readonly gameId: string;
   readonly gameName: string;
   readonly timeControl: TimeControl;
+  /** the handicap of the game name; null: an even game */
+  readonly handicap: Handicap | null;
+  /** the start position: the handicap's, or the standard one */
   readonly initialSfen: string;
   /** the game is drawn (`#MAX_MOVES`) once this many moves are played */
   readonly maxMoves: number;
@@ -61,16 +65,17 @@ export const WAITING_TTL_MS = 60_000;
 /** How long a proposal is kept: past the agree timeout, so a late AGREE finds it gone. */
 const PROPOSAL_TTL_S = 600;
 
-// ARGV: now, entry, side ('sente'|'gote'|''), playerId, lapsesAt, queue ('1'|'0'). Drops lapsed
-// entries, then takes the oldest entry of another player whose side does not clash; queues the
-// entry if none (and queue is '1').
+// ARGV: now, entry, side ('sente'|'gote'|''), playerId, lapsesAt, queue ('1'|'0'), sideAsked
+// ('1': one of the two must have asked a side). Drops lapsed entries, then takes the oldest
+// entry of another player whose side does not clash; queues the entry if none (and queue is '1').
 const PAIR_OR_WAIT = `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 for _, m in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
   local e = cjson.decode(m)
   local side = e.side
   if side == cjson.null then side = '' end
-  if e.playerId ~= ARGV[4] and (side == '' or ARGV[3] == '' or side ~= ARGV[3]) then
+  if e.playerId ~= ARGV[4] and (side == '' or ARGV[3] == '' or side ~= ARGV[3])
+    and (ARGV[7] ~= '1' or side ~= '' or ARGV[3] ~= '') then
     redis.call('ZREM', KEYS[1], m)
     return m
   end
@@ -103,8 +108,17 @@ redis.call('DEL', KEYS[1])
 return p`;
 
 export interface PairingStore {
-  /** Takes a waiting player `entry` can play, or queues `entry` (and answers null); `queue` false: never queued (%%CHALLENGE). */
-  pairOrWait(gameName: string, entry: WaitingEntry, now: number, queue?: boolean): Promise<WaitingEntry | null>;
+  /**
+   * Takes a waiting player `entry` can play, or queues `entry` (and answers null). `queue`
+   * false: never queued (%%CHALLENGE); `sideAsked`: only a pair where one of the two asked a
+   * side (a handicap game, whose giver is chosen, not drawn).
+   */
+  pairOrWait(
+    gameName: string,
+    entry: WaitingEntry,
+    now: number,
+    options?: { readonly queue?: boolean; readonly sideAsked?: boolean },
+  ): Promise<WaitingEntry | null>;
   /** Queues `entry` until `now` + WAITING_TTL_MS. */
   enqueue(gameName: string, entry: WaitingEntry, now: number): Promise<void>;
   /** Keeps `entry` queued until `now` + WAITING_TTL_MS, if it still is (a pairing may have taken it). */
@@ -148,7 +162,7 @@ export function createPairingStore(redis: Redis, prefix: string): PairingStore {
   const key = (...parts: string[]) => `${prefix}csa:${parts.join(':')}`;
   const member = (entry: WaitingEntry) => JSON.stringify(entry);
   return {
-    async pairOrWait(gameName, entry, now, queue = true) {
+    async pairOrWait(gameName, entry, now, { queue = true, sideAsked = false } = {}) {
       const taken = (await redis.eval(
         PAIR_OR_WAIT,
         1,
@@ -159,6 +173,7 @@ export function createPairingStore(redis: Redis, prefix: string): PairingStore {
         entry.playerId,
         String(now + WAITING_TTL_MS),
         queue ? '1' : '0',
+        sideAsked ? '1' : '0',
       )) as string | null;
       return taken === null ? null : (JSON.parse(taken) as WaitingEntry);
     },

@@ -92,6 +92,7 @@ export default fp<{ config: GatewayConfig }>(
             ruleset: 'jsa',
             timeControl: proposal.timeControl,
             rated: proposal.rated,
+            ...(proposal.handicap === null ? {} : { handicap: proposal.handicap }),
           },
           { gameId: proposal.gameId, clockRules: 'csa', illegalMoveLoses: true, maxMoves: proposal.maxMoves },
         ),

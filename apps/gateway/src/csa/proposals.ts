@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Side } from '@shogi/protocol';
-import { START_SFEN } from '@shogi/rules';
+import { HANDICAP_SFENS, START_SFEN } from '@shogi/rules';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../domain/api-error.js';
 import type { CsaGameName } from './game-name.js';
@@ -12,7 +12,9 @@ import type { PairingStore, Proposal, SessionMessage, WaitingEntry } from './pai
 
 /**
  * The proposal between `a` and `b` (whose sides do not clash): one who asked for a side gets
- * it, `coin` (true: `a` is sente) decides when neither asked. Rated when both logged in with a trip.
+ * it, `coin` (true: `a` is sente) decides when neither asked. Rated when both logged in with a
+ * trip, a handicap game too (as the lobby's: a named handicap may be rated). In a handicap
+ * game gote gives the handicap and moves first, as everywhere on this server.
  */
 export function proposalOf(
   game: CsaGameName,
@@ -26,7 +28,8 @@ export function proposalOf(
     gameId: randomUUID(),
     gameName: game.name,
     timeControl: game.timeControl,
-    initialSfen: START_SFEN,
+    handicap: game.handicap,
+    initialSfen: game.handicap === null ? START_SFEN : HANDICAP_SFENS[game.handicap],
     maxMoves,
     rated: a.trip && b.trip,
     sente: aSente ? a : b,

@@ -33,7 +33,9 @@ export function keepWaiting(
 /**
  * Puts the entry where it meets an opponent: a Floodgate name's queue for the next round;
  * otherwise paired at once with a waiting player (the proposal told to both), else queued.
- * A challenge (%%CHALLENGE) is never queued: false when nobody waited.
+ * Two players of a handicap game are paired only when one of them asked a side, as on
+ * shogi-server: who gives the handicap is chosen, not drawn. A challenge (%%CHALLENGE) is
+ * never queued: false when nobody waited.
  */
 export async function joinQueue(
   pairing: PairingStore,
@@ -48,7 +50,10 @@ export async function joinQueue(
     await pairing.addRoundName(game.name);
     return true;
   }
-  const opponent = await pairing.pairOrWait(game.name, entry, Date.now(), !challenge);
+  const opponent = await pairing.pairOrWait(game.name, entry, Date.now(), {
+    queue: !challenge,
+    sideAsked: game.handicap !== null,
+  });
   if (opponent !== null) {
     await announce(pairing, proposalOf(game, opponent, entry, Math.random() < 0.5, maxMoves));
     return true;
