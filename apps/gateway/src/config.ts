@@ -58,6 +58,11 @@ export interface GatewayConfig {
   readonly csaPort: number;
   /** how long a CSA proposal waits for both AGREEs, ms (shogi-server's 120 s) */
   readonly csaAgreeTimeoutMs: number;
+  /**
+   * how long a gateway's claim to start an agreed CSA game is held, ms: when that gateway dies
+   * before the start, a player's gateway takes the start over after this (docs/csa.md)
+   */
+  readonly csaStartLeaseMs: number;
   /** the move limit of CSA games (Floodgate's Max_Moves, 256): a draw once that many moves are played */
   readonly csaMaxMoves: number;
   /** Floodgate rounds: every this many ms (aligned to the epoch: :00 and :30 for 30 minutes)... */
@@ -159,6 +164,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     csaListen: int(env, 'CSA_PORT', 4081) !== 0,
     csaPort: int(env, 'CSA_PORT', 4081),
     csaAgreeTimeoutMs: int(env, 'CSA_AGREE_TIMEOUT_MS', 120_000),
+    csaStartLeaseMs: int(env, 'CSA_START_LEASE_MS', 10_000),
     csaMaxMoves: int(env, 'CSA_MAX_MOVES', MAX_MOVES),
     csaFloodgateIntervalMs: int(env, 'CSA_FLOODGATE_INTERVAL_MS', 30 * 60_000),
     csaFloodgateSchedule: schedule(env, 'CSA_FLOODGATE_SCHEDULE'),

@@ -4,14 +4,18 @@
  * - `waiting:<game name>`: the players waiting for an opponent, a sorted set of entries scored
  *   by when the entry lapses (its session renews it while it waits; a gateway that died
  *   leaves entries that lapse on their own);
- * - `proposal:<game id>`: a pairing proposed and not yet started or rejected: which sides
- *   agreed, and whether the game has been started (once, by whoever saw the second AGREE);
+ * - `proposal:<game id>`: a pairing proposed: which sides agreed, then how it ended (the
+ *   start of its game, or who rejected it), kept a while for players who ask again;
+ * - `claim:<game id>`: who is starting the agreed game, for a lease: the gateway that saw the
+ *   second AGREE, or, when that one died before the start, whichever asks again after the
+ *   lease (the game is created under the proposal's id, so a start made twice is one game);
  * - `gateway:<id>`: the channel on which each gateway hears what concerns its sessions;
  * - for Floodgate rounds: `floodgate-names` (the game names with players waiting for a
  *   round), `last:<game name>` (each player's last opponent there), and `round:<game
  *   name>:<time>`, which the one gateway that runs that round takes.
  * Every check-and-change is one Lua script: two gateways never take the same waiting player.
  */
+import { randomUUID } from 'node:crypto';
 import type { TimeControl } from '@shogi/game';
 import type { Side } from '@shogi/protocol';
 import type { Handicap } from '@shogi/rules';
@@ -49,10 +53,16 @@ export interface Proposal {
   readonly gote: WaitingEntry;
 }
 
+/** What the agreed game started with: the time it was created (its clock runs from then) and its position. */
+export interface StartedGame {
+  readonly createdAt: string;
+  readonly initialSfen: string;
+}
+
 /** What a gateway tells one of its sessions (possibly from another gateway). */
 export type SessionMessage =
   | { readonly type: 'proposal'; readonly proposal: Proposal }
-  | { readonly type: 'start'; readonly gameId: string; readonly createdAt: string; readonly initialSfen: string }
+  | ({ readonly type: 'start'; readonly gameId: string } & StartedGame)
   | { readonly type: 'reject'; readonly gameId: string; readonly by: string };
 
 export interface Envelope {
@@ -91,21 +101,57 @@ end
 redis.call('ZREM', KEYS[1], unpack(ARGV))
 return 1`;
 
-// ARGV: side. 'gone' (rejected or lapsed), 'start' (both agreed, and this caller starts the
-// game), or 'wait'.
+// KEYS: the proposal, its start claim. ARGV: side, lease (ms), token. Records the side's AGREE
+// (again, for a player who asks again until its game starts), then answers what is decided:
+// {'gone'} (lapsed), {'rejected', by}, {'started', start}, {'start'} (both agreed and the
+// caller holds the start claim for the lease: it starts the game), or {'wait'} (the other has
+// not agreed, or another caller's claim is live).
 const AGREE = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return 'gone' end
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'gone'} end
+local rejected = redis.call('HGET', KEYS[1], 'rejected')
+if rejected then return {'rejected', rejected} end
+local started = redis.call('HGET', KEYS[1], 'started')
+if started then return {'started', started} end
 redis.call('HSET', KEYS[1], ARGV[1], '1')
 if redis.call('HGET', KEYS[1], 'sente') == '1' and redis.call('HGET', KEYS[1], 'gote') == '1'
-  and redis.call('HSETNX', KEYS[1], 'started', '1') == 1 then return 'start' end
-return 'wait'`;
+  and redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[2], 'NX') then return {'start'} end
+return {'wait'}`;
 
-// The proposal, removed, unless its game has been started; nil when it is gone or started.
+// ARGV: by. The proposal, marked rejected by \`by\`; nil when it is gone, rejected already,
+// started, or agreed by both (then it is started, or refused by whoever starts it).
 const WITHDRAW = `
-if redis.call('HEXISTS', KEYS[1], 'started') == 1 then return false end
+if redis.call('HEXISTS', KEYS[1], 'rejected') == 1 or redis.call('HEXISTS', KEYS[1], 'started') == 1 then return false end
+if redis.call('HGET', KEYS[1], 'sente') == '1' and redis.call('HGET', KEYS[1], 'gote') == '1' then return false end
 local p = redis.call('HGET', KEYS[1], 'proposal')
-redis.call('DEL', KEYS[1])
+if not p then return false end
+redis.call('HSET', KEYS[1], 'rejected', ARGV[1])
 return p`;
+
+// KEYS: the proposal, its start claim. ARGV: the start. The game exists: recorded for anyone
+// who asks again, and the claim released.
+const STARTED = `
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'started', ARGV[1]) end
+redis.call('DEL', KEYS[2])
+return 1`;
+
+// KEYS: the proposal, its start claim. ARGV: token, by. The start was refused (a player is in
+// another game): the proposal is rejected by \`by\`, if the caller's claim is still the live one.
+const REFUSE = `
+if redis.call('GET', KEYS[2]) ~= ARGV[1] or redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'rejected', ARGV[2])
+redis.call('DEL', KEYS[2])
+return 1`;
+
+/** What a recorded AGREE finds. */
+export type AgreeOutcome =
+  /** the other player has not agreed, or another gateway is starting the game */
+  | { readonly kind: 'wait' }
+  /** both agreed: the caller starts the game, holding `token`'s claim for the lease */
+  | { readonly kind: 'start'; readonly token: string }
+  | { readonly kind: 'started'; readonly start: StartedGame }
+  | { readonly kind: 'rejected'; readonly by: string }
+  /** no such proposal any more (it lapsed) */
+  | { readonly kind: 'gone' };
 
 export interface PairingStore {
   /**
@@ -130,9 +176,14 @@ export interface PairingStore {
   /** Takes the given entries out of the queue, all or none (a round's pairing); false: one was gone. */
   take(gameName: string, entries: readonly WaitingEntry[]): Promise<boolean>;
   propose(proposal: Proposal): Promise<void>;
-  agree(gameId: string, side: Side): Promise<'start' | 'wait' | 'gone'>;
-  /** The proposal, withdrawn; null when it was withdrawn already or its game has started. */
-  withdraw(gameId: string): Promise<Proposal | null>;
+  /** Records `side`'s AGREE (again); `leaseMs`: how long a start claim it takes is held. */
+  agree(gameId: string, side: Side, leaseMs: number): Promise<AgreeOutcome>;
+  /** Records the started game of the proposal, and releases the claim. */
+  started(gameId: string, start: StartedGame): Promise<void>;
+  /** Rejects the proposal whose start was refused, if `token`'s claim is the live one; false when it is not. */
+  refuse(gameId: string, token: string, by: string): Promise<boolean>;
+  /** The proposal, rejected by `by`; null when it was rejected already, or both agreed (it starts). */
+  withdraw(gameId: string, by: string): Promise<Proposal | null>;
   /** Notes a game name whose players wait for rounds. */
   addRoundName(gameName: string): Promise<void>;
   /** The game names whose players wait for rounds; a name with nobody waiting is forgotten. */
@@ -198,11 +249,36 @@ export function createPairingStore(redis: Redis, prefix: string): PairingStore {
       const k = key('proposal', proposal.gameId);
       await redis.multi().hset(k, 'proposal', JSON.stringify(proposal)).expire(k, PROPOSAL_TTL_S).exec();
     },
-    async agree(gameId, side) {
-      return (await redis.eval(AGREE, 1, key('proposal', gameId), side)) as 'start' | 'wait' | 'gone';
+    async agree(gameId, side, leaseMs) {
+      const token = randomUUID();
+      const [kind, value] = (await redis.eval(
+        AGREE,
+        2,
+        key('proposal', gameId),
+        key('claim', gameId),
+        side,
+        String(leaseMs),
+        token,
+      )) as [AgreeOutcome['kind'], string | undefined];
+      switch (kind) {
+        case 'start':
+          return { kind, token };
+        case 'started':
+          return { kind, start: JSON.parse(value as string) as StartedGame };
+        case 'rejected':
+          return { kind, by: value as string };
+        default:
+          return { kind };
+      }
     },
-    async withdraw(gameId) {
-      const p = (await redis.eval(WITHDRAW, 1, key('proposal', gameId))) as string | null;
+    async started(gameId, start) {
+      await redis.eval(STARTED, 2, key('proposal', gameId), key('claim', gameId), JSON.stringify(start));
+    },
+    async refuse(gameId, token, by) {
+      return (await redis.eval(REFUSE, 2, key('proposal', gameId), key('claim', gameId), token, by)) === 1;
+    },
+    async withdraw(gameId, by) {
+      const p = (await redis.eval(WITHDRAW, 1, key('proposal', gameId), by)) as string | null;
       return p === null ? null : (JSON.parse(p) as Proposal);
     },
     async addRoundName(gameName) {

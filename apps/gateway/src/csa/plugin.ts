@@ -10,6 +10,7 @@ import { lobbyRating } from '@shogi/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
+import { ApiError } from '../domain/api-error.js';
 import { hashToken } from '../domain/auth.js';
 import { startTogether } from '../domain/lobby/start-game.js';
 import { lobbyStore } from '../plugins/lobby-store.js';
@@ -21,9 +22,9 @@ import {
   type Envelope,
   type PairingStore,
   PRESENCE_RENEW_MS,
-  type Proposal,
+  type StartedGame,
 } from './pairing-store.js';
-import { rejectProposal } from './proposals.js';
+import { rejectProposal, type StartGame } from './proposals.js';
 import { CsaSession, type SessionContext } from './session.js';
 import type { X1Context } from './x1-commands.js';
 
@@ -77,28 +78,49 @@ export default fp<{ config: GatewayConfig }>(
       failed: (ip) => app.authFailures.count(ip),
     };
 
-    const startGame = async (proposal: Proposal) => {
+    /** The game of the proposal if it exists already (a start made before, maybe by a gateway since gone). */
+    const existing = async (gameId: string): Promise<StartedGame | null> => {
+      try {
+        const { view, createdAt } = await app.games.details(gameId);
+        return { createdAt, initialSfen: view.initialSfen };
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 'GAME_NOT_FOUND') return null;
+        throw err;
+      }
+    };
+
+    // once under the proposal's id: a second start (a retry, or two gateways after a lapsed
+    // claim) finds the game, or fails on it (ALREADY_PLAYING, the append's game_exists) and
+    // then finds it
+    const startGame: StartGame = async (proposal) => {
+      const before = await existing(proposal.gameId);
+      if (before !== null) return before;
       const { sente, gote } = proposal;
       const players = [
         [sente.playerId, sente.name],
         [gote.playerId, gote.name],
       ] as const;
-      const view = await startTogether(lobby, players, proposal.timeControl, new Date(), () =>
-        app.games.createGame(
-          {
-            sente: sente.playerId,
-            gote: gote.playerId,
-            // shogi-server's rules: perpetual check loses for the checker, it is no illegal move
-            ruleset: 'jsa',
-            timeControl: proposal.timeControl,
-            rated: proposal.rated,
-            ...(proposal.handicap === null ? {} : { handicap: proposal.handicap }),
-          },
-          { gameId: proposal.gameId, clockRules: 'csa', illegalMoveLoses: true, maxMoves: proposal.maxMoves },
-        ),
-      );
-      const { createdAt } = await app.games.details(view.id);
-      return { createdAt, initialSfen: view.initialSfen };
+      try {
+        await startTogether(lobby, players, proposal.timeControl, new Date(), () =>
+          app.games.createGame(
+            {
+              sente: sente.playerId,
+              gote: gote.playerId,
+              // shogi-server's rules: perpetual check loses for the checker, it is no illegal move
+              ruleset: 'jsa',
+              timeControl: proposal.timeControl,
+              rated: proposal.rated,
+              ...(proposal.handicap === null ? {} : { handicap: proposal.handicap }),
+            },
+            { gameId: proposal.gameId, clockRules: 'csa', illegalMoveLoses: true, maxMoves: proposal.maxMoves },
+          ),
+        );
+      } catch (err) {
+        const after = await existing(proposal.gameId);
+        if (after !== null) return after;
+        throw err;
+      }
+      return (await existing(proposal.gameId)) as StartedGame;
     };
 
     const x1: X1Context = {
@@ -132,6 +154,7 @@ export default fp<{ config: GatewayConfig }>(
       startGame,
       ratingOf: (playerId, game) => lobbyRating(app.databases.lobby, playerId, game.timeControl),
       agreeTimeoutMs: config.csaAgreeTimeoutMs,
+      startLeaseMs: config.csaStartLeaseMs,
       maxMoves: config.csaMaxMoves,
       x1,
       log,

@@ -2,10 +2,10 @@
  * The phases of a CSA connection, and what %%WHO shows of each (shogi-server's statuses).
  * Pure: the session (session.ts) moves from one to the next.
  */
-import type { Side } from '@shogi/protocol';
 import type { CsaGameName } from './game-name.js';
-import type { Proposal, WaitingEntry } from './pairing-store.js';
+import type { WaitingEntry } from './pairing-store.js';
 import type { PlayerGame } from './player-game.js';
+import type { PendingProposal } from './proposal-phase.js';
 import type { Presence } from './x1-lines.js';
 
 export type State =
@@ -21,13 +21,7 @@ export type State =
       readonly renew: NodeJS.Timeout;
     }
   /** told a proposal: its AGREE or REJECT awaited, then the start */
-  | {
-      readonly kind: 'proposed';
-      readonly proposal: Proposal;
-      readonly side: Side;
-      agreed: boolean;
-      readonly timer: NodeJS.Timeout;
-    }
+  | { readonly kind: 'proposed'; readonly pending: PendingProposal }
   | { readonly kind: 'playing'; readonly game: PlayerGame }
   | { readonly kind: 'closed' };
 

@@ -17,8 +17,8 @@ import { login } from './login.js';
 import type { Monitor } from './monitor.js';
 import type { Proposal, SessionMessage, WaitingEntry } from './pairing-store.js';
 import { PlayerGame } from './player-game.js';
-import { proposalSummary, sideIn, timedOutBy } from './proposal-phase.js';
-import { agreeToProposal, rejectProposal } from './proposals.js';
+import { PendingProposal } from './proposal-phase.js';
+import { rejectProposal } from './proposals.js';
 import type { Connection, SessionContext } from './session-context.js';
 import { isFree, presenceOf, type State } from './session-state.js';
 import { joinQueue, keepWaiting } from './waiting.js';
@@ -113,9 +113,12 @@ export class CsaSession {
         this.connection.write([LOGOUT_COMPLETED]);
         return this.close();
       case 'agree':
-      case 'reject':
-        if (state.kind !== 'proposed' || (line.gameId !== null && line.gameId !== state.proposal.gameId)) return;
-        return line.kind === 'agree' ? this.agree(state) : this.reject(state.proposal, this.name);
+      case 'reject': {
+        if (state.kind !== 'proposed') return;
+        const { pending } = state;
+        if (line.gameId !== null && line.gameId !== pending.proposal.gameId) return;
+        return line.kind === 'agree' ? pending.agree() : pending.reject(this.name);
+      }
       case 'move':
       case 'special':
         if (state.kind !== 'playing') return;
@@ -184,27 +187,22 @@ export class CsaSession {
 
   // --- the proposal ----------------------------------------------------------------------
 
-  /** A message for this session from the gateway's channel. */
+  /** A message for this session from the gateway's channel (or its proposal's own asking). */
   deliver(message: SessionMessage): void {
     const state = this.state;
-    switch (message.type) {
-      case 'proposal':
-        this.proposed(message.proposal);
-        return;
-      case 'start':
-        if (state.kind !== 'proposed' || state.proposal.gameId !== message.gameId) return;
-        clearTimeout(state.timer);
-        this.follow(state.proposal.gameId, state.side, message);
-        return;
-      case 'reject':
-        if (state.kind !== 'proposed' || state.proposal.gameId !== message.gameId) return;
-        clearTimeout(state.timer);
-        this.connection.write([rejectLine(message.gameId, message.by)]);
-        this.afterGame();
-        return;
-      default:
-        message satisfies never;
+    if (message.type === 'proposal') {
+      this.proposed(message.proposal);
+      return;
     }
+    if (state.kind !== 'proposed' || state.pending.proposal.gameId !== message.gameId) return;
+    const { pending } = state;
+    pending.stop();
+    if (message.type === 'start') {
+      this.follow(message.gameId, pending.side, message);
+      return;
+    }
+    this.connection.write([rejectLine(message.gameId, message.by)]);
+    this.afterGame();
   }
 
   /** A proposal for this session: its summary, then the wait for the AGREEs. */
@@ -212,35 +210,15 @@ export class CsaSession {
     const state = this.state;
     if (state.kind !== 'waiting' || state.game.name !== proposal.gameName) {
       // taken by a round while it was being paired otherwise, or no longer waiting
-      this.reject(proposal, this.name).catch((err: unknown) => this.context.log.warn({ err }, 'csa: reject failed'));
+      rejectProposal(this.context.pairing, proposal, this.name).catch((err: unknown) =>
+        this.context.log.warn({ err }, 'csa: reject failed'),
+      );
       return;
     }
     clearInterval(state.renew);
-    const side = sideIn(proposal, this.id);
-    const timer = setTimeout(() => this.agreeTimedOut(), this.context.agreeTimeoutMs);
-    timer.unref();
-    this.moveTo({ kind: 'proposed', proposal, side, agreed: false, timer });
-    this.connection.write(proposalSummary(proposal, side));
-  }
-
-  private async agree(state: Extract<State, { kind: 'proposed' }>): Promise<void> {
-    if (state.agreed) return;
-    state.agreed = true;
-    const { pairing, startGame, log } = this.context;
-    await agreeToProposal(pairing, state.proposal, state.side, startGame, log);
-  }
-
-  private reject(proposal: Proposal, by: string): Promise<void> {
-    return rejectProposal(this.context.pairing, proposal, by);
-  }
-
-  /** No start in time: rejected by whoever did not agree (this player, unless it did). */
-  private agreeTimedOut(): void {
-    const state = this.state;
-    if (state.kind !== 'proposed') return;
-    this.reject(state.proposal, timedOutBy(state.proposal, state.side, state.agreed)).catch((err: unknown) =>
-      this.context.log.warn({ err }, 'csa: reject after the agree timeout failed'),
-    );
+    const pending = new PendingProposal(this.context, proposal, this.id, (message) => this.deliver(message));
+    this.moveTo({ kind: 'proposed', pending });
+    this.connection.write(pending.summary);
   }
 
   // --- the game --------------------------------------------------------------------------
@@ -299,10 +277,11 @@ export class CsaSession {
           .catch((err: unknown) => this.context.log.warn({ err }, 'csa: waiting entry not removed'));
         break;
       case 'proposed':
-        clearTimeout(state.timer);
-        this.reject(state.proposal, this.name).catch((err: unknown) =>
-          this.context.log.warn({ err }, 'csa: reject on close failed'),
-        );
+        state.pending.stop();
+        // rejected unless both agreed: then the game starts, and this player loses it on time
+        state.pending
+          .reject(this.name)
+          .catch((err: unknown) => this.context.log.warn({ err }, 'csa: reject on close failed'));
         break;
       case 'playing':
         // the game goes on: a player who left loses on time, as on Floodgate
