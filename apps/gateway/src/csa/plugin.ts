@@ -10,21 +10,14 @@ import { lobbyRating } from '@shogi/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
-import { ApiError } from '../domain/api-error.js';
 import { hashToken } from '../domain/auth.js';
-import { startTogether } from '../domain/lobby/start-game.js';
 import { lobbyStore } from '../plugins/lobby-store.js';
+import { agreedGameStarter } from './agreed-game.js';
 import { type Floodgate, startFloodgate } from './floodgate.js';
 import { CsaListener } from './listener.js';
 import type { LoginDeps } from './login.js';
-import {
-  createPairingStore,
-  type Envelope,
-  type PairingStore,
-  PRESENCE_RENEW_MS,
-  type StartedGame,
-} from './pairing-store.js';
-import { rejectProposal, type StartGame } from './proposals.js';
+import { createPairingStore, type Envelope, type PairingStore, PRESENCE_RENEW_MS } from './pairing-store.js';
+import { rejectProposal } from './proposals.js';
 import { CsaSession, type SessionContext } from './session.js';
 import type { X1Context } from './x1-commands.js';
 
@@ -66,7 +59,6 @@ export default fp<{ config: GatewayConfig }>(
     const pairing = createPairingStore(app.redis, config.channelPrefix);
     const sessions = new Map<string, CsaSession>();
     const log = app.log.child({ component: 'csa' });
-    const lobby = lobbyStore(app.databases.lobby);
 
     const loginDeps: LoginDeps = {
       async createGuest(name, ip) {
@@ -78,50 +70,7 @@ export default fp<{ config: GatewayConfig }>(
       failed: (ip) => app.authFailures.count(ip),
     };
 
-    /** The game of the proposal if it exists already (a start made before, maybe by a gateway since gone). */
-    const existing = async (gameId: string): Promise<StartedGame | null> => {
-      try {
-        const { view, createdAt } = await app.games.details(gameId);
-        return { createdAt, initialSfen: view.initialSfen };
-      } catch (err) {
-        if (err instanceof ApiError && err.code === 'GAME_NOT_FOUND') return null;
-        throw err;
-      }
-    };
-
-    // once under the proposal's id: a second start (a retry, or two gateways after a lapsed
-    // claim) finds the game, or fails on it (ALREADY_PLAYING, the append's game_exists) and
-    // then finds it
-    const startGame: StartGame = async (proposal) => {
-      const before = await existing(proposal.gameId);
-      if (before !== null) return before;
-      const { sente, gote } = proposal;
-      const players = [
-        [sente.playerId, sente.name],
-        [gote.playerId, gote.name],
-      ] as const;
-      try {
-        await startTogether(lobby, players, proposal.timeControl, new Date(), () =>
-          app.games.createGame(
-            {
-              sente: sente.playerId,
-              gote: gote.playerId,
-              // shogi-server's rules: perpetual check loses for the checker, it is no illegal move
-              ruleset: 'jsa',
-              timeControl: proposal.timeControl,
-              rated: proposal.rated,
-              ...(proposal.handicap === null ? {} : { handicap: proposal.handicap }),
-            },
-            { gameId: proposal.gameId, clockRules: 'csa', illegalMoveLoses: true, maxMoves: proposal.maxMoves },
-          ),
-        );
-      } catch (err) {
-        const after = await existing(proposal.gameId);
-        if (after !== null) return after;
-        throw err;
-      }
-      return (await existing(proposal.gameId)) as StartedGame;
-    };
+    const startGame = agreedGameStarter({ lobby: lobbyStore(app.databases.lobby), games: app.games });
 
     const x1: X1Context = {
       presence: (sessionId, presence) => {
