@@ -75,54 +75,108 @@ test('a player who leaves during the proposal, on the other gateway: REJECT by t
   expect(await a.next()).toBe(`REJECT:${sa.gameId} by gw_d`);
 });
 
-test('a gateway that dies between claiming the start and creating the game: the other player gets START all the same', async () => {
-  const gateway = second as FastifyInstance;
-  const survivor = await CsaClient.open(stack.csaPort as number);
-  const doomed = await CsaClient.open(portB);
-  await survivor.login('gw_e', 'lost-300-10');
-  await doomed.login('gw_f', 'lost-300-10');
-  const [summary] = await Promise.all([survivor.summary(), doomed.summary()]);
-  const { gameId } = summary;
-  // the shared proposal, as the gateways keep it in Redis: its players' ids, then its AGREEs
-  const redis = new Redis(stack.config.redisUrl);
-  const proposalKey = `${stack.config.channelPrefix}csa:proposal:${gameId}`;
-  const proposal = JSON.parse((await redis.hget(proposalKey, 'proposal')) as string);
-  const mySide = summary.yourTurn === '+' ? 'sente' : 'gote';
-
-  // the players' locks held here: the start claimed by the doomed gateway waits in its
-  // transaction, before the game exists
+/** The players' locks, held by the test: a start waits for them in its transaction, before the game exists. */
+async function holdPlayers(playerIds: readonly string[]): Promise<{
+  starting(): Promise<number[] | null>;
+  terminate(pids: readonly number[]): Promise<void>;
+  release(): Promise<void>;
+}> {
   const locks = new pg.Client({ connectionString: stack.config.databaseUrl });
   await locks.connect();
-  try {
-    for (const id of [proposal.sente.playerId, proposal.gote.playerId])
-      await locks.query('select pg_advisory_lock(hashtextextended($1, 0))', [`player:${id}`]);
-    survivor.send('AGREE');
-    await until('the first AGREE', async () => redis.hget(proposalKey, mySide));
-    doomed.send('AGREE');
-    const waiting = async () => {
+  for (const id of playerIds) await locks.query('select pg_advisory_lock(hashtextextended($1, 0))', [`player:${id}`]);
+  return {
+    async starting() {
       const { rows } = await locks.query<{ pid: number }>(
         `select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'
          and query like '%pg_advisory_xact_lock%'`,
       );
       return rows.length > 0 ? rows.map((r) => r.pid) : null;
-    };
-    await until('the start waiting for the players', waiting);
+    },
+    async terminate(pids) {
+      for (const pid of pids) await locks.query('select pg_terminate_backend($1)', [pid]);
+    },
+    async release() {
+      await locks.query('select pg_advisory_unlock_all()');
+      await locks.end();
+    },
+  };
+}
 
+/** Two players paired across the gateways, and the shared proposal as the gateways keep it in Redis. */
+async function proposedAcross(gameName: string, names: readonly [string, string]) {
+  const first = await CsaClient.open(stack.csaPort as number);
+  const other = await CsaClient.open(portB);
+  await first.login(names[0], gameName);
+  await other.login(names[1], gameName);
+  const [summary] = await Promise.all([first.summary(), other.summary()]);
+  const redis = new Redis(stack.config.redisUrl);
+  const key = `${stack.config.channelPrefix}csa:proposal:${summary.gameId}`;
+  const proposal = JSON.parse((await redis.hget(key, 'proposal')) as string);
+  const firstSide: string = summary.yourTurn === '+' ? 'sente' : 'gote';
+  return {
+    first,
+    other,
+    summary,
+    players: [proposal.sente.playerId, proposal.gote.playerId] as string[],
+    /** the first player's AGREE, recorded */
+    async firstAgreed() {
+      first.send('AGREE');
+      await until('the first AGREE', async () => redis.hget(key, firstSide));
+    },
+    close: () => redis.disconnect(),
+  };
+}
+
+test('two gateways starting one agreed game at once (a slow start taken over): one game, one START each', async () => {
+  const paired = await proposedAcross('twice-300-10', ['gw_g', 'gw_h']);
+  const { first, other, summary } = paired;
+  const held = await holdPlayers(paired.players);
+  try {
+    await paired.firstAgreed();
+    other.send('AGREE');
+    // the second gateway's start waits; after the lease the first player's gateway takes it over
+    await until('both starts waiting', async () => {
+      const pids = await held.starting();
+      return pids !== null && pids.length >= 2 ? pids : null;
+    });
+  } finally {
+    await held.release();
+    paired.close();
+  }
+  expect(await first.next(20_000)).toBe(`START:${summary.gameId}`);
+  expect(await other.next(20_000)).toBe(`START:${summary.gameId}`);
+  // the next line each hears is the first move's echo: no second START, one game
+  const [sente, gote] = summary.yourTurn === '+' ? [first, other] : [other, first];
+  await play(sente, gote, '+7776FU');
+  const view = await call(stack.app, 'GET', `/api/games/${summary.gameId}`);
+  expect(view.body).toMatchObject({ status: 'ongoing', moves: ['7g7f'] });
+  gote.send('%TORYO');
+  await Promise.all([gote.readUntil('#LOSE'), sente.readUntil('#WIN')]);
+});
+
+test('a gateway that dies between claiming the start and creating the game: the other player gets START all the same', async () => {
+  const gateway = second as FastifyInstance;
+  const paired = await proposedAcross('lost-300-10', ['gw_e', 'gw_f']);
+  const { first: survivor, other: doomed, summary } = paired;
+  const held = await holdPlayers(paired.players);
+  try {
+    await paired.firstAgreed();
+    doomed.send('AGREE');
+    await until('the start waiting for the players', held.starting);
     // the gateway goes: its player's connection is closed; its start fails where it stands
     const closing = gateway.close();
     second = null;
     await doomed.closed;
-    for (const pid of (await waiting()) ?? []) await locks.query('select pg_terminate_backend($1)', [pid]);
+    await held.terminate((await held.starting()) ?? []);
     await closing;
   } finally {
-    await locks.query('select pg_advisory_unlock_all()');
-    await locks.end();
-    redis.disconnect();
+    await held.release();
+    paired.close();
   }
 
   // the survivor's gateway takes the lapsed claim over and starts the game
-  expect(await survivor.next(20_000)).toBe(`START:${gameId}`);
-  const view = await call(stack.app, 'GET', `/api/games/${gameId}`);
+  expect(await survivor.next(20_000)).toBe(`START:${summary.gameId}`);
+  const view = await call(stack.app, 'GET', `/api/games/${summary.gameId}`);
   expect(view.status).toBe(200);
   expect(view.body.status).toBe('ongoing');
   expect([view.body.players.sente.name, view.body.players.gote.name].sort()).toEqual(['gw_e', 'gw_f']);
