@@ -6,8 +6,10 @@ import './styles.css';
 import { gamePage } from './views/game.js';
 import { lobbyPage } from './views/lobby.js';
 import { playerPage } from './views/player.js';
+import { applyThemes } from './views/settings-store.js';
 import { statsPage } from './views/stats.js';
 
+applyThemes();
 const main = document.getElementById('main') as HTMLElement;
 let leave: () => void = () => {};
 
