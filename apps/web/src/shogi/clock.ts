@@ -58,7 +58,13 @@ export function clockFace(c: SideClock, elapsed: number, full: number): ClockFac
   if (c.periodsLeft <= 0 || (over >= c.periodMs && full <= 0))
     return { text: formatMs(0), periods: 0, byoyomi: false, low: true, ms: 0 };
   if (over < c.periodMs)
-    return { text: formatMs(c.periodMs - over), periods: c.periodsLeft, byoyomi: true, low: true, ms: c.periodMs - over };
+    return {
+      text: formatMs(c.periodMs - over),
+      periods: c.periodsLeft,
+      byoyomi: true,
+      low: true,
+      ms: c.periodMs - over,
+    };
   const beyond = over - c.periodMs;
   const periods = c.periodsLeft - 1 - Math.floor(beyond / full);
   if (periods <= 0) return { text: formatMs(0), periods: 0, byoyomi: true, low: true, ms: 0 };

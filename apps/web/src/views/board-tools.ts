@@ -41,7 +41,14 @@ export function boardTools(flip: () => void): BoardTools {
     },
   });
   const open = h('button', { type: 'button', class: 'open-settings', onclick: () => panel.open() }, '⚙ Settings');
-  const element = h('div', { class: 'board-tools', role: 'group', 'aria-label': 'Board' }, flipButton, sound, open, panel.element);
+  const element = h(
+    'div',
+    { class: 'board-tools', role: 'group', 'aria-label': 'Board' },
+    flipButton,
+    sound,
+    open,
+    panel.element,
+  );
   const render = (flipped: boolean) => {
     flipButton.setAttribute('aria-pressed', String(flipped));
     const on = settings().sound;

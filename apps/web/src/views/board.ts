@@ -52,7 +52,11 @@ export function boardElement(state: BoardState, o: BoardOptions): HTMLElement {
     if (o.targets?.has(i)) classes.push(piece ? 'target capture' : 'target');
     if (touches(o.premove, i)) classes.push('premove');
     const content = piece
-      ? h('span', { class: `piece ${side}`, 'data-piece': piece.type }, pieceSvg(piece.type, piece.gote !== o.flipped, o.style))
+      ? h(
+          'span',
+          { class: `piece ${side}`, 'data-piece': piece.type },
+          pieceSvg(piece.type, piece.gote !== o.flipped, o.style),
+        )
       : null;
     if (o.mini) return h('div', { class: classes.join(' ') }, content);
     const extra = o.targets?.has(i) ? ', legal target' : touches(o.premove, i) ? ', premove' : '';
@@ -105,7 +109,12 @@ function marks(o: BoardOptions): Element {
     [6, 6],
   ].map(([x, y]) => s('circle', { cx: x as number, cy: y as number, r: 0.07, class: 'hoshi' }));
   const arrows = (o.arrows ?? []).map((a) => arrow(a, o.flipped));
-  return s('svg', { class: 'board-marks', viewBox: '0 0 9 9', preserveAspectRatio: 'none', 'aria-hidden': 'true' }, ...dots, ...arrows);
+  return s(
+    'svg',
+    { class: 'board-marks', viewBox: '0 0 9 9', preserveAspectRatio: 'none', 'aria-hidden': 'true' },
+    ...dots,
+    ...arrows,
+  );
 }
 
 function arrow(a: Squares, flipped: boolean): Element {
@@ -123,12 +132,7 @@ function arrow(a: Squares, flipped: boolean): Element {
   const bx = x2 - ux * 0.35;
   const by = y2 - uy * 0.35;
   const head = `${x2},${y2} ${bx - uy * 0.22},${by + ux * 0.22} ${bx + uy * 0.22},${by - ux * 0.22}`;
-  return s(
-    'g',
-    { class: 'arrow' },
-    s('line', { x1, y1, x2: bx, y2: by }),
-    s('polygon', { points: head }),
-  );
+  return s('g', { class: 'arrow' }, s('line', { x1, y1, x2: bx, y2: by }), s('polygon', { points: head }));
 }
 
 export interface HandOptions {

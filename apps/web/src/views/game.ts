@@ -92,7 +92,9 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
   };
   const flip = () => {
     state.flipped = !state.flipped;
-    announce(state.flipped !== (mySide(state) === 'gote') ? 'Board flipped: gote at the bottom' : 'Sente at the bottom');
+    announce(
+      state.flipped !== (mySide(state) === 'gote') ? 'Board flipped: gote at the bottom' : 'Sente at the bottom',
+    );
     render();
   };
   const onEvents = () => {

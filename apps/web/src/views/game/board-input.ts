@@ -118,10 +118,16 @@ function cancel(io: BoardInputContext): void {
 
 function onSquare(io: BoardInputContext, index: number): void {
   const { state } = io;
-  if (state.choice) return onChoose(io, null);
+  if (state.choice) {
+    onChoose(io, null);
+    return;
+  }
   const input = inputGame(state);
   if (!input) return;
-  if (isTarget(state.selection, index)) return finish(io, index);
+  if (isTarget(state.selection, index)) {
+    finish(io, index);
+    return;
+  }
   // a click off the premove's squares takes it back
   if (state.premove !== null && !state.selection) {
     state.premove = null;

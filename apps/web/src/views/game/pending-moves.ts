@@ -5,10 +5,10 @@
  */
 import {
   formatUsi,
+  PositionHistory as History,
   type Move,
   moveIllegality,
   type PositionHistory,
-  PositionHistory as History,
   parseSfen,
   toSfen,
 } from '@shogi/rules';

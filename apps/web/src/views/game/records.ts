@@ -32,7 +32,12 @@ export function recordsPanel(gameId: string): RecordsPanel {
       h('a', { href: `/api/games/${id}.${ext}`, download: `${gameId}.${ext}`, title, 'data-format': ext }, label),
     ]),
   );
-  const field = h('input', { id: 'sfen-field', readonly: true, class: 'sfen-field', 'aria-label': 'SFEN of the position shown' });
+  const field = h('input', {
+    id: 'sfen-field',
+    readonly: true,
+    class: 'sfen-field',
+    'aria-label': 'SFEN of the position shown',
+  });
   const status = h('span', { class: 'copy-status', role: 'status' });
   const copy = h(
     'button',

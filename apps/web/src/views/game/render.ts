@@ -20,15 +20,7 @@ import { renderPlayerBars } from './player-bars.js';
 import { type ChoiceKind, promotionChooser } from './promotion.js';
 import { sfenAt } from './records.js';
 import { selectedDropType, selectedSquare } from './selection.js';
-import {
-  boardFlipped,
-  canMove,
-  canPremove,
-  controlsShown,
-  type GamePageState,
-  latestGame,
-  mySide,
-} from './state.js';
+import { boardFlipped, canMove, canPremove, controlsShown, type GamePageState, latestGame, mySide } from './state.js';
 import { banner } from './wording.js';
 
 export interface RenderHandlers {
