@@ -99,7 +99,7 @@ describe('the board', () => {
       "Sente's hand: 1 gold, 2 pawns",
     );
     expect(await page.locator('.stand.top .hand-gote').getAttribute('aria-label')).toBe("Gote's hand: empty");
-    expect(await page.locator('.board .koma').count()).toBe(12);
+    expect(await page.locator('.board .koma').count()).toBe(13);
 
     // a pawn has nowhere to go: the page says why, and lets go of the gold picked before
     await page.click('.hand [data-hand="7"]');

@@ -7,17 +7,19 @@
  */
 import '../styles/analysis.css';
 import type { GameView } from '@shogi/protocol';
-import { formatUsi, type Move, parseSfen, START_SFEN, toSfen } from '@shogi/rules';
+import { formatUsi, type Move, moveTo, parseSfen, parseUsi, START_SFEN, toSfen } from '@shogi/rules';
 import { ApiFailure, api } from '../api.js';
 import { announce, h } from '../dom.js';
+import type { Step } from '../shogi/cursor.js';
 import { type BoardState, boardOf, moveSquares, promotionChoice } from '../shogi/model.js';
+import { japaneseMove } from '../shogi/notation.js';
 import { type EngineFollower, followEngine } from './analysis/engine.js';
 import { JUDGMENT_MARKS, judgmentCounts, scoreText } from './analysis/eval.js';
 import { evalGraph } from './analysis/eval-graph.js';
 import { type MoveTree, MoveTree as Tree, type TreeNode } from './analysis/tree.js';
 import { boardElement, handElement } from './board.js';
 import { type BoardTools, boardTools } from './board-tools.js';
-import { historyKeys } from './game/history-nav.js';
+import { historyKeys, NAV_ICONS } from './game/history-nav.js';
 import { promotionChooser } from './game/promotion.js';
 import {
   isTarget,
@@ -103,15 +105,15 @@ function mount(root: HTMLElement, state: AnalysisState): () => void {
     state.choice = null;
     render();
   };
-  const step = (to: 'first' | 'back' | 'forward' | 'last') => {
+  const step = (to: Step) => {
     const n = state.node;
     go(to === 'first' ? tree.root : to === 'back' ? n.parent : to === 'forward' ? n.children[0] : tree.lineEnd(n));
   };
-  const navButton = (to: 'first' | 'back' | 'forward' | 'last', glyph: string, label: string) =>
+  const navButton = (to: Step, label: string) =>
     h(
       'button',
       { type: 'button', class: `nav-${to}`, 'aria-label': label, title: label, onclick: () => step(to) },
-      glyph,
+      NAV_ICONS[to](),
     );
   const parts: Parts = {
     title: h('h1', { class: 'game-title' }, 'Analysis board'),
@@ -121,10 +123,10 @@ function mount(root: HTMLElement, state: AnalysisState): () => void {
     nav: h(
       'div',
       { class: 'history-nav', role: 'group', 'aria-label': 'Step through the moves (← → Home End)' },
-      navButton('first', '⏮', 'Start position (Home)'),
-      navButton('back', '◀', 'Previous move (←)'),
-      navButton('forward', '▶', 'Next move (→)'),
-      navButton('last', '⏭', 'End of this line (End)'),
+      navButton('first', 'Start position (Home)'),
+      navButton('back', 'Previous move (←)'),
+      navButton('forward', 'Next move (→)'),
+      navButton('last', 'End of this line (End)'),
     ),
     back: h(
       'button',
@@ -391,7 +393,7 @@ function renderEngine(
         here
           ? h('strong', { class: 'score' }, scoreText(here.score, board.sideToMove))
           : 'Off the game line: no engine score here.',
-        here?.best ? h('span', { class: 'best' }, ` · best ${bestText(node, here.best)}`) : '',
+        here?.best ? h('span', { class: 'best' }, ` · best ${bestText(tree, node, here.best)}`) : '',
       ),
       evalGraph(analysis.plies, node.mainline ? node.ply : null, (ply) => go(tree.mainlineAt(ply))),
       h('p', { class: 'engine-name' }, engineName),
@@ -403,10 +405,9 @@ function renderEngine(
 }
 
 /** The best move in Japanese notation (and USI), played from the node shown. */
-function bestText(node: TreeNode, usi: string): string {
-  const next = node.children.find((c) => c.usi === usi);
-  if (next) return `${next.japanese} (${usi})`;
-  return usi;
+function bestText(tree: MoveTree, node: TreeNode, usi: string): string {
+  const previous = node.usi ? moveTo(parseUsi(node.usi)) : null;
+  return `${japaneseMove(tree.gameAt(node), usi, previous)} (${usi})`;
 }
 
 function summary(plies: readonly Parameters<typeof judgmentCounts>[0][number][], tree: MoveTree): HTMLElement {
