@@ -55,6 +55,8 @@ export function noDropReason(game: PositionHistory, type: number): string {
     const why = moveIllegality(pos, m);
     if (why) reasons.add(why);
   }
+  // the last ranks are only worth naming when nothing else stands in the way
+  if (reasons.size > 1) reasons.delete('dead_drop');
   const words = [...reasons].map((r) => DROP_REASONS[r] ?? r.replaceAll('_', ' '));
   const what = pieceWord(type);
   if (words.length === 0) return `No square is free for the ${what}.`;
