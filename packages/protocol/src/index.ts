@@ -10,3 +10,4 @@ export * from './schema-errors.js';
 export * from './spectate.js';
 export * from './stats.js';
 export * from './ws.js';
+export * from './records.js';

@@ -1,3 +1,4 @@
+export { finishedGameEnd, type PeriodGamesOptions, periodGames } from './period-games.js';
 export { type ImportOptions, type ImportOutcome, importRecord } from './import-record.js';
 export {
   type BatchResult,
