@@ -18,7 +18,10 @@ export type ImportJsonBody = Static<typeof ImportJsonBody>;
 export const ImportQuery = Type.Object(
   {
     ruleset: Type.Optional(
-      Type.String({ enum: ['default', 'jsa'], description: 'the rules the moves are checked under, as npm run import --ruleset' }),
+      Type.String({
+        enum: ['default', 'jsa'],
+        description: 'the rules the moves are checked under, as npm run import --ruleset',
+      }),
     ),
   },
   closed,

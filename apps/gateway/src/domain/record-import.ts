@@ -52,7 +52,8 @@ export const PASTED = 'pasted';
 /** A file name fit for source_file and messages: no control characters or path, at most 200 characters. */
 export function cleanFileName(name: string | null | undefined): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
-  const base = (name ?? '').replace(/[\u0000-\u001f\u007f]/g, '').split(/[\\/]/).pop() ?? '';
+  const printable = (name ?? '').replace(/[\u0000-\u001f\u007f]/g, '');
+  const base = printable.split(/[\\/]/).pop() ?? '';
   return base.trim().slice(0, 200) || PASTED;
 }
 

@@ -268,7 +268,10 @@ const records: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const full = request.query.full === 'true';
-      const games = playerGames(db, request.params.id, { ...optionsOf(request.query), ...(full ? { pageSize: 100 } : {}) });
+      const games = playerGames(db, request.params.id, {
+        ...optionsOf(request.query),
+        ...(full ? { pageSize: 100 } : {}),
+      });
       return reply.type('application/x-ndjson').send(Readable.from(ndjsonLines(games, full)) as never);
     },
   );
@@ -283,7 +286,7 @@ const records: FastifyPluginAsyncTypebox = async (app) => {
         summary:
           'Every finished game of a period (by its end), oldest first, streamed: NDJSON of whole games (the default) or one CSA file',
         description:
-          'since (ended at or after) and until (ended before): an ISO date or date-time (a date is midnight UTC). The order (end time, game id) is stable: a download cut short resumes with ?after=<the id of the last game it got> and the same since/until. NDJSON lines are those of games.ndjson?full=true; in CSA each record ends with the comment line `\'id:<game id>`. Limited per client address (RATE_LIMIT_EXPORTS_MAX).',
+          "since (ended at or after) and until (ended before): an ISO date or date-time (a date is midnight UTC). The order (end time, game id) is stable: a download cut short resumes with ?after=<the id of the last game it got> and the same since/until. NDJSON lines are those of games.ndjson?full=true; in CSA each record ends with the comment line `'id:<game id>`. Limited per client address (RATE_LIMIT_EXPORTS_MAX).",
         querystring: Type.Object(
           {
             since: Type.Optional(Instant),

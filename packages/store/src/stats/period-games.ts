@@ -37,7 +37,9 @@ export async function* periodGames(db: Db, options: PeriodGamesOptions = {}) {
     // the key read in SQL, at PostgreSQL's precision rather than a JavaScript Date's
     const a = after;
     if (a !== null)
-      q = q.where(sql<boolean>`(ended_at, game_id) > (select ended_at, game_id from finished_games where game_id = ${a})`);
+      q = q.where(
+        sql<boolean>`(ended_at, game_id) > (select ended_at, game_id from finished_games where game_id = ${a})`,
+      );
     const rows = await q.orderBy('ended_at').orderBy('game_id').limit(page).execute();
     yield* rows;
     const last = rows.at(-1);
