@@ -1,9 +1,10 @@
 /**
- * The client's router: /, /games/:id, /stats, /players/:id. Links marked `data-link` are
+ * The client's router: /, /games/:id, /stats, /players/:id, /import. Links marked `data-link` are
  * followed without a reload; the gateway answers any of these paths with index.html.
  */
 import './styles.css';
 import { gamePage } from './views/game.js';
+import { importPage } from './views/import.js';
 import { lobbyPage } from './views/lobby.js';
 import { playerPage } from './views/player.js';
 import { statsPage } from './views/stats.js';
@@ -21,8 +22,10 @@ function route(): void {
   if (game?.[1]) leave = gamePage(main, game[1], navigate);
   else if (player?.[1]) leave = playerPage(main, player[1]);
   else if (path === '/stats') leave = statsPage(main);
+  else if (path === '/import') leave = importPage(main, navigate);
   else leave = lobbyPage(main, navigate);
-  document.title = path === '/stats' ? 'Statistics · Shogi' : game ? document.title : 'Shogi';
+  document.title =
+    path === '/stats' ? 'Statistics · Shogi' : path === '/import' ? 'Import · Shogi' : game ? document.title : 'Shogi';
 }
 
 export function navigate(path: string): void {
