@@ -56,7 +56,10 @@ beforeAll(async () => {
   expect(cli.stdout).toMatch(/imported \d+ games/);
   cliDb = createDb(cliDatabase.url, { max: 2 });
 
-  stack = await startStack({ worker: false, config: { rateLimits: { ...loadConfig({}).rateLimits, imports: NO_LIMIT } } });
+  stack = await startStack({
+    worker: false,
+    config: { rateLimits: { ...loadConfig({}).rateLimits, imports: NO_LIMIT } },
+  });
   const me = (await call(stack.app, 'POST', '/api/players', { name: 'uploader' })).body;
   for (const f of files) {
     const boundary = '----agreement';
