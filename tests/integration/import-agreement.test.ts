@@ -30,7 +30,7 @@ let dir: string;
 let files: string[];
 const started = Date.now();
 const cliFailures = new Map<string, string>();
-const http = new Map<string, { status: number; body: any }>();
+const http = new Map<string, { status: number; body: { code?: string; detail?: string } }>();
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'shogi-import-'));
