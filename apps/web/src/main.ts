@@ -1,9 +1,10 @@
 /**
- * The client's router: /, /games/:id, /stats, /players/:id. Links marked `data-link` are
+ * The client's router: /, /games/:id, /stats, /players/:id, /import, /analysis[/:id]. Links marked `data-link` are
  * followed without a reload; the gateway answers any of these paths with index.html.
  */
 import './styles.css';
 import { gamePage } from './views/game.js';
+import { importPage } from './views/import.js';
 import { lobbyPage } from './views/lobby.js';
 import { playerPage } from './views/player.js';
 import { applyThemes } from './views/settings-store.js';
@@ -25,8 +26,17 @@ function route(): void {
   else if (player?.[1]) leave = playerPage(main, player[1]);
   else if (analysis) leave = analysisBoard(analysis[1] ?? null);
   else if (path === '/stats') leave = statsPage(main);
+  else if (path === '/import') leave = importPage(main, navigate);
   else leave = lobbyPage(main, navigate);
-  if (!analysis) document.title = path === '/stats' ? 'Statistics · Shogi' : game ? document.title : 'Shogi';
+  if (!analysis)
+    document.title =
+      path === '/stats'
+        ? 'Statistics · Shogi'
+        : path === '/import'
+          ? 'Import · Shogi'
+          : game
+            ? document.title
+            : 'Shogi';
 }
 
 /** The analysis board is a chunk of its own, loaded when first opened. */
