@@ -35,7 +35,7 @@ export async function partitionOf(db: Db, gameId: string): Promise<string> {
 export async function logPartitions(db: Db): Promise<string[]> {
   const { rows } = await sql<{ name: string }>`
     select relid::regclass::text as name from pg_partition_tree('game_events') where isleaf order by 1`.execute(db);
-  return rows.map((r) => r.name);
+  return rows.length === 0 ? ['game_events'] : rows.map((r) => r.name);
 }
 
 /**
