@@ -7,8 +7,10 @@ import type { Db } from '../schema.js';
 
 /** Thrown to roll the probe back. */
 class ProbeRolledBack extends Error {
-  constructor(readonly partition: string) {
+  readonly partition: string;
+  constructor(partition: string) {
     super('probe rolled back');
+    this.partition = partition;
   }
 }
 
