@@ -60,7 +60,8 @@ describe('the x1 mode', () => {
     const record = await m.readUntil(`${tag} +OK`);
     expect(record).toContain(`${tag} +7776FU`);
     await play(b, a, '-3334FU');
-    expect(await m.readUntil(`${tag} +OK`)).toEqual([`${tag} -3334FU`, `${tag} T0`, `${tag} +OK`]);
+    const seconds = expect.stringMatching(/ T\d+$/); // whole seconds used: may be more than 0 on a loaded machine
+    expect(await m.readUntil(`${tag} +OK`)).toEqual([`${tag} -3334FU`, seconds, `${tag} +OK`]);
     a.send('%TORYO');
     expect(await a.readUntil('#LOSE')).toEqual(['%TORYO', '#RESIGN', '#LOSE']);
     expect(await b.readUntil('#WIN')).toEqual(['%TORYO', '#RESIGN', '#WIN']);
