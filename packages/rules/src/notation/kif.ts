@@ -13,7 +13,7 @@
  */
 
 import { START_SFEN } from '../sfen.js';
-import { type Color, canPromoteType, KING, ok, type Result } from '../types.js';
+import { canPromoteType, KING, ok, type Result } from '../types.js';
 import { closingResult, type HeaderState, headerLine, newHeader, startBoard } from './kif-header.js';
 import { digit, ENDING_WORDS, FOUL_WORDS, NAMES, pieceType } from './kif-words.js';
 import {
