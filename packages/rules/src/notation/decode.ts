@@ -102,7 +102,8 @@ export function detectFormat(text: string, nameHint?: string): RecordFormat | nu
 
 /** The error for a file no reader takes, naming the format when it is a known other one. */
 function unknownFormat(text: string): { ok: false; error: RecordError } {
-  if (text.includes('\u0000')) return recordError('unsupported_format', 0, `a binary file, not a ${FORMAT_NAMES} record`);
+  if (text.includes('\u0000'))
+    return recordError('unsupported_format', 0, `a binary file, not a ${FORMAT_NAMES} record`);
   const other = UNSUPPORTED.find(([sign]) => sign.test(text))?.[1];
   if (other !== undefined)
     return recordError('unsupported_format', 0, `${other} is not supported: give a ${FORMAT_NAMES} record`);
