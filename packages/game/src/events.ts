@@ -77,7 +77,11 @@ export interface GameCreated {
  * ending as the file stated it (`%HIKIWAKE`, `持将棋`), the closing line, the CSA summary,
  * the headers, the comments and the variations. The rules never read it.
  */
-export type RecordNotes = Omit<GameRecord, 'sfen' | 'moves'> & { readonly format: string };
+export type RecordNotes = Omit<GameRecord, 'sfen' | 'moves'> & {
+  readonly format: string;
+  /** The player who imported it, when one did (the HTTP import); absent for `npm run import`. */
+  readonly importedBy?: string;
+};
 
 export interface MoveSubmitted {
   readonly type: 'MoveSubmitted';
