@@ -171,6 +171,11 @@ describe('JKF', () => {
     ]);
   });
 
+  test('an unnormalized move (no origin, a relative word) is refused, not read as a drop', () => {
+    const text = '{"header":{},"moves":[{},{"move":{"color":0,"to":{"x":7,"y":6},"piece":"FU","relative":"C"}}]}';
+    expect(parseJkf(text)).toMatchObject({ ok: false, error: { code: 'bad_move' } });
+  });
+
   test('bad JKF is an error, never a throw', () => {
     for (const text of [
       '{',
@@ -239,6 +244,21 @@ describe('writing and reading back', () => {
 });
 
 describe('what is not a record', () => {
+  test('a start the rules forbid in play (two pawns of a side on a file) is refused by name', () => {
+    const bod = read('position.kif').record.sfen.replace('8k/9/8P/', '8k/9/8P/8P/').replace('17p', '16p');
+    const kif = writeRecord(
+      { ...read('position.kif').record, sfen: bod, moves: [], times: [], ending: null },
+      { format: 'kif' },
+    );
+    expect(kif.ok).toBe(false);
+    const text = new TextDecoder()
+      .decode(readFileSync(new URL('position.kif', DIR)))
+      .replace('| ・ ・ ・ ・ ・ ・ ・ ・ ・|四', '| ・ ・ ・ ・ ・ ・ ・ ・ 歩|四')
+      .replace('歩十七', '歩十六');
+    expect(parseKif(text)).toMatchObject({ ok: false, error: { code: 'bad_position', line: 19 } });
+    expect(parseKif(text).ok || parseKif(text).error.message).toContain('two unpromoted pawns');
+  });
+
   test.each([
     ['[Event "x"]\n[Sente "a"]\n1. P-7f\n', 'PSN/PGN'],
     ['(;GM[1]FF[4])', 'SGF'],

@@ -159,6 +159,9 @@ function moveUsi(cursor: LineCursor, move: Record<string, unknown>, where: strin
   const type = csaCodeType(String(move.piece));
   if (type <= 0) return recordError('unknown_piece', 0, `JKF ${where}: unknown piece '${String(move.piece)}'`);
   if (move.from === undefined || move.from === null) {
+    // Kifu for JS writes `from` for every board move once normalized; without it a move is a drop
+    if (typeof move.relative === 'string' && move.relative !== 'H' && move.relative !== '')
+      return recordError('bad_move', 0, `JKF ${where}: a board move without its origin (unnormalized JKF)`);
     if (type >= KING) return recordError('bad_move', 0, `JKF ${where}: ${String(move.piece)} cannot be dropped`);
     return ok(dropUsi(type, to));
   }
