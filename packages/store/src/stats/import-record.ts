@@ -163,7 +163,9 @@ export async function importRecord(
   const start = parseSfen(record.sfen);
   if (!start.ok) return fail(0, 0, 'bad_position', `bad start position: ${start.error.message}`);
   const game = new PositionHistory(start.value, ruleset);
-  const startedAt = headerTime(record.info.start_time) ?? options.now ?? new Date();
+  // KIF's 対局日 is the date when 開始日時 is not given
+  const playedOn = record.extraInfo.find((x) => x.format === 'kif' && x.key === '対局日')?.value;
+  const startedAt = headerTime(record.info.start_time) ?? headerTime(playedOn) ?? options.now ?? new Date();
   let clock = startedAt.getTime();
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const gameId = `imp-${sha256.slice(0, 24)}`;
