@@ -5,10 +5,15 @@
  * (`recordOfEvents` + `writeRecord`) → import again: the same winner and reason each time,
  * against the real PostgreSQL.
  */
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { type GameEnded, type RecordedEvent, recordOfEvents } from '@shogi/game';
 import { type GameRecord, writeRecord } from '@shogi/rules';
 import { catchUp, importRecordBytes, readStream } from '@shogi/store';
 import { createTestDatabase, type TestDatabase } from '@shogi/store/testing';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 let t: TestDatabase;
@@ -197,4 +202,43 @@ describe('every ending through import → view → stats → export → import',
     const [outcome] = await importRecordBytes(t.db, bytes(text), { fileName: 'broken.kif' });
     expect(outcome).toMatchObject({ ok: false, line: 14, code: 'piece_mismatch' });
   });
+});
+
+describe('one entry for import', () => {
+  test('a CSA file of several records: one outcome each, in order; a bad one fails alone', async () => {
+    const good = csa('%TORYO').replace('csa event', 'several');
+    const text = `${good}/\n${good.replace('+7776FU', '+7775FU')}/\n${good.replace('%TORYO', '%SENNICHITE')}`;
+    const outcomes = await importRecordBytes(t.db, bytes(text), { fileName: 'several.csa', importedBy: 'p-1' });
+    expect(outcomes.map((o) => (o.ok ? 'ok' : `${o.file} ${o.code}`))).toEqual([
+      'ok',
+      'several.csa#2 illegal_move',
+      'ok',
+    ]);
+    const first = outcomes[0];
+    const events = first?.ok ? await readStream(t.db, first.gameId, 0) : [];
+    expect(events[0]?.type === 'GameCreated' && events[0].data.record?.importedBy).toBe('p-1');
+  });
+
+  test('`npm run import` imports the dialect samples as importRecordBytes does', async () => {
+    const dir = join(import.meta.dirname, '../../packages/rules/test/fixtures/records');
+    const other = await createTestDatabase({ max: 2 });
+    try {
+      const run = await promisify(execFile)(
+        'npx',
+        ['tsx', '--conditions=@shogi/source', 'packages/store/src/cli/import.ts', dir],
+        { cwd: join(import.meta.dirname, '../..'), env: { ...process.env, DATABASE_URL: other.url } },
+      );
+      const files = readdirSync(dir).sort();
+      expect(run.stdout).toContain(`imported ${files.length} games, 0 already there, 0 invalid`);
+      const expected: string[] = [];
+      for (const f of files) {
+        const [o] = await importRecordBytes(t.db, readFileSync(join(dir, f)), { fileName: join(dir, f) });
+        if (o?.ok) expected.push(o.gameId);
+      }
+      const ids = await sql<{ game_id: string }>`select game_id from imported_games order by game_id`.execute(other.db);
+      expect(ids.rows.map((r) => r.game_id)).toEqual([...expected].sort());
+    } finally {
+      await other.drop();
+    }
+  }, 120_000);
 });
