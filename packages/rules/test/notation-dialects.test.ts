@@ -5,6 +5,7 @@
  * ending, closing line, variations) survive writing it as KIF, CSA and JKF and reading it back.
  */
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { HANDICAP_SFENS } from '../src/handicaps.js';
 import { parseCsa } from '../src/notation/csa.js';
@@ -275,5 +276,58 @@ describe('what is not a record', () => {
       ok: false,
       error: { code: 'unknown_format', message: 'not a KIF, KI2, CSA or JKF record' },
     });
+  });
+});
+
+describe('no input makes the new readers throw', () => {
+  const KI2_PARTS = [
+    '▲７六歩',
+    '△３四歩',
+    '▲２二角成',
+    '△同　銀',
+    '▲５八金右',
+    '▲５八金',
+    '△５二金左',
+    '▲４五角打',
+    '▲同',
+    '▲',
+    '　',
+    '\n',
+    '*c\n',
+    '変化：3手\n',
+    'まで3手で先手の勝ち\n',
+    '手合割：角落ち\n',
+  ];
+  test('KI2 token soups parse or fail cleanly, and what parses is legal', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...KI2_PARTS), { maxLength: 25 }), (parts) => {
+        const result = parseKi2(parts.join(''));
+        if (result.ok) expect(replayRecord(result.value).status).not.toBe('illegal');
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  test('JKF with random edits parses or fails cleanly', () => {
+    const sample = new TextDecoder().decode(readFileSync(new URL('kifu-for-js.jkf', DIR)));
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(), fc.nat({ max: 6 }), fc.string({ maxLength: 4 })), { maxLength: 6 }),
+        (edits) => {
+          let text = sample;
+          for (const [at, cut, insert] of edits) {
+            const i = at % (text.length + 1);
+            text = text.slice(0, i) + insert + text.slice(i + cut);
+          }
+          const result = parseJkf(text);
+          if (result.ok) expect(Array.isArray(result.value.moves)).toBe(true);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => void parseJkf(JSON.stringify(v))),
+      { numRuns: 500 },
+    );
   });
 });

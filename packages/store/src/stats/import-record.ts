@@ -99,25 +99,29 @@ export interface ImportBytesOptions extends ImportOptions {
 const withoutNul = <T>(value: T): T =>
   JSON.parse(JSON.stringify(value, (_, v: unknown) => (typeof v === 'string' ? v.replaceAll('\0', '') : v))) as T;
 
-/** The first illegal move of the variations, each played from where it branches off `prefix`. */
+/**
+ * The first illegal move of a line's variations, each played from the position where it
+ * branches (the SFEN after the move before it), so every move is played once. `sfens[p]` is
+ * the position after p plies of the line the variations hang from.
+ */
 function variationFault(
-  start: string,
+  sfens: readonly string[],
   ruleset: Ruleset,
-  prefix: readonly string[],
   variations: readonly RecordVariation[],
 ): { ply: number; message: string } | null {
   for (const v of variations) {
-    const parsed = parseSfen(start);
-    if (!parsed.ok) return { ply: 0, message: parsed.error.message };
+    const from = sfens[v.ply - 1];
+    const parsed = from === undefined ? null : parseSfen(from);
+    if (parsed === null || !parsed.ok) return { ply: v.ply, message: `variation from move ${v.ply}: no such move` };
     const game = new PositionHistory(parsed.value, ruleset);
-    const before = prefix.slice(0, v.ply - 1);
-    for (const usi of before) game.playUsi(usi);
+    const line = sfens.slice(0, v.ply);
     for (const [i, usi] of v.moves.entries()) {
       const played = game.playUsi(usi);
       if (!played.ok)
         return { ply: v.ply + i, message: `variation from move ${v.ply}: illegal move ${usi}: ${played.error}` };
+      line.push(toSfen(game.position));
     }
-    const nested = variationFault(start, ruleset, [...before, ...v.moves], v.variations);
+    const nested = variationFault(line, ruleset, v.variations);
     if (nested) return nested;
   }
   return null;
@@ -171,6 +175,7 @@ export async function importRecord(
   const gameId = `imp-${sha256.slice(0, 24)}`;
   const sente = playerRef(record.players.sente, 'sente');
   const gote = playerRef(record.players.gote, 'gote');
+  const sfens = [record.sfen];
   const events: GameEvent[] = [
     {
       type: 'GameCreated',
@@ -196,6 +201,8 @@ export async function importRecord(
     const at = new Date(clock).toISOString();
     const played = game.playUsi(usi);
     if (!played.ok) return fail(i + 1, 0, 'illegal_move', `illegal move ${usi}: ${played.error}`);
+    const sfen = toSfen(game.position);
+    sfens.push(sfen);
     const player = color === 'sente' ? sente : gote;
     events.push(
       { type: 'MoveSubmitted', data: { playerId: player.id, color, usi, ply: i, receivedAt: at } },
@@ -205,13 +212,13 @@ export async function importRecord(
           submittedSeq: events.length + 1,
           ply: i + 1,
           usi,
-          sfen: toSfen(game.position),
+          sfen,
           check: game.position.inCheck(),
         },
       },
     );
   }
-  const variation = variationFault(record.sfen, ruleset, record.moves, record.variations ?? []);
+  const variation = variationFault(sfens, ruleset, record.variations ?? []);
   if (variation) return fail(variation.ply, 0, 'illegal_move', variation.message);
   const endedAt = (headerTime(record.info.end_time) ?? new Date(clock)).toISOString();
   if (record.ending?.kind === 'kachi' && game.outcome.status === 'ongoing') game.declareImpasse();
