@@ -13,7 +13,7 @@ import { decodeRecord } from '../src/notation/decode.js';
 import { parseJkf } from '../src/notation/jkf.js';
 import { parseKi2 } from '../src/notation/ki2.js';
 import { parseKif } from '../src/notation/kif.js';
-import type { GameRecord } from '../src/notation/record.js';
+import type { GameRecord, RecordVariation } from '../src/notation/record.js';
 import { writeRecord } from '../src/notation/write.js';
 import { replayRecord } from '../src/replay.js';
 
@@ -53,6 +53,16 @@ describe('the dialects', () => {
       [1, ['7g7f', '3c3d', '2g2f', '4c4d'], [[3, ['6g6f', '8c8d']]]],
     ]);
     expect(replayRecord(record)).toMatchObject({ plies: 12, status: 'ongoing' });
+  });
+
+  test('an adjourned game: the record ends at 封じ手, an interruption with its time', () => {
+    const { record } = read('adjourned.kif');
+    expect(record.moves).toEqual(['7g7f', '3c3d', '2g2f']);
+    expect(record.ending).toEqual({ kind: 'chudan', raw: '封じ手', seconds: 1500 });
+    expect(record.result).toBeNull();
+    expect(record.variations?.[0]?.ending?.kind).toBe('+illegal_action');
+    const kif = value(writeRecord(record, { format: 'kif' }));
+    expect(kif).toContain('   4 封じ手   (25:00/00:25:00)');
   });
 
   test("Kakinoki's own example: half-width colons and ASCII files", () => {
@@ -138,6 +148,21 @@ describe('KI2', () => {
     expect(record.ending?.kind).toBe('chudan');
   });
 
+  test('every closing line of a variation is its ending, of the side to move', () => {
+    const { record } = read('endings.ki2');
+    const endings = (vs: readonly { ending: { kind: string } | null; variations: readonly unknown[] }[]): string[] =>
+      vs.flatMap((v) => [v.ending?.kind ?? 'none', ...endings(v.variations as typeof vs)]);
+    expect(record.ending?.kind).toBe('toryo');
+    expect(endings(record.variations ?? [])).toEqual([
+      'chudan',
+      'jishogi',
+      'time_up',
+      '+illegal_action',
+      'tsumi',
+      'fuzumi',
+    ]);
+  });
+
   test('a move two pieces could make, without the word that tells them apart, is ambiguous', () => {
     const r = parseKi2('▲７六歩　△３四歩　▲５八金\n');
     expect(r.ok || r.error).toMatchObject({ code: 'ambiguous_move', line: 1 });
@@ -200,9 +225,17 @@ const comparable = (r: GameRecord, format: 'kif' | 'jkf') => ({
   players: r.players,
   info: r.info,
   comments: r.comments,
-  variations: r.variations ?? [],
+  variations: withoutRaw(r.variations ?? []),
   ...(format === 'kif' ? { result: r.result ?? null } : {}),
 });
+
+/** Variations with their endings' kinds only: a format writes each ending in its own word. */
+const withoutRaw = (vs: readonly RecordVariation[]): unknown[] =>
+  vs.map((v) => ({
+    ...v,
+    ending: v.ending === null ? null : { kind: v.ending.kind, seconds: v.ending.seconds },
+    variations: withoutRaw(v.variations),
+  }));
 
 const SAMPLES = [
   'kifu-for-windows.kif',
@@ -214,6 +247,8 @@ const SAMPLES = [
   'modifiers.ki2',
   'kifu-for-js.jkf',
   'old-server.csa',
+  'adjourned.kif',
+  'endings.ki2',
 ];
 
 describe('writing and reading back', () => {

@@ -116,6 +116,7 @@ function closingEnding(text: string, toMove: Color): Ending | null {
   if (body.includes('持将棋')) return stated('jishogi');
   if (body.includes('中断')) return stated('chudan');
   if (body.includes('引き分け') || body.includes('引分')) return stated('hikiwake');
+  if (body.startsWith('不詰')) return stated('fuzumi');
   if (body.startsWith('詰')) return stated('tsumi');
   if (result === null || result.winner === null) return null;
   const loser = (result.winner ^ 1) as Color;

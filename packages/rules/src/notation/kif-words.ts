@@ -93,6 +93,8 @@ export function kifHandicapName(sfen: string): string | null {
 export const ENDING_WORDS: readonly (readonly [string, EndingKind])[] = [
   ['投了', 'toryo'],
   ['中断', 'chudan'],
+  // the sealed move of an adjourned two-day game (kif.ts), written back as it came
+  ['封じ手', 'chudan'],
   ['連続王手の千日手', 'oute_sennichite'],
   ['千日手', 'sennichite'],
   ['不詰', 'fuzumi'],

@@ -8,8 +8,7 @@
  * check the piece name and resolve 同, and leaves legality to replay. Dialects differ in
  * blanks (full-width ones before the origin), digits (ASCII or full-width destinations), the
  * time column (`( 0:01/00:00:01)`, Shogidokoro's `(00:31 / 00:00:31)`, none), the `+` that
- * marks a move with variations, and lines such as `封じ手` (a sealed move in a two-day
- * game, kept as a comment).
+ * marks a move with variations, and `封じ手` (a sealed move in a two-day game).
  */
 
 import { START_SFEN } from '../sfen.js';
@@ -45,7 +44,11 @@ export {
 
 type Fail = { ok: false; error: RecordError };
 
-/** The word a sealed move is written with; the move itself follows under the same number. */
+/**
+ * The word a sealed move is written with: the record of an adjourned game ends there (read as
+ * an interruption); in the record of the whole game the move itself follows under the same
+ * number, and the word stays as a comment before it.
+ */
 export const SEALED_MOVE = '封じ手';
 
 /** What follows a move or an ending: its time, a `+` (variations follow), `封じ手`. */
@@ -94,6 +97,10 @@ const BLANKS = /^[\s\u3000]*/;
 const ORIGIN = /^[(（]([1-9１-９])([1-9１-９])[)）]/;
 
 function move(cursor: LineCursor, text: string, line: number): Fail | null {
+  if (cursor.line.ending?.raw === SEALED_MOVE) {
+    cursor.reopen();
+    cursor.comment(SEALED_MOVE);
+  }
   const board = cursor.board;
   let at = 0;
   let to: number;
@@ -106,10 +113,10 @@ function move(cursor: LineCursor, text: string, line: number): Fail | null {
     const rank = digit(text[1]);
     if (!file || !rank) {
       if (text.startsWith(SEALED_MOVE)) {
+        // a record published while the game is adjourned ends here; one of the whole game goes on
         const rest = tail(text.slice(SEALED_MOVE.length), line);
         if (!rest.ok) return rest;
-        cursor.comment(SEALED_MOVE);
-        return null;
+        return cursor.end({ kind: 'chudan', raw: SEALED_MOVE, seconds: rest.value.seconds }, line);
       }
       return ending(cursor, text, line);
     }

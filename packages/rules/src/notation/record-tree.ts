@@ -79,6 +79,11 @@ export class LineCursor {
     return null;
   }
 
+  /** Lifts the line's ending, for one that a move may follow (a sealed move's line). */
+  reopen(): void {
+    this.line.ending = null;
+  }
+
   comment(text: string): void {
     this.line.comments.push({ ply: this.ply, text });
   }

@@ -235,7 +235,10 @@ export function trackBoard(sfen: string): Result<TrackBoard, RecordError> {
 /** The validated SFEN (move number 1) of a board built by a parser. */
 export function boardSfen(board: TrackBoard, line: number): Result<string, RecordError> {
   const pos = positionFromSetup({ squares: board.squares, hands: board.hands, side: board.side, moveNumber: 1 });
-  return pos.ok ? ok(toSfen(pos.value)) : recordError('bad_position', line, pos.error.message);
+  if (pos.ok) return ok(toSfen(pos.value));
+  // training setups (九歩) put pawns on one file: the rules, and so every game here, have no such position
+  const why = pos.error.code === 'nifu' ? ': a start the rules forbid in play is not read as a game' : '';
+  return recordError('bad_position', line, `${pos.error.message}${why}`);
 }
 
 /** A parsed USI move on the track board's squares; null when malformed. */
