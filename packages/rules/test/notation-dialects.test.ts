@@ -148,6 +148,13 @@ describe('KI2', () => {
     expect(record.ending?.kind).toBe('chudan');
   });
 
+  test('a KI2 of an adjourned game ends at 封じ手, as a KIF does', () => {
+    const record = value(parseKi2('手合割：八枚落ち\n\n△７二金    ▲７六歩\nまで2手で封じ手\n'));
+    expect(record.moves).toEqual(['6a7b', '7g7f']);
+    expect(record.ending).toEqual({ kind: 'chudan', raw: '封じ手', seconds: null });
+    expect(value(writeRecord(record, { format: 'kif' }))).toContain('   3 封じ手');
+  });
+
   test('every closing line of a variation is its ending, of the side to move', () => {
     const { record } = read('endings.ki2');
     const endings = (vs: readonly { ending: { kind: string } | null; variations: readonly unknown[] }[]): string[] =>

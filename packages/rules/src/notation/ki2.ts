@@ -114,7 +114,8 @@ function closingEnding(text: string, toMove: Color): Ending | null {
   if (body.includes('連続王手の千日手')) return stated('oute_sennichite');
   if (body.includes('千日手')) return stated('sennichite');
   if (body.includes('持将棋')) return stated('jishogi');
-  if (body.includes('中断')) return stated('chudan');
+  // an adjourned game's record ends at its sealed move, as KIF's does
+  if (body.includes('中断') || body.includes('封じ手')) return stated('chudan');
   if (body.includes('引き分け') || body.includes('引分')) return stated('hikiwake');
   if (body.startsWith('不詰')) return stated('fuzumi');
   if (body.startsWith('詰')) return stated('tsumi');
