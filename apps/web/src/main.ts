@@ -1,13 +1,16 @@
 /**
- * The client's router: /, /games/:id, /stats, /players/:id. Links marked `data-link` are
+ * The client's router: /, /games/:id, /stats, /players/:id, /import, /analysis[/:id]. Links marked `data-link` are
  * followed without a reload; the gateway answers any of these paths with index.html.
  */
 import './styles.css';
 import { gamePage } from './views/game.js';
+import { importPage } from './views/import.js';
 import { lobbyPage } from './views/lobby.js';
 import { playerPage } from './views/player.js';
+import { applyThemes } from './views/settings-store.js';
 import { statsPage } from './views/stats.js';
 
+applyThemes();
 const main = document.getElementById('main') as HTMLElement;
 let leave: () => void = () => {};
 
@@ -16,13 +19,38 @@ function route(): void {
   const path = location.pathname;
   const game = /^\/games\/([A-Za-z0-9_-]+)$/.exec(path);
   const player = /^\/players\/([A-Za-z0-9_-]+)$/.exec(path);
+  const analysis = /^\/analysis(?:\/([A-Za-z0-9_-]+))?$/.exec(path);
   for (const a of document.querySelectorAll<HTMLAnchorElement>('nav a'))
     a.toggleAttribute('aria-current', a.pathname === path || (a.pathname === '/' && game !== null));
   if (game?.[1]) leave = gamePage(main, game[1], navigate);
   else if (player?.[1]) leave = playerPage(main, player[1]);
+  else if (analysis) leave = analysisBoard(analysis[1] ?? null);
   else if (path === '/stats') leave = statsPage(main);
+  else if (path === '/import') leave = importPage(main, navigate);
   else leave = lobbyPage(main, navigate);
-  document.title = path === '/stats' ? 'Statistics · Shogi' : game ? document.title : 'Shogi';
+  if (!analysis)
+    document.title =
+      path === '/stats'
+        ? 'Statistics · Shogi'
+        : path === '/import'
+          ? 'Import · Shogi'
+          : game
+            ? document.title
+            : 'Shogi';
+}
+
+/** The analysis board is a chunk of its own, loaded when first opened. */
+function analysisBoard(gameId: string | null): () => void {
+  let left = false;
+  let stop = () => {};
+  document.title = 'Analysis board · Shogi';
+  void import('./views/analysis.js').then((m) => {
+    if (!left) stop = m.analysisPage(main, gameId);
+  });
+  return () => {
+    left = true;
+    stop();
+  };
 }
 
 export function navigate(path: string): void {

@@ -3,7 +3,7 @@
  * then events in seq order; after a drop it reconnects with `?since=<last seq>` and gets
  * exactly the events it missed (a `resume` frame, then the gap, then the live ones).
  */
-import type { GameSnapshot, WatchMessage, WireEvent } from '@shogi/protocol';
+import type { GameSnapshot, WatchAnalysis, WatchMessage, WireEvent } from '@shogi/protocol';
 import { socketUrl } from '../api.js';
 import { reconnecting } from './reconnecting.js';
 
@@ -13,6 +13,8 @@ export interface WatchHandlers {
   spectators(count: number): void;
   status(connected: boolean): void;
   error(message: string): void;
+  /** news of the game's engine analysis (the analysis board shows its progress) */
+  analysis?(news: WatchAnalysis): void;
 }
 
 export function watchGame(gameId: string, on: WatchHandlers): { close(): void } {
@@ -45,6 +47,9 @@ export function watchGame(gameId: string, on: WatchHandlers): { close(): void } 
           break;
         case 'error':
           on.error(m.error.message);
+          break;
+        case 'analysis':
+          on.analysis?.(m);
           break;
       }
     },

@@ -6,6 +6,7 @@ export {
   importRecord,
   importRecordBytes,
 } from './import-record.js';
+export { finishedGameEnd, type PeriodGamesOptions, periodGames } from './period-games.js';
 export {
   type BatchResult,
   catchUp,
