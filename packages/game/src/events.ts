@@ -3,7 +3,7 @@
  * position (`seq`, dense from 1) and the record time. Times are ISO-8601 strings taken
  * from the command that caused the event (never read from a clock here).
  */
-import { type ColorName, type Handicap, ILLEGAL_REASONS, type Ruleset } from '@shogi/rules';
+import { type ColorName, type GameRecord, type Handicap, ILLEGAL_REASONS, type Ruleset } from '@shogi/rules';
 import type { ClockRules, SideClock } from './clock.js';
 import type { TimeControl } from './time-control.js';
 
@@ -66,8 +66,22 @@ export interface GameCreated {
     readonly illegalMoveLoses?: boolean;
     /** The game is drawn ('max_moves') once this many moves are played, unless that move ended it. Absent: no limit. */
     readonly maxMoves?: number;
+    /** An imported game: what its record said beside the moves, which its exports say again. Absent: a game played here. */
+    readonly record?: RecordNotes;
   };
 }
+
+/**
+ * What an imported record holds beside its start and its moves (those are the game's own
+ * GameCreated and MoveAccepted events): the format it came in, the times as written, the
+ * ending as the file stated it (`%HIKIWAKE`, `持将棋`), the closing line, the CSA summary,
+ * the headers, the comments and the variations. The rules never read it.
+ */
+export type RecordNotes = Omit<GameRecord, 'sfen' | 'moves'> & {
+  readonly format: string;
+  /** The player who imported it, when one did (the HTTP import); absent for `npm run import`. */
+  readonly importedBy?: string;
+};
 
 export interface MoveSubmitted {
   readonly type: 'MoveSubmitted';

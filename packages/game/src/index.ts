@@ -58,6 +58,7 @@ export {
   type PlayerRef,
   type RecordedClock,
   type RecordedEvent,
+  type RecordNotes,
   type Resigned,
   VERDICT_REJECTIONS,
   type VerdictRejection,
@@ -86,6 +87,7 @@ export {
   turnDeadline,
   turnFlagDueAt,
 } from './game-clock.js';
+export { recordOfEvents } from './game-record.js';
 export { type CaughtUp, GameStates, type GameStatesOptions } from './game-states.js';
 export { RecentStates } from './recent-states.js';
 export { isRejectionCode, REJECTION_CODES, type Rejection, type RejectionCode, rejection } from './rejections.js';

@@ -9,10 +9,14 @@ export {
   decodeRecord,
   decodeText,
   detectFormat,
+  RECORD_ENCODINGS,
   RECORD_FORMATS,
+  type RecordEncoding,
   type RecordFormat,
   splitRecords,
 } from './notation/decode.js';
+export { exportJkf, type Jkf, type JkfMove, type JkfNode, parseJkf } from './notation/jkf.js';
+export { parseKi2 } from './notation/ki2.js';
 export { KIF_HANDICAPS, parseKif } from './notation/kif.js';
 export { exportKif } from './notation/kif-export.js';
 export {
@@ -28,7 +32,15 @@ export {
   type RecordComment,
   type RecordError,
   type RecordErrorCode,
+  type RecordVariation,
+  type StatedResult,
 } from './notation/record.js';
+export {
+  RECORD_WRITE_FORMATS,
+  type RecordWriteFormat,
+  type WriteRecordOptions,
+  writeRecord,
+} from './notation/write.js';
 export { perft, perftBulk } from './perft.js';
 export {
   isDrop,

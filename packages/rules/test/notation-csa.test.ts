@@ -60,6 +60,8 @@ T5
       times: [12, 3, 1, null],
       ending: { kind: 'toryo', raw: '%TORYO', seconds: 5 },
       summary: 'toryo:Sente Player win:Gote lose',
+      result: null,
+      variations: [],
       players: { sente: 'Sente Player', gote: 'Gote' },
       info: { event: 'Test Cup', start_time: '2024/01/02 10:00:00', time_limit: '00:25+00', opening: 'YAGURA' },
       extraInfo: [{ format: 'csa', key: 'COLOR', value: 'blue' }],

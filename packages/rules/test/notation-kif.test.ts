@@ -90,7 +90,7 @@ const BOD_START = `後手の持駒：なし
 `;
 
 describe('reading KIF', () => {
-  test('an even game: headers, 同, 成, 不成, 打, times, comments; the variation is skipped', () => {
+  test('an even game: headers, 同, 成, 不成, 打, times, comments, the closing line and the variation', () => {
     const record = parsed(EVEN_GAME);
     expect(record).toEqual({
       sfen: START_SFEN,
@@ -105,6 +105,8 @@ describe('reading KIF', () => {
         { ply: 0, text: '対局前のコメント' },
         { ply: 3, text: '角交換' },
       ],
+      result: { winner: 1, text: '後手の勝ち' },
+      variations: [{ ply: 7, moves: ['4e2c+'], times: [0], comments: [], ending: null, variations: [] }],
     });
     expect(replayRecord(record)).toMatchObject({ plies: 10, status: 'ongoing' });
   });
@@ -335,11 +337,12 @@ describe('exporting KIF', () => {
       '   4 同　銀(31)   ( 0:04/00:00:06)',
       '   5 ４五角打   ( 0:05/00:00:09)',
       '   6 ３二金(41)   ( 0:06/00:00:12)',
-      '   7 ３四角(45)   ( 0:07/00:00:16)',
+      '   7 ３四角(45)   ( 0:07/00:00:16)+',
       '   8 ６二銀(71)   ( 0:08/00:00:20)',
       '   9 ２三角(34)   ( 0:09/00:00:25)',
       '  10 同　金(32)   ( 1:10/00:01:30)',
       '  11 投了   ( 0:11/00:00:36)',
+      '   7 ２三角成(45)   ( 0:00/00:00:09)',
     ]);
   });
 

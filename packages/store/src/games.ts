@@ -102,7 +102,7 @@ export async function gamesFromLog(db: Db): Promise<GameRow[]> {
         from page
       )
       select e.game_id, e.seq, e.type, e.recorded_at,
-        case when e.type in ('GameCreated', 'GameEnded') then e.payload end as payload,
+        case when e.type in ('GameCreated', 'GameEnded') then e.payload - 'record' end as payload,
         case when e.type in ('MoveAccepted', 'MoveRejected') then (e.payload->>'submittedSeq')::int end as submitted_seq,
         case when e.type = 'MoveAccepted' then (e.payload->>'ply')::int end as ply,
         case when e.type = 'MoveAccepted' then e.payload->>'sfen' end as sfen,

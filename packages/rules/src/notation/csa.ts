@@ -244,9 +244,14 @@ export function parseCsa(input: string): Result<GameRecord, RecordError> {
       comment(st, raw);
       continue;
     }
-    // move lines may hold several statements: `+7776FU,T12,-3334FU`
+    // move lines may hold several statements: `+7776FU,T12,-3334FU`; a comment may end one
+    // (Floodgate writes `%KACHI,'* -5000 win`), and it runs to the end of the line
     const parts = /^[+\-T%]/.test(raw) ? raw.split(',') : [raw];
-    for (const part of parts) {
+    for (const [j, part] of parts.entries()) {
+      if (j > 0 && part.trimStart().startsWith("'")) {
+        comment(st, parts.slice(j).join(',').trimStart());
+        break;
+      }
       // a rank line's last cell may end in a space; elsewhere trailing blanks mean nothing
       const text = /^P[1-9]/.test(part) ? part : part.trim();
       if (text === '') continue;

@@ -1,4 +1,4 @@
-/** A GameRecord written as KIF, UTF-8, in the vocabulary the parser reads (kif.ts). */
+/** A GameRecord written as KIF, UTF-8, in the vocabulary the parser reads (kif.ts), variations included. */
 import { type Color, ok, type Result } from '../types.js';
 import {
   BOD_NAMES,
@@ -10,14 +10,17 @@ import {
   kifHandicapName,
   NAMES,
   ZEN,
-} from './kif.js';
+} from './kif-words.js';
 import {
   applyTrack,
+  cloneBoard,
+  type Ending,
   type GameRecord,
   type InfoKey,
+  type RecordComment,
   type RecordError,
+  type RecordVariation,
   readUsi,
-  recordError,
   type TrackBoard,
   trackBoard,
 } from './record.js';
@@ -54,9 +57,7 @@ function bod(board: TrackBoard): string[] {
   ];
 }
 
-function endingWord(record: GameRecord, mover: Color): string {
-  const end = record.ending;
-  if (!end) return '';
+function endingWord(end: Ending, mover: Color): string {
   const word = ENDING_WORDS.find(([w, kind]) => w === end.raw && kind === end.kind);
   if (word) return word[0];
   if (end.kind === '+illegal_action' || end.kind === '-illegal_action') {
@@ -77,6 +78,96 @@ function moveText(board: TrackBoard, usi: string, lastTo: number): string | null
   return `${dest}${NAMES[piece]}${m.promote ? '成' : ''}(${9 - (m.from % 9)}${((m.from / 9) | 0) + 1})`;
 }
 
+/** A line of play as the writer walks it: the main line, or a variation with its first ply. */
+interface Line {
+  readonly ply: number;
+  readonly moves: readonly string[];
+  readonly times: readonly (number | null)[];
+  readonly comments: readonly RecordComment[];
+  readonly ending: Ending | null;
+  readonly variations: readonly RecordVariation[];
+}
+
+/** Where a line starts: the board before its first move, the last destination (for 同), each side's total time. */
+interface LineStart {
+  readonly board: TrackBoard;
+  readonly lastTo: number;
+  readonly totals: readonly [number, number];
+}
+
+/**
+ * Writes a line and then its variations, the latest branch first and each followed by its own
+ * (Kifu for Windows' order, which readers rely on: a 変化 hangs from the last line written that
+ * reaches it). A move with alternatives ends in `+`.
+ */
+function writeLine(out: string[], line: Line, start: LineStart): RecordError | null {
+  const board = cloneBoard(start.board);
+  const totals: [number, number] = [...start.totals];
+  let lastTo = start.lastTo;
+  const branched = new Set(line.variations.map((v) => v.ply));
+  const comments = (ply: number): void => {
+    for (const c of line.comments) if (c.ply === ply) for (const text of c.text.split(/\r?\n/)) out.push(`*${text}`);
+  };
+  comments(line.ply - 1);
+  for (const [i, usi] of line.moves.entries()) {
+    const ply = line.ply + i;
+    const text = moveText(board, usi, lastTo);
+    const m = readUsi(usi);
+    if (text === null || m === null)
+      return { code: 'bad_move', line: 0, message: `move ${ply} '${usi}' cannot be written` };
+    const time = line.times[i] ?? null;
+    const side = board.side;
+    applyTrack(board, m);
+    lastTo = m.to;
+    totals[side] += Math.round(time ?? 0);
+    const clockText = time === null ? '' : `   ${clock(Math.round(time), totals[side])}`;
+    out.push(`${String(ply).padStart(4)} ${text}${clockText}${branched.has(ply) ? '+' : ''}`);
+    comments(ply);
+  }
+  const endPly = line.ply + line.moves.length;
+  if (line.ending) {
+    const s = line.ending.seconds;
+    const side = board.side;
+    totals[side] += Math.round(s ?? 0);
+    const time = s === null ? '' : `   ${clock(Math.round(s), totals[side])}`;
+    out.push(`${String(endPly).padStart(4)} ${endingWord(line.ending, side)}${time}${branched.has(endPly) ? '+' : ''}`);
+  }
+  return null;
+}
+
+function writeVariations(out: string[], line: Line, start: LineStart): RecordError | null {
+  // the boards along this line, to start each variation from
+  const starts: LineStart[] = [];
+  const board = cloneBoard(start.board);
+  const totals: [number, number] = [...start.totals];
+  let lastTo = start.lastTo;
+  for (const [i, usi] of line.moves.entries()) {
+    starts.push({ board: cloneBoard(board), lastTo, totals: [...totals] });
+    const m = readUsi(usi);
+    if (m === null) return { code: 'bad_move', line: 0, message: `move ${line.ply + i} '${usi}' cannot be written` };
+    totals[board.side] += Math.round(line.times[i] ?? 0);
+    applyTrack(board, m);
+    lastTo = m.to;
+  }
+  starts.push({ board, lastTo, totals });
+  const latestFirst = [...line.variations].sort((a, b) => b.ply - a.ply);
+  for (const v of latestFirst) {
+    const at = starts[v.ply - line.ply];
+    if (at === undefined || v.ply < line.ply)
+      return { code: 'bad_move', line: 0, message: `a variation at move ${v.ply} outside its line` };
+    out.push('', `変化：${v.ply}手`);
+    const failed = writeLine(out, v, at) ?? writeVariations(out, v, at);
+    if (failed) return failed;
+  }
+  return null;
+}
+
+/** `まで64手で後手の勝ち`: the closing line, from the result the record states. */
+function closingLine(record: GameRecord): string | null {
+  if (!record.result) return null;
+  return `まで${record.moves.length}手で${record.result.text}`;
+}
+
 /** The record as KIF text (UTF-8 when encoded); an invalid start or unplayable move is an error. */
 export function exportKif(record: GameRecord): Result<string, RecordError> {
   const tracked = trackBoard(record.sfen);
@@ -89,7 +180,7 @@ export function exportKif(record: GameRecord): Result<string, RecordError> {
     const value = record.info[key];
     if (value !== undefined) out.push(`${Object.keys(HEADER_KEYS).find((k) => HEADER_KEYS[k] === key)}：${value}`);
   };
-  for (const key of ['start_time', 'end_time', 'event', 'site', 'time_control'] as const) info(key);
+  for (const key of ['start_time', 'end_time', 'title', 'event', 'site', 'time_control'] as const) info(key);
   if (name !== null) out.push(`手合割：${name}`);
   if (record.players.sente !== null) out.push(`${handicap ? '下手' : '先手'}：${record.players.sente}`);
   if (record.players.gote !== null) out.push(`${handicap ? '上手' : '後手'}：${record.players.gote}`);
@@ -97,31 +188,13 @@ export function exportKif(record: GameRecord): Result<string, RecordError> {
   for (const extra of record.extraInfo) if (extra.format === 'kif') out.push(`${extra.key}：${extra.value}`);
   if (name === null) out.push(...bod(board));
   out.push('手数----指手---------消費時間--');
-  const comments = (ply: number): void => {
-    for (const c of record.comments) if (c.ply === ply) for (const text of c.text.split(/\r?\n/)) out.push(`*${text}`);
-  };
-  comments(0);
-  const totals = [0, 0];
-  let lastTo = -1;
-  for (const [i, usi] of record.moves.entries()) {
-    const text = moveText(board, usi, lastTo);
-    if (text === null) return recordError('bad_move', 0, `move ${i + 1} '${usi}' cannot be written`);
-    const time = record.times[i] ?? null;
-    const side = board.side;
-    applyTrack(board, readUsi(usi) as NonNullable<ReturnType<typeof readUsi>>);
-    lastTo = readUsi(usi)?.to ?? -1;
-    totals[side]! += Math.round(time ?? 0);
-    out.push(
-      `${String(i + 1).padStart(4)} ${text}${time === null ? '' : `   ${clock(Math.round(time), totals[side] ?? 0)}`}`,
-    );
-    comments(i + 1);
-  }
-  if (record.ending) {
-    const s = record.ending.seconds;
-    const side = board.side;
-    totals[side]! += Math.round(s ?? 0);
-    const time = s === null ? '' : `   ${clock(Math.round(s), totals[side] ?? 0)}`;
-    out.push(`${String(record.moves.length + 1).padStart(4)} ${endingWord(record, side)}${time}`);
-  }
+  const main: Line = { ...record, ply: 1, variations: record.variations ?? [] };
+  const start: LineStart = { board, lastTo: -1, totals: [0, 0] };
+  const failed = writeLine(out, main, start);
+  if (failed) return { ok: false, error: failed };
+  const closing = closingLine(record);
+  if (closing !== null) out.push(closing);
+  const variations = writeVariations(out, main, start);
+  if (variations) return { ok: false, error: variations };
   return ok(`${out.join('\n')}\n`);
 }

@@ -1,18 +1,20 @@
 /**
- * Imports a CSA or KIF record as a finished historical game: bytes -> `decodeRecord`,
- * every move validated by replaying it through the rules' `PositionHistory`, then the events a
- * live game would have (GameCreated, MoveSubmitted + MoveAccepted per move, the ending) appended
+ * Imports CSA, KIF, KI2 and JKF records as finished historical games: bytes -> `decodeRecord`,
+ * every move validated by replaying it through the rules' `PositionHistory` (the variations
+ * too, from where they branch), then the events a live game would have (GameCreated with the
+ * record's own words in `record`, MoveSubmitted + MoveAccepted per move, the ending) appended
  * in ONE transaction with the `imported_games` row. An invalid record writes nothing.
  *
  * The result: what the board decides (checkmate, stalemate, sennichite, perpetual check,
- * an impasse declaration judged by the 27-point rule) wins; otherwise the record's stated
- * ending (`%TORYO`: the side to move resigned, ...), else its CSA `'summary:` line.
- * An ending the live server has no reason for (an interruption) is appended as GameEnded
- * 'abort' with the winner, and the finer reason is kept in imported_games.end_reason, which
- * the statistics projector prefers.
+ * an impasse declaration judged by the 27-point rule) wins; otherwise what the record states
+ * (record-outcome.ts: the ending, the closing line, the CSA summary). The finer reason is
+ * kept in imported_games.end_reason, which the statistics projector prefers.
+ *
+ * `importRecordBytes` is the one entry for a file's bytes (the CLI and the HTTP import): a CSA
+ * file of several records (`/` lines) gives one outcome per record.
  */
 import { createHash } from 'node:crypto';
-import { END_REASONS, type EndReason, type GameEvent, VersionConflictError } from '@shogi/game';
+import { type GameEvent, type RecordNotes, VersionConflictError } from '@shogi/game';
 import {
   type Color,
   type ColorName,
@@ -21,14 +23,20 @@ import {
   handicapOf,
   PositionHistory,
   parseSfen,
+  type RecordVariation,
   type Ruleset,
+  splitRecords,
   toSfen,
 } from '@shogi/rules';
 import { appendEvents } from '../append.js';
 import { UNIQUE_VIOLATION } from '../event-rows.js';
 import type { Db } from '../schema.js';
 import { statsDb } from './projector.js';
+import { type RecordOutcome, statedOutcome } from './record-outcome.js';
 import type { StatsEndReason } from './schema.js';
+
+/** Why a record was not imported: a reader's error code, or what replaying it found. */
+export type ImportFailureCode = string;
 
 export type ImportOutcome =
   | {
@@ -42,74 +50,16 @@ export type ImportOutcome =
   | {
       readonly ok: false;
       readonly file: string;
+      /** The move the record failed at (0: before any move). */
       readonly ply: number;
+      /** 1-based line of the file, 0 when the failure is not tied to a line. */
       readonly line: number;
+      /** A record reader's code (`bad_move`, `unsupported_format`, ...), `illegal_move`, or `refused_by_database`. */
+      readonly code: ImportFailureCode;
       readonly message: string;
     };
 
 const COLOR_NAMES: readonly ColorName[] = ['sente', 'gote'];
-const other = (c: Color): Color => (c ^ 1) as Color;
-
-interface Ending {
-  readonly winner: Color | null;
-  readonly reason: StatsEndReason;
-}
-
-/** `'summary:reason:NAME1 win|lose|draw:NAME2 ...` (the CSA/Floodgate server). */
-function summaryEnding(record: GameRecord): Ending | null {
-  const parts = record.summary?.split(':');
-  if (parts === undefined || parts.length < 3) return null;
-  const kind = parts[0] ?? '';
-  const verdicts = parts.slice(1).map((p) => /^(.*) (win|lose|draw)$/.exec(p.trim()));
-  const winnerName = verdicts.find((v) => v?.[2] === 'win')?.[1];
-  const loserName = verdicts.find((v) => v?.[2] === 'lose')?.[1];
-  let winner: Color | null = null;
-  if (winnerName !== undefined && winnerName === record.players.sente) winner = 0;
-  else if (winnerName !== undefined && winnerName === record.players.gote) winner = 1;
-  else if (loserName !== undefined && loserName === record.players.sente) winner = 1;
-  else if (loserName !== undefined && loserName === record.players.gote) winner = 0;
-  const reason: StatsEndReason =
-    kind === 'toryo'
-      ? 'resignation'
-      : kind === 'time up'
-        ? 'timeout'
-        : kind === 'sennichite'
-          ? 'sennichite'
-          : kind === 'max_moves'
-            ? 'max_moves'
-            : winner === null
-              ? 'interrupted'
-              : 'illegal_move';
-  return { winner, reason };
-}
-
-/** The stated ending when the board did not end the game; `toMove` is the side to move after the last move. */
-function statedEnding(record: GameRecord, toMove: Color): Ending {
-  switch (record.ending?.kind) {
-    case 'toryo':
-      return { winner: other(toMove), reason: 'resignation' };
-    case 'tsumi':
-      return { winner: other(toMove), reason: 'checkmate' };
-    case 'time_up':
-      return { winner: other(toMove), reason: 'timeout' };
-    case 'illegal_move':
-      return { winner: other(toMove), reason: 'illegal_move' };
-    case '+illegal_action':
-      return { winner: 1, reason: 'illegal_move' };
-    case '-illegal_action':
-      return { winner: 0, reason: 'illegal_move' };
-    case 'sennichite':
-      return { winner: null, reason: 'sennichite' };
-    case 'hikiwake':
-    case 'jishogi':
-    case 'max_moves':
-      return { winner: null, reason: 'max_moves' };
-    case undefined:
-      return summaryEnding(record) ?? { winner: null, reason: 'interrupted' };
-    default:
-      return { winner: null, reason: 'interrupted' };
-  }
-}
 
 /** `YYYY/MM/DD HH:MM:SS` of CSA/KIF headers, taken as Japan time (both formats come from there). */
 function headerTime(text: string | undefined): Date | null {
@@ -136,6 +86,62 @@ export interface ImportOptions {
   readonly ruleset?: Ruleset;
   /** The import time when the record has no start time. */
   readonly now?: Date;
+  /** The player importing it (the HTTP import), kept in GameCreated.record. */
+  readonly importedBy?: string;
+}
+
+export interface ImportBytesOptions extends ImportOptions {
+  /** The file's name: its extension breaks a tie between formats, and outcomes name it. */
+  readonly fileName?: string;
+}
+
+/** Without NUL, which PostgreSQL's jsonb cannot hold, in every string of the record's words. */
+const withoutNul = <T>(value: T): T =>
+  JSON.parse(JSON.stringify(value, (_, v: unknown) => (typeof v === 'string' ? v.replaceAll('\0', '') : v))) as T;
+
+/**
+ * The first illegal move of a line's variations, each played from the position where it
+ * branches (the SFEN after the move before it), so every move is played once. `sfens[p]` is
+ * the position after p plies of the line the variations hang from.
+ */
+function variationFault(
+  sfens: readonly string[],
+  ruleset: Ruleset,
+  variations: readonly RecordVariation[],
+): { ply: number; message: string } | null {
+  for (const v of variations) {
+    const from = sfens[v.ply - 1];
+    const parsed = from === undefined ? null : parseSfen(from);
+    if (parsed === null || !parsed.ok) return { ply: v.ply, message: `variation from move ${v.ply}: no such move` };
+    const game = new PositionHistory(parsed.value, ruleset);
+    const line = sfens.slice(0, v.ply);
+    for (const [i, usi] of v.moves.entries()) {
+      const played = game.playUsi(usi);
+      if (!played.ok)
+        return { ply: v.ply + i, message: `variation from move ${v.ply}: illegal move ${usi}: ${played.error}` };
+      line.push(toSfen(game.position));
+    }
+    const nested = variationFault(line, ruleset, v.variations);
+    if (nested) return nested;
+  }
+  return null;
+}
+
+/** The record's words for GameCreated.record: everything but the start and the moves. */
+function notesOf(record: GameRecord, format: string, importedBy: string | undefined): RecordNotes {
+  return withoutNul({
+    format,
+    times: record.times,
+    ending: record.ending,
+    summary: record.summary,
+    players: record.players,
+    info: record.info,
+    extraInfo: record.extraInfo,
+    comments: record.comments,
+    result: record.result ?? null,
+    variations: record.variations ?? [],
+    ...(importedBy === undefined ? {} : { importedBy }),
+  });
 }
 
 /** Validates and imports one record; a record already imported (same bytes) is a duplicate, not an error. */
@@ -145,26 +151,31 @@ export async function importRecord(
   sourceFile: string,
   options: ImportOptions = {},
 ): Promise<ImportOutcome> {
-  const fail = (ply: number, line: number, message: string): ImportOutcome => ({
+  const fail = (ply: number, line: number, code: string, message: string): ImportOutcome => ({
     ok: false,
     file: sourceFile,
     ply,
     line,
+    code,
     message,
   });
   const decoded = decodeRecord(bytes, sourceFile);
-  if (!decoded.ok) return fail(0, decoded.error.line, `${decoded.error.code}: ${decoded.error.message}`);
+  if (!decoded.ok)
+    return fail(0, decoded.error.line, decoded.error.code, `${decoded.error.code}: ${decoded.error.message}`);
   const { record, format } = decoded.value;
   const ruleset = options.ruleset ?? 'default';
   const start = parseSfen(record.sfen);
-  if (!start.ok) return fail(0, 0, `bad start position: ${start.error.message}`);
+  if (!start.ok) return fail(0, 0, 'bad_position', `bad start position: ${start.error.message}`);
   const game = new PositionHistory(start.value, ruleset);
-  const startedAt = headerTime(record.info.start_time) ?? options.now ?? new Date();
+  // KIF's 対局日 is the date when 開始日時 is not given
+  const playedOn = record.extraInfo.find((x) => x.format === 'kif' && x.key === '対局日')?.value;
+  const startedAt = headerTime(record.info.start_time) ?? headerTime(playedOn) ?? options.now ?? new Date();
   let clock = startedAt.getTime();
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const gameId = `imp-${sha256.slice(0, 24)}`;
   const sente = playerRef(record.players.sente, 'sente');
   const gote = playerRef(record.players.gote, 'gote');
+  const sfens = [record.sfen];
   const events: GameEvent[] = [
     {
       type: 'GameCreated',
@@ -178,17 +189,20 @@ export async function importRecord(
         timeControl: { kind: 'unlimited' },
         rated: false,
         createdAt: startedAt.toISOString(),
+        record: notesOf(record, format, options.importedBy),
       },
     },
   ];
   for (const [i, usi] of record.moves.entries()) {
     if (game.outcome.status !== 'ongoing')
-      return fail(i + 1, 0, `move ${usi} after the game ended (${game.outcome.status})`);
+      return fail(i + 1, 0, 'move_after_end', `move ${usi} after the game ended (${game.outcome.status})`);
     const color = COLOR_NAMES[game.position.side] as ColorName;
     clock += (record.times[i] ?? 0) * 1000;
     const at = new Date(clock).toISOString();
     const played = game.playUsi(usi);
-    if (!played.ok) return fail(i + 1, 0, `illegal move ${usi}: ${played.error}`);
+    if (!played.ok) return fail(i + 1, 0, 'illegal_move', `illegal move ${usi}: ${played.error}`);
+    const sfen = toSfen(game.position);
+    sfens.push(sfen);
     const player = color === 'sente' ? sente : gote;
     events.push(
       { type: 'MoveSubmitted', data: { playerId: player.id, color, usi, ply: i, receivedAt: at } },
@@ -198,20 +212,22 @@ export async function importRecord(
           submittedSeq: events.length + 1,
           ply: i + 1,
           usi,
-          sfen: toSfen(game.position),
+          sfen,
           check: game.position.inCheck(),
         },
       },
     );
   }
+  const variation = variationFault(sfens, ruleset, record.variations ?? []);
+  if (variation) return fail(variation.ply, 0, 'illegal_move', variation.message);
   const endedAt = (headerTime(record.info.end_time) ?? new Date(clock)).toISOString();
   if (record.ending?.kind === 'kachi' && game.outcome.status === 'ongoing') game.declareImpasse();
   const outcome = game.outcome;
-  const toMove = game.position.side;
-  let ending: Ending;
-  if (outcome.status === 'ongoing') ending = statedEnding(record, toMove);
+  const toMove: Color = game.position.side;
+  let ending: RecordOutcome;
+  if (outcome.status === 'ongoing') ending = statedOutcome(record, toMove);
   else if (outcome.status === 'impasse') {
-    ending = { winner: outcome.winner, reason: 'impasse' };
+    ending = { winner: outcome.winner, reason: 'impasse', statsReason: 'impasse' };
     const d = outcome.declaration;
     events.push({
       type: 'ImpasseDeclared',
@@ -223,19 +239,17 @@ export async function importRecord(
         at: endedAt,
       },
     });
-  } else ending = { winner: 'winner' in outcome ? outcome.winner : null, reason: outcome.status };
+  } else {
+    const winner = 'winner' in outcome ? outcome.winner : null;
+    ending = { winner, reason: outcome.status, statsReason: outcome.status };
+  }
   const winner = ending.winner === null ? null : (COLOR_NAMES[ending.winner] as ColorName);
-  if (ending.reason === 'resignation')
+  if (ending.reason === 'resignation' && ending.winner !== null)
     events.push({
       type: 'Resigned',
-      data: { color: COLOR_NAMES[other(ending.winner ?? 0)] as ColorName, at: endedAt },
+      data: { color: COLOR_NAMES[ending.winner ^ 1] as ColorName, at: endedAt },
     });
-  // endings the live server has no event reason for are recorded as an abort; the finer
-  // reason stays in imported_games
-  const eventReason: EndReason = (END_REASONS as readonly string[]).includes(ending.reason)
-    ? (ending.reason as EndReason)
-    : 'abort';
-  events.push({ type: 'GameEnded', data: { winner, reason: eventReason, at: endedAt } });
+  events.push({ type: 'GameEnded', data: { winner, reason: ending.reason, at: endedAt } });
 
   const sdb = statsDb(db);
   const existing = await sdb
@@ -250,27 +264,47 @@ export async function importRecord(
         .insertInto('imported_games')
         .values({
           game_id: gameId,
-          source_file: sourceFile,
+          source_file: printable(sourceFile),
           format,
           sha256,
           record_ending:
             record.ending?.raw ?? (record.summary === null ? null : printable(`'summary:${record.summary}`)),
-          end_reason: ending.reason,
+          end_reason: ending.statsReason,
         })
         .execute();
       await appendEvents(trx as unknown as Db, gameId, 0, events);
     });
   } catch (e) {
     // the same record imported concurrently: the other import won
-    if ((e as { code?: string }).code === UNIQUE_VIOLATION || e instanceof VersionConflictError)
-      return { ok: true, duplicate: true, gameId };
+    const code = (e as { code?: unknown }).code;
+    if (code === UNIQUE_VIOLATION || e instanceof VersionConflictError) return { ok: true, duplicate: true, gameId };
+    // PostgreSQL refusing this record's data (SQLSTATE class 22, 23) fails the record, not the caller
+    if (typeof code === 'string' && /^2[23]/.test(code))
+      return fail(0, 0, 'refused_by_database', `not imported: ${(e as Error).message}`);
     throw e;
   }
   return {
     ok: true,
     gameId,
     plies: record.moves.length,
-    result: winner ?? (eventReason === 'abort' ? 'none' : 'draw'),
-    reason: ending.reason,
+    result: winner ?? (ending.reason === 'abort' ? 'none' : 'draw'),
+    reason: ending.statsReason,
   };
+}
+
+/**
+ * Imports a file's bytes: one record, or each record of a CSA file of several (`/` lines), as
+ * `FILE#1`, `FILE#2`, ... Each record is its own transaction; the outcomes come in file order.
+ */
+export async function importRecordBytes(
+  db: Db,
+  bytes: Uint8Array,
+  options: ImportBytesOptions = {},
+): Promise<ImportOutcome[]> {
+  const name = options.fileName ?? 'record';
+  const parts = splitRecords(bytes);
+  const outcomes: ImportOutcome[] = [];
+  for (const [i, part] of parts.entries())
+    outcomes.push(await importRecord(db, part, parts.length > 1 ? `${name}#${i + 1}` : name, options));
+  return outcomes;
 }

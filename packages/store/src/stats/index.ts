@@ -1,4 +1,11 @@
-export { type ImportOptions, type ImportOutcome, importRecord } from './import-record.js';
+export {
+  type ImportBytesOptions,
+  type ImportFailureCode,
+  type ImportOptions,
+  type ImportOutcome,
+  importRecord,
+  importRecordBytes,
+} from './import-record.js';
 export { finishedGameEnd, type PeriodGamesOptions, periodGames } from './period-games.js';
 export {
   type BatchResult,
@@ -32,6 +39,7 @@ export {
   type Streaks,
   shares,
 } from './queries.js';
+export { type RecordOutcome, statedOutcome } from './record-outcome.js';
 export {
   DERIVED_STATS_TABLES,
   type FinishedGamesTable,

@@ -84,7 +84,7 @@ const LEAN_COLUMNS = sql`global_position, game_id, type,
   case when type = 'GameEnded' then coalesce((select (m.payload->>'ply')::int from game_events m
     where m.game_id = e.game_id and m.seq < e.seq and m.type = 'MoveAccepted'
     order by m.seq desc limit 1), 0) end as plies,
-  case when type in ('GameCreated', 'GameEnded') then payload end as payload`;
+  case when type in ('GameCreated', 'GameEnded') then payload - 'record' end as payload`;
 
 const lean = (r: LeanRow): LeanEvent => ({
   position: Number(r.global_position),

@@ -11,9 +11,11 @@ export type GameResult = (typeof GAME_RESULTS)[number];
 
 /**
  * Ending reasons of finished games: the game's END_REASONS plus the record endings of
- * imported games the live server has no event reason for.
+ * imported games the live server has no event reason for (record-outcome.ts): `interrupted`
+ * (%CHUDAN and records without a result), `draw` (%HIKIWAKE, 引き分け), `forfeit` (不戦勝,
+ * 不戦敗) and `try` (トライ).
  */
-export const STATS_END_REASONS = [...END_REASONS, 'interrupted'] as const;
+export const STATS_END_REASONS = [...END_REASONS, 'interrupted', 'draw', 'forfeit', 'try'] as const;
 export type StatsEndReason = (typeof STATS_END_REASONS)[number];
 
 export interface ProjectionCheckpointsTable {
