@@ -12,7 +12,8 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { loadConfig, recordOf } from '@shogi/gateway';
+import { recordOfEvents } from '@shogi/game';
+import { loadConfig } from '@shogi/gateway';
 import { exportCsa, exportKif } from '@shogi/rules';
 import { createDb, type Db, readStream } from '@shogi/store';
 import iconv from 'iconv-lite';
@@ -131,7 +132,10 @@ describe('npm run import and POST /api/import', () => {
   test('with the same events and the same records, as CSA and KIF', async () => {
     for (const { game_id: id } of await importRows(cliDb)) {
       expect(await eventsOf(stack.db, id), id).toEqual(await eventsOf(cliDb, id));
-      const [cli, served] = [recordOf(await readStream(cliDb, id, 0)), recordOf(await readStream(stack.db, id, 0))];
+      const [cli, served] = [
+        recordOfEvents(await readStream(cliDb, id, 0)),
+        recordOfEvents(await readStream(stack.db, id, 0)),
+      ];
       if (cli === null || served === null) throw new Error(`${id}: no record`);
       for (const exporter of [(r: typeof cli) => exportCsa(r, { version: '2.2' }), exportKif]) {
         const [a, b] = [exporter(cli), exporter(served)];

@@ -1,7 +1,6 @@
-import type { GameEnded, RecordedEvent } from '@shogi/game';
+import { type GameEnded, type RecordedEvent, recordOfEvents } from '@shogi/game';
 import { exportCsa, exportKif, type GameRecord, parseCsa, parseKif, START_SFEN } from '@shogi/rules';
 import { describe, expect, it } from 'vitest';
-import { recordOf } from '../src/domain/game-record.js';
 
 type Side = 'sente' | 'gote';
 const other = (s: Side): Side => (s === 'sente' ? 'gote' : 'sente');
@@ -67,7 +66,7 @@ function winnerRead(record: GameRecord): Side | 'draw' | 'unknown' {
 
 /** The record of `events` exported as KIF and CSA and read back. */
 function readBack(events: readonly RecordedEvent[]): { kif: GameRecord; csa: GameRecord; kifText: string } {
-  const record = recordOf(events);
+  const record = recordOfEvents(events);
   if (record === null) throw new Error('no record');
   const kifText = exportKif(record);
   const csaText = exportCsa(record, { version: '3.0' });
@@ -128,6 +127,6 @@ describe('game records name the winner the log names', () => {
 
   it('a game still going has no ending', () => {
     const events = log(['7g7f'], { winner: null, reason: 'abort', at }).slice(0, -1);
-    expect(recordOf(events)?.ending).toBeNull();
+    expect(recordOfEvents(events)?.ending).toBeNull();
   });
 });

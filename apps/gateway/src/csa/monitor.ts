@@ -5,11 +5,10 @@
  * `##[MONITOR2][<game id>]`. It follows the game as the players' sessions do, on the hub with
  * a Feed, so any game of the server can be monitored, whichever gateway its players are on.
  */
-import type { GameEvent, RecordedEvent } from '@shogi/game';
+import { type GameEvent, type RecordedEvent, recordOfEvents } from '@shogi/game';
 import type { WireEvent } from '@shogi/protocol';
 import { exportCsa } from '@shogi/rules';
 import type { FastifyBaseLogger } from 'fastify';
-import { recordOf } from '../domain/game-record.js';
 import { type FollowDeps, type Following, followGame } from './game-follower.js';
 import { newPlayView, type PlayView, playLines } from './play-lines.js';
 import { monitorLines } from './x1-lines.js';
@@ -61,7 +60,7 @@ export class Monitor {
     const created = events?.[0];
     if (events === null || created === undefined || created.type !== 'GameCreated') return null;
     const monitor = new Monitor(gameId, write);
-    const record = recordOf(events.map((e) => recorded(gameId, e)));
+    const record = recordOfEvents(events.map((e) => recorded(gameId, e)));
     const text = record === null ? null : exportCsa(record, { version: '2.2' });
     if (text === null || !text.ok) return null;
     write(

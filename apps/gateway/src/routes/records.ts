@@ -9,13 +9,13 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { recordOfEvents } from '@shogi/game';
 import { ErrorResponse, GameParams } from '@shogi/protocol';
 import type { GameRecord } from '@shogi/rules';
 import { type Db, type FinishedGamesTable, finishedGameEnd, periodGames, playerGames, readStream } from '@shogi/store';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { ApiError } from '../domain/api-error.js';
-import { recordOf } from '../domain/game-record.js';
 import {
   attachment,
   CSA_VERSIONS,
@@ -33,7 +33,7 @@ import {
 const FIRST_SHAPE_FORMATS = ['kif', 'csa', 'sfen'] as const satisfies readonly DownloadFormat[];
 
 async function recordOfGame(db: Db, id: string): Promise<GameRecord> {
-  const record = recordOf(await readStream(db, id, 0));
+  const record = recordOfEvents(await readStream(db, id, 0));
   if (record === null) throw new ApiError('GAME_NOT_FOUND');
   return record;
 }
@@ -205,7 +205,7 @@ const records: FastifyPluginAsyncTypebox = async (app) => {
     let first = true;
     const charset = charsetOf('csa', { csaVersion: version });
     for await (const g of games) {
-      const record = recordOf(await readStream(db, g.game_id, 0));
+      const record = recordOfEvents(await readStream(db, g.game_id, 0));
       if (record === null) continue;
       const text = `${first ? '' : '/\n'}${recordText(record, 'csa', { csaVersion: version })}${tail(g.game_id)}`;
       yield encodeText(text, charset);
@@ -215,7 +215,7 @@ const records: FastifyPluginAsyncTypebox = async (app) => {
 
   async function* ndjsonLines(games: AsyncIterable<Row>, full: boolean) {
     for await (const g of games) {
-      const record = full ? recordOf(await readStream(db, g.game_id, 0)) : null;
+      const record = full ? recordOfEvents(await readStream(db, g.game_id, 0)) : null;
       if (full && record === null) continue;
       yield gameLine(g, record);
     }
