@@ -4,6 +4,7 @@
  * only they change.
  */
 import { h } from '../../dom.js';
+import { moveNotation } from '../../prefs/notation.js';
 import { pieceStyle } from '../../session.js';
 import { timeControlText } from '../../shogi/clock.js';
 import { isLive, shownPly } from '../../shogi/cursor.js';
@@ -68,7 +69,7 @@ export function renderGame(view: GameView, state: GamePageState, on: RenderHandl
 function renderMoveList(list: HTMLElement, history: GameHistory, shown: number, show: (ply: number) => void): void {
   const moves = history.moves;
   list.replaceChildren(
-    ...history.kifu.map((text, i) =>
+    ...history.notation(moveNotation()).map((text, i) =>
       h(
         'li',
         { class: i + 1 === shown ? 'current' : null },
