@@ -1,18 +1,30 @@
 /**
- * The client's router: /, /games/:id, /stats, /players/:id. Links marked `data-link` are
- * followed without a reload; the gateway answers any of these paths with index.html.
+ * The client's router: /, /games/:id, /stats, /players/:id, /settings, and a not-found page
+ * for anything else. Links marked `data-link` are followed without a reload; the gateway
+ * answers any of these paths with index.html.
  */
 import './styles.css';
+import './styles/pieces.css';
+import { markPieceStyle } from './session.js';
 import { gamePage } from './views/game.js';
 import { lobbyPage } from './views/lobby.js';
+import { notFoundPage } from './views/not-found.js';
 import { playerPage } from './views/player.js';
+import { settingsPage } from './views/settings.js';
 import { statsPage } from './views/stats.js';
 
 const main = document.getElementById('main') as HTMLElement;
 let leave: () => void = () => {};
 
+const TITLES: Readonly<Record<string, string>> = {
+  '/': 'Shogi',
+  '/stats': 'Statistics · Shogi',
+  '/settings': 'Settings · Shogi',
+};
+
 function route(): void {
   leave();
+  markPieceStyle();
   const path = location.pathname;
   const game = /^\/games\/([A-Za-z0-9_-]+)$/.exec(path);
   const player = /^\/players\/([A-Za-z0-9_-]+)$/.exec(path);
@@ -21,8 +33,11 @@ function route(): void {
   if (game?.[1]) leave = gamePage(main, game[1], navigate);
   else if (player?.[1]) leave = playerPage(main, player[1]);
   else if (path === '/stats') leave = statsPage(main);
-  else leave = lobbyPage(main, navigate);
-  document.title = path === '/stats' ? 'Statistics · Shogi' : game ? document.title : 'Shogi';
+  else if (path === '/settings') leave = settingsPage(main);
+  else if (path === '/') leave = lobbyPage(main, navigate);
+  else leave = notFoundPage(main, path);
+  // the game and player pages title themselves once loaded
+  if (!game && !player) document.title = TITLES[path] ?? 'Page not found · Shogi';
 }
 
 export function navigate(path: string): void {
