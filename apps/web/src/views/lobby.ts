@@ -26,6 +26,7 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
     note.textContent = error ?? '';
   };
   let bots: readonly BotRef[] = [];
+  // the bot accounts seen in the live games, for the BOT title in your games
   const botIds = new Set<string>();
 
   const live = followLiveGames();
@@ -61,7 +62,6 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
   api.bots().then(
     (list) => {
       bots = list.bots;
-      for (const b of bots) botIds.add(b.playerId ?? b.id);
       dialog.offerBots(bots);
     },
     () => {},

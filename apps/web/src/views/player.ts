@@ -4,7 +4,7 @@
  * rating-history chart each, results by colour and by ending (`/api/stats/players/:id`),
  * streaks, and the latest games linked to their pages.
  */
-import type { BotList, PlayerProfile, RatingHistory } from '@shogi/protocol';
+import type { PlayerProfile, RatingHistory } from '@shogi/protocol';
 import { ApiFailure, api } from '../api.js';
 import { h } from '../dom.js';
 import '../styles/player.css';
@@ -23,7 +23,7 @@ interface Tally {
 interface PlayerStats {
   readonly streaks: { current: { outcome: string; games: number } | null; bestWin: number };
   readonly total: Tally;
-  readonly byColor: { sente: Tally; gote: Record };
+  readonly byColor: { sente: Tally; gote: Tally };
   readonly byReason: (Tally & { reason: string })[];
 }
 
@@ -49,11 +49,9 @@ export function playerPage(root: HTMLElement, playerId: string): () => void {
   Promise.all([
     api.get<PlayerProfile>(`/api/players/${id}`),
     api.get<PlayerStats>(`/api/stats/players/${id}`).catch(() => null),
-    api.bots().catch((): BotList => ({ bots: [] })),
   ]).then(
-    async ([p, stats, bots]) => {
+    async ([p, stats]) => {
       document.title = `${p.name} · Shogi`;
-      const botIds = new Set(bots.bots.map((b) => b.playerId ?? b.id));
       const histories = await Promise.all(
         p.ratings.map((r) =>
           api.get<RatingHistory>(`/api/players/${id}/ratings/${r.category}/history`).catch(() => null),
@@ -181,7 +179,7 @@ export function playerPage(root: HTMLElement, playerId: string): () => void {
                       'a',
                       { href: `/games/${g.gameId}`, 'data-link': true },
                       `${g.outcome === 'none' ? 'no result' : g.outcome} as ${g.color} vs `,
-                      ...titledName({ name: g.opponent.name, title: botIds.has(g.opponent.id) ? 'BOT' : null }),
+                      ...titledName(g.opponent),
                     ),
                     ` · ${reasonText(g.reason)} · ${g.plies} plies`,
                     g.rated && g.ratingAfter !== null ? ` · rating ${g.ratingAfter}` : ' · casual',

@@ -58,7 +58,7 @@ export function settingsPage(root: HTMLElement): () => void {
         'Pieces',
         [
           ['kanji', 'Kanji (歩 香 桂)'],
-          ['latin', 'Letters (P L N), gote’s marked in red and underlined'],
+          ['latin', 'Letters (P L N), gote’s marked in blue and underlined'],
         ],
         pieceStyle(),
         setPieceStyle,
