@@ -26,15 +26,18 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
     note.textContent = error ?? '';
   };
   let bots: readonly BotRef[] = [];
-  // the bot accounts seen in the live games, for the BOT title in your games
+  // the bot accounts seen in the live games (by id and name), for the BOT title in your games
   const botIds = new Set<string>();
 
   const live = followLiveGames();
+  const mine = myGames((o) => botIds.has(o.id) || botIds.has(o.username.toLowerCase()));
   live.onChange(() => {
+    const known = botIds.size;
     for (const g of live.games.values())
-      for (const p of [g.players.sente, g.players.gote]) if (p.title === 'BOT') botIds.add(p.id);
+      for (const p of [g.players.sente, g.players.gote])
+        if (p.title === 'BOT') botIds.add(p.id).add(p.name.toLowerCase());
+    if (botIds.size > known) mine.render();
   });
-  const mine = myGames(() => botIds);
   const challenges = challengeList(navigate);
   const account = accountBar(() => {
     play.listen();

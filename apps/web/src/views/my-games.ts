@@ -21,23 +21,36 @@ interface NowPlaying {
 
 const REFRESH_MS = 10_000;
 
-/** `botIds`: the players known to be bots, for their title beside the name. */
-export function myGames(botIds: () => ReadonlySet<string>): { element: HTMLElement; refresh(): void; close(): void } {
+/**
+ * `isBot`: whether an opponent is known to be a bot account (lishogi's list names them by
+ * username and id, without their title), for the BOT title beside the name.
+ */
+export function myGames(isBot: (opponent: { id: string; username: string }) => boolean): {
+  element: HTMLElement;
+  refresh(): void;
+  /** draws the games again (more bots became known) */
+  render(): void;
+  close(): void;
+} {
   const list = h('ul', { class: 'my-games' });
   const element = h('section', { class: 'mine', hidden: true }, h('h2', {}, 'Your games in progress'), list);
+  let games: NowPlaying[] = [];
   const refresh = async () => {
     const me = identity();
-    const games = me
+    games = me
       ? await api.authed<{ nowPlaying: NowPlaying[] }>('/api/account/playing?nb=12', me.token).then(
           (r) => r.nowPlaying,
           () => [] as NowPlaying[],
         )
       : [];
+    render();
+  };
+  const render = () => {
     element.hidden = games.length === 0;
     list.replaceChildren(
       ...games.map((g) => {
         const state = boardOfSfen(g.sfen);
-        const opponent = { name: g.opponent.username, title: botIds().has(g.opponent.id) ? ('BOT' as const) : null };
+        const opponent = { name: g.opponent.username, title: isBot(g.opponent) ? ('BOT' as const) : null };
         return h(
           'li',
           { class: `my-game${g.isMyTurn ? ' my-turn' : ''}`, 'data-game': g.gameId },
@@ -65,5 +78,5 @@ export function myGames(botIds: () => ReadonlySet<string>): { element: HTMLEleme
   };
   void refresh();
   const timer = setInterval(() => void refresh(), REFRESH_MS);
-  return { element, refresh: () => void refresh(), close: () => clearInterval(timer) };
+  return { element, refresh: () => void refresh(), render, close: () => clearInterval(timer) };
 }

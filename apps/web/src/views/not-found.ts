@@ -1,5 +1,6 @@
 /** The page for a path the client does not know: says so, and leads back. */
 import { h } from '../dom.js';
+import '../styles/not-found.css';
 
 export function notFoundPage(root: HTMLElement, path: string): () => void {
   root.replaceChildren(

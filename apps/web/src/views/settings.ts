@@ -6,6 +6,7 @@
 import { h } from '../dom.js';
 import { moveNotation, NOTATION_LABELS, setMoveNotation } from '../prefs/notation.js';
 import { pieceStyle, setPieceStyle } from '../session.js';
+import '../styles/settings.css';
 import { NOTATIONS, type Notation } from '../shogi/notation.js';
 import type { PieceStyle } from '../shogi/pieces.js';
 
