@@ -187,7 +187,7 @@ describe('what was broken', () => {
     const counts = ticks.map(Number);
     expect(counts[0]).toBe(0);
     expect(new Set(counts.slice(1).map((c, i) => c - (counts[i] as number))).size).toBe(1);
-    await shoot(page, 'web-stats');
+    await shoot(page, 'web-statistics');
   });
 
   test('an unknown path is a not-found page; the favicon is served', async () => {
@@ -254,7 +254,7 @@ describe('the lobby and the players', () => {
     await seeker.fill('#create-byoyomi', '30');
     await seeker.selectOption('#create-color', 'gote');
     await seeker.selectOption('#create-handicap', 'bishop');
-    await shoot(seeker, 'web-lobby-create');
+    await shoot(seeker, 'web-create-game');
     await seeker.click('#create-submit');
     await seeker.locator('.waiting', { hasText: 'Looking for an opponent (10|30 byoyomi, casual)' }).waitFor();
     // a second open seek, so the table has something to sort
@@ -276,7 +276,7 @@ describe('the lobby and the players', () => {
     await page.click('button.sort[data-sort="clock"]');
     expect(await players()).toEqual(['hc-other', 'hc-giver']);
     expect(await page.locator('th[aria-sort="descending"]').textContent()).toMatch(/Clock/);
-    await shoot(page, 'web-lobby');
+    await shoot(page, 'web-lobby-seeks');
     await row.locator('button:has-text("Play")').click();
     for (const p of [seeker, page]) await p.waitForURL('**/games/*', { timeout: 15_000 });
     const game = await stack.api.game(new URL(page.url()).pathname.split('/').at(-1) as string);

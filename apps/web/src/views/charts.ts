@@ -101,7 +101,14 @@ export function histogram(
   const height = 220;
   const ticks = countTicks(Math.max(0, ...buckets.map((b) => b.value)));
   const top = ticks.at(-1) ?? 1;
-  const pad = { left: Math.max(...ticks.map((t) => String(t).length)) * CHAR_W + 12, right: 8, top: 10, bottom: 40 };
+  // room for the tick labels, and for the axis title beside them when there is one
+  const titleW = axis.y === '' ? 0 : FONT + 6;
+  const pad = {
+    left: titleW + Math.max(...ticks.map((t) => String(t).length)) * CHAR_W + 12,
+    right: 8,
+    top: 10,
+    bottom: 40,
+  };
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
   const bw = plotW / Math.max(1, buckets.length);
@@ -159,7 +166,12 @@ export function lineChart(
   const xs = all.map((p) => p.x);
   const ys = all.map((p) => p.y);
   const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
-  const [y0, y1] = [Math.min(...ys), Math.max(...ys)];
+  // a flat line (one rated game) gets a band around its value, so its two labels do not overprint
+  const flat = Math.max(1, Math.abs(Math.min(...ys)) * 0.05);
+  const [y0, y1] =
+    Math.min(...ys) === Math.max(...ys)
+      ? [Math.min(...ys) - flat, Math.max(...ys) + flat]
+      : [Math.min(...ys), Math.max(...ys)];
   const yw = Math.max(format.y(y0).length, format.y(y1).length) * CHAR_W + 10;
   const pad = { left: yw, right: 12, top: 12, bottom: 44 };
   const sx = (x: number) => pad.left + ((x - x0) / (x1 - x0 || 1)) * (width - pad.left - pad.right);
@@ -179,8 +191,9 @@ export function lineChart(
       label(pad.left - 5, sy(y1) + 4, format.y(y1), 'end'),
       label(pad.left - 5, sy(y0) + 4, format.y(y0), 'end'),
       label(pad.left, height - pad.bottom + 17, format.x(x0)),
-      label(width - pad.right, height - pad.bottom + 17, format.x(x1), 'end'),
     );
+    if (format.x(x1) !== format.x(x0))
+      parts.push(label(width - pad.right, height - pad.bottom + 17, format.x(x1), 'end'));
   }
   series.forEach((line, i) => {
     const d = line.points.map((p, j) => `${j === 0 ? 'M' : 'L'}${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`).join(' ');

@@ -33,6 +33,7 @@ const score = (r: Tally) => {
   const played = r.wins + r.losses + r.draws;
   return played === 0 ? '–' : `${Math.round(((r.wins + r.draws / 2) / played) * 100)} %`;
 };
+const gamesText = (n: number) => `${n} game${n === 1 ? '' : 's'}`;
 const cells = (...values: (string | number)[]) => values.map((v) => h('td', {}, String(v)));
 const table = (caption: string, columns: string[], rows: HTMLElement[]) =>
   h(
@@ -69,7 +70,8 @@ export function playerPage(root: HTMLElement, playerId: string): () => void {
             ? h(
                 'p',
                 { class: 'summary' },
-                `${stats.total.wins + stats.total.losses + stats.total.draws + stats.total.noResult} games · `,
+                gamesText(stats.total.wins + stats.total.losses + stats.total.draws + stats.total.noResult),
+                ' · ',
                 `${stats.total.wins} wins, ${stats.total.losses} losses, ${stats.total.draws} draws`,
                 streak ? ` · current streak: ${streak.games} ${streak.outcome}${streak.games > 1 ? 's' : ''}` : '',
                 ` · best winning streak: ${stats.streaks.bestWin}`,
