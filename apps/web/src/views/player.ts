@@ -33,7 +33,8 @@ const score = (r: Tally) => {
   const played = r.wins + r.losses + r.draws;
   return played === 0 ? '–' : `${Math.round(((r.wins + r.draws / 2) / played) * 100)} %`;
 };
-const gamesText = (n: number) => `${n} game${n === 1 ? '' : 's'}`;
+const counted = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const gamesText = (n: number) => counted(n, 'game');
 const cells = (...values: (string | number)[]) => values.map((v) => h('td', {}, String(v)));
 const table = (caption: string, columns: string[], rows: HTMLElement[]) =>
   h(
@@ -72,7 +73,11 @@ export function playerPage(root: HTMLElement, playerId: string): () => void {
                 { class: 'summary' },
                 gamesText(stats.total.wins + stats.total.losses + stats.total.draws + stats.total.noResult),
                 ' · ',
-                `${stats.total.wins} wins, ${stats.total.losses} losses, ${stats.total.draws} draws`,
+                [
+                  counted(stats.total.wins, 'win'),
+                  counted(stats.total.losses, 'loss', 'losses'),
+                  counted(stats.total.draws, 'draw'),
+                ].join(', '),
                 streak ? ` · current streak: ${streak.games} ${streak.outcome}${streak.games > 1 ? 's' : ''}` : '',
                 ` · best winning streak: ${stats.streaks.bestWin}`,
               )
