@@ -131,17 +131,20 @@ describe('what was broken', () => {
     const page = await chromium.contextAs(cy);
     await page.goto(url(`/games/${game.id}`));
     await page.locator('.board .piece').first().waitFor();
-    await page.click('button:has-text("Show pieces as letters")');
+    // the international set, as the settings choose it
+    await page.evaluate(() => localStorage.setItem('shogi.pieceStyle', 'latin'));
+    await page.reload();
+    await page.locator('.board .piece text.latin').first().waitFor();
     const look = (sq: string) =>
-      page.locator(`.board [data-sq="${sq}"] .piece`).evaluate((el) => {
+      page.locator(`.board [data-sq="${sq}"] .piece text.latin`).evaluate((el) => {
         const style = getComputedStyle(el);
-        return { text: el.textContent, color: style.color, line: style.textDecorationLine };
+        return { text: el.textContent, fill: style.fill, line: style.textDecorationLine };
       });
     const senteKnight = await look('2i');
     const goteKnight = await look('2a');
     expect(senteKnight.text).toBe('N');
     expect(goteKnight.text).toBe('N');
-    expect(goteKnight.color).not.toBe(senteKnight.color);
+    expect(goteKnight.fill).not.toBe(senteKnight.fill);
     expect(goteKnight.line).toBe('underline');
     expect(senteKnight.line).toBe('none');
     await shoot(page, 'web-game-letters');

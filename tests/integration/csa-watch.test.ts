@@ -5,6 +5,7 @@
  * record, and the game's log, view and record have the shape of a game played over HTTP.
  */
 import type { ServerMessage } from '@shogi/protocol';
+import { analysisDb, getAnalysis, PLAYER_COMMENTS_SETTING, requestAnalysis } from '@shogi/store';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CsaClient, play } from './csa-client.js';
 import { bearer, call, newGame, playMove, type Stack, startStack } from './harness.js';
@@ -84,6 +85,42 @@ describe('a CSA game seen over WebSocket and HTTP', () => {
     const record = await stack.app.inject({ method: 'GET', url: `/api/games/${gameId}/record.csa` });
     expect(record.body).toContain("+7776FU\nT0\n'* 30 -3334FU +2726FU\n-3334FU\nT0\n'* -25 +2726FU\n+2726FU\n");
     expect(record.body).toContain('%TORYO');
+  });
+
+  test("the engines' comments are the game's players' analysis, kept once it ended, never shadowing the server's", async () => {
+    const players = {
+      status: 'done',
+      engine: { name: "the players' engines", source: 'players' },
+      plies: [
+        // sente's engine: +30 for sente, expecting 3c3d then 2g2f
+        { ply: 1, score: { cp: 30 }, best: '3c3d', pv: ['3c3d', '2g2f'], judgment: null, by: 'sente' },
+        // gote's engine writes sente's side too: -25 is gote ahead
+        { ply: 2, score: { cp: -25 }, best: '2g2f', pv: ['2g2f'], judgment: null, by: 'gote' },
+      ],
+    };
+    // kept by the CSA front end as the game ended
+    const db = analysisDb(stack.db);
+    await expect
+      .poll(async () => (await getAnalysis(db, gameId, PLAYER_COMMENTS_SETTING))?.status ?? null, { timeout: 5_000 })
+      .toBe('done');
+    const read = (query = '') => stack.app.inject({ method: 'GET', url: `/api/games/${gameId}/analysis${query}` });
+    expect((await read()).json()).toEqual(players);
+    expect((await read('?source=players')).json()).toEqual(players);
+    expect((await read('?source=server')).statusCode).toBe(404);
+    expect((await read('?source=engine')).statusCode).toBe(400);
+
+    // a server analysis requested later is what the route answers first; the players' stays a query away
+    const engine = { name: 'Fairy-Stockfish', depth: 12 };
+    await requestAnalysis(db, {
+      gameId,
+      setting: 'Fairy-Stockfish|depth=12',
+      engine,
+      firstSide: 'sente',
+      now: new Date(),
+    });
+    expect((await read()).json()).toMatchObject({ status: 'queued', engine, plies: [] });
+    expect((await read('?source=server')).json()).toMatchObject({ status: 'queued', engine });
+    expect((await read('?source=players')).json()).toEqual(players);
   });
 
   test('the log, the view and the record have the shape of an HTTP game with the same moves', async () => {

@@ -32,9 +32,12 @@ beforeAll(async () => {
 });
 afterAll(async () => stack?.close());
 
+/** The answer's text in the charset its Content-Type names (a .kif is Shift_JIS). */
 const get = async (url: string) => {
   const res = await stack.app.inject({ method: 'GET', url });
-  return { status: res.statusCode, text: res.body, type: res.headers['content-type'] };
+  const type = res.headers['content-type'];
+  const charset = /charset=([^;]+)/.exec(String(type))?.[1] ?? 'utf-8';
+  return { status: res.statusCode, text: new TextDecoder(charset).decode(res.rawPayload), type };
 };
 
 describe('GET /api/stats/*', () => {

@@ -14,7 +14,7 @@ import {
   readStream,
   rebuildGamesTable,
 } from '@shogi/store';
-import { createTestDatabase, type TestDatabase } from '@shogi/store/testing';
+import { createTestDatabase, gamesInDistinctPartitions, partitionOf, type TestDatabase } from '@shogi/store/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -51,6 +51,50 @@ async function playMoves(gameId: string, moves: readonly string[]): Promise<void
     await appendEvents(t.db, gameId, state.seq, v.events);
     state = fold(v.events, state);
   }
+}
+
+/**
+ * The horizon lock's proof, run: `late` draws a global position in a transaction held open,
+ * `early` draws a higher one and commits first; readAll must wait for `late` and then return
+ * both, in position order.
+ */
+async function lateCommitIsNotSkipped(late: string, early: string): Promise<void> {
+  const { rows } = await sql<{ m: string | null }>`select max(global_position) as m from game_events`.execute(t.db);
+  const start = Number(rows[0]?.m ?? 0);
+  await appendEvents(t.db, late, 0, [gameCreated(late)]);
+  await appendEvents(t.db, early, 0, [gameCreated(early)]);
+  const afterCreates = (await readAll(t.db, start, 100)).at(-1)?.globalPosition ?? 0;
+  let release!: () => void;
+  const released = new Promise<void>((r) => {
+    release = r;
+  });
+  let drawn!: () => void;
+  const positionDrawn = new Promise<void>((r) => {
+    drawn = r;
+  });
+  // 1. a transaction draws a position for `late` and stays open
+  const slow = t.db.transaction().execute(async (trx) => {
+    await appendEvents(trx, late, 1, [moveSubmitted('7g7f', 0)]);
+    drawn();
+    await released;
+  });
+  await positionDrawn;
+  // 2. another append draws a higher position and commits first
+  await appendEvents(t.db, early, 1, [moveSubmitted('7g7f', 0)]);
+  // 3. a reader now must not return the higher position without the lower one: it waits
+  let read: Awaited<ReturnType<typeof readAll>> | null = null;
+  const reading = readAll(t.db, afterCreates, 100).then((r) => {
+    read = r;
+  });
+  await new Promise((r) => setTimeout(r, 200));
+  expect(read).toBeNull();
+  // 4. once the slow transaction commits, the reader gets both, in position order
+  release();
+  await slow;
+  await reading;
+  const got = (read ?? []) as Awaited<ReturnType<typeof readAll>>;
+  expect(got.map((e) => `${e.gameId}:${e.seq}`)).toEqual([`${late}:2`, `${early}:2`]);
+  expect(got[0]?.globalPosition).toBeLessThan(got[1]?.globalPosition ?? 0);
 }
 
 describe('postgres event store', () => {
@@ -92,42 +136,15 @@ describe('postgres event store', () => {
   });
 
   it('readAll never skips an event whose transaction commits after a later position', async () => {
-    const { rows } = await sql<{ m: string | null }>`select max(global_position) as m from game_events`.execute(t.db);
-    const start = Number(rows[0]?.m ?? 0);
-    await appendEvents(t.db, 'late', 0, [gameCreated('late')]);
-    await appendEvents(t.db, 'early', 0, [gameCreated('early')]);
-    const afterCreates = (await readAll(t.db, start, 100)).at(-1)?.globalPosition ?? 0;
-    let release!: () => void;
-    const released = new Promise<void>((r) => {
-      release = r;
-    });
-    let drawn!: () => void;
-    const positionDrawn = new Promise<void>((r) => {
-      drawn = r;
-    });
-    // 1. a transaction draws a position for 'late' and stays open
-    const slow = t.db.transaction().execute(async (trx) => {
-      await appendEvents(trx, 'late', 1, [moveSubmitted('7g7f', 0)]);
-      drawn();
-      await released;
-    });
-    await positionDrawn;
-    // 2. another append draws a higher position and commits first
-    await appendEvents(t.db, 'early', 1, [moveSubmitted('7g7f', 0)]);
-    // 3. a reader now must not return the higher position without the lower one: it waits
-    let read: Awaited<ReturnType<typeof readAll>> | null = null;
-    const reading = readAll(t.db, afterCreates, 100).then((r) => {
-      read = r;
-    });
-    await new Promise((r) => setTimeout(r, 200));
-    expect(read).toBeNull();
-    // 4. once the slow transaction commits, the reader gets both, in position order
-    release();
-    await slow;
-    await reading;
-    const got = (read ?? []) as Awaited<ReturnType<typeof readAll>>;
-    expect(got.map((e) => `${e.gameId}${e.seq}`)).toEqual(['late2', 'early2']);
-    expect(got[0]?.globalPosition).toBeLessThan(got[1]?.globalPosition ?? 0);
+    await lateCommitIsNotSkipped('late', 'early');
+  });
+
+  it('readAll never skips a late commit in another partition of the log than the later position', async () => {
+    // the positions come from one sequence and the lock is the database's, not a partition's
+    const [late, early] = await gamesInDistinctPartitions(t.db, 'late-across-', 2);
+    if (late === undefined || early === undefined) throw new Error('two games expected');
+    expect(await partitionOf(t.db, late)).not.toBe(await partitionOf(t.db, early));
+    await lateCommitIsNotSkipped(late, early);
   });
 
   it('rebuilds the games table from the log to equal the live one', async () => {

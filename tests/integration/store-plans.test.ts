@@ -53,9 +53,11 @@ async function query<R extends pg.QueryResultRow>(text: string, values: unknown[
   }
 }
 
+/** Summed over the table's partitions (a partitioned table's own counters stay at zero). */
 async function sequentialScans(table: string): Promise<number> {
-  const { rows } = await query<{ n: string | number }>(
-    'select seq_scan as n from pg_stat_user_tables where relname = $1',
+  const { rows } = await query<{ n: string | number | null }>(
+    `select sum(seq_scan) as n from pg_stat_user_tables
+     where relid = $1::regclass or relid in (select relid from pg_partition_tree($1::regclass) where isleaf)`,
     [table],
   );
   return Number(rows[0]?.n ?? Number.NaN);

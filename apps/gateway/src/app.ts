@@ -40,6 +40,7 @@ import analysis from './routes/analysis.js';
 import bots from './routes/bots.js';
 import gameRoutes from './routes/games.js';
 import health from './routes/health.js';
+import importRoute from './routes/import.js';
 import live from './routes/live.js';
 import lobbyRoutes from './routes/lobby.js';
 import playerProfile from './routes/player-profile.js';
@@ -151,6 +152,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(lobbyRoutes);
   await fastify.register(stats);
   await fastify.register(records);
+  await fastify.register(importRoute);
   await fastify.register(playerProfile);
   await fastify.register(lishogi);
   if (extras.bots) await fastify.register(bots, { bots: extras.bots });

@@ -13,6 +13,11 @@ export interface GatewayConfig {
   readonly logLevel: string;
   /** largest accepted HTTP body, bytes */
   readonly bodyLimit: number;
+  /**
+   * largest record body POST /api/import takes (raw text, an upload or JSON), bytes; the one
+   * route whose body may exceed bodyLimit (413 PAYLOAD_TOO_LARGE above)
+   */
+  readonly importMaxBytes: number;
   /** largest accepted WebSocket frame, bytes */
   readonly wsMaxPayload: number;
   /** retries of decide+append after a version conflict */
@@ -91,6 +96,10 @@ export interface RateLimits {
   readonly analysis: RateLimit;
   /** game chat lines (lishogi's chat routes), per token */
   readonly chat: RateLimit;
+  /** record imports (POST /api/import), per token: each replays and writes whole games */
+  readonly imports: RateLimit;
+  /** bulk exports of the whole database (GET /api/games/export), per client IP: each streams every game of a period */
+  readonly exports: RateLimit;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -113,6 +122,8 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     channelPrefix: env.CHANNEL_PREFIX ?? '',
     logLevel: env.LOG_LEVEL ?? 'info',
     bodyLimit: int(env, 'BODY_LIMIT', 4096),
+    // a long KIF with comments is tens of KiB; a player's whole games.csa, a few MiB
+    importMaxBytes: int(env, 'IMPORT_MAX_BYTES', 1024 * 1024),
     wsMaxPayload: int(env, 'WS_MAX_PAYLOAD', 1024),
     maxAppendRetries: int(env, 'MAX_APPEND_RETRIES', 5),
     dbPoolSize: int(env, 'DB_POOL_SIZE', 16),
@@ -157,6 +168,16 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       },
       // room to talk, not to flood the other player's stream
       chat: { max: int(env, 'RATE_LIMIT_CHAT_MAX', 5), windowMs: int(env, 'RATE_LIMIT_CHAT_WINDOW_MS', 10_000) },
+      // a player bringing in their old games file by file, not a bulk loader (operators have npm run import)
+      imports: {
+        max: int(env, 'RATE_LIMIT_IMPORTS_MAX', 60),
+        windowMs: int(env, 'RATE_LIMIT_IMPORTS_WINDOW_MS', 3_600_000),
+      },
+      // a period's dump and its resumptions, not a poll
+      exports: {
+        max: int(env, 'RATE_LIMIT_EXPORTS_MAX', 30),
+        windowMs: int(env, 'RATE_LIMIT_EXPORTS_WINDOW_MS', 3_600_000),
+      },
     },
     lobbyMaxOpenSeeksPerIp: int(env, 'LOBBY_MAX_OPEN_SEEKS_PER_IP', 20),
     csaListen: int(env, 'CSA_PORT', 4081) !== 0,

@@ -3,6 +3,7 @@ export { type AppExtras, type AppOptions, app, buildApp, fastifyOptions } from '
 export { type GatewayConfig, loadConfig } from './config.js';
 export type { CsaFrontEnd } from './csa/plugin.js';
 export { type Bot, BotRegistry } from './domain/bots.js';
+export { recordOf } from './domain/game-record.js';
 export { LocalDelivery } from './domain/hub.js';
 export { createLogger, REDACT_PATHS, stripToken } from './logger.js';
 export { type RunningGateway, startGateway } from './server.js';

@@ -1,24 +1,28 @@
 /**
- * The client's router: /, /games/:id, /stats, /players/:id, /settings, and a not-found page
- * for anything else. Links marked `data-link` are followed without a reload; the gateway
- * answers any of these paths with index.html.
+ * The client's router: /, /games/:id, /stats, /players/:id, /import, /analysis[/:id],
+ * /settings, and a not-found page for anything else. Links marked `data-link` are followed
+ * without a reload; the gateway answers any of these paths with index.html.
  */
 import './styles.css';
 import './styles/pieces.css';
 import { markPieceStyle } from './session.js';
 import { gamePage } from './views/game.js';
+import { importPage } from './views/import.js';
 import { lobbyPage } from './views/lobby.js';
 import { notFoundPage } from './views/not-found.js';
 import { playerPage } from './views/player.js';
 import { settingsPage } from './views/settings.js';
+import { applyThemes } from './views/settings-store.js';
 import { statsPage } from './views/stats.js';
 
+applyThemes();
 const main = document.getElementById('main') as HTMLElement;
 let leave: () => void = () => {};
 
 const TITLES: Readonly<Record<string, string>> = {
   '/': 'Shogi',
   '/stats': 'Statistics · Shogi',
+  '/import': 'Import · Shogi',
   '/settings': 'Settings · Shogi',
 };
 
@@ -28,16 +32,33 @@ function route(): void {
   const path = location.pathname;
   const game = /^\/games\/([A-Za-z0-9_-]+)$/.exec(path);
   const player = /^\/players\/([A-Za-z0-9_-]+)$/.exec(path);
+  const analysis = /^\/analysis(?:\/([A-Za-z0-9_-]+))?$/.exec(path);
   for (const a of document.querySelectorAll<HTMLAnchorElement>('nav a'))
     a.toggleAttribute('aria-current', a.pathname === path || (a.pathname === '/' && game !== null));
   if (game?.[1]) leave = gamePage(main, game[1], navigate);
   else if (player?.[1]) leave = playerPage(main, player[1]);
+  else if (analysis) leave = analysisBoard(analysis[1] ?? null);
   else if (path === '/stats') leave = statsPage(main);
+  else if (path === '/import') leave = importPage(main, navigate);
   else if (path === '/settings') leave = settingsPage(main);
   else if (path === '/') leave = lobbyPage(main, navigate);
   else leave = notFoundPage(main, path);
-  // the game and player pages title themselves once loaded
-  if (!game && !player) document.title = TITLES[path] ?? 'Page not found · Shogi';
+  // the game, player and analysis pages title themselves
+  if (!game && !player && !analysis) document.title = TITLES[path] ?? 'Page not found · Shogi';
+}
+
+/** The analysis board is a chunk of its own, loaded when first opened. */
+function analysisBoard(gameId: string | null): () => void {
+  let left = false;
+  let stop = () => {};
+  document.title = 'Analysis board · Shogi';
+  void import('./views/analysis.js').then((m) => {
+    if (!left) stop = m.analysisPage(main, gameId);
+  });
+  return () => {
+    left = true;
+    stop();
+  };
 }
 
 export function navigate(path: string): void {

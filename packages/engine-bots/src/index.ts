@@ -1,4 +1,11 @@
 export { analysisPlies, type PositionEvaluation } from './analysis.js';
+export {
+  type CommentEvaluation,
+  commentEvaluations,
+  type EngineComment,
+  evaluationOfComment,
+  parseEngineComment,
+} from './engine-comment.js';
 export { shouldDeclareImpasse } from './impasse.js';
 export {
   ANALYSIS_JOB_ATTEMPTS,

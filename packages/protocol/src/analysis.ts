@@ -40,6 +40,12 @@ export const AnalysisPly = Type.Object(
     judgment: Type.Union([Judgment, Type.Null()], {
       description: 'of the move that led here (move number `ply`); null at the start and for good moves',
     }),
+    by: Type.Optional(
+      Type.Union([Type.Literal('sente'), Type.Literal('gote')], {
+        description:
+          "in the players' analysis (`source: 'players'`): whose engine said it, in its comment on move `ply`",
+      }),
+    ),
   },
   closed,
 );
@@ -55,11 +61,26 @@ export const AnalysisStatus = Type.Union([
 export type AnalysisStatus = (typeof ANALYSIS_STATUSES)[number];
 
 const EngineName = Type.String({ minLength: 1, maxLength: 100, description: "as the engine gave it in 'id name'" });
-/** The engine and the limit each position was searched to. */
+/**
+ * The engine and the limit each position was searched to; or, for the players' analysis, the
+ * players' own engines, whose comments on their moves (a CSA engine's `'* score line`) say
+ * what they thought of the position after each move.
+ */
 export const AnalysisEngine = Type.Union([
   Type.Object({ name: EngineName, depth: Type.Integer({ minimum: 1 }) }, closed),
   Type.Object({ name: EngineName, movetime: Type.Integer({ minimum: 1, description: 'ms per position' }) }, closed),
+  Type.Object(
+    {
+      name: EngineName,
+      source: Type.Literal('players', {
+        description: "the players' engines, from their move comments: no judgments, only the commented positions",
+      }),
+    },
+    closed,
+  ),
 ]);
+export const ANALYSIS_SOURCES = ['server', 'players'] as const;
+export type AnalysisSource = (typeof ANALYSIS_SOURCES)[number];
 export type AnalysisEngine = Static<typeof AnalysisEngine>;
 
 export const AnalysisResponse = Type.Object(

@@ -22,6 +22,11 @@ export const ERRORS = {
     status: 400,
     message: "This endpoint cannot be used with a bot account: bots play through lishogi's Bot API",
   },
+  INVALID_RECORD: {
+    status: 400,
+    message:
+      'The game record cannot be imported: the answer names the record, the line, the ply and why (an unknown format, a move the rules refuse, ...); nothing was imported',
+  },
   INVALID_NAME: {
     status: 400,
     message: 'The name is blank, too long, or holds an invisible, format or control character',
@@ -81,6 +86,10 @@ export const ERRORS = {
   CONFLICT: { status: 409, message: 'The game changed while the request was handled; try again' },
   IDEMPOTENCY_KEY_REUSED: { status: 409, message: 'This idempotency key was used for a different request' },
   TOO_LATE_TO_ABORT: { status: 409, message: 'A game can be aborted only before your first move' },
+  RECORD_ALREADY_IMPORTED: {
+    status: 409,
+    message: 'This record was imported before (the same bytes): the answer names its game',
+  },
   // 413/415
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send application/json' },

@@ -15,7 +15,12 @@
  * the same lock EXCLUSIVELY for an instant to read the highest position: at that moment
  * no append is between drawing positions and committing, so every position up to that
  * horizon is final (committed or rolled back), and readAll returns nothing beyond it.
- * The cost is a short pause of appends while a reader takes the horizon (one index probe),
+ * With the log partitioned by game (migration 0014) the proof is unchanged: every partition
+ * takes its positions from the one sequence, the lock is the database's and not a table's,
+ * and the horizon is the highest position over all partitions, so a late commit in one
+ * partition holds back a reader of every other (tested with two games of two partitions).
+ * The cost is a short pause of appends while a reader takes the horizon (an index probe per
+ * partition),
  * and the horizon is reused while a reader is behind it. Chosen over an xmin/xid8 horizon
  * because that needs a composite (xid, position) checkpoint, and the public checkpoint
  * here is the plain global position.

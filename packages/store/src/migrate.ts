@@ -16,6 +16,7 @@ import * as m0010 from './migrations/0010_lobby.js';
 import * as m0011 from './migrations/0011_seeks_address.js';
 import * as m0012 from './migrations/0012_game_analyses.js';
 import * as m0013 from './migrations/0013_bot_accounts.js';
+import * as m0014 from './migrations/0014_game_events_partitioned.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011_seeks_address': m0011,
   '0012_game_analyses': m0012,
   '0013_bot_accounts': m0013,
+  '0014_game_events_partitioned': m0014,
   '0009_ratings': m0009,
   '0008_accounts': m0008,
 };

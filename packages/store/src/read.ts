@@ -60,10 +60,11 @@ export async function readStreams(
 
 /**
  * The highest global position below which every position is final (see the header).
- * Takes the exclusive read-all lock for one index probe.
+ * Takes the exclusive read-all lock for one index probe per partition of the log (the
+ * highest position of each, merged).
  */
 export async function readAllHorizon(db: Executor): Promise<number> {
-  // One statement, so the exclusive lock is held (and appends wait) for one index probe and
+  // One statement, so the exclusive lock is held (and appends wait) for the index probes and
   // never across round trips to a busy client. Its snapshot predates the lock, which is
   // still safe: every position at or below the highest one it sees was drawn before that
   // snapshot by an append holding the shared lock until its commit, so once the exclusive

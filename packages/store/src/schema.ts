@@ -7,7 +7,11 @@ export interface GameEventsTable {
   type: string;
   payload: unknown;
   recorded_at: ColumnType<Date, Date | string | undefined, never>;
-  /** bigserial: pg returns int8 as a string. */
+  /**
+   * Drawn from one sequence whatever partition the row is in, and never written by the app
+   * (insert type never): unique, though the partitioned table cannot declare it (migration
+   * 0014). pg returns int8 as a string.
+   */
   global_position: ColumnType<string, never, never>;
 }
 

@@ -16,6 +16,8 @@ import { newPlayView, onMove, type PlayView, playLines } from './play-lines.js';
 export interface PlayerGameDeps extends FollowDeps {
   readonly games: FollowDeps['games'] & Pick<GameService, 'submitMove' | 'resign' | 'declareImpasse' | 'abort'>;
   readonly log: FastifyBaseLogger;
+  /** told once the game has ended (its players' engine comments are then kept as its players' analysis) */
+  readonly gameEnded?: (gameId: string) => void;
 }
 
 /** What the game tells its session. */
@@ -67,7 +69,10 @@ export class PlayerGame {
         const lines = playLines(this.view, events);
         if (lines.length > 0) this.out.write(lines);
         this.wake?.();
-        if (this.view.ended) this.out.ended();
+        if (this.view.ended) {
+          this.out.ended();
+          this.deps.gameEnded?.(gameId);
+        }
       },
       (err) => {
         this.deps.log.warn({ err, gameId }, 'csa: the game cannot be followed');

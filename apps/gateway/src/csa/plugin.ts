@@ -134,6 +134,11 @@ export default fp<{ config: GatewayConfig }>(
       maxMoves: config.csaMaxMoves,
       x1,
       log,
+      gameEnded(gameId) {
+        app.analysis
+          .keepPlayers(gameId)
+          .catch((err: unknown) => log.warn({ err, gameId }, "csa: the players' analysis was not kept"));
+      },
     };
 
     const perIp = new Map<string, number>();
@@ -204,7 +209,7 @@ export default fp<{ config: GatewayConfig }>(
       for (const session of [...sessions.values()]) session.close();
     });
   },
-  { name: 'csa', dependencies: ['games', 'hub', 'auth', 'redis', 'databases', 'rate-limit', 'spectators'] },
+  { name: 'csa', dependencies: ['games', 'hub', 'auth', 'redis', 'databases', 'rate-limit', 'spectators', 'analysis'] },
 );
 
 /** A %%CHAT line from any gateway, to this gateway's x1 players. */

@@ -49,6 +49,8 @@ export interface SessionContext {
   readonly maxMoves: number;
   readonly x1: X1Context;
   readonly log: FastifyBaseLogger;
+  /** told once a game of a player here has ended */
+  readonly gameEnded: (gameId: string) => void;
 }
 
 /** shogi-server's statuses, as %%WHO shows them; null: not shown */

@@ -4,22 +4,42 @@
  * the engine role, unless it is done; a read answers the most recently requested one. The
  * stored scores are the engine's own, from the side to move: they are turned to sente's side
  * and the moves judged here, at read time (engine-bots `analysisPlies`).
+ *
+ * Beside the server's, a game may have the players' analysis: what their engines said of the
+ * position after each of their moves, in comments sent with the moves (a CSA engine's
+ * `'* score line`). It is derived from the log, where the comments are, and kept in the same
+ * tables once the game has ended (the CSA front end asks for that at the end; a read does it
+ * otherwise), under a setting of its own so that it never stands for the server's.
  */
 import {
   type AnalysisJobData,
   analysisPlies,
   analysisSettingKey,
+  commentEvaluations,
   type EnginePresence,
+  normaliseScore,
   type PositionEvaluation,
   scoreOfText,
+  scoreText,
 } from '@shogi/engine-bots';
-import { type AnalysisResponse, analysisEngineOf, type GameView, type WatchAnalysis } from '@shogi/protocol';
+import {
+  type AnalysisPly,
+  type AnalysisResponse,
+  type AnalysisSource,
+  analysisEngineOf,
+  type GameView,
+  type WatchAnalysis,
+} from '@shogi/protocol';
+import type { GameRecord } from '@shogi/rules';
 import {
   type AnalysisDb,
   type GameAnalysisPlyRow,
   type GameAnalysisRow,
+  getAnalysis,
+  keepAnalysis,
   latestAnalysis,
   listAnalysisPlies,
+  PLAYER_COMMENTS_SETTING,
   requestAnalysis,
 } from '@shogi/store';
 import { ApiError } from './api-error.js';
@@ -27,6 +47,8 @@ import { ApiError } from './api-error.js';
 export interface AnalysisServiceDeps {
   /** the game as its players see it; throws GAME_NOT_FOUND */
   view(gameId: string): Promise<GameView>;
+  /** the game's record from its log (moves and the players' comments); null when there is no such game */
+  record(gameId: string): Promise<GameRecord | null>;
   /** the running engine role's announcement; null when none runs */
   presence(): Promise<EnginePresence | null>;
   /** where requests are written */
@@ -42,10 +64,18 @@ export interface AnalysisServiceDeps {
 
 export interface AnalysisService {
   request(gameId: string): Promise<AnalysisResponse>;
-  read(gameId: string): Promise<AnalysisResponse>;
+  /** the server's most recently requested analysis, else the players'; or the one `source` names */
+  read(gameId: string, source?: AnalysisSource): Promise<AnalysisResponse>;
+  /** keeps the players' analysis of an ended game (a no-op when its moves carry no evaluation) */
+  keepPlayers(gameId: string): Promise<void>;
 }
 
-const firstSideOf = (sfen: string): 'sente' | 'gote' => (sfen.split(' ')[1] === 'w' ? 'gote' : 'sente');
+type Side = 'sente' | 'gote';
+const firstSideOf = (sfen: string): Side => (sfen.split(' ')[1] === 'w' ? 'gote' : 'sente');
+const other = (side: Side): Side => (side === 'sente' ? 'gote' : 'sente');
+
+/** The players' analysis' engine record. */
+const PLAYERS_ENGINE = { name: "the players' engines", source: 'players' } as const;
 
 /** The analysis as the API answers it; the plies are the stored ones from ply 0 on, without a gap. */
 export function analysisResponseOf(row: GameAnalysisRow, plies: readonly GameAnalysisPlyRow[]): AnalysisResponse {
@@ -58,6 +88,32 @@ export function analysisResponseOf(row: GameAnalysisRow, plies: readonly GameAna
     evaluations.push({ score, pv: ply.pv });
   }
   return { status: row.status, engine, plies: analysisPlies(row.first_side, evaluations) };
+}
+
+/**
+ * The players' analysis as the API answers it: only the commented positions, each scored by the
+ * engine of the side that had just moved (`by`); unjudged, the scores being two engines' words.
+ */
+export function playersAnalysisResponseOf(
+  status: AnalysisResponse['status'],
+  firstSide: Side,
+  plies: readonly { readonly ply: number; readonly score: string; readonly pv: readonly string[] }[],
+): AnalysisResponse {
+  const out: AnalysisPly[] = [];
+  for (const row of plies) {
+    const score = scoreOfText(row.score);
+    if (score === null || row.ply < 1) continue;
+    const toMove = row.ply % 2 === 0 ? firstSide : other(firstSide);
+    out.push({
+      ply: row.ply,
+      score: normaliseScore(score, toMove),
+      best: row.pv[0] ?? null,
+      pv: [...row.pv],
+      judgment: null,
+      by: other(toMove),
+    });
+  }
+  return { status, engine: PLAYERS_ENGINE, plies: out };
 }
 
 export function createAnalysisService(deps: AnalysisServiceDeps): AnalysisService {
@@ -97,10 +153,44 @@ export function createAnalysisService(deps: AnalysisServiceDeps): AnalysisServic
       return response;
     },
 
-    async read(gameId) {
-      const row = await latestAnalysis(deps.reads, gameId);
-      if (row === undefined) throw new ApiError('ANALYSIS_NOT_FOUND');
-      return respond(row, deps.reads);
+    async read(gameId, source) {
+      if (source !== 'players') {
+        const row = await latestAnalysis(deps.reads, gameId);
+        if (row !== undefined) return respond(row, deps.reads);
+        if (source === 'server') throw new ApiError('ANALYSIS_NOT_FOUND');
+      }
+      const players = await readPlayers(gameId);
+      if (players === null) throw new ApiError('ANALYSIS_NOT_FOUND');
+      return players;
+    },
+
+    async keepPlayers(gameId) {
+      await readPlayers(gameId);
     },
   };
+
+  /** The kept players' analysis; else derived from the log, and kept when the game has ended; null when none. */
+  async function readPlayers(gameId: string): Promise<AnalysisResponse | null> {
+    const kept = await getAnalysis(deps.reads, gameId, PLAYER_COMMENTS_SETTING);
+    if (kept !== undefined)
+      return playersAnalysisResponseOf(
+        'done',
+        kept.first_side,
+        await listAnalysisPlies(deps.reads, gameId, kept.setting),
+      );
+    const view = await deps.view(gameId);
+    const record = await deps.record(gameId);
+    if (record === null) return null;
+    const plies = commentEvaluations(record.sfen, record.moves, record.comments).map(({ ply, evaluation }) => ({
+      ply,
+      score: scoreText(evaluation.score),
+      pv: evaluation.pv,
+    }));
+    if (plies.length === 0) return null;
+    const firstSide = firstSideOf(record.sfen);
+    if (view.status !== 'ended') return playersAnalysisResponseOf('running', firstSide, plies);
+    const setting = PLAYER_COMMENTS_SETTING;
+    await keepAnalysis(deps.db, { gameId, setting, engine: PLAYERS_ENGINE, firstSide, now: deps.now(), plies });
+    return playersAnalysisResponseOf('done', firstSide, plies);
+  }
 }

@@ -24,6 +24,23 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * An ApiError whose body carries fields beside the catalog's (the record, line and ply of a
+ * refused import); the route's response schema names them.
+ */
+export class ApiErrorWithFields extends ApiError {
+  readonly fields: Readonly<Record<string, unknown>>;
+
+  constructor(code: ErrorCode, detail: string, fields: Readonly<Record<string, unknown>>) {
+    super(code, detail);
+    this.fields = fields;
+  }
+
+  override toBody(): ErrorBody {
+    return { ...this.fields, ...super.toBody() };
+  }
+}
+
 /** Fastify's own client errors, mapped onto the catalog. */
 const FASTIFY_CODES: Readonly<Record<string, ErrorCode>> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',

@@ -12,11 +12,12 @@ import {
   type EnginePresence,
   enginePresenceKey,
 } from '@shogi/engine-bots';
-import { analysisDb } from '@shogi/store';
+import { analysisDb, readStream } from '@shogi/store';
 import { Queue } from 'bullmq';
 import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
 import { type AnalysisService, createAnalysisService } from '../domain/analysis.js';
+import { recordOf } from '../domain/game-record.js';
 import { createHub, type Hub } from '../domain/hub.js';
 
 declare module 'fastify' {
@@ -50,6 +51,7 @@ export default fp<{ config: GatewayConfig }>(
     const channelOf = (gameId: string) => analysisChannel(gameId, config.channelPrefix);
     const service = createAnalysisService({
       view: (gameId) => app.games.view(gameId),
+      record: async (gameId) => recordOf(await readStream(app.databases.reads, gameId, 0)),
       presence: async () => presenceOf(await app.redis.get(presenceKey)),
       db: analysisDb(app.databases.games),
       reads: analysisDb(app.databases.reads),

@@ -8,14 +8,16 @@
  * - `live`: the live games list, read on a timer;
  * - `reads`: the read-only routes over the projections and the log (statistics, records,
  *   profiles), whose aggregates must not queue behind appends, with PostgreSQL's analytic
- *   settings (see @shogi/store createDb).
+ *   settings (see @shogi/store createDb);
+ * - `imports`: record imports (POST /api/import), each a transaction that replays and writes
+ *   whole games: two at a time per gateway, and never in the way of moves.
  * A pool opens its connections on its first query, so a pool nothing uses costs nothing.
  */
 import { createDb, type Db } from '@shogi/store';
 import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
 
-export type PoolName = 'games' | 'lobby' | 'auth' | 'live' | 'reads';
+export type PoolName = 'games' | 'lobby' | 'auth' | 'live' | 'reads' | 'imports';
 
 export type Databases = Readonly<Record<PoolName, Db>>;
 
@@ -38,6 +40,7 @@ export function poolSpecs(config: GatewayConfig): Readonly<Record<PoolName, Pool
     auth: { max: 4, applicationName: 'shogi-gateway-auth' },
     live: { max: 2, applicationName: 'shogi-gateway-live' },
     reads: { max: 4, applicationName: 'shogi-gateway-reads', analytic: true },
+    imports: { max: 2, applicationName: 'shogi-gateway-imports' },
   };
 }
 

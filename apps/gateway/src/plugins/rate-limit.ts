@@ -1,8 +1,8 @@
 /**
  * Request rate limits (@fastify/rate-limit) counted in Redis, so a limit holds across
  * every gateway. Nothing is limited globally: a route opts in with `config: app.limits.X`
- * (`X`: auth, guests and botGamesPerIp per client IP, an IPv6 client by its /64; moves, lobby,
- * botGames, analysis and chat per token, or per IP without one), or counts with `consumeLimit` where a second
+ * (`X`: auth, guests, botGamesPerIp and exports per client IP, an IPv6 client by its /64; moves, lobby,
+ * botGames, analysis, chat and imports per token, or per IP without one), or counts with `consumeLimit` where a second
  * key applies. Above the limit: 429 RATE_LIMITED with Retry-After (seconds). A limit whose max
  * is 0 is off.
  */
@@ -63,6 +63,8 @@ export default fp<{ config: GatewayConfig }>(
       botGamesPerIp: byIp,
       analysis: byToken,
       chat: byToken,
+      imports: byToken,
+      exports: byIp,
     };
     const names = Object.keys(keys) as (keyof RateLimits)[];
     // the bots this server runs play many games at once on one token each: the limits meant

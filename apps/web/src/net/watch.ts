@@ -6,7 +6,7 @@
  * are not counted among its spectators; without one (or when none can be had) it watches
  * anonymously.
  */
-import type { GameSnapshot, WatchMessage, WireEvent } from '@shogi/protocol';
+import type { GameSnapshot, WatchAnalysis, WatchMessage, WireEvent } from '@shogi/protocol';
 import { api, socketUrl } from '../api.js';
 import { identity } from '../session.js';
 import { reconnecting } from './reconnecting.js';
@@ -17,6 +17,8 @@ export interface WatchHandlers {
   spectators(count: number): void;
   status(connected: boolean): void;
   error(message: string): void;
+  /** news of the game's engine analysis (the analysis board shows its progress) */
+  analysis?(news: WatchAnalysis): void;
 }
 
 export function watchGame(gameId: string, on: WatchHandlers): { close(): void } {
@@ -61,6 +63,9 @@ export function watchGame(gameId: string, on: WatchHandlers): { close(): void } 
           break;
         case 'error':
           on.error(m.error.message);
+          break;
+        case 'analysis':
+          on.analysis?.(m);
           break;
       }
     },

@@ -24,6 +24,8 @@ export interface ClockFace {
   readonly periods: number;
   readonly byoyomi: boolean;
   readonly low: boolean;
+  /** the time the face shows, in ms (main time, or what is left of the period) */
+  readonly ms: number;
 }
 
 export const periodLength = (tc: TimeControl): number => (tc.kind === 'byoyomi' ? tc.byoyomiSeconds * 1000 : 0);
@@ -51,15 +53,22 @@ export function initialClock(tc: TimeControl, now: number): ClockState | null {
  */
 export function clockFace(c: SideClock, elapsed: number, full: number): ClockFace {
   const main = c.mainMs - elapsed;
-  if (main > 0) return { text: formatMs(main), periods: c.periodsLeft, byoyomi: false, low: main < 10_000 };
+  if (main > 0) return { text: formatMs(main), periods: c.periodsLeft, byoyomi: false, low: main < 10_000, ms: main };
   const over = -main;
   if (c.periodsLeft <= 0 || (over >= c.periodMs && full <= 0))
-    return { text: formatMs(0), periods: 0, byoyomi: false, low: true };
-  if (over < c.periodMs) return { text: formatMs(c.periodMs - over), periods: c.periodsLeft, byoyomi: true, low: true };
+    return { text: formatMs(0), periods: 0, byoyomi: false, low: true, ms: 0 };
+  if (over < c.periodMs)
+    return {
+      text: formatMs(c.periodMs - over),
+      periods: c.periodsLeft,
+      byoyomi: true,
+      low: true,
+      ms: c.periodMs - over,
+    };
   const beyond = over - c.periodMs;
   const periods = c.periodsLeft - 1 - Math.floor(beyond / full);
-  if (periods <= 0) return { text: formatMs(0), periods: 0, byoyomi: true, low: true };
-  return { text: formatMs(full - (beyond % full)), periods, byoyomi: true, low: true };
+  if (periods <= 0) return { text: formatMs(0), periods: 0, byoyomi: true, low: true, ms: 0 };
+  return { text: formatMs(full - (beyond % full)), periods, byoyomi: true, low: true, ms: full - (beyond % full) };
 }
 
 export function formatMs(ms: number): string {

@@ -30,6 +30,12 @@ export function followDrag(start: PointerEvent, ghostContent: Node | null, done:
       dragged = true;
       if (ghostContent) {
         ghost = h('div', { class: 'drag-ghost', 'aria-hidden': 'true' }, ghostContent);
+        // the ghost is the size of the piece pressed (a square's, or a stand's)
+        const box = (start.target as Element | null)?.closest('[data-index], [data-hand]')?.getBoundingClientRect();
+        if (box) {
+          ghost.style.width = `${box.width}px`;
+          ghost.style.height = `${box.height}px`;
+        }
         document.body.append(ghost);
       }
     }

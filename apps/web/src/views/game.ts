@@ -1,39 +1,57 @@
 /**
- * The game page: board, hands, clocks, moves (Japanese and USI), spectators and the result.
- * Everyone follows the game on the watch socket and may step back through its positions
- * (history.ts, cursor.ts); a player also moves (click, drag, or a USI typed in), drops (click
- * or drag from the hand), resigns. Moves go over HTTP and show once the worker accepts them.
+ * The game page: board, stands, clocks, moves (Japanese and USI), spectators, the record and
+ * the result. Everyone follows the game on the watch socket and may step back through its
+ * positions (history.ts, cursor.ts) and flip the board; a player also moves (click, drag, or
+ * a USI typed in), drops (click or drag from the stand), premoves on the opponent's turn,
+ * confirms moves when the setting asks, resigns. Moves go over HTTP and show once the worker
+ * accepts them.
  *
  * This file wires the parts in game/ together: the state and its transitions (pure), the
- * elements, the input, the requests, and the sockets and timer the page holds open.
+ * elements, the input, the requests, the sounds, and the sockets and timer the page holds open.
  */
+import '../styles/game.css';
+import { formatUsi } from '@shogi/rules';
 import { ApiFailure, api } from '../api.js';
 import { announce, h } from '../dom.js';
 import { watchGame } from '../net/watch.js';
-import { identity, pieceStyle, setPieceStyle } from '../session.js';
+import { identity } from '../session.js';
+import { clockFace } from '../shogi/clock.js';
 import type { Step } from '../shogi/cursor.js';
+import { moveSquares } from '../shogi/model.js';
 import { type ActionContext, act, listenForRematch, rematch, submitMove } from './game/actions.js';
 import { boardInput } from './game/board-input.js';
 import { TICK_MS, tickRunningClock } from './game/clocks.js';
+import { countdownSecond, countdownSound } from './game/countdown.js';
 import { historyKeys } from './game/history-nav.js';
 import { type GameView, layOutGamePage } from './game/layout.js';
+import { premoveVerdict } from './game/pending-moves.js';
 import { renderGame, renderInfo, renderNote } from './game/render.js';
-import { type GamePageState, newGamePageState } from './game/state.js';
+import { type GamePageState, latestGame, mySide, myTurn, newGamePageState } from './game/state.js';
 import { applyEvents, resetFrom, showPosition } from './game/transitions.js';
 import { readTypedMove } from './game/typed-move.js';
+import { onSettingsChange } from './settings-store.js';
+import { playSound } from './sounds.js';
 
 export function gamePage(root: HTMLElement, gameId: string, navigate: (path: string) => void): () => void {
   const state = newGamePageState(identity());
-  const view = layOutGamePage(root, {
+  const view = layOutGamePage(root, gameId, {
     show: (to) => show(to),
-    toggleStyle: () => toggleStyle(),
+    flip: () => flip(),
     resign: () => void act(page, 'resign'),
     abort: () => void act(page, 'abort'),
     impasse: () => void act(page, 'impasse'),
     rematch: () => void rematch(page),
     typed: () => typed(),
   });
-  const render = () => renderGame(view, state, { onSquare: input.onSquare, onPick: input.onPick, show });
+  const render = () =>
+    renderGame(view, state, {
+      onSquare: input.onSquare,
+      onPick: input.onPick,
+      onChoose: input.onChoose,
+      confirm,
+      cancel: input.cancel,
+      show,
+    });
   const say = (text: string) => {
     state.message = text;
     renderNote(view, state);
@@ -51,11 +69,16 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
   const input = boardInput({
     state,
     boardBox: view.boardBox,
-    bars: [view.topBar, view.bottomBar],
-    promotion: view.promotion,
+    stands: [view.topStand, view.bottomStand],
     render,
+    say,
     submit: (m) => submitMove(page, m),
   });
+  const confirm = () => {
+    const move = state.confirming;
+    state.confirming = null;
+    if (move !== null) void submitMove(page, move);
+  };
   const typed = () => {
     const answer = readTypedMove(state, view.controls.usiInput.value.trim());
     if (answer === null) return;
@@ -67,16 +90,41 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
   const show = (to: Step | number) => {
     if (showPosition(state, to)) render();
   };
-  const toggleStyle = () => {
-    setPieceStyle(pieceStyle() === 'kanji' ? 'latin' : 'kanji');
+  const flip = () => {
+    state.flipped = !state.flipped;
+    announce(
+      state.flipped !== (mySide(state) === 'gote') ? 'Board flipped: gote at the bottom' : 'Sente at the bottom',
+    );
     render();
   };
+  const onEvents = () => {
+    // a premove is played as soon as it is the player's turn, if it is legal then
+    const game = latestGame(state);
+    if (state.premove === null || !game || !myTurn(state)) return;
+    const move = state.premove;
+    state.premove = null;
+    const verdict = premoveVerdict(game, move);
+    if (verdict.play) void submitMove(page, move);
+    else say(`Premove ${formatUsi(move)} dropped: ${verdict.why} now.`);
+  };
 
-  const watcher = followGame(gameId, state, view, render, say);
+  const watcher = followGame(gameId, state, view, render, say, onEvents);
   const lobby = listenForRematch(page);
   const onKey = historyKeys(show);
+  const onOtherKeys = (event: KeyboardEvent) => {
+    const target = event.target as HTMLElement | null;
+    if (target?.closest('input, textarea, select, [contenteditable]')) return;
+    if (event.key === 'Escape') input.cancel();
+    else if (event.key === 'f' && !event.ctrlKey && !event.metaKey && !event.altKey) flip();
+  };
   document.addEventListener('keydown', onKey);
-  const ticker = setInterval(() => tickRunningClock(root, state), TICK_MS);
+  document.addEventListener('keydown', onOtherKeys);
+  const stopSettings = onSettingsChange(() => render());
+  let beeped: number | null = null;
+  const ticker = setInterval(() => {
+    tickRunningClock(root, state);
+    beeped = countdown(state, beeped);
+  }, TICK_MS);
   void api.game(gameId).catch((err: unknown) => {
     if (err instanceof ApiFailure && err.status === 404) {
       root.replaceChildren(noSuchGame());
@@ -86,10 +134,22 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
 
   return () => {
     document.removeEventListener('keydown', onKey);
+    document.removeEventListener('keydown', onOtherKeys);
+    stopSettings();
     clearInterval(ticker);
     watcher.close();
     lobby?.close();
   };
+}
+
+/** Beeps the player's own byoyomi countdown; returns the second beeped last. */
+function countdown(state: GamePageState, beeped: number | null): number | null {
+  const clock = state.clock;
+  const side = mySide(state);
+  if (!clock || !side || clock.running !== side || state.snap?.status !== 'ongoing') return null;
+  const second = countdownSecond(clockFace(clock[side], Date.now() - clock.since, clock.periodLength));
+  if (second !== null && second !== beeped) playSound(countdownSound(second));
+  return second;
 }
 
 /** Opens the watch socket, whose snapshot and events drive the page, and learns which players are bots. */
@@ -99,6 +159,7 @@ function followGame(
   view: GameView,
   render: () => void,
   say: (text: string) => void,
+  afterEvents: () => void,
 ): { close(): void } {
   const watcher = watchGame(gameId, {
     snapshot(snap) {
@@ -106,9 +167,13 @@ function followGame(
       render();
     },
     events(events) {
-      if (!state.snap) return;
+      if (!state.snap || !state.history) return;
+      const before = state.history.length;
       for (const text of applyEvents(state, events)) announce(text);
+      if (state.snap.status !== 'ongoing') state.premove = null;
+      moveSound(state, before);
       render();
+      afterEvents();
     },
     spectators(count) {
       state.spectators = count;
@@ -128,6 +193,17 @@ function followGame(
     () => {},
   );
   return watcher;
+}
+
+/** The sound of the latest move that arrived: a capture's knock or a move's click. */
+function moveSound(state: GamePageState, before: number): void {
+  const history = state.history;
+  if (!history || history.length <= before) return;
+  const usi = history.moveAt(history.length);
+  const squares = usi ? moveSquares(usi) : null;
+  if (!squares) return;
+  const captured = squares.from !== null && history.boardAt(history.length - 1).squares[squares.to] !== null;
+  playSound(captured ? 'capture' : 'move');
 }
 
 const noSuchGame = () =>

@@ -66,12 +66,19 @@ export async function getAnalysis(
     .executeTakeFirst();
 }
 
-/** The game's most recently requested analysis, whatever its setting. */
+/**
+ * The setting of a game's players' analysis: their engines' comments on their moves, kept as
+ * an analysis of its own beside the server's (no engine setting is written so).
+ */
+export const PLAYER_COMMENTS_SETTING = 'player-comments';
+
+/** The game's most recently requested analysis by the server's engine, whatever its setting. */
 export async function latestAnalysis(db: AnalysisDb, gameId: string): Promise<GameAnalysisRow | undefined> {
   return db
     .selectFrom('game_analyses')
     .selectAll()
     .where('game_id', '=', gameId)
+    .where('setting', '<>', PLAYER_COMMENTS_SETTING)
     .orderBy('requested_at', 'desc')
     .limit(1)
     .executeTakeFirst();
@@ -117,4 +124,45 @@ export async function setAnalysisStatus(
     .where('setting', '=', setting)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+export interface KeptAnalysis {
+  readonly gameId: string;
+  readonly setting: string;
+  readonly engine: unknown;
+  readonly firstSide: 'sente' | 'gote';
+  readonly now: Date;
+  /** the positions' verdicts, score as the engine wrote it from the side to move */
+  readonly plies: readonly { readonly ply: number; readonly score: string; readonly pv: readonly string[] }[];
+}
+
+/**
+ * Stores a whole analysis at once, done, in place of any stored under its setting: how a
+ * derived one (the players' comments, read from the log) is kept. One transaction: a reader
+ * sees the old one or the new one.
+ */
+export async function keepAnalysis(db: AnalysisDb, analysis: KeptAnalysis): Promise<void> {
+  const { gameId, setting, now } = analysis;
+  // an upsert, not a delete and insert: two keeping the same analysis at once wait for each other
+  await db.transaction().execute(async (trx) => {
+    const row = {
+      status: 'done' as const,
+      engine: JSON.stringify(analysis.engine),
+      first_side: analysis.firstSide,
+      requested_at: now,
+      updated_at: now,
+      error: null,
+    };
+    await trx
+      .insertInto('game_analyses')
+      .values({ game_id: gameId, setting, ...row })
+      .onConflict((oc) => oc.columns(['game_id', 'setting']).doUpdateSet(row))
+      .execute();
+    await trx.deleteFrom('game_analysis_plies').where('game_id', '=', gameId).where('setting', '=', setting).execute();
+    if (analysis.plies.length === 0) return;
+    await trx
+      .insertInto('game_analysis_plies')
+      .values(analysis.plies.map((p) => ({ game_id: gameId, setting, ply: p.ply, score: p.score, pv: [...p.pv] })))
+      .execute();
+  });
 }

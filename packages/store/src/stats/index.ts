@@ -1,4 +1,5 @@
 export { type ImportOptions, type ImportOutcome, importRecord } from './import-record.js';
+export { finishedGameEnd, type PeriodGamesOptions, periodGames } from './period-games.js';
 export {
   type BatchResult,
   catchUp,

@@ -1,1 +1,2 @@
+export { gamesInDistinctPartitions, logPartitions, partitionOf } from './partitions.js';
 export { createTestDatabase, type TestDatabase } from './test-database.js';

@@ -20,6 +20,14 @@ const icon = (...shapes: Element[]) =>
 const bar = (x: number) => svg('rect', { x, y: 3, width: 2, height: 10 });
 const arrow = (points: string) => svg('polygon', { points });
 
+/** The drawn glyph of each step's button, for every board that steps through moves. */
+export const NAV_ICONS: Readonly<Record<Step, () => Element>> = {
+  first: () => icon(bar(2), arrow('14,3 14,13 5,8')),
+  back: () => icon(arrow('12,3 12,13 4,8')),
+  forward: () => icon(arrow('4,3 4,13 12,8')),
+  last: () => icon(arrow('2,3 2,13 11,8'), bar(12)),
+};
+
 export function historyNav(show: (to: Step) => void): HistoryNav {
   const button = (to: Step, glyph: Element, label: string) =>
     h(
@@ -31,11 +39,11 @@ export function historyNav(show: (to: Step) => void): HistoryNav {
   const element = h(
     'div',
     { class: 'history-nav', role: 'group', 'aria-label': 'Step through the moves (← → Home End)' },
-    button('first', icon(bar(2), arrow('14,3 14,13 5,8')), 'Start position (Home)'),
-    button('back', icon(arrow('12,3 12,13 4,8')), 'Previous move (←)'),
+    button('first', NAV_ICONS.first(), 'Start position (Home)'),
+    button('back', NAV_ICONS.back(), 'Previous move (←)'),
     place,
-    button('forward', icon(arrow('4,3 4,13 12,8')), 'Next move (→)'),
-    button('last', icon(arrow('2,3 2,13 11,8'), bar(12)), 'Latest position, live (End)'),
+    button('forward', NAV_ICONS.forward(), 'Next move (→)'),
+    button('last', NAV_ICONS.last(), 'Latest position, live (End)'),
   );
   const note = h('p', { class: 'history-note', role: 'status' });
 

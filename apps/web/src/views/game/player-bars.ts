@@ -1,6 +1,7 @@
 /**
- * The bars above and below the board: each side's mark, name, "to move" badge, clock and
- * hand. The player's own hand takes picks on their turn; the other hand is only shown.
+ * The bars above and below the board (each side's mark, name, "to move" badge and clock) and
+ * the stands beside it with each side's hand. The player's own hand takes picks when the board
+ * takes a move from it (their turn, or a premove); the other hand is only shown.
  */
 import { h } from '../../dom.js';
 import type { BoardState } from '../../shogi/model.js';
@@ -8,14 +9,18 @@ import type { PieceStyle } from '../../shogi/pieces.js';
 import { handElement } from '../board.js';
 import { titledName } from '../bot-badge.js';
 import { clockElement } from './clocks.js';
-import { canMove, type GamePageState, latestGame, type Side, sideOf } from './state.js';
+import { type GamePageState, latestGame, type Side, sideOf } from './state.js';
 
 export interface BarOptions {
   readonly style: PieceStyle;
+  /** gote at the bottom */
+  readonly flipped: boolean;
   /** this browser's side, if it plays */
   readonly side: Side | null;
   /** the board follows the game (not a past position) */
   readonly live: boolean;
+  /** the player's hand takes picks */
+  readonly handInput: boolean;
   /** the hand piece picked, shown selected */
   readonly dropType: number | null;
   readonly onPick: (type: number) => void;
@@ -36,7 +41,12 @@ function playerBar(state: GamePageState, side: Side, toMove: Side | null): (Node
 }
 
 export function renderPlayerBars(
-  bars: { readonly top: HTMLElement; readonly bottom: HTMLElement },
+  parts: {
+    readonly top: HTMLElement;
+    readonly bottom: HTMLElement;
+    readonly topStand: HTMLElement;
+    readonly bottomStand: HTMLElement;
+  },
   state: GamePageState,
   board: BoardState,
   o: BarOptions,
@@ -46,13 +56,16 @@ export function renderPlayerBars(
   const hand = (s: Side) =>
     handElement(s, board.hands[s === 'sente' ? 0 : 1], {
       style: o.style,
+      flipped: o.flipped,
       selectedType: o.dropType,
-      ...(s === o.side && canMove(state) ? { onPick: o.onPick } : {}),
+      ...(s === o.side && o.handInput ? { onPick: o.onPick } : {}),
     });
-  const [topSide, bottomSide]: [Side, Side] = o.side === 'gote' ? ['sente', 'gote'] : ['gote', 'sente'];
+  const [topSide, bottomSide]: [Side, Side] = o.flipped ? ['sente', 'gote'] : ['gote', 'sente'];
   // stepped back, the badge follows the board shown (the clocks stay the game's own)
   const liveToMove = state.snap.status === 'ongoing' ? sideOf(game.position.side) : null;
   const toMove = o.live ? liveToMove : board.sideToMove;
-  bars.top.replaceChildren(...playerBar(state, topSide, toMove), hand(topSide));
-  bars.bottom.replaceChildren(...playerBar(state, bottomSide, toMove), hand(bottomSide));
+  parts.top.replaceChildren(...playerBar(state, topSide, toMove));
+  parts.bottom.replaceChildren(...playerBar(state, bottomSide, toMove));
+  parts.topStand.replaceChildren(hand(topSide));
+  parts.bottomStand.replaceChildren(hand(bottomSide));
 }

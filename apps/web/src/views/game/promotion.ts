@@ -1,38 +1,49 @@
 /**
- * The promotion prompt: a modal dialog asked only when both the plain and the promoting form
- * of a move are legal. Its form closes it with the button's value, so Escape cancels.
+ * The promotion choice drawn on the board, as lishogi shows it: the promoted piece over the
+ * target square and the plain one beside it, toward the middle of the board. Shown only
+ * when both forms are legal; a click elsewhere on the board or Escape takes the move back.
  */
-import type { Move } from '@shogi/rules';
 import { h } from '../../dom.js';
+import type { PieceStyle } from '../../shogi/pieces.js';
+import { displayCell } from '../board.js';
+import { pieceSvg } from '../piece-svg.js';
+import type { PromotionChoice } from './state.js';
 
-export interface PromotionPrompt {
-  readonly element: HTMLDialogElement;
-  /** The move chosen; null when the prompt was cancelled. */
-  choose(plain: Move, promote: Move): Promise<Move | null>;
-}
+export type ChoiceKind = 'promote' | 'plain' | null;
 
-export function promotionPrompt(): PromotionPrompt {
-  const element = h(
-    'dialog',
-    { class: 'promotion', 'aria-label': 'Promote this piece?' },
-    h('p', {}, 'Promote?'),
+export function promotionChooser(
+  choice: PromotionChoice,
+  o: { readonly flipped: boolean; readonly style: PieceStyle },
+  choose: (kind: ChoiceKind) => void,
+): HTMLDialogElement {
+  const { row, col } = displayCell(choice.to, o.flipped);
+  const turned = choice.gote !== o.flipped;
+  const option = (kind: 'promote' | 'plain', label: string) =>
     h(
-      'form',
-      { method: 'dialog' },
-      h('button', { value: 'promote', class: 'primary' }, '成 Promote'),
-      h('button', { value: 'plain' }, '不成 Keep'),
-      h('button', { value: 'cancel', class: 'link' }, 'Cancel'),
-    ),
+      'button',
+      { type: 'button', value: kind, class: `choice ${kind}`, 'aria-label': label, onclick: () => choose(kind) },
+      h('span', { class: 'piece' }, pieceSvg(kind === 'promote' ? choice.type + 8 : choice.type, turned, o.style)),
+    );
+  const promote = option('promote', 'Promote (成)');
+  const plain = option('plain', 'Keep unpromoted (不成)');
+  // the plain piece goes toward the middle, so both stay on the board
+  const down = row <= 4;
+  const el = h(
+    'dialog',
+    {
+      open: true,
+      class: 'promotion',
+      'aria-label': 'Promote this piece?',
+      onkeydown: (e: Event) => {
+        if ((e as KeyboardEvent).key === 'Escape') {
+          e.preventDefault();
+          choose(null);
+        }
+      },
+    },
+    ...(down ? [promote, plain] : [plain, promote]),
   );
-  const choose = (plain: Move, promote: Move): Promise<Move | null> =>
-    new Promise((resolve) => {
-      element.addEventListener(
-        'close',
-        () => resolve(element.returnValue === 'promote' ? promote : element.returnValue === 'plain' ? plain : null),
-        { once: true },
-      );
-      element.returnValue = '';
-      element.showModal();
-    });
-  return { element, choose };
+  el.style.left = `${(col / 9) * 100}%`;
+  el.style.top = `${((down ? row : row - 1) / 9) * 100}%`;
+  return el;
 }

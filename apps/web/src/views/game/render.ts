@@ -1,68 +1,145 @@
 /**
- * Drawing the game page from its state: the board and hands are rebuilt whole on each
+ * Drawing the game page from its state: the board and the stands are rebuilt whole on each
  * change, the rest refilled in place. The info line and the note also redraw alone, when
  * only they change.
  */
+import { formatUsi, moveTo, parseUsi } from '@shogi/rules';
 import { h } from '../../dom.js';
 import { moveNotation } from '../../prefs/notation.js';
-import { pieceStyle } from '../../session.js';
 import { timeControlText } from '../../shogi/clock.js';
 import { isLive, shownPly } from '../../shogi/cursor.js';
 import type { GameHistory } from '../../shogi/history.js';
-import { moveSquares } from '../../shogi/model.js';
+import { type BoardState, moveSquares } from '../../shogi/model.js';
+import { japaneseMove } from '../../shogi/notation.js';
+import { animateArrival } from '../animate.js';
 import { boardElement } from '../board.js';
 import { titledText } from '../bot-badge.js';
+import { settings } from '../settings-store.js';
 import type { GameView } from './layout.js';
+import { boardAfter } from './pending-moves.js';
 import { renderPlayerBars } from './player-bars.js';
+import { type ChoiceKind, promotionChooser } from './promotion.js';
+import { sfenAt } from './records.js';
 import { selectedDropType, selectedSquare } from './selection.js';
-import { canMove, controlsShown, type GamePageState, latestGame, mySide } from './state.js';
-import { banner, styleToggleText } from './wording.js';
+import { boardFlipped, canMove, canPremove, controlsShown, type GamePageState, latestGame, mySide } from './state.js';
+import { banner } from './wording.js';
 
 export interface RenderHandlers {
   onSquare(index: number): void;
   onPick(type: number): void;
+  onChoose(kind: ChoiceKind): void;
+  /** the move awaiting confirmation is sent */
+  confirm(): void;
+  /** the premove or the move awaiting confirmation is dropped */
+  cancel(): void;
   /** a move in the list was clicked: show the position after it */
   show(ply: number): void;
 }
 
+// the ply each view drew last: one more, and the new move is animated
+const drawn = new WeakMap<GameView, number>();
+
 export function renderGame(view: GameView, state: GamePageState, on: RenderHandlers): void {
   const { snap, history } = state;
-  if (!snap || !latestGame(state) || !history) return;
+  const game = latestGame(state);
+  if (!snap || !game || !history) return;
   // the board is rebuilt: keep a keyboard user's focus on the same square
   const focused = (document.activeElement as HTMLElement | null)?.dataset?.index;
   const side = mySide(state);
-  const style = pieceStyle();
+  const prefs = settings();
+  const style = prefs.pieceSet;
+  const flipped = boardFlipped(state);
   const latest = history.length;
   const shown = shownPly(state.cursor, latest);
   const live = isLive(state.cursor);
-  const board = history.boardAt(shown);
-  const last = history.moveAt(shown);
+  const confirming = live ? state.confirming : null;
+  const board: BoardState = (confirming !== null && boardAfter(game, confirming)) || history.boardAt(shown);
+  const last = confirming !== null ? formatUsi(confirming) : history.moveAt(shown);
   view.title.textContent = `${titledText(snap.players.sente)} vs ${titledText(snap.players.gote)}`;
   document.title = `${view.title.textContent} · Shogi`;
   const selection = live ? state.selection : null;
   const boardView = boardElement(board, {
     style,
-    flipped: side === 'gote',
+    flipped,
     lastMove: last ? moveSquares(last) : null,
     selected: selectedSquare(selection),
     targets: new Set(selection?.targets.byTarget.keys() ?? []),
+    premove: live && state.premove !== null ? moveSquares(formatUsi(state.premove)) : null,
     onSquare: on.onSquare,
   });
-  const bars = { top: view.topBar, bottom: view.bottomBar };
-  renderPlayerBars(bars, state, board, { style, side, live, dropType: selectedDropType(selection), onPick: on.onPick });
+  const parts = { top: view.topBar, bottom: view.bottomBar, topStand: view.topStand, bottomStand: view.bottomStand };
+  renderPlayerBars(parts, state, board, {
+    style,
+    flipped,
+    side,
+    live,
+    handInput: canMove(state) || (canPremove(state) && prefs.premoves),
+    dropType: selectedDropType(selection),
+    onPick: on.onPick,
+  });
   view.boardBox.replaceChildren(boardView);
-  if (focused !== undefined) view.boardBox.querySelector<HTMLElement>(`[data-index="${focused}"]`)?.focus();
-  view.boardBox.classList.toggle('my-turn', canMove(state));
+  if (state.choice && live) {
+    const chooser = promotionChooser(state.choice, { flipped, style }, on.onChoose);
+    boardView.querySelector('.board')?.append(chooser);
+    chooser.querySelector<HTMLElement>('button.promote')?.focus();
+  } else if (focused !== undefined) view.boardBox.querySelector<HTMLElement>(`[data-index="${focused}"]`)?.focus();
+  view.boardBox.classList.toggle('my-turn', canMove(state) || (canPremove(state) && prefs.premoves));
   view.boardBox.classList.toggle('past', !live);
+  animate(view, state, shown, prefs.animation);
+  renderPending(view, state, on);
   const shownBanner = banner(snap.result, { sente: snap.players.sente.name, gote: snap.players.gote.name }, board);
   view.banner.textContent = shownBanner.text;
   view.banner.className = shownBanner.className;
   renderMoveList(view.moveList, history, shown, on.show);
   view.nav.render(state.cursor, shown, latest);
+  view.tools.render(state.flipped);
   view.controls.render(controlsShown(state));
-  view.styleToggle.textContent = styleToggleText(style);
+  view.records.render(sfenAt(history, snap.initialSfen, shown), shown);
   renderInfo(view, state);
   renderNote(view, state);
+}
+
+function animate(view: GameView, state: GamePageState, shown: number, enabled: boolean): void {
+  const before = drawn.get(view);
+  drawn.set(view, shown);
+  const history = state.history;
+  const dragged = state.dragged;
+  state.dragged = false;
+  if (!enabled || dragged || before !== shown - 1 || !history) return;
+  const usi = history.moveAt(shown);
+  const squares = usi ? moveSquares(usi) : null;
+  if (!squares) return;
+  const mover = history.boardAt(shown).sideToMove === 'sente' ? 'gote' : 'sente';
+  const stand = view.boardBox.parentElement?.querySelector(`.hand-${mover}`) ?? null;
+  animateArrival(view.boardBox, squares, squares.from === null ? stand : null);
+}
+
+/** The bar under the board: a move awaiting confirmation, or a premove, each with its buttons. */
+function renderPending(view: GameView, state: GamePageState, on: RenderHandlers): void {
+  const game = latestGame(state);
+  const history = state.history;
+  if (state.confirming !== null && game && history) {
+    const usi = formatUsi(state.confirming);
+    const previous = history.moveAt(history.length);
+    const text = japaneseMove(game, usi, previous ? moveTo(parseUsi(previous)) : null);
+    view.pending.hidden = false;
+    view.pending.className = 'pending confirming';
+    view.pending.replaceChildren(
+      `Play ${text} (${usi})? `,
+      h('button', { type: 'button', class: 'primary confirm-move', onclick: () => on.confirm() }, 'Confirm'),
+      h('button', { type: 'button', class: 'cancel-move', onclick: () => on.cancel() }, 'Cancel'),
+    );
+  } else if (state.premove !== null) {
+    view.pending.hidden = false;
+    view.pending.className = 'pending premove';
+    view.pending.replaceChildren(
+      `Premove ${formatUsi(state.premove)}: played when your turn comes, if it is legal then. `,
+      h('button', { type: 'button', class: 'cancel-premove', onclick: () => on.cancel() }, 'Cancel premove'),
+    );
+  } else {
+    view.pending.hidden = true;
+    view.pending.replaceChildren();
+  }
 }
 
 /** The moves, Japanese and USI, each a button to the position after it; the one shown is current. */

@@ -4,7 +4,7 @@
  * questions asked of it here (whose seat, whose turn, which controls) run in unit tests.
  */
 import type { GameSnapshot } from '@shogi/protocol';
-import type { PositionHistory } from '@shogi/rules';
+import type { Move, PositionHistory } from '@shogi/rules';
 import type { Identity } from '../../session.js';
 import type { ClockState } from '../../shogi/clock.js';
 import { type Cursor, isLive, LIVE } from '../../shogi/cursor.js';
@@ -17,6 +17,19 @@ export type Side = 'sente' | 'gote';
 export interface Selection {
   readonly source: { square: number } | { dropType: number };
   readonly targets: Targets;
+  /** picked on the opponent's turn: the move becomes a premove */
+  readonly premove?: boolean;
+}
+
+/** A move to one square where both forms are legal: the choice shows on the board. */
+export interface PromotionChoice {
+  readonly to: number;
+  readonly plain: Move;
+  readonly promote: Move;
+  /** the piece's unpromoted type, and its owner, for drawing the two choices */
+  readonly type: number;
+  readonly gote: boolean;
+  readonly premove: boolean;
 }
 
 export interface GamePageState {
@@ -38,6 +51,16 @@ export interface GamePageState {
   /** the note under the controls: a refusal, an error, a hint */
   message: string;
   botIds: ReadonlySet<string>;
+  /** the viewer turned the board round (a player's own side is at the bottom otherwise) */
+  flipped: boolean;
+  /** a move entered on the opponent's turn, played once it is legal */
+  premove: Move | null;
+  /** a move made with confirmation on, waiting for Confirm */
+  confirming: Move | null;
+  /** the promotion choice shown on the board */
+  choice: PromotionChoice | null;
+  /** the last move was dragged into place: it is not animated */
+  dragged: boolean;
   readonly me: Pick<Identity, 'id' | 'token'> | null;
 }
 
@@ -55,6 +78,11 @@ export function newGamePageState(me: Pick<Identity, 'id' | 'token'> | null): Gam
     sending: false,
     message: '',
     botIds: new Set(),
+    flipped: false,
+    premove: null,
+    confirming: null,
+    choice: null,
+    dragged: false,
     me,
   };
 }
@@ -79,6 +107,13 @@ export function myTurn(s: GamePageState): boolean {
 
 /** The board takes moves only at the latest position: an older one is for looking at. */
 export const canMove = (s: GamePageState): boolean => myTurn(s) && isLive(s.cursor);
+
+/** Gote at the bottom: a gote player's view, unless turned round (and a spectator's, turned). */
+export const boardFlipped = (s: GamePageState): boolean => (mySide(s) === 'gote') !== s.flipped;
+
+/** A player may enter a premove: the game is on, it is the opponent's turn, the board shows the live position. */
+export const canPremove = (s: GamePageState): boolean =>
+  mySide(s) !== null && s.snap?.status === 'ongoing' && !myTurn(s) && isLive(s.cursor);
 
 /** A move is on its way or awaits its verdict: no other is started meanwhile. */
 export const moveInFlight = (s: GamePageState): boolean => s.sending || s.pendingSeq !== null;

@@ -5,7 +5,6 @@
  */
 import type { ClockFace } from '../../shogi/clock.js';
 import type { BoardState } from '../../shogi/model.js';
-import type { PieceStyle } from '../../shogi/pieces.js';
 import { resultText } from '../../shogi/result.js';
 import type { Side } from './state.js';
 
@@ -44,6 +43,3 @@ export const clockLabel = (side: Side, face: ClockFace): string =>
   `${side} clock ${face.text}${face.periods > 0 ? `, ${face.periods} byoyomi periods` : ''}`;
 
 export const periodsText = (face: ClockFace): string => (face.periods > 0 ? ` ×${face.periods}` : '');
-
-export const styleToggleText = (style: PieceStyle): string =>
-  style === 'kanji' ? 'Show pieces as letters' : 'Show pieces in kanji';

@@ -1,0 +1,131 @@
+/**
+ * A game's record as a file the shogi tools open: the text from the rules package's exporters,
+ * its bytes in the encoding the file kind calls for, the Content-Type that says it, and a file
+ * name for Content-Disposition.
+ *
+ * - `.kif`: Shift_JIS with CR LF, the convention of KIF readers (Kifu for Windows, Kakinoki's
+ *   tools); a character Shift_JIS cannot hold (an emoji or an accented letter in a name) is
+ *   written `?`, and the `.kifu` download keeps it;
+ * - `.kifu`: the same KIF in UTF-8;
+ * - `.csa`: V3.0 (the default) in UTF-8, as its `'CSA encoding=UTF-8` line declares, or V2.2
+ *   in Shift_JIS with CR LF, which a CSA file without that line is taken to be (CSA standard
+ *   record format V3.0, 2.2);
+ * - `.sfen`: the USI `position` line, ASCII.
+ * A further format is one entry of DOWNLOADS.
+ */
+import { exportCsa, exportKif, type GameRecord } from '@shogi/rules';
+import iconv from 'iconv-lite';
+
+export const DOWNLOAD_FORMATS = ['kif', 'kifu', 'csa', 'sfen'] as const;
+export type DownloadFormat = (typeof DOWNLOAD_FORMATS)[number];
+export const CSA_VERSIONS = ['2.2', '3.0'] as const;
+export type CsaVersion = (typeof CSA_VERSIONS)[number];
+
+export interface DownloadOptions {
+  readonly csaVersion?: CsaVersion;
+}
+
+export interface RecordFile {
+  readonly bytes: Buffer;
+  readonly contentType: string;
+  readonly extension: string;
+}
+
+type Charset = 'utf-8' | 'Shift_JIS';
+
+interface Download {
+  readonly extension: string;
+  /** the text and the charset its bytes are in */
+  text(record: GameRecord, options: DownloadOptions): { text: string; charset: Charset };
+}
+
+const exported = (result: ReturnType<typeof exportKif>): string => {
+  if (!result.ok) throw new Error(`record export failed: ${result.error.message}`);
+  return result.value;
+};
+
+/** The KIF header line that names the encoding, made to name the one the bytes are in. */
+const kifIn = (text: string, charset: Charset): string =>
+  text.replace(/^#KIF version=([\d.]+) encoding=\S+/, `#KIF version=$1 encoding=${charset}`);
+
+const DOWNLOADS: Readonly<Record<DownloadFormat, Download>> = {
+  kif: {
+    extension: 'kif',
+    text: (record) => ({ text: kifIn(exported(exportKif(record)), 'Shift_JIS'), charset: 'Shift_JIS' }),
+  },
+  kifu: {
+    extension: 'kifu',
+    text: (record) => ({ text: kifIn(exported(exportKif(record)), 'utf-8'), charset: 'utf-8' }),
+  },
+  csa: {
+    extension: 'csa',
+    text: (record, { csaVersion = '3.0' }) => ({
+      text: exported(exportCsa(record, { version: csaVersion })),
+      charset: csaVersion === '2.2' ? 'Shift_JIS' : 'utf-8',
+    }),
+  },
+  sfen: {
+    extension: 'sfen',
+    text: (record) => ({
+      text: `sfen ${record.sfen}${record.moves.length ? ` moves ${record.moves.join(' ')}` : ''}\n`,
+      charset: 'utf-8',
+    }),
+  },
+};
+
+/** Text in a charset; Shift_JIS files get CR LF line ends, as the Windows tools that read them write them. */
+export function encodeText(text: string, charset: Charset): Buffer {
+  if (charset === 'utf-8') return Buffer.from(text, 'utf8');
+  return iconv.encode(text.replace(/\r?\n/g, '\r\n'), 'Shift_JIS');
+}
+
+export function recordFile(record: GameRecord, format: DownloadFormat, options: DownloadOptions = {}): RecordFile {
+  const download = DOWNLOADS[format];
+  const { text, charset } = download.text(record, options);
+  return {
+    bytes: encodeText(text, charset),
+    contentType: `text/plain; charset=${charset}`,
+    extension: download.extension,
+  };
+}
+
+/** The charset of a format's bytes (the bulk exports encode record by record). */
+export const charsetOf = (format: DownloadFormat, options: DownloadOptions = {}): Charset =>
+  format === 'kif' || (format === 'csa' && options.csaVersion === '2.2') ? 'Shift_JIS' : 'utf-8';
+
+/** The text of a format before encoding (the bulk exports add their separators to it). */
+export const recordText = (record: GameRecord, format: DownloadFormat, options: DownloadOptions = {}): string =>
+  DOWNLOADS[format].text(record, options).text;
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
+const UNSAFE_IN_NAMES = /[\u0000-\u001f\u007f"*/:<>?\\|]/g;
+
+/** `20261130_alice_vs_bob_<id>`: the start date (Japan time, as the record's headers), the players, the game. */
+export function fileBaseName(record: GameRecord, gameId: string): string {
+  const date = /^(\d{4})\/(\d{2})\/(\d{2})/.exec(record.info.start_time ?? '');
+  const part = (text: string | null, fallback: string) =>
+    (text ?? '').replace(UNSAFE_IN_NAMES, '').trim().replace(/\s+/g, '_').slice(0, 40) || fallback;
+  const safeId = gameId.replace(/[^A-Za-z0-9_-]/g, '');
+  return [
+    date === null ? null : `${date[1]}${date[2]}${date[3]}`,
+    `${part(record.players.sente, 'sente')}_vs_${part(record.players.gote, 'gote')}`,
+    safeId,
+  ]
+    .filter((p) => p !== null)
+    .join('_');
+}
+
+/**
+ * `attachment` with the file name twice (RFC 6266): `filename` in ASCII for old clients (other
+ * characters as `_`), `filename*` in UTF-8 for the rest.
+ */
+export function attachment(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return ascii === fileName
+    ? `attachment; filename="${ascii}"`
+    : `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}

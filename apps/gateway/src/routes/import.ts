@@ -1,0 +1,124 @@
+/**
+ * `POST /api/import`: a player brings in a game record (KIF or CSA, one record or a CSA file
+ * of several) as raw bytes (`text/plain` in any charset, or `application/octet-stream`), a
+ * `multipart/form-data` upload, or JSON `{record}`. The bytes go to the same function as
+ * `npm run import` (domain/record-import.ts), which detects the encoding and the format;
+ * 201 with the games, 400 INVALID_RECORD naming the record, line, ply and reason, 409
+ * RECORD_ALREADY_IMPORTED when every record is already there. Bodies up to
+ * IMPORT_MAX_BYTES (413 above), limited per token (RATE_LIMIT_IMPORTS_*).
+ */
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  AuthHeaders,
+  ErrorResponse,
+  ImportDuplicate,
+  ImportJsonBody,
+  ImportQuery,
+  ImportRefusal,
+  ImportResponse,
+} from '@shogi/protocol';
+import type { FastifyRequest } from 'fastify';
+import { ApiError, ApiErrorWithFields } from '../domain/api-error.js';
+import { type FileImport, importRecordFile } from '../domain/record-import.js';
+import { principalOf } from '../plugins/access.js';
+
+/** The record's bytes and the uploaded file's name (null for a body that is the record itself). */
+async function recordBytes(request: FastifyRequest): Promise<{ bytes: Uint8Array; fileName: string | null }> {
+  if (request.isMultipart()) {
+    const file = await request.file();
+    if (file === undefined) throw new ApiError('BAD_REQUEST', 'the form holds no file: send the record as a file part');
+    // throws 413 past the limit (limits.fileSize below)
+    return { bytes: await file.toBuffer(), fileName: file.filename };
+  }
+  const body = request.body;
+  if (Buffer.isBuffer(body)) return { bytes: body, fileName: null };
+  if (typeof body === 'object' && body !== null && typeof (body as ImportJsonBody).record === 'string')
+    return { bytes: Buffer.from((body as ImportJsonBody).record, 'utf8'), fileName: null };
+  throw new ApiError(
+    'BAD_REQUEST',
+    'send the record as text/plain bytes, a multipart/form-data file, or JSON {"record": "..."}',
+  );
+}
+
+/** The CLI's report of a record it refused: `FILE: ply N (line L): reason`. */
+const refusalDetail = (r: Extract<FileImport, { kind: 'invalid' }>) =>
+  `${r.file}: ply ${r.ply}${r.line > 0 ? ` (line ${r.line})` : ''}: ${r.message}`;
+
+const importRoute: FastifyPluginAsyncTypebox = async (app) => {
+  const maxBytes = app.config.importMaxBytes;
+  // only this route takes bodies other than JSON: a record file as it is, whatever its encoding
+  app.addContentTypeParser(['text/plain', 'application/octet-stream'], { parseAs: 'buffer' }, (_request, body, done) =>
+    done(null, body),
+  );
+  await app.register(multipart, {
+    limits: { fileSize: maxBytes, files: 1, fields: 4, fieldSize: 1024, parts: 5, headerPairs: 100 },
+  });
+
+  app.post(
+    '/api/import',
+    {
+      bodyLimit: maxBytes,
+      config: app.limits.imports,
+      schema: {
+        tags: ['records'],
+        summary:
+          'Import a game record (KIF or CSA; a CSA file of several records imports all of them or none): raw text in any encoding, a multipart/form-data file, or JSON {record}. 201 with the games; 400 INVALID_RECORD naming the record, line, ply and reason; 409 RECORD_ALREADY_IMPORTED. At most IMPORT_MAX_BYTES (413), limited per token (RATE_LIMIT_IMPORTS_MAX)',
+        security: [{ bearer: [] }],
+        headers: AuthHeaders,
+        querystring: ImportQuery,
+        body: {
+          content: {
+            'application/json': { schema: ImportJsonBody },
+            'text/plain': { schema: { description: "the record file's bytes, in any encoding (UTF-8, Shift_JIS)" } },
+            'application/octet-stream': { schema: { description: "the record file's bytes" } },
+            'multipart/form-data': { schema: { description: 'one file part: the record file' } },
+          },
+        },
+        response: {
+          201: ImportResponse,
+          400: ImportRefusal,
+          401: ErrorResponse,
+          403: ErrorResponse,
+          409: ImportDuplicate,
+          413: ErrorResponse,
+          415: ErrorResponse,
+          429: ErrorResponse,
+        },
+      },
+    },
+    async (request, reply) => {
+      const importer = principalOf(request);
+      const { bytes, fileName } = await recordBytes(request);
+      const ruleset = request.query.ruleset === 'jsa' ? 'jsa' : 'default';
+      const result = await importRecordFile(app.databases.imports, bytes, {
+        fileName,
+        importerId: importer.id,
+        ruleset,
+      });
+      if (result.kind === 'invalid')
+        throw new ApiErrorWithFields('INVALID_RECORD', refusalDetail(result), {
+          file: result.file,
+          record: result.record,
+          records: result.records,
+          line: result.line,
+          ply: result.ply,
+          reason: result.message,
+        });
+      const [first] = result.games;
+      if (first === undefined) throw new Error('an import without a game');
+      if (result.kind === 'duplicate')
+        throw new ApiErrorWithFields('RECORD_ALREADY_IMPORTED', `game ${first.gameId}`, {
+          gameId: first.gameId,
+          games: result.games,
+        });
+      request.log.info(
+        { playerId: importer.id, games: result.games.filter((g) => !g.duplicate).length, gameId: first.gameId },
+        'records imported',
+      );
+      return reply.code(201).send({ gameId: first.gameId, games: [...result.games], importedBy: importer.id });
+    },
+  );
+};
+
+export default importRoute;
