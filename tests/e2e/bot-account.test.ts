@@ -98,9 +98,10 @@ test('a person challenges a bot account from the lobby, sees its BOT badge and i
   const person = await stack.api.createPlayer('e2e-hanako');
   const page = await chromium.contextAs(person);
   await page.goto(`${stack.baseUrl}/`);
-  await page.fill('#challenge-opponent', 'RoboKoma');
-  await page.selectOption('#challenge-color', 'sente');
-  await page.click('form.friend button[type="submit"]');
+  await page.click('#play-friend');
+  await page.fill('#create-friend', 'RoboKoma');
+  await page.selectOption('#create-color', 'sente');
+  await page.click('#create-submit');
   // the sent challenge names the bot with its badge
   await page.locator('.waiting .bot-title').waitFor({ timeout: 10_000 });
   expect(await page.locator('.waiting').textContent()).toMatch(/^Challenge sent to BOT RoboKoma/);

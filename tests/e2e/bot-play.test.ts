@@ -100,26 +100,36 @@ async function playAgain(page: Page): Promise<GameView> {
 test('a newcomer plays an engine bot from the lobby at the level and on the clock chosen', async () => {
   const page = await chromium.contextAs(null);
   await page.goto(url('/'));
-  // 1. the form lists the eight levels and the lobby's clocks, written as players write them
-  const level = page.locator('#bot-level');
+  // 1. the dialog lists the eight levels; the quick pairings are written as players write clocks
+  await page.click('#play-computer');
+  const level = page.locator('#create-level');
   await level.waitFor();
   expect(await level.locator('option').allTextContents()).toEqual([
     'Level 1 (weakest)',
     ...[2, 3, 4, 5, 6, 7].map((n) => `Level ${n}`),
     'Level 8 (strongest)',
   ]);
-  expect(await page.locator('#bot-clock option').allTextContents()).toEqual(['3|10', '10|30', 'No clock']);
-  expect(await page.locator('.pairing .buttons button').allTextContents()).toEqual(['3|10', '10|30', 'No clock']);
-  await page.selectOption('#bot-level', { label: 'Level 2' });
-  await page.selectOption('#bot-clock', { label: '3|10' });
-  await page.selectOption('#bot-color', 'sente');
-  await page.screenshot({ path: join(ARTIFACTS, 'web-lobby-bots.png'), fullPage: true });
-  await page.click('#play-engine');
+  expect(await page.locator('.quick .quick-seek strong').allTextContents()).toEqual([
+    '3|10',
+    '10|30',
+    'No clock',
+    'Play the bot',
+  ]);
+  // an engine game is never rated: the box is greyed out
+  expect(await page.locator('#create-rated').isDisabled()).toBe(true);
+  await page.selectOption('#create-level', { label: 'Level 2' });
+  await page.selectOption('#create-clock', 'byoyomi');
+  await page.fill('#create-minutes', '3');
+  await page.fill('#create-byoyomi', '10');
+  await page.fill('#create-periods', '1');
+  await page.selectOption('#create-color', 'sente');
+  await page.screenshot({ path: join(ARTIFACTS, 'web-lobby-create.png'), fullPage: true });
+  await page.click('#create-submit');
 
   // 2. the game: against level 2, with that clock, the newcomer at the bottom as sente
   await page.waitForURL('**/games/*');
   await page.locator('.game-info .spectators').waitFor();
-  expect(await page.locator('.game-info').textContent()).toMatch(/3 min \+ 10 s byoyomi × 1 · casual/);
+  expect(await page.locator('.game-info').textContent()).toMatch(/3\|10 byoyomi · casual/);
   expect(await page.locator('.player-bar.top .name').textContent()).toBe('Engine level 2');
   expect(await page.locator('.clock .time').allTextContents()).toEqual(['3:00', '3:00']);
   const game = await stack.api.game(gameIdOf(page));
@@ -156,7 +166,7 @@ test('Play again after a bot game: the same bot and clock, the colours swapped',
   expect([next.players.sente.id, next.players.gote.id]).toEqual([first.players.gote.id, guest.id]);
   expect(next.timeControl).toEqual(fischer);
   expect(await page.locator('.player-bar.bottom .name').textContent()).toBe('again-guest');
-  expect(await page.locator('.game-info').textContent()).toMatch(/5 min \+ 3 s · casual/);
+  expect(await page.locator('.game-info').textContent()).toMatch(/5\+3 Fischer · casual/);
   await waitForMoves(page, 1);
   await resign(page);
 });
@@ -165,7 +175,7 @@ test('Play again after a game with bot-lobby: it accepts the offer on its lobby 
   // 1. a quick seek nobody else takes: bot-lobby answers it
   const page = await chromium.contextAs(null);
   await page.goto(url('/'));
-  await page.click('.pairing .buttons button:has-text("3|10")');
+  await page.click('.quick .quick-seek:has-text("3|10")');
   await page.waitForURL('**/games/*', { timeout: 15_000 });
   await page.locator('.board .piece').first().waitFor();
   const first = await stack.api.game(gameIdOf(page));

@@ -285,32 +285,38 @@ describe('web client', () => {
     const dave = await stack.api.createPlayer('clock-dave');
     const challenger = await contextAs(carol);
     await challenger.goto(url('/'));
-    await challenger.fill('#challenge-opponent', 'clock-dave');
-    await challenger.selectOption('#challenge-clock', 'fischer');
+    // one dialog for every game: a friend by name, with the terms chosen
+    await challenger.click('#play-friend');
+    await challenger.fill('#create-friend', 'clock-dave');
+    await challenger.selectOption('#create-clock', 'fischer');
     // only the chosen kind's fields show
-    expect(await challenger.locator('#challenge-byoyomi').isVisible()).toBe(false);
-    expect(await challenger.locator('#challenge-increment').isVisible()).toBe(true);
-    await challenger.fill('#challenge-minutes', '0');
-    await challenger.fill('#challenge-increment', '0');
-    await challenger.click('form.friend button[type="submit"]');
-    expect(await challenger.locator('.pairing .note').textContent()).toMatch(/both zero/);
-    await challenger.fill('#challenge-minutes', '5');
-    await challenger.fill('#challenge-increment', '3');
-    await challenger.check('#challenge-rated');
-    await challenger.selectOption('#challenge-color', 'gote');
-    await challenger.click('form.friend button[type="submit"]');
-    await challenger.locator('.waiting', { hasText: 'Challenge sent to clock-dave (5 min + 3 s, rated)' }).waitFor();
+    expect(await challenger.locator('#create-byoyomi').isVisible()).toBe(false);
+    expect(await challenger.locator('#create-increment').isVisible()).toBe(true);
+    await challenger.fill('#create-minutes', '0');
+    await challenger.fill('#create-increment', '0');
+    await challenger.click('#create-submit');
+    expect(await challenger.locator('dialog.create-game .note').textContent()).toMatch(/both zero/);
+    await challenger.fill('#create-minutes', '5');
+    await challenger.fill('#create-increment', '3');
+    await challenger.check('#create-rated');
+    await challenger.selectOption('#create-color', 'gote');
+    await challenger.click('#create-submit');
+    await challenger.locator('.waiting', { hasText: 'Challenge sent to clock-dave (5+3 Fischer, rated)' }).waitFor();
+    expect(await challenger.locator('dialog.create-game').isVisible()).toBe(false);
 
+    // the challenge shows everything that decides it: rated, the colour, the challenger's rating
     const opponent = await contextAs(dave);
     await opponent.goto(url('/'));
     const offer = opponent.locator('.challenges li', { hasText: 'clock-carol' });
-    await offer.waitFor({ timeout: 10_000 });
-    expect(await offer.textContent()).toMatch(/5 min \+ 3 s/);
+    await offer.locator('.rating').waitFor({ timeout: 10_000 });
+    expect(await offer.textContent()).toMatch(/clock-carol \(1500\?\) challenges you/);
+    expect(await offer.locator('.terms').textContent()).toBe('5+3 Fischer · rated · you play sente ☗');
+    await opponent.screenshot({ path: join(ARTIFACTS, 'web-lobby-challenge.png'), fullPage: true });
     await offer.locator('button:has-text("Accept")').click();
     for (const page of [challenger, opponent]) await page.waitForURL('**/games/*', { timeout: 10_000 });
     expect(challenger.url()).toBe(opponent.url());
     await challenger.locator('.game-info .spectators').waitFor();
-    expect(await challenger.locator('.game-info').textContent()).toMatch(/5 min \+ 3 s · rated/);
+    expect(await challenger.locator('.game-info').textContent()).toMatch(/5\+3 Fischer · rated/);
     // carol asked for gote: her board is turned, her name at the bottom, both clocks at 5:00
     expect(await challenger.locator('.player-bar.bottom .name').textContent()).toBe('clock-carol');
     expect(await challenger.locator('.clock .time').allTextContents()).toEqual(['5:00', '5:00']);
@@ -321,22 +327,30 @@ describe('web client', () => {
     const hugo = await stack.api.createPlayer('seek-hugo');
     const seeker = await contextAs(gina);
     await seeker.goto(url('/'));
-    await seeker.selectOption('#seek-clock', 'byoyomi');
-    expect(await seeker.locator('#seek-increment').isVisible()).toBe(false);
-    await seeker.fill('#seek-minutes', '3');
-    await seeker.fill('#seek-byoyomi', '20');
-    await seeker.fill('#seek-periods', '2');
-    await seeker.check('#seek-rated');
-    await seeker.click('form.custom-seek button[type="submit"]');
+    await seeker.click('#create-game');
+    await seeker.selectOption('#create-clock', 'byoyomi');
+    expect(await seeker.locator('#create-increment').isVisible()).toBe(false);
+    await seeker.fill('#create-minutes', '3');
+    await seeker.fill('#create-byoyomi', '20');
+    await seeker.fill('#create-periods', '2');
+    await seeker.check('#create-rated');
+    await seeker.click('#create-submit');
     await seeker
-      .locator('.waiting', { hasText: 'Looking for an opponent (3 min + 20 s byoyomi × 2, rated)' })
+      .locator('.waiting', { hasText: 'Looking for an opponent (3|20×2 byoyomi, rated)' })
       .waitFor({ timeout: 10_000 });
 
     const taker = await contextAs(hugo);
     await taker.goto(url('/'));
-    const open = taker.locator('.seeks li', { hasText: 'seek-gina' });
+    const open = taker.locator('.seek-table tr', { hasText: 'seek-gina' });
     await open.waitFor({ timeout: 10_000 });
-    expect(await open.textContent()).toMatch(/3 min \+ 20 s byoyomi × 2 · rated/);
+    expect(await open.locator('td').allTextContents()).toEqual([
+      'seek-gina',
+      '1500',
+      '3|20×2 byoyomi',
+      'rated',
+      'random',
+      'Play',
+    ]);
     await open.locator('button:has-text("Play")').click();
     for (const page of [seeker, taker]) await page.waitForURL('**/games/*', { timeout: 15_000 });
     expect(seeker.url()).toBe(taker.url());

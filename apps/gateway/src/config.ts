@@ -38,6 +38,8 @@ export interface GatewayConfig {
   readonly watchMaxBuffered: number;
   readonly watchMaxPerIp: number;
   readonly watchHeartbeatMs: number;
+  /** an ongoing game leaves the live list this long after its latest move (lishogi's TV: 120 s) */
+  readonly liveFreshSeconds: number;
   /** how long a gateway trusts a token it looked up, ms: a revocation on another gateway whose Redis notice is lost takes effect after at most this */
   readonly authCacheMs: number;
   /** lifetime of a session token (POST /api/session), days */
@@ -136,6 +138,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     watchMaxBuffered: int(env, 'WATCH_MAX_BUFFERED', 256 * 1024),
     watchMaxPerIp: int(env, 'WATCH_MAX_PER_IP', 100),
     watchHeartbeatMs: int(env, 'WATCH_HEARTBEAT_MS', 30_000),
+    liveFreshSeconds: int(env, 'LIVE_FRESH_SECONDS', 120),
     authCacheMs: int(env, 'AUTH_CACHE_MS', 5_000),
     sessionTtlDays: int(env, 'SESSION_TTL_DAYS', 30),
     socketTicketTtlMs: int(env, 'SOCKET_TICKET_TTL_MS', 30_000),

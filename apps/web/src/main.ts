@@ -1,12 +1,17 @@
 /**
- * The client's router: /, /games/:id, /stats, /players/:id, /import, /analysis[/:id]. Links marked `data-link` are
- * followed without a reload; the gateway answers any of these paths with index.html.
+ * The client's router: /, /games/:id, /stats, /players/:id, /import, /analysis[/:id],
+ * /settings, and a not-found page for anything else. Links marked `data-link` are followed
+ * without a reload; the gateway answers any of these paths with index.html.
  */
 import './styles.css';
+import './styles/pieces.css';
+import { markPieceStyle } from './session.js';
 import { gamePage } from './views/game.js';
 import { importPage } from './views/import.js';
 import { lobbyPage } from './views/lobby.js';
+import { notFoundPage } from './views/not-found.js';
 import { playerPage } from './views/player.js';
+import { settingsPage } from './views/settings.js';
 import { applyThemes } from './views/settings-store.js';
 import { statsPage } from './views/stats.js';
 
@@ -14,8 +19,16 @@ applyThemes();
 const main = document.getElementById('main') as HTMLElement;
 let leave: () => void = () => {};
 
+const TITLES: Readonly<Record<string, string>> = {
+  '/': 'Shogi',
+  '/stats': 'Statistics · Shogi',
+  '/import': 'Import · Shogi',
+  '/settings': 'Settings · Shogi',
+};
+
 function route(): void {
   leave();
+  markPieceStyle();
   const path = location.pathname;
   const game = /^\/games\/([A-Za-z0-9_-]+)$/.exec(path);
   const player = /^\/players\/([A-Za-z0-9_-]+)$/.exec(path);
@@ -27,16 +40,11 @@ function route(): void {
   else if (analysis) leave = analysisBoard(analysis[1] ?? null);
   else if (path === '/stats') leave = statsPage(main);
   else if (path === '/import') leave = importPage(main, navigate);
-  else leave = lobbyPage(main, navigate);
-  if (!analysis)
-    document.title =
-      path === '/stats'
-        ? 'Statistics · Shogi'
-        : path === '/import'
-          ? 'Import · Shogi'
-          : game
-            ? document.title
-            : 'Shogi';
+  else if (path === '/settings') leave = settingsPage(main);
+  else if (path === '/') leave = lobbyPage(main, navigate);
+  else leave = notFoundPage(main, path);
+  // the game, player and analysis pages title themselves
+  if (!game && !player && !analysis) document.title = TITLES[path] ?? 'Page not found · Shogi';
 }
 
 /** The analysis board is a chunk of its own, loaded when first opened. */

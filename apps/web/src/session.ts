@@ -66,6 +66,12 @@ export function pieceStyle(): PieceStyle {
 
 export function setPieceStyle(style: PieceStyle): void {
   localStorage.setItem(STYLE_KEY, style);
+  markPieceStyle();
+}
+
+/** Puts the piece style on the page's root (`data-pieces`), where the stylesheet marks gote's letters. */
+export function markPieceStyle(): void {
+  document.documentElement.dataset.pieces = pieceStyle();
 }
 
 /**

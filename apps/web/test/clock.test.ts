@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { clockFace, clockNotation, formatMs, initialClock } from '../src/shogi/clock.js';
+import { clockFace, clockNotation, formatMs, initialClock, timeControlText } from '../src/shogi/clock.js';
 
 describe('clock faces', () => {
   const side = { mainMs: 60_000, periodsLeft: 3, periodMs: 10_000 };
@@ -46,5 +46,16 @@ describe('clocks as players write them', () => {
     ['no clock', { kind: 'unlimited' }, 'no clock'],
   ] as const)('%s', (_name, tc, text) => {
     expect(clockNotation(tc)).toBe(text);
+  });
+});
+
+describe('clocks beside a game or an offer: the notation with its kind', () => {
+  test.each([
+    [{ kind: 'byoyomi', mainSeconds: 180, byoyomiSeconds: 10, periods: 1 }, '3|10 byoyomi'],
+    [{ kind: 'fischer', mainSeconds: 300, incrementSeconds: 3 }, '5+3 Fischer'],
+    [{ kind: 'correspondence', daysPerMove: 1 }, '1 day per move'],
+    [{ kind: 'unlimited' }, 'no clock'],
+  ] as const)('%j', (tc, text) => {
+    expect(timeControlText(tc)).toBe(text);
   });
 });

@@ -1,7 +1,7 @@
 import { START_SFEN } from '@shogi/rules';
 import { describe, expect, test } from 'vitest';
 import { boardOfSfen, moveSquares, usiSquare } from '../src/shogi/model.js';
-import { japaneseMoves } from '../src/shogi/notation.js';
+import { japaneseMoves, notatedMoves } from '../src/shogi/notation.js';
 
 describe('Japanese move notation', () => {
   test.each([
@@ -40,5 +40,23 @@ describe('board model', () => {
       [[5, 1]],
     ]);
     expect(boardOfSfen('not a position')).toBeNull();
+  });
+});
+
+describe('the notations a move list can be written in', () => {
+  const line = ['7g7f', '3c3d', '8h2b+', '3a2b', 'B*4e', '6a5b'];
+  test.each([
+    ['western', ['P-7f', 'P-3d', 'Bx2b+', 'Sx2b', 'B*4e', 'G6a-5b']],
+    ['kif', ['７六歩(77)', '３四歩(33)', '２二角成(88)', '同　銀(31)', '４五角打', '５二金(61)']],
+    ['csa', ['+7776FU', '-3334FU', '+8822UM', '-3122GI', '+0045KA', '-6152KI']],
+    ['usi', line],
+  ] as const)('%s', (notation, expected) => {
+    expect(notatedMoves(START_SFEN, 'default', line, notation)).toEqual(expected);
+  });
+
+  test('a declined promotion is marked = in Western, 不成 in KIF', () => {
+    const sfen = '4k4/9/8p/4P4/9/9/2P6/9/4K4 b G 1';
+    expect(notatedMoves(sfen, 'default', ['5d5c'], 'western')).toEqual(['P-5c=']);
+    expect(notatedMoves(sfen, 'default', ['5d5c'], 'kif')).toEqual(['５三歩不成(54)']);
   });
 });

@@ -47,7 +47,8 @@ export const CategoryRating = Type.Object(
   closed,
 );
 const ColorRecord = Type.Object({ wins: Count, losses: Count, draws: Count, noResult: Count }, closed);
-const Ref = Type.Object({ id: Type.String(), name: Type.String() }, closed);
+/** `title: "BOT"` only for a bot account, as everywhere a player is named */
+const Ref = Type.Object({ id: Type.String(), name: Type.String(), title: Type.Optional(BotTitle) }, closed);
 const NullableInt = Type.Union([Type.Integer(), Type.Null()]);
 
 export const PlayerProfile = Type.Object(

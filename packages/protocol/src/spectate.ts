@@ -5,7 +5,7 @@
  */
 import { type Static, Type } from 'typebox';
 import { WatchAnalysis } from './analysis.js';
-import { ErrorResponse, GAME_STATE_FIELDS, Id, PlayerRef, Side, WireEvent } from './http.js';
+import { ErrorResponse, GAME_STATE_FIELDS, Id, PlayerRef, Side, SocketTicket, WireEvent } from './http.js';
 
 const closed = { additionalProperties: false } as const;
 
@@ -17,6 +17,8 @@ export const WatchQuery = Type.Object(
         description: 'last seq seen: the events after it are sent (no snapshot), then the live ones',
       }),
     ),
+    // one of the game's players is not counted as a spectator
+    ticket: Type.Optional(SocketTicket),
   },
   closed,
 );
@@ -65,6 +67,9 @@ export const WatchMessage = Type.Union([
 export type WatchMessage = Static<typeof WatchMessage>;
 
 // --- live games
+/** A rating as shown beside a name: `provisional` ones read "1500?", as lishogi writes them. */
+export const LiveRating = Type.Object({ rating: Type.Integer(), provisional: Type.Boolean() }, closed);
+export type LiveRating = Static<typeof LiveRating>;
 export const LiveGame = Type.Object(
   {
     id: Id,
@@ -75,6 +80,12 @@ export const LiveGame = Type.Object(
     lastMove: Type.Union([Type.String(), Type.Null()]),
     status: Type.Union([Type.Literal('ongoing'), Type.Literal('ended')]),
     spectators: Type.Integer(),
+    ratings: Type.Optional(
+      Type.Object(
+        { sente: Type.Union([LiveRating, Type.Null()]), gote: Type.Union([LiveRating, Type.Null()]) },
+        { ...closed, description: "each player's main rating (the category of most rated games); null: none yet" },
+      ),
+    ),
   },
   closed,
 );

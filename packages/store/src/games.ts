@@ -12,12 +12,15 @@ export interface ListGamesOptions {
   readonly status?: GameRowStatus;
   readonly playerId?: string;
   readonly limit?: number;
+  /** only games with an event at or after this instant (the live list's freshness) */
+  readonly updatedSince?: Date;
 }
 
 /** Most recently updated first. */
 export async function listGames(db: Db, options: ListGamesOptions = {}): Promise<GameRow[]> {
   let q = db.selectFrom('games').selectAll();
   if (options.status !== undefined) q = q.where('status', '=', options.status);
+  if (options.updatedSince !== undefined) q = q.where('updated_at', '>=', options.updatedSince);
   const playerId = options.playerId;
   if (playerId !== undefined) q = q.where((eb) => eb.or([eb('sente_id', '=', playerId), eb('gote_id', '=', playerId)]));
   return q

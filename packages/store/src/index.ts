@@ -38,7 +38,14 @@ export {
 export { applyToGameRow, type GameRowPatch, type GameRowValues } from './games-projection.js';
 export * from './lobby/index.js';
 export { createMigrator, migrateToLatest } from './migrate.js';
-export { type AccountSummary, accountSummary, type PlayerCard, playerCards, type ShownRating } from './player-cards.js';
+export {
+  type AccountSummary,
+  accountSummary,
+  mainRatings,
+  type PlayerCard,
+  playerCards,
+  type ShownRating,
+} from './player-cards.js';
 export { createPlayer, findPlayerByTokenHash, getPlayer, getPlayers, replaceGuestTokenHash } from './players.js';
 export { lockQuota, type QuotaKind } from './quota-lock.js';
 export * from './ratings/index.js';

@@ -108,3 +108,16 @@ export async function accountSummary(db: Db, playerId: string, now: Date): Promi
     ratings: ratings.rows.map((r) => shown(r, now)),
   };
 }
+
+/**
+ * Each player's main rating: the category of the most rated games (the latest played on a
+ * tie), as the live list shows beside a name. Players with no rated game are absent.
+ */
+export async function mainRatings(db: Db, ids: readonly string[], now: Date): Promise<Map<string, ShownRating>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await sql<RatingRow & { player_id: string }>`
+    select distinct on (player_id) player_id, category, rating, rd, volatility, games, updated_at
+    from ratings where player_id = any(${[...new Set(ids)]}::text[])
+    order by player_id, games desc, updated_at desc`.execute(db);
+  return new Map(rows.map((r) => [r.player_id, shown(r, now)]));
+}

@@ -6,7 +6,7 @@
  */
 
 import { sideOfSfen } from '@shogi/game';
-import type { LiveGame, LiveUpdate, WireEvent } from '@shogi/protocol';
+import type { LiveGame, LiveRating, LiveUpdate, WireEvent } from '@shogi/protocol';
 import { type BotTitles, NO_BOT_TITLES, titled } from './bot-titles.js';
 
 /** A row of the games projection, as much as the list needs. */
@@ -22,8 +22,16 @@ export interface LiveRow {
 }
 
 export interface LiveGamesDeps {
-  /** ongoing games, most recently updated first */
-  ongoing(limit: number): Promise<LiveRow[]>;
+  /**
+   * ongoing games with an event since `since`, most recently updated first: a game nobody
+   * moves in (a player walked away from a bot) leaves the list, as lishogi's TV keeps only
+   * games with a move in the last two minutes
+   */
+  ongoing(limit: number, since: Date): Promise<LiveRow[]>;
+  /** how long an ongoing game stays listed after its latest event, ms (LIVE_FRESH_SECONDS) */
+  readonly freshMs: number;
+  /** the players' main ratings (none for a player without rated games) */
+  ratings?(ids: readonly string[]): Promise<ReadonlyMap<string, LiveRating>>;
   /** spectators of a game on this gateway */
   spectators(gameId: string): number;
   /** the BOT titles of the players (none when absent) */
@@ -51,8 +59,16 @@ export class LiveGames {
 
   /** The live list: from the projection, with the moves and counts this gateway knows. */
   async list(limit = LIVE_LIMIT): Promise<LiveGame[]> {
-    const rows = await this.deps.ongoing(limit);
-    const bots = await (this.deps.titles ?? NO_BOT_TITLES).bots(rows.flatMap((r) => [r.sente_id, r.gote_id]));
+    const rows = await this.deps.ongoing(limit, new Date(Date.now() - this.deps.freshMs));
+    const ids = rows.flatMap((r) => [r.sente_id, r.gote_id]);
+    const [bots, ratings] = await Promise.all([
+      (this.deps.titles ?? NO_BOT_TITLES).bots(ids),
+      this.deps.ratings?.(ids) ?? null,
+    ]);
+    const rated = (id: string): LiveRating | null => {
+      const r = ratings?.get(id);
+      return r ? { rating: r.rating, provisional: r.provisional } : null;
+    };
     return rows.map((r) => ({
       id: r.id,
       players: {
@@ -65,6 +81,7 @@ export class LiveGames {
       lastMove: this.lastMoves.get(r.id) ?? null,
       status: r.status,
       spectators: this.deps.spectators(r.id),
+      ...(ratings === null ? {} : { ratings: { sente: rated(r.sente_id), gote: rated(r.gote_id) } }),
     }));
   }
 

@@ -96,6 +96,8 @@ export class Room {
   readonly gameId: string;
   readonly snapshot: SnapshotState;
   readonly cursors = new Map<Member, Cursor>();
+  /** the members that are the game's own players: they follow it, they are not its spectators */
+  readonly players = new Set<Member>();
   readonly feed: Feed;
   leaveHub: () => void = () => {};
   closed = false;
@@ -136,6 +138,11 @@ export class Room {
 export interface JoinOptions {
   /** resume after this seq (events from PostgreSQL first); absent: start at the snapshot */
   readonly since?: number;
+  /**
+   * The player the socket authenticated as, if any: one of the game's own players follows
+   * it without being counted among its spectators (lishogi counts only the others).
+   */
+  readonly viewer?: string;
 }
 
 export interface Spectators {
@@ -165,7 +172,11 @@ export interface Spectators {
 export function createSpectators(deps: SpectatorDeps): Spectators {
   const rooms = new Map<string, Room>();
   const opening = new Map<string, Promise<Room>>();
-  const count = (gameId: string) => (rooms.get(gameId)?.cursors.size ?? 0) + (deps.remoteCount?.(gameId) ?? 0);
+  const localCount = (gameId: string) => {
+    const room = rooms.get(gameId);
+    return room ? room.cursors.size - room.players.size : 0;
+  };
+  const count = (gameId: string) => localCount(gameId) + (deps.remoteCount?.(gameId) ?? 0);
 
   const catchUp = (room: Room, cursor: Cursor) => {
     if (cursor.catching) return;
@@ -278,6 +289,9 @@ export function createSpectators(deps: SpectatorDeps): Spectators {
       const since = options.since;
       const cursor = new Cursor(since ?? room.seq, member);
       room.cursors.set(member, cursor);
+      const { sente, gote } = room.snapshot.players;
+      if (options.viewer !== undefined && (options.viewer === sente.id || options.viewer === gote.id))
+        room.players.add(member);
       // synchronous with the line above: no batch reaches the member before its first frame
       first(room, count(gameId));
       if (since !== undefined && since < room.seq) catchUp(room, cursor);
@@ -286,11 +300,12 @@ export function createSpectators(deps: SpectatorDeps): Spectators {
     leave(_gameId, member) {
       const room = memberRooms.get(member);
       memberRooms.delete(member);
+      room?.players.delete(member);
       if (!room?.cursors.delete(member)) return;
       if (room.cursors.size === 0) closeRoom(room);
     },
     count,
-    localCount: (gameId) => rooms.get(gameId)?.cursors.size ?? 0,
+    localCount,
     resync(idleMs) {
       const before = Date.now() - idleMs;
       for (const room of rooms.values()) {

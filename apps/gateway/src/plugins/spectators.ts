@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { WireEvent } from '@shogi/protocol';
-import { listGames } from '@shogi/store';
+import { listGames, mainRatings } from '@shogi/store';
 import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
 import { LiveGames } from '../domain/live-games.js';
@@ -56,7 +56,9 @@ export default fp<{ config: GatewayConfig }>(
     const log = app.log.child({ component: 'spectators' });
     const db = app.databases.live;
     const live = new LiveGames({
-      ongoing: async (limit) => listGames(db, { status: 'ongoing', limit }),
+      ongoing: async (limit, since) => listGames(db, { status: 'ongoing', limit, updatedSince: since }),
+      freshMs: config.liveFreshSeconds * 1000,
+      ratings: (ids) => mainRatings(db, ids, new Date()),
       spectators: (gameId) => spectators.count(gameId),
       titles: app.botTitles,
     });

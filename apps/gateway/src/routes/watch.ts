@@ -1,6 +1,7 @@
 /**
- * The spectator WebSocket `/api/games/:id/watch[?since=SEQ]`, open to anyone for public
- * games. First frame: the snapshot (or, with `since`, a `resume` frame and the events
+ * The spectator WebSocket `/api/games/:id/watch[?since=SEQ][&ticket=T]`, open to anyone for
+ * public games. A socket ticket (POST /api/socket-ticket) says who watches: the game's own
+ * players follow it there without counting among its spectators; a bad ticket is a 401. First frame: the snapshot (or, with `since`, a `resume` frame and the events
  * after SEQ from PostgreSQL); then every event of the game in seq order, no gap, no
  * repeat; `spectators` frames when the count changes, and `analysis` frames while the game is
  * being analysed (from the analysis channel, apart from the events). Read-only: a frame from the client
@@ -19,6 +20,8 @@ const TEXT = { binary: false } as const;
 
 const watch: FastifyPluginAsyncTypebox = async (app) => {
   const { watchMaxBuffered } = app.config;
+  /** the player a ticket named, from the check before the upgrade to the socket */
+  const viewers = new WeakMap<object, string>();
 
   app.get(
     '/api/games/:id/watch',
@@ -33,6 +36,8 @@ const watch: FastifyPluginAsyncTypebox = async (app) => {
       },
       preValidation: async (request) => {
         if (app.watchLimit.full(request.ip)) throw new ApiError('TOO_MANY_CONNECTIONS');
+        if ((request.query as { ticket?: string }).ticket !== undefined)
+          viewers.set(request, (await app.authenticate(request, { socket: true })).id);
         const { id } = request.params as { id: string };
         const sinceText = (request.query as { since?: string }).since;
         const room = app.spectators.rooms.get(id);
@@ -114,8 +119,10 @@ const watch: FastifyPluginAsyncTypebox = async (app) => {
       });
       socket.on('error', (err) => log.debug({ err }, 'watch: socket error'));
 
+      const viewer = viewers.get(request);
+      const options = { ...(since === undefined ? {} : { since }), ...(viewer === undefined ? {} : { viewer }) };
       app.spectators
-        .join(gameId, member, since === undefined ? {} : { since }, (room, count) => {
+        .join(gameId, member, options, (room, count) => {
           write(
             since === undefined
               ? room.snapshotFrame(count)

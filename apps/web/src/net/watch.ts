@@ -2,9 +2,13 @@
  * Following one game on the spectator socket `/api/games/:id/watch`: a snapshot first,
  * then events in seq order; after a drop it reconnects with `?since=<last seq>` and gets
  * exactly the events it missed (a `resume` frame, then the gap, then the live ones).
+ * A browser that plays as someone sends a one-use socket ticket, so the game's own players
+ * are not counted among its spectators; without one (or when none can be had) it watches
+ * anonymously.
  */
 import type { GameSnapshot, WatchAnalysis, WatchMessage, WireEvent } from '@shogi/protocol';
-import { socketUrl } from '../api.js';
+import { api, socketUrl } from '../api.js';
+import { identity } from '../session.js';
 import { reconnecting } from './reconnecting.js';
 
 export interface WatchHandlers {
@@ -20,8 +24,20 @@ export interface WatchHandlers {
 export function watchGame(gameId: string, on: WatchHandlers): { close(): void } {
   let lastSeq: number | null = null;
   return reconnecting({
-    url: () =>
-      socketUrl(`/api/games/${encodeURIComponent(gameId)}/watch${lastSeq === null ? '' : `?since=${lastSeq}`}`),
+    url: async () => {
+      const query = new URLSearchParams();
+      if (lastSeq !== null) query.set('since', String(lastSeq));
+      const me = identity();
+      const ticket = me
+        ? await api.socketTicket(me.token).then(
+            (t) => t.ticket,
+            () => null,
+          )
+        : null;
+      if (ticket !== null) query.set('ticket', ticket);
+      const q = query.toString();
+      return socketUrl(`/api/games/${encodeURIComponent(gameId)}/watch${q === '' ? '' : `?${q}`}`);
+    },
     onStatus: on.status,
     onMessage(data) {
       const m = data as WatchMessage;

@@ -80,16 +80,32 @@ export function formatMs(ms: number): string {
   return `${h > 0 ? `${h}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
 }
 
+/**
+ * A clock as shown beside a game or an offer: as players write it, with its kind, so a
+ * byoyomi clock never reads as an increment: "3|10 byoyomi", "5+3 Fischer".
+ */
 export function timeControlText(tc: TimeControl): string {
   switch (tc.kind) {
     case 'byoyomi':
-      return `${tc.mainSeconds / 60} min + ${tc.byoyomiSeconds} s byoyomi × ${tc.periods}`;
+      return `${clockNotation(tc)} byoyomi`;
     case 'fischer':
-      return `${tc.mainSeconds / 60} min + ${tc.incrementSeconds} s`;
+      return `${clockNotation(tc)} Fischer`;
     case 'correspondence':
-      return `${tc.daysPerMove} day${tc.daysPerMove > 1 ? 's' : ''} per move`;
     case 'unlimited':
-      return 'no clock';
+      return clockNotation(tc);
+  }
+}
+
+/** A clock in words, for a title or a screen reader: "3 min, then 10 s byoyomi × 1". */
+export function clockSpelledOut(tc: TimeControl): string {
+  switch (tc.kind) {
+    case 'byoyomi':
+      return `${tc.mainSeconds / 60} min, then ${tc.byoyomiSeconds} s byoyomi × ${tc.periods}`;
+    case 'fischer':
+      return `${tc.mainSeconds / 60} min, plus ${tc.incrementSeconds} s a move (Fischer)`;
+    case 'correspondence':
+    case 'unlimited':
+      return clockNotation(tc);
   }
 }
 
@@ -116,7 +132,8 @@ export function clockNotation(tc: TimeControl): string {
     case 'fischer':
       return `${minutesText(tc.mainSeconds)}+${tc.incrementSeconds}`;
     case 'correspondence':
+      return `${tc.daysPerMove} day${tc.daysPerMove > 1 ? 's' : ''} per move`;
     case 'unlimited':
-      return timeControlText(tc);
+      return 'no clock';
   }
 }

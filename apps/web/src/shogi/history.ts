@@ -5,7 +5,7 @@
  */
 import { moveTo, type PositionHistory, parseUsi, type Ruleset } from '@shogi/rules';
 import { type BoardState, boardOf, newGame } from './model.js';
-import { japaneseMove } from './notation.js';
+import { type Notation, notateMove } from './notation.js';
 
 export class GameHistory {
   /** the live game: its position is the latest, the one moves are made from */
@@ -13,7 +13,8 @@ export class GameHistory {
   /** boards[k]: the board after k moves (boards[0] is the initial position) */
   private readonly boards: BoardState[];
   private readonly usi: string[] = [];
-  private readonly japanese: string[] = [];
+  /** each move in every notation, so a change of the setting costs no replay */
+  private readonly notated: Record<Notation, string>[] = [];
   // the previous move's destination, for 同 in the notation
   private previousTo: number | null = null;
 
@@ -24,13 +25,13 @@ export class GameHistory {
 
   /** Plays the next move; its Japanese notation, or null (and nothing changes) when it does not replay. */
   play(usi: string): string | null {
-    const text = japaneseMove(this.game, usi, this.previousTo);
+    const texts = notateMove(this.game, usi, this.previousTo);
     if (!this.game.playUsi(usi).ok) return null;
     this.usi.push(usi);
-    this.japanese.push(text);
+    this.notated.push(texts);
     this.previousTo = moveTo(parseUsi(usi));
     this.boards.push(boardOf(this.game));
-    return text;
+    return texts.japanese;
   }
 
   /** The number of moves played: the latest ply. */
@@ -43,7 +44,11 @@ export class GameHistory {
   }
   /** The moves in Japanese notation, in order. */
   get kifu(): readonly string[] {
-    return this.japanese;
+    return this.notation('japanese');
+  }
+  /** The moves in the notation chosen, in order. */
+  notation(notation: Notation): string[] {
+    return this.notated.map((n) => n[notation]);
   }
 
   /** The board after `ply` moves, clamped to the game. */

@@ -1,7 +1,9 @@
 /**
- * Japanese move notation (▲７六歩, △同　歩, ▲５五角打, ▲２二角成) from USI moves, replayed
- * on the rules engine. When two pieces of a kind can reach the square, the origin is added
- * in parentheses as in KIF (▲５八金(49)) instead of the 右/左/上/引 words: exact, and short.
+ * Move notation from USI moves, replayed on the rules engine: Japanese (▲７六歩, △同　歩,
+ * ▲５五角打, ▲２二角成), Western (P-7f, Bx2b+, G*5b, S-4c=), KIF (７六歩(77)), CSA
+ * (+7776FU) and USI itself. When two pieces of a kind can reach the square, Japanese adds
+ * the origin in parentheses as KIF does (▲５八金(49)) instead of the 右/左/上/引 words, and
+ * Western adds it before the move (G6i-5h), as Hodges' notation does: exact, and short.
  */
 import {
   isDrop,
@@ -21,6 +23,55 @@ const NAMES = ['', '歩', '香', '桂', '銀', '角', '飛', '金', '玉', 'と'
 
 const fileOf = (s: number) => 9 - (s % 10);
 const rankOf = (s: number) => ((s / 10) | 0) - 1;
+
+/** The notations a move list can be written in (the settings' choice). */
+export const NOTATIONS = ['japanese', 'western', 'kif', 'csa', 'usi'] as const;
+export type Notation = (typeof NOTATIONS)[number];
+export const isNotation = (s: unknown): s is Notation => (NOTATIONS as readonly unknown[]).includes(s);
+
+const WESTERN = ['', 'P', 'L', 'N', 'S', 'B', 'R', 'G', 'K', '+P', '+L', '+N', '+S', '+B', '+R'];
+const CSA = ['', 'FU', 'KY', 'KE', 'GI', 'KA', 'HI', 'KI', 'OU', 'TO', 'NY', 'NK', 'NG', 'UM', 'RY'];
+const KIF_NAMES = ['', '歩', '香', '桂', '銀', '角', '飛', '金', '玉', 'と', '成香', '成桂', '成銀', '馬', '龍'];
+const PROMOTED = 8;
+const squareText = (s: number) => `${fileOf(s)}${'abcdefghi'[rankOf(s) - 1]}`;
+
+/** One move in every notation, on the game's position before it; the game is not changed. */
+export function notateMove(game: PositionHistory, usi: string, previousTo: number | null): Record<Notation, string> {
+  const pos = game.position;
+  const m = parseUsi(usi);
+  if (m < 0) return { japanese: usi, western: usi, kif: usi, csa: usi, usi };
+  const sign = pos.side === 0 ? '+' : '-';
+  const to = moveTo(m);
+  const kifWhere = previousTo === to ? '同　' : `${ZEN[fileOf(to) - 1]}${KAN[rankOf(to) - 1]}`;
+  const digits = `${fileOf(to)}${rankOf(to)}`;
+  if (isDrop(m)) {
+    const type = moveFrom(m);
+    return {
+      japanese: japaneseMove(game, usi, previousTo),
+      western: `${WESTERN[type]}*${squareText(to)}`,
+      kif: `${kifWhere}${KIF_NAMES[type]}打`,
+      csa: `${sign}00${digits}${CSA[type]}`,
+      usi,
+    };
+  }
+  const from = moveFrom(m);
+  const type = (pos.board[from] ?? 0) & 15;
+  const capture = (pos.board[to] ?? 0) !== 0;
+  const legal = legalMoves(pos);
+  const promotes = isPromotion(m);
+  const declined = !promotes && legal.some((o) => isPromotion(o) && moveFrom(o) === from && moveTo(o) === to);
+  const rivals = legal.some(
+    (o) => !isDrop(o) && moveTo(o) === to && moveFrom(o) !== from && ((pos.board[moveFrom(o)] ?? 0) & 15) === type,
+  );
+  const choice = promotes ? '+' : declined ? '=' : '';
+  return {
+    japanese: japaneseMove(game, usi, previousTo),
+    western: `${WESTERN[type]}${rivals ? squareText(from) : ''}${capture ? 'x' : '-'}${squareText(to)}${choice}`,
+    kif: `${kifWhere}${KIF_NAMES[type]}${promotes ? '成' : declined ? '不成' : ''}(${fileOf(from)}${rankOf(from)})`,
+    csa: `${sign}${fileOf(from)}${rankOf(from)}${digits}${CSA[promotes ? type + PROMOTED : type]}`,
+    usi,
+  };
+}
 
 /** One move in Japanese notation on the game's position before it; the game is not changed. */
 export function japaneseMove(game: PositionHistory, usi: string, previousTo: number | null): string {
@@ -51,6 +102,24 @@ export function japaneseMoves(initialSfen: string, ruleset: Ruleset, moves: read
   let previousTo: number | null = null;
   for (const usi of moves) {
     out.push(japaneseMove(game, usi, previousTo));
+    if (!game.playUsi(usi).ok) break;
+    previousTo = moveTo(parseUsi(usi));
+  }
+  return out;
+}
+
+/** Every move of a game in one notation; stops at the first move that does not replay. */
+export function notatedMoves(
+  initialSfen: string,
+  ruleset: Ruleset,
+  moves: readonly string[],
+  notation: Notation,
+): string[] {
+  const game = newGame(initialSfen, ruleset);
+  const out: string[] = [];
+  let previousTo: number | null = null;
+  for (const usi of moves) {
+    out.push(notateMove(game, usi, previousTo)[notation]);
     if (!game.playUsi(usi).ok) break;
     previousTo = moveTo(parseUsi(usi));
   }

@@ -19,6 +19,8 @@ export function resultText(
   result: { winner: 'sente' | 'gote' | null; reason: string },
   names: { sente: string; gote: string },
 ): string {
+  // an aborted game has no result at all: it is not a draw (lishogi writes "Game aborted")
+  if (result.reason === 'abort') return 'Game aborted';
   if (result.winner === null) return `Draw by ${reasonText(result.reason)}`;
   const mark = result.winner === 'sente' ? '☗' : '☖';
   const side = result.winner === 'sente' ? 'Sente' : 'Gote';

@@ -1,8 +1,12 @@
 /**
- * Inline SVG charts, no library: stacked bars of sente / gote / draw shares, and a
- * histogram. Each chart carries a text title and description for screen readers.
+ * Inline SVG charts, no library: stacked bars of sente / gote / draw shares, a histogram
+ * with a count axis, and lines. Each chart is drawn at the width it is shown at (`fitted`
+ * measures its box and redraws when it changes), so one unit of the drawing is one CSS pixel
+ * and the axis text keeps its size on a phone as on a desktop. Each carries a text title for
+ * screen readers.
  */
-import { s } from '../dom.js';
+import { h, s } from '../dom.js';
+import { countTicks, labelEvery } from './chart-scale.js';
 
 export interface Shares {
   readonly label: string;
@@ -13,18 +17,48 @@ export interface Shares {
 }
 
 const COLORS = { sente: '#2b2b2b', gote: '#c9a66b', draw: '#8aa0b4' };
+/** axis text, in CSS pixels (the drawing is never scaled) */
+const FONT = 13;
+/** width of a character of axis text, for laying labels out */
+const CHAR_W = FONT * 0.6;
+
+const svg = (title: string, width: number, height: number, parts: Element[]) =>
+  s(
+    'svg',
+    { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': title, class: 'chart' },
+    s('title', {}, title),
+    ...parts,
+  );
+const label = (x: number, y: number, text: string, anchor: 'start' | 'middle' | 'end' = 'start') =>
+  s('text', { x, y, class: 'chart-label', 'text-anchor': anchor }, text);
+
+/**
+ * A box that draws its chart at its own width, and again when that changes (a phone turned,
+ * a window resized). `draw` gets the width in CSS pixels.
+ */
+export function fitted(draw: (width: number) => Element): HTMLElement {
+  const box = h('div', { class: 'chart-box' });
+  let drawnAt = 0;
+  new ResizeObserver(() => {
+    const width = Math.floor(box.clientWidth);
+    if (width <= 0 || width === drawnAt) return;
+    drawnAt = width;
+    box.replaceChildren(draw(width));
+  }).observe(box);
+  return box;
+}
 
 /** One bar per row, split into sente wins, gote wins and draws (percent of decided games). */
-export function sharesChart(title: string, rows: readonly Shares[]): Element {
-  const rowH = 26;
-  const labelW = 130;
-  const width = 520;
-  const barW = width - labelW - 60;
-  const height = rows.length * rowH + 30;
-  const parts: Element[] = [s('title', {}, title)];
+export function sharesChart(title: string, rows: readonly Shares[], width = 520): Element {
+  const rowH = 28;
+  const labelW = Math.min(150, Math.max(70, ...rows.map((r) => r.label.length * CHAR_W + 8)));
+  const countW = 48;
+  const barW = Math.max(60, width - labelW - countW);
+  const height = rows.length * rowH + 34;
+  const parts: Element[] = [];
   rows.forEach((r, i) => {
     const y = i * rowH + 4;
-    parts.push(s('text', { x: 0, y: y + 15, class: 'chart-label' }, r.label));
+    parts.push(label(0, y + 15, r.label));
     let x = labelW;
     for (const [key, pct] of [
       ['sente', r.sentePct],
@@ -42,39 +76,76 @@ export function sharesChart(title: string, rows: readonly Shares[]): Element {
         );
       x += w;
     }
-    parts.push(s('text', { x: labelW + barW + 6, y: y + 15, class: 'chart-label' }, `${r.games}`));
+    parts.push(label(width - 2, y + 15, `${r.games}`, 'end'));
   });
-  const legendY = rows.length * rowH + 20;
+  const legendY = rows.length * rowH + 24;
   let lx = labelW;
   for (const [key, color] of Object.entries(COLORS)) {
-    parts.push(s('rect', { x: lx, y: legendY - 9, width: 10, height: 10, fill: color }));
-    parts.push(s('text', { x: lx + 14, y: legendY, class: 'chart-label' }, key));
-    lx += 70;
+    parts.push(s('rect', { x: lx, y: legendY - 10, width: 11, height: 11, fill: color }));
+    parts.push(label(lx + 15, legendY, key));
+    lx += 72;
   }
-  return s('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': title, class: 'chart' }, ...parts);
+  return svg(title, width, height, parts);
 }
 
-/** Bars of counts by bucket (game lengths). */
-export function histogram(title: string, buckets: readonly { label: string; value: number }[]): Element {
-  const width = 520;
-  const height = 180;
-  const max = Math.max(1, ...buckets.map((b) => b.value));
-  const bw = (width - 20) / Math.max(1, buckets.length);
-  const parts: Element[] = [s('title', {}, title)];
+/**
+ * Bars of counts by bucket (game lengths): a count axis on the left with round, even steps
+ * and light grid lines, the buckets' lower bounds below, every k-th labelled evenly.
+ */
+export function histogram(
+  title: string,
+  buckets: readonly { label: string; value: number }[],
+  width = 520,
+  axis = { x: '', y: '' },
+): Element {
+  const height = 220;
+  const ticks = countTicks(Math.max(0, ...buckets.map((b) => b.value)));
+  const top = ticks.at(-1) ?? 1;
+  // room for the tick labels, and for the axis title beside them when there is one
+  const titleW = axis.y === '' ? 0 : FONT + 6;
+  const pad = {
+    left: titleW + Math.max(...ticks.map((t) => String(t).length)) * CHAR_W + 12,
+    right: 8,
+    top: 10,
+    bottom: 40,
+  };
+  const plotW = width - pad.left - pad.right;
+  const plotH = height - pad.top - pad.bottom;
+  const bw = plotW / Math.max(1, buckets.length);
+  const y = (v: number) => pad.top + plotH - (plotH * v) / top;
+  const parts: Element[] = [];
+  for (const t of ticks) {
+    parts.push(
+      s('line', { x1: pad.left, x2: width - pad.right, y1: y(t), y2: y(t), stroke: t === 0 ? '#888' : '#e2ddd2' }),
+      label(pad.left - 6, y(t) + 4, String(t), 'end'),
+    );
+  }
+  const widest = Math.max(1, ...buckets.map((b) => b.label.length)) * CHAR_W + 10;
+  const every = labelEvery(buckets.length, Math.floor(plotW / widest));
   buckets.forEach((b, i) => {
-    const bh = ((height - 40) * b.value) / max;
-    const x = 10 + i * bw;
+    const x = pad.left + i * bw;
     parts.push(
       s(
         'rect',
-        { x: x + 1, y: height - 20 - bh, width: Math.max(1, bw - 2), height: bh, fill: COLORS.gote },
+        { x: x + 1, y: y(b.value), width: Math.max(1, bw - 2), height: y(0) - y(b.value), fill: COLORS.gote },
         s('title', {}, `${b.label}: ${b.value}`),
       ),
     );
-    if (buckets.length <= 12 || i % Math.ceil(buckets.length / 12) === 0)
-      parts.push(s('text', { x, y: height - 5, class: 'chart-label small' }, b.label));
+    if (i % every === 0) {
+      parts.push(s('line', { x1: x, x2: x, y1: y(0), y2: y(0) + 4, stroke: '#888' }));
+      parts.push(label(x, y(0) + 17, b.label, 'middle'));
+    }
   });
-  return s('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': title, class: 'chart' }, ...parts);
+  if (axis.x !== '') parts.push(label(pad.left + plotW / 2, height - 4, axis.x, 'middle'));
+  if (axis.y !== '')
+    parts.push(
+      s(
+        'text',
+        { x: 0, y: 0, class: 'chart-label', transform: `translate(${FONT - 2} ${pad.top + plotH / 2}) rotate(-90)` },
+        axis.y,
+      ),
+    );
+  return svg(title, width, height, parts);
 }
 
 export interface Series {
@@ -88,19 +159,24 @@ export function lineChart(
   title: string,
   series: readonly Series[],
   format: { x: (v: number) => string; y: (v: number) => string },
+  width = 520,
 ): Element {
-  const width = 520;
-  const height = 220;
-  const pad = { left: 46, right: 10, top: 10, bottom: 34 };
+  const height = 230;
   const all = series.flatMap((s) => s.points);
   const xs = all.map((p) => p.x);
   const ys = all.map((p) => p.y);
   const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
-  const [y0, y1] = [Math.min(...ys), Math.max(...ys)];
+  // a flat line (one rated game) gets a band around its value, so its two labels do not overprint
+  const flat = Math.max(1, Math.abs(Math.min(...ys)) * 0.05);
+  const [y0, y1] =
+    Math.min(...ys) === Math.max(...ys)
+      ? [Math.min(...ys) - flat, Math.max(...ys) + flat]
+      : [Math.min(...ys), Math.max(...ys)];
+  const yw = Math.max(format.y(y0).length, format.y(y1).length) * CHAR_W + 10;
+  const pad = { left: yw, right: 12, top: 12, bottom: 44 };
   const sx = (x: number) => pad.left + ((x - x0) / (x1 - x0 || 1)) * (width - pad.left - pad.right);
   const sy = (y: number) => height - pad.bottom - ((y - y0) / (y1 - y0 || 1)) * (height - pad.top - pad.bottom);
-  const parts: Element[] = [s('title', {}, title)];
-  parts.push(
+  const parts: Element[] = [
     s('line', {
       x1: pad.left,
       y1: height - pad.bottom,
@@ -109,14 +185,15 @@ export function lineChart(
       stroke: '#999',
     }),
     s('line', { x1: pad.left, y1: pad.top, x2: pad.left, y2: height - pad.bottom, stroke: '#999' }),
-  );
+  ];
   if (all.length > 0) {
     parts.push(
-      s('text', { x: 2, y: sy(y1) + 4, class: 'chart-label' }, format.y(y1)),
-      s('text', { x: 2, y: sy(y0) + 4, class: 'chart-label' }, format.y(y0)),
-      s('text', { x: pad.left, y: height - 18, class: 'chart-label' }, format.x(x0)),
-      s('text', { x: width - pad.right, y: height - 18, class: 'chart-label', 'text-anchor': 'end' }, format.x(x1)),
+      label(pad.left - 5, sy(y1) + 4, format.y(y1), 'end'),
+      label(pad.left - 5, sy(y0) + 4, format.y(y0), 'end'),
+      label(pad.left, height - pad.bottom + 17, format.x(x0)),
     );
+    if (format.x(x1) !== format.x(x0))
+      parts.push(label(width - pad.right, height - pad.bottom + 17, format.x(x1), 'end'));
   }
   series.forEach((line, i) => {
     const d = line.points.map((p, j) => `${j === 0 ? 'M' : 'L'}${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`).join(' ');
@@ -125,12 +202,13 @@ export function lineChart(
       parts.push(
         s(
           'circle',
-          { cx: sx(p.x), cy: sy(p.y), r: 2.5, fill: line.color },
+          { cx: sx(p.x), cy: sy(p.y), r: 3, fill: line.color },
           s('title', {}, `${line.name}: ${format.x(p.x)} → ${format.y(p.y)}`),
         ),
       );
-    parts.push(s('rect', { x: pad.left + i * 150, y: height - 11, width: 10, height: 10, fill: line.color }));
-    parts.push(s('text', { x: pad.left + 14 + i * 150, y: height - 2, class: 'chart-label' }, line.name));
+    const lx = pad.left + i * 170;
+    parts.push(s('rect', { x: lx, y: height - 13, width: 11, height: 11, fill: line.color }));
+    parts.push(label(lx + 15, height - 3, line.name));
   });
-  return s('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': title, class: 'chart' }, ...parts);
+  return svg(title, width, height, parts);
 }

@@ -1,173 +1,150 @@
 /**
- * The lobby: bots to play at once (bot-play.ts: a guest player is created on the first click,
- * so a newcomer is playing within seconds), seeks and challenges (pairing.ts), your ongoing
- * games, and the live games as mini boards kept current by `/api/live/ws`.
+ * The lobby: quick pairings on the common clocks, one "Create a game" dialog for everything
+ * else (create-game.ts: anyone, a friend, the computer), the open seeks as a sortable table,
+ * challenges to you, your games in progress, and beside them the TV (the top-rated live
+ * game) and the live games. Each part is a module of its own; this one lays them out.
  */
-import type { LiveFeedMessage, LiveGame } from '@shogi/protocol';
-import { api, socketUrl } from '../api.js';
+import type { BotRef } from '@shogi/protocol';
+import { api } from '../api.js';
 import { h } from '../dom.js';
-import { reconnecting } from '../net/reconnecting.js';
-import { forgetIdentity, identity, pieceStyle } from '../session.js';
-import { boardOfSfen, moveSquares } from '../shogi/model.js';
-import { boardElement } from './board.js';
-import { titledName, titledText } from './bot-badge.js';
-import { botPanel } from './bot-play.js';
-import { pairingPanel } from './pairing.js';
+import '../styles/lobby.css';
+import { clockSpelledOut } from '../shogi/clock.js';
+import { CLOCK_PRESETS, presetLabel } from '../shogi/clock-presets.js';
+import { accountBar } from './account-bar.js';
+import { quickBot } from './bot-terms.js';
+import { challengeList } from './challenges.js';
+import { createGameDialog } from './create-game.js';
+import { followLiveGames, liveGrid } from './live-games.js';
+import { lobbyPlay } from './lobby-play.js';
+import { myGames } from './my-games.js';
+import { seekList } from './seek-list.js';
+import { tvPanel } from './tv.js';
 
 export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): () => void {
-  const games = new Map<string, LiveGame>();
-  const liveGrid = h('ul', { class: 'live-grid', 'aria-label': 'Live games' });
-  const mine = h('ul', { class: 'my-games' });
-  const who = h('p', { class: 'who' });
-  const nameInput = h('input', {
-    id: 'guest-name',
-    name: 'name',
-    maxlength: 40,
-    placeholder: 'Guest',
-    autocomplete: 'nickname',
+  const note = h('p', { class: 'note', role: 'alert' });
+  const show = (error: string | null) => {
+    note.textContent = error ?? '';
+  };
+  let bots: readonly BotRef[] = [];
+  // the bot accounts seen in the live games (by id and name), for the BOT title in your games
+  const botIds = new Set<string>();
+
+  const live = followLiveGames();
+  const mine = myGames((o) => botIds.has(o.id) || botIds.has(o.username.toLowerCase()));
+  live.onChange(() => {
+    const known = botIds.size;
+    for (const g of live.games.values())
+      for (const p of [g.players.sente, g.players.gote])
+        if (p.title === 'BOT') botIds.add(p.id).add(p.name.toLowerCase());
+    if (botIds.size > known) mine.render();
   });
+  const challenges = challengeList(navigate);
+  const account = accountBar(() => {
+    play.listen();
+    challenges.refresh();
+    mine.refresh();
+    seeks.refresh();
+  });
+  const play = lobbyPlay({
+    navigate,
+    guestName: () => account.guestName(),
+    onIdentity: () => account.render(),
+    onChallenge: () => challenges.refresh(),
+  });
+  const seeks = seekList((s) => void play.answerSeek(s).then(show));
+  const dialog = createGameDialog((request) => play.create(request));
 
-  const renderWho = () => {
-    const me = identity();
-    nameInput.parentElement?.toggleAttribute('hidden', me !== null);
-    if (!me) {
-      who.replaceChildren('You will play as a guest; pick a name if you like.');
-      return;
-    }
-    who.replaceChildren(
-      'You play as ',
-      h('strong', {}, me.name),
-      '. Your player id: ',
-      h('code', { class: 'my-id' }, me.id),
-      ' ',
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'link',
-          onclick: () => {
-            forgetIdentity();
-            renderWho();
-            renderGames();
-          },
-        },
-        'Start over as a new guest',
-      ),
+  const playQuick = async () => {
+    const bot = quickBot(bots);
+    show(
+      bot === null
+        ? 'No bot runs on this server (it starts with `npm start`).'
+        : await play.playBot(bot.id, { side: 'sente' }),
     );
   };
-
-  const card = (g: LiveGame) => {
-    const state = boardOfSfen(g.sfen);
-    const lastMove = g.lastMove ? moveSquares(g.lastMove) : null;
-    const label = `${titledText(g.players.sente)} vs ${titledText(g.players.gote)}, move ${g.ply}${g.status === 'ended' ? ', ended' : ''}`;
-    return h(
-      'li',
-      { class: 'live-card', 'data-game': g.id },
-      h(
-        'a',
-        { href: `/games/${g.id}`, 'data-link': true, 'aria-label': `Watch ${label}` },
-        state ? boardElement(state, { style: pieceStyle(), flipped: false, mini: true, lastMove }) : '',
-        h(
-          'span',
-          { class: 'live-caption' },
-          h('span', {}, '☗ ', ...titledName(g.players.sente)),
-          h('span', {}, '☖ ', ...titledName(g.players.gote)),
-          h(
-            'span',
-            { class: 'meta' },
-            `move ${g.ply} · ${g.spectators} watching${g.status === 'ended' ? ' · ended' : ''}`,
-          ),
-        ),
-      ),
-    );
-  };
-
-  const renderGames = () => {
-    const list = [...games.values()];
-    liveGrid.replaceChildren(
-      ...(list.length > 0 ? list.map(card) : [h('li', { class: 'empty' }, 'No live games right now.')]),
-    );
-    const me = identity();
-    const own = me
-      ? list.filter((g) => g.status === 'ongoing' && (g.players.sente.id === me.id || g.players.gote.id === me.id))
-      : [];
-    mine.replaceChildren(
-      ...own.map((g) =>
-        h(
-          'li',
-          {},
-          h(
-            'a',
-            { href: `/games/${g.id}`, 'data-link': true },
-            ...titledName(g.players.sente),
-            ' vs ',
-            ...titledName(g.players.gote),
-            ` (move ${g.ply})`,
-          ),
-        ),
-      ),
-    );
-    mine.parentElement?.toggleAttribute('hidden', own.length === 0);
-  };
-
-  const feed = reconnecting({
-    url: () => socketUrl('/api/live/ws'),
-    onMessage(data) {
-      const m = data as LiveFeedMessage;
-      if (m.type === 'live') {
-        games.clear();
-        for (const g of m.games) games.set(g.id, g);
-      } else if (m.type === 'updates') {
-        for (const u of m.updates) {
-          const g = games.get(u.id);
-          if (!g) continue;
-          games.set(u.id, {
-            ...g,
-            ...(u.sfen !== undefined ? { sfen: u.sfen } : {}),
-            ...(u.ply !== undefined ? { ply: u.ply } : {}),
-            ...(u.lastMove !== undefined ? { lastMove: u.lastMove } : {}),
-            ...(u.status !== undefined ? { status: u.status } : {}),
-            ...(u.spectators !== undefined ? { spectators: u.spectators } : {}),
-          });
-        }
-      } else return;
-      renderGames();
+  api.bots().then(
+    (list) => {
+      bots = list.bots;
+      dialog.offerBots(bots);
     },
-  });
+    () => {},
+  );
 
-  const pairing = pairingPanel(navigate, () => {
-    renderWho();
-    renderGames();
-  });
   root.replaceChildren(
     h(
       'section',
       { class: 'lobby' },
       h(
         'div',
-        { class: 'play-now' },
-        h('h1', {}, 'Play shogi now'),
-        who,
-        h('p', { class: 'name-row' }, h('label', { for: 'guest-name' }, 'Your name '), nameInput),
-        botPanel({ navigate, guestName: () => nameInput.value, onIdentity: renderWho }),
-        h('div', { class: 'mine', hidden: true }, h('h2', {}, 'Your games'), mine),
-        pairing.element,
+        { class: 'lobby-main' },
+        h('h1', {}, 'Play shogi'),
+        account.element,
+        h(
+          'div',
+          { class: 'quick', role: 'group', 'aria-label': 'Quick pairing' },
+          // written as players write clocks; the title spells it out
+          ...CLOCK_PRESETS.map((tc) =>
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'quick-seek',
+                title: clockSpelledOut(tc),
+                onclick: async () =>
+                  show(
+                    await play.create({
+                      ok: true,
+                      kind: 'seek',
+                      body: { timeControl: tc, rated: false, color: 'random' },
+                    }),
+                  ),
+              },
+              h('strong', {}, presetLabel(tc)),
+              h('small', {}, tc.kind === 'byoyomi' ? 'byoyomi' : tc.kind === 'unlimited' ? 'casual' : tc.kind),
+            ),
+          ),
+          h(
+            'button',
+            { type: 'button', class: 'quick-seek', id: 'play-bot', onclick: () => void playQuick() },
+            h('strong', {}, 'Play the bot'),
+            h('small', {}, 'at once, you move first'),
+          ),
+        ),
+        h(
+          'div',
+          { class: 'create-buttons' },
+          h(
+            'button',
+            { type: 'button', class: 'primary', id: 'create-game', onclick: () => dialog.open('anyone') },
+            'Create a game',
+          ),
+          h(
+            'button',
+            { type: 'button', id: 'play-friend', onclick: () => dialog.open('friend') },
+            'Play with a friend',
+          ),
+          h(
+            'button',
+            { type: 'button', id: 'play-computer', onclick: () => dialog.open('engine') },
+            'Play the computer',
+          ),
+        ),
+        play.status,
+        note,
+        challenges.element,
+        mine.element,
+        h('h2', {}, 'Open seeks'),
+        seeks.element,
       ),
-      h('div', { class: 'live' }, h('h2', {}, 'Live games'), liveGrid),
+      h('aside', { class: 'lobby-side' }, tvPanel(live), h('h2', {}, 'Live games'), liveGrid(live)),
+      dialog.element,
     ),
   );
-  renderWho();
-  renderGames();
-  api.live().then(
-    (r) => {
-      if (games.size > 0) return;
-      for (const g of r.games) games.set(g.id, g);
-      renderGames();
-    },
-    () => {},
-  );
   return () => {
-    feed.close();
-    pairing.close();
+    live.close();
+    play.close();
+    seeks.close();
+    mine.close();
+    if (dialog.element.open) dialog.element.close();
   };
 }

@@ -6,6 +6,7 @@
 import type { Leaderboard, RATING_CATEGORY_NAMES, ScoreByDifference } from '@shogi/protocol';
 import { moveTo, parseUsi } from '@shogi/rules';
 import { ApiFailure, api } from '../api.js';
+import '../styles/charts.css';
 import { h } from '../dom.js';
 import { pieceStyle } from '../session.js';
 import { boardOf, moveSquares, newGame } from '../shogi/model.js';
@@ -13,7 +14,7 @@ import { japaneseMove } from '../shogi/notation.js';
 import { reasonText } from '../shogi/result.js';
 import { boardElement } from './board.js';
 import { titledName } from './bot-badge.js';
-import { histogram, lineChart, type Shares, sharesChart } from './charts.js';
+import { fitted, histogram, lineChart, type Shares, sharesChart } from './charts.js';
 
 /** The rating categories (the protocol's list, checked here; the bundle carries no schema code). */
 const RATED_CATEGORIES = [
@@ -182,24 +183,31 @@ export function statsPage(root: HTMLElement): () => void {
           'figure',
           {},
           h('figcaption', {}, 'Results by time category'),
-          sharesChart('Results by time category', byCategory),
+          fitted((w) => sharesChart('Results by time category', byCategory, w)),
         ),
         h(
           'figure',
           {},
           h('figcaption', {}, `Game lengths (plies, buckets of ${lengths.bucketSize})`),
-          histogram(
-            'Game lengths',
-            lengths.buckets.map((b) => ({ label: String(b.from), value: b.games })),
+          fitted((w) =>
+            histogram(
+              'Game lengths',
+              lengths.buckets.map((b) => ({ label: String(b.from), value: b.games })),
+              w,
+              { x: 'plies', y: 'games' },
+            ),
           ),
         ),
         h(
           'figure',
           {},
           h('figcaption', {}, 'Ending reasons'),
-          sharesChart(
-            'Ending reasons',
-            endings.reasons.map((r) => ({ ...r, label: reasonText(r.reason) })),
+          fitted((w) =>
+            sharesChart(
+              'Ending reasons',
+              endings.reasons.map((r) => ({ ...r, label: reasonText(r.reason) })),
+              w,
+            ),
           ),
         ),
         h(
@@ -208,17 +216,24 @@ export function statsPage(root: HTMLElement): () => void {
           h('figcaption', {}, 'Score of the higher-rated player by rating difference (rated games)'),
           diffPoints.length === 0
             ? h('p', {}, 'No rated games yet.')
-            : lineChart(
-                'Score by rating difference',
-                [
-                  { name: 'score', color: '#b3261e', points: diffPoints.map((b) => ({ x: b.from, y: b.score * 100 })) },
-                  {
-                    name: 'expected (Glicko-2)',
-                    color: '#2b2b2b',
-                    points: diffPoints.map((b) => ({ x: b.from, y: b.expected * 100 })),
-                  },
-                ],
-                { x: (v) => `+${v}`, y: (v) => `${Math.round(v)} %` },
+            : fitted((w) =>
+                lineChart(
+                  'Score by rating difference',
+                  [
+                    {
+                      name: 'score',
+                      color: '#b3261e',
+                      points: diffPoints.map((b) => ({ x: b.from, y: b.score * 100 })),
+                    },
+                    {
+                      name: 'expected (Glicko-2)',
+                      color: '#2b2b2b',
+                      points: diffPoints.map((b) => ({ x: b.from, y: b.expected * 100 })),
+                    },
+                  ],
+                  { x: (v) => `+${v}`, y: (v) => `${Math.round(v)} %` },
+                  w,
+                ),
               ),
         ),
       );
@@ -257,41 +272,45 @@ export function statsPage(root: HTMLElement): () => void {
             ? h('button', { type: 'button', class: 'link', onclick: () => go(line.slice(0, -1)) }, '← back')
             : '',
           h(
-            'table',
-            { class: 'openings' },
+            'div',
+            { class: 'table-scroll' },
             h(
-              'thead',
-              {},
+              'table',
+              { class: 'openings' },
               h(
-                'tr',
+                'thead',
                 {},
-                h('th', {}, 'move'),
-                h('th', {}, 'games'),
-                h('th', {}, 'sente'),
-                h('th', {}, 'draw'),
-                h('th', {}, 'gote'),
-              ),
-            ),
-            h(
-              'tbody',
-              {},
-              ...o.next.map((n) =>
                 h(
                   'tr',
                   {},
+                  h('th', {}, 'move'),
+                  h('th', {}, 'games'),
+                  h('th', {}, 'sente'),
+                  h('th', {}, 'draw'),
+                  h('th', {}, 'gote'),
+                ),
+              ),
+              h(
+                'tbody',
+                {},
+                ...o.next.map((n) =>
                   h(
-                    'td',
+                    'tr',
                     {},
                     h(
-                      'button',
-                      { type: 'button', class: 'link', onclick: () => go([...line, n.usi]) },
-                      `${japaneseMove(game, n.usi, lastTo)} ${n.usi}`,
+                      'td',
+                      {},
+                      h(
+                        'button',
+                        { type: 'button', class: 'link', onclick: () => go([...line, n.usi]) },
+                        `${japaneseMove(game, n.usi, lastTo)} ${n.usi}`,
+                      ),
                     ),
+                    h('td', {}, String(n.games)),
+                    h('td', {}, pct(n.sentePct)),
+                    h('td', {}, pct(n.drawPct)),
+                    h('td', {}, pct(n.gotePct)),
                   ),
-                  h('td', {}, String(n.games)),
-                  h('td', {}, pct(n.sentePct)),
-                  h('td', {}, pct(n.drawPct)),
-                  h('td', {}, pct(n.gotePct)),
                 ),
               ),
             ),

@@ -47,7 +47,8 @@ export interface ColorRecord {
 export interface RecentGame {
   readonly gameId: string;
   readonly color: 'sente' | 'gote';
-  readonly opponent: { readonly id: string; readonly name: string };
+  /** `title` only for a bot account */
+  readonly opponent: { readonly id: string; readonly name: string; readonly title?: 'BOT' };
   /** From the player's side; 'none' for an aborted game. */
   readonly outcome: 'win' | 'loss' | 'draw' | 'none';
   readonly reason: string;
@@ -128,6 +129,21 @@ export async function playerProfile(
       union all
       (select * from finished_games where gote_id = ${playerId} order by ended_at desc limit ${recent})
     ) g order by ended_at desc, game_id desc limit ${recent}`.execute(rdb);
+  // the opponents that are bot accounts, for their BOT title
+  const opponentIds = games.rows.map((g) => (g.sente_id === playerId ? g.gote_id : g.sente_id));
+  const bots =
+    opponentIds.length === 0
+      ? new Set<string>()
+      : new Set(
+          (
+            await rdb
+              .selectFrom('accounts')
+              .select('player_id')
+              .where('player_id', 'in', opponentIds)
+              .where('bot', '=', true)
+              .execute()
+          ).map((r) => r.player_id),
+        );
   const latest = games.rows[0];
   const name =
     player?.name ??
@@ -167,7 +183,10 @@ export async function playerProfile(
       return {
         gameId: g.game_id,
         color,
-        opponent: s ? { id: g.gote_id, name: g.gote_name } : { id: g.sente_id, name: g.sente_name },
+        opponent: {
+          ...(s ? { id: g.gote_id, name: g.gote_name } : { id: g.sente_id, name: g.sente_name }),
+          ...(bots.has(s ? g.gote_id : g.sente_id) ? { title: 'BOT' as const } : {}),
+        },
         outcome: g.result === 'none' ? 'none' : g.result === 'draw' ? 'draw' : g.result === color ? 'win' : 'loss',
         reason: g.end_reason,
         rated: g.rated,

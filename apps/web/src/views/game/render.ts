@@ -5,6 +5,7 @@
  */
 import { formatUsi, moveTo, parseUsi } from '@shogi/rules';
 import { h } from '../../dom.js';
+import { moveNotation } from '../../prefs/notation.js';
 import { timeControlText } from '../../shogi/clock.js';
 import { isLive, shownPly } from '../../shogi/cursor.js';
 import type { GameHistory } from '../../shogi/history.js';
@@ -145,7 +146,7 @@ function renderPending(view: GameView, state: GamePageState, on: RenderHandlers)
 function renderMoveList(list: HTMLElement, history: GameHistory, shown: number, show: (ply: number) => void): void {
   const moves = history.moves;
   list.replaceChildren(
-    ...history.kifu.map((text, i) =>
+    ...history.notation(moveNotation()).map((text, i) =>
       h(
         'li',
         { class: i + 1 === shown ? 'current' : null },
