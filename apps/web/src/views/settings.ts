@@ -1,6 +1,7 @@
 /**
  * The settings page: how moves are written in the move list (Japanese, Western, KIF, CSA,
- * USI) and how pieces are drawn. Each choice takes effect at once and is remembered in this
+ * USI) and how pieces are drawn, and the board's own settings (the game page's dialog, opened
+ * from here too, so every setting is in one place). Each choice takes effect at once and is remembered in this
  * browser (localStorage).
  */
 import { h } from '../dom.js';
@@ -9,6 +10,7 @@ import { pieceStyle, setPieceStyle } from '../session.js';
 import '../styles/settings.css';
 import { NOTATIONS, type Notation } from '../shogi/notation.js';
 import type { PieceStyle } from '../shogi/pieces.js';
+import { settingsPanel } from './settings-panel.js';
 
 function choice<T extends string>(
   name: string,
@@ -41,6 +43,7 @@ function choice<T extends string>(
 
 export function settingsPage(root: HTMLElement): () => void {
   const saved = h('p', { class: 'saved', role: 'status' });
+  const board = settingsPanel();
   root.replaceChildren(
     h(
       'section',
@@ -65,7 +68,14 @@ export function settingsPage(root: HTMLElement): () => void {
         setPieceStyle,
         saved,
       ),
+      h(
+        'p',
+        {},
+        h('button', { type: 'button', onclick: () => board.open() }, 'Board, pieces, sound and moves…'),
+        ' themes, coordinates, animation, sounds, move confirmation and premoves',
+      ),
       saved,
+      board.element,
     ),
   );
   return () => {};
