@@ -64,7 +64,7 @@ const CASES: readonly (readonly [string, string, Expected])[] = [
   ['KIF トライ', kif('トライ'), won('gote', 'illegal_move', 'try')],
   ['KIF 千日手', kif('千日手'), drawn('sennichite')],
   ['KIF 持将棋', kif('持将棋'), drawn('impasse')],
-  ['KIF 引き分け', kif('引き分け'), drawn('max_moves', 'draw')],
+  ['KIF 引き分け', kif('引き分け'), drawn('draw')],
   ['KIF 中断', kif('中断'), { winner: null, reason: 'abort', stats: 'interrupted' }],
   [
     'KIF resignation on the opponent’s turn (まで…の勝ち, no ending word)',
@@ -80,7 +80,7 @@ const CASES: readonly (readonly [string, string, Expected])[] = [
   ['CSA %OUTE_SENNICHITE', csa('%OUTE_SENNICHITE'), won('sente', 'perpetual_check')],
   ['CSA %JISHOGI', csa('%JISHOGI'), drawn('impasse')],
   ['CSA %MAX_MOVES', csa('%MAX_MOVES'), drawn('max_moves')],
-  ['CSA %HIKIWAKE', csa('%HIKIWAKE'), drawn('max_moves', 'draw')],
+  ['CSA %HIKIWAKE', csa('%HIKIWAKE'), drawn('draw')],
   ['CSA %CHUDAN', csa('%CHUDAN'), { winner: null, reason: 'abort', stats: 'interrupted' }],
   // the board judges the declaration: sente has no points in camp, so it loses
   ['CSA %KACHI', csa('%KACHI'), won('gote', 'impasse')],

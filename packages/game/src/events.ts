@@ -25,6 +25,8 @@ export const END_REASONS = [
   'illegal_move',
   /** in a game with a move limit (`maxMoves`): a draw once that many moves are played */
   'max_moves',
+  /** a draw no rule made: agreed, as an imported record states it (`%HIKIWAKE`, 引き分け) */
+  'draw',
 ] as const;
 export type EndReason = (typeof END_REASONS)[number];
 

@@ -29,7 +29,8 @@ function closingText(ended: GameEnded['data'], handicap: boolean): StatedResult 
   if (winner === null) {
     if (reason === 'sennichite') return { winner: null, text: '千日手' };
     if (reason === 'impasse') return { winner: null, text: '持将棋' };
-    if (reason === 'max_moves' || reason === 'stalemate') return { winner: null, text: '引き分け' };
+    if (reason === 'max_moves' || reason === 'stalemate' || reason === 'draw')
+      return { winner: null, text: '引き分け' };
     return null;
   }
   const loser: Side = winner === 'sente' ? 'gote' : 'sente';
@@ -63,6 +64,7 @@ function endOf(
     if (reason === 'impasse') return stated('jishogi');
     if (reason === 'stalemate') return stated('other');
     if (reason === 'max_moves') return stated('max_moves');
+    if (reason === 'draw') return stated('hikiwake');
     return stated('chudan');
   }
   const loser: Side = winner === 'sente' ? 'gote' : 'sente';

@@ -44,6 +44,9 @@ export function endingLines(end: CsaEnding, side: Side): string[] {
       return ['#ILLEGAL_MOVE', decided];
     case 'max_moves':
       return ['#MAX_MOVES', '#CENSORED'];
+    // an imported record's agreed draw: the protocol has no line for its reason
+    case 'draw':
+      return ['#DRAW'];
     default:
       return reason satisfies never;
   }

@@ -38,6 +38,7 @@ const STATUS_OF_REASON: Readonly<Record<EndReason, LishogiStatus>> = {
   // the CSA protocol's endings: lishogi has no illegal-move loss, and a move limit is a draw
   illegal_move: 'unknownFinish',
   max_moves: 'draw',
+  draw: 'draw',
 };
 
 const isEndReason = (s: string): s is EndReason => (END_REASONS as readonly string[]).includes(s);

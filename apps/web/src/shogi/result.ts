@@ -21,6 +21,7 @@ export function resultText(
 ): string {
   // an aborted game has no result at all: it is not a draw (lishogi writes "Game aborted")
   if (result.reason === 'abort') return 'Game aborted';
+  if (result.reason === 'draw') return 'Draw';
   if (result.winner === null) return `Draw by ${reasonText(result.reason)}`;
   const mark = result.winner === 'sente' ? '☗' : '☖';
   const side = result.winner === 'sente' ? 'Sente' : 'Gote';

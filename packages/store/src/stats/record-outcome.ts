@@ -66,7 +66,7 @@ function summaryOutcome(record: GameRecord): RecordOutcome | null {
   if (winner === null) {
     if (kind === 'sennichite') return drawn('sennichite');
     if (kind === 'max_moves') return drawn('max_moves');
-    if (verdicts.some((v) => v?.[2] === 'draw')) return drawn('max_moves', 'draw');
+    if (verdicts.some((v) => v?.[2] === 'draw')) return drawn('draw');
     return NO_RESULT;
   }
   if (kind === 'toryo') return won(winner, 'resignation');
@@ -83,7 +83,7 @@ function closingOutcome(record: GameRecord): RecordOutcome | null {
   if (result.winner === null) {
     if (text.includes('千日手')) return drawn('sennichite');
     if (text.includes('持将棋')) return drawn('impasse');
-    return drawn('max_moves', 'draw');
+    return drawn('draw');
   }
   if (text.includes('時間切れ') || text.includes('切れ負け')) return won(result.winner, 'timeout');
   if (text.includes('反則')) return won(result.winner, 'illegal_move');
@@ -118,7 +118,7 @@ export function statedOutcome(record: GameRecord, toMove: Color): RecordOutcome 
     case 'max_moves':
       return drawn('max_moves');
     case 'hikiwake':
-      return drawn('max_moves', 'draw');
+      return drawn('draw');
     case undefined:
       return closingOutcome(record) ?? summaryOutcome(record) ?? NO_RESULT;
     default:

@@ -15,7 +15,7 @@ export type GameResult = (typeof GAME_RESULTS)[number];
  * (%CHUDAN and records without a result), `draw` (%HIKIWAKE, 引き分け), `forfeit` (不戦勝,
  * 不戦敗) and `try` (トライ).
  */
-export const STATS_END_REASONS = [...END_REASONS, 'interrupted', 'draw', 'forfeit', 'try'] as const;
+export const STATS_END_REASONS = [...END_REASONS, 'interrupted', 'forfeit', 'try'] as const;
 export type StatsEndReason = (typeof STATS_END_REASONS)[number];
 
 export interface ProjectionCheckpointsTable {
