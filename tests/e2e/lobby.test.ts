@@ -240,8 +240,9 @@ describe('what was broken', () => {
     const lobby = await chromium.contextAs(null);
     await lobby.goto(url('/'));
     await lobby.locator('.live-grid').waitFor();
+    // the list first (a card may also leave a full grid for other reasons), then the lobby that showed it
+    await expect.poll(liveIds, { timeout: 40_000, interval: 500 }).not.toContain(gameId);
     await lobby.locator(`.live-card[data-game="${gameId}"]`).waitFor({ state: 'detached', timeout: 40_000 });
-    expect(await liveIds()).not.toContain(gameId);
   });
 });
 

@@ -61,6 +61,8 @@ function configFor(overrides: Partial<GatewayConfig> = {}): GatewayConfig {
       botGamesPerIp: NO_LIMIT,
       analysis: NO_LIMIT,
       chat: NO_LIMIT,
+      imports: NO_LIMIT,
+      exports: NO_LIMIT,
     },
     ...overrides,
   };
@@ -590,6 +592,8 @@ describe('rate limits', () => {
           botGamesPerIp: NO_LIMIT,
           analysis: NO_LIMIT,
           chat: NO_LIMIT,
+          imports: NO_LIMIT,
+          exports: NO_LIMIT,
         },
       }),
       createLogger({ level: 'trace' }, sink),

@@ -293,6 +293,19 @@ describe('downloads', () => {
     expect((await download(`/api/games/${gameId}.sfen`)).disposition).toMatch(/^attachment; filename=".*\.sfen"/);
   });
 
+  test('JKF as JSON, read back by the rules package', async () => {
+    const jkf = await download(`/api/games/${gameId}.jkf`);
+    expect(jkf.type).toBe('application/json; charset=utf-8');
+    expect(jkf.disposition).toMatch(/\.jkf"/);
+    const parsed = JSON.parse(jkf.text) as { header: Record<string, string>; moves: unknown[] };
+    expect(parsed.header).toMatchObject({ 先手: '山田太郎', 後手: '鈴木花子' });
+    const back = decodeRecord(jkf.bytes);
+    if (!back.ok) throw new Error(back.error.message);
+    expect(back.value.format).toBe('jkf');
+    expect(back.value.record.moves).toEqual(['7g7f', '3c3d', '8h2b+', '3a2b', 'B*4e']);
+    expect((await download(`/api/games/${gameId}/record?format=jkf`)).bytes).toEqual(jkf.bytes);
+  });
+
   test('a name Shift_JIS cannot hold is written ? in .kif and kept in .kifu', async () => {
     const me = await guest();
     const text = sample('kifu-for-windows.kif').toString('utf8').replace('山田太郎', 'Zoë 😀');

@@ -37,6 +37,8 @@ beforeAll(async () => {
         botGamesPerIp: NO_LIMIT,
         analysis: NO_LIMIT,
         chat: NO_LIMIT,
+        imports: NO_LIMIT,
+        exports: NO_LIMIT,
       },
     },
   });

@@ -133,6 +133,7 @@ export const ROUTE_ACCESS = {
   'GET /api/games/:id.csa': 'public',
   'GET /api/games/:id.sfen': 'public',
   'GET /api/games/:id.kifu': 'public',
+  'GET /api/games/:id.jkf': 'public',
   'GET /api/games/export': 'public',
   // a player who can play (a guest, an account's session, a personal token with `play`), as
   // lishogi lets anyone who can play paste a game

@@ -10,13 +10,14 @@
  * - `.csa`: V3.0 (the default) in UTF-8, as its `'CSA encoding=UTF-8` line declares, or V2.2
  *   in Shift_JIS with CR LF, which a CSA file without that line is taken to be (CSA standard
  *   record format V3.0, 2.2);
+ * - `.jkf`: JSON Kifu Format (the JSON that Kifu for JS and json-kifu-format read), UTF-8;
  * - `.sfen`: the USI `position` line, ASCII.
  * A further format is one entry of DOWNLOADS.
  */
-import { exportCsa, exportKif, type GameRecord } from '@shogi/rules';
+import { exportCsa, exportKif, type GameRecord, writeRecord } from '@shogi/rules';
 import iconv from 'iconv-lite';
 
-export const DOWNLOAD_FORMATS = ['kif', 'kifu', 'csa', 'sfen'] as const;
+export const DOWNLOAD_FORMATS = ['kif', 'kifu', 'csa', 'jkf', 'sfen'] as const;
 export type DownloadFormat = (typeof DOWNLOAD_FORMATS)[number];
 export const CSA_VERSIONS = ['2.2', '3.0'] as const;
 export type CsaVersion = (typeof CSA_VERSIONS)[number];
@@ -35,6 +36,8 @@ type Charset = 'utf-8' | 'Shift_JIS';
 
 interface Download {
   readonly extension: string;
+  /** the media type, `text/plain` unless said */
+  readonly mediaType?: string;
   /** the text and the charset its bytes are in */
   text(record: GameRecord, options: DownloadOptions): { text: string; charset: Charset };
 }
@@ -64,6 +67,11 @@ const DOWNLOADS: Readonly<Record<DownloadFormat, Download>> = {
       charset: csaVersion === '2.2' ? 'Shift_JIS' : 'utf-8',
     }),
   },
+  jkf: {
+    extension: 'jkf',
+    mediaType: 'application/json',
+    text: (record) => ({ text: `${exported(writeRecord(record, { format: 'jkf' }))}\n`, charset: 'utf-8' }),
+  },
   sfen: {
     extension: 'sfen',
     text: (record) => ({
@@ -84,7 +92,7 @@ export function recordFile(record: GameRecord, format: DownloadFormat, options: 
   const { text, charset } = download.text(record, options);
   return {
     bytes: encodeText(text, charset),
-    contentType: `text/plain; charset=${charset}`,
+    contentType: `${download.mediaType ?? 'text/plain'}; charset=${charset}`,
     extension: download.extension,
   };
 }

@@ -114,6 +114,7 @@ const records: FastifyPluginAsyncTypebox = async (app) => {
       kif: 'A game as KIF in Shift_JIS, as KIF readers expect (a character Shift_JIS lacks is written ?)',
       kifu: 'A game as KIF in UTF-8 (.kifu)',
       csa: 'A game as CSA: V3.0 in UTF-8, or ?version=2.2 in Shift_JIS',
+      jkf: 'A game as JKF (JSON Kifu Format), with its variations when imported with them',
       sfen: 'A game as SFEN + USI moves (a USI position command)',
     };
     app.get(
@@ -127,7 +128,7 @@ const records: FastifyPluginAsyncTypebox = async (app) => {
           ...(format === 'csa'
             ? { querystring: Type.Object({ version: CsaVersionParam }, { additionalProperties: false }) }
             : {}),
-          produces: ['text/plain'],
+          produces: [format === 'jkf' ? 'application/json' : 'text/plain'],
           response: downloadResponses,
         },
       },
@@ -143,14 +144,14 @@ const records: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['records'],
-        summary: 'A game as KIF (Shift_JIS), KIFU (KIF in UTF-8), CSA or SFEN + USI moves, chosen by ?format=',
+        summary: 'A game as KIF (Shift_JIS), KIFU (KIF in UTF-8), CSA, JKF or SFEN + USI moves, chosen by ?format=',
         description: downloadNote,
         params: GameParams,
         querystring: Type.Object(
           { format: Type.Optional(Type.String({ enum: [...DOWNLOAD_FORMATS] })), version: CsaVersionParam },
           { additionalProperties: false },
         ),
-        produces: ['text/plain'],
+        produces: ['text/plain', 'application/json'],
         response: downloadResponses,
       },
     },
