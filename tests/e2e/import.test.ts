@@ -4,12 +4,12 @@
  * its moves; a record the rules refuse stays on the page with the server's ply and reason. A
  * browser with no player yet gets a guest, as for play. No CSP report in any page.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { type Stack, startStack } from '../integration/harness.js';
-import { bounded, buildWebClient, type Chromium, openChromium, removeWebClient } from './browser.js';
+import { ARTIFACTS, bounded, buildWebClient, type Chromium, openChromium, removeWebClient } from './browser.js';
 
 const SAMPLES = join(import.meta.dirname, '../integration/records');
 const sample = (name: string) => readFileSync(join(SAMPLES, name), 'utf8');
@@ -54,6 +54,12 @@ describe('the import page', () => {
     const error = page.locator('.import-error');
     await expect.poll(() => error.textContent(), { timeout: 10_000 }).toMatch(/ply 3: illegal move 2h2d/);
     expect(page.url()).toMatch(/\/import$/);
+    // the page with the refusal, at both sizes
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.screenshot({ path: join(ARTIFACTS, 'web-import.png'), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: join(ARTIFACTS, 'web-import-phone.png'), fullPage: true });
 
     await page.fill('#import-text', sample('kifu-for-windows.kif'));
     await page.click('.import button[type="submit"]');

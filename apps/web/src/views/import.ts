@@ -1,5 +1,5 @@
 /**
- * "Import a game": paste a KIF or CSA record, or choose a file, and POST /api/import as this
+ * "Import a game": paste a KIF, KI2, CSA or JKF record, or choose a file, and POST /api/import as this
  * browser's player (a guest is made on first use, as for play). A game imported, or already
  * there, opens its page; a refused record shows the server's line, ply and reason.
  */
@@ -37,7 +37,7 @@ export function importPage(root: HTMLElement, navigate: (path: string) => void):
     name: 'record',
     rows: 14,
     spellcheck: 'false',
-    placeholder: 'Paste a KIF or CSA record here',
+    placeholder: 'Paste a KIF, KI2, CSA or JKF record here',
   });
   const file = h('input', { id: 'import-file', type: 'file', accept: '.kif,.kifu,.csa,.ki2,.jkf,text/plain' });
   const error = h('p', { class: 'import-error', role: 'alert' });
@@ -82,7 +82,7 @@ export function importPage(root: HTMLElement, navigate: (path: string) => void):
       h(
         'form',
         { onsubmit: (e: Event) => void submit(e) },
-        h('label', { for: 'import-text' }, 'Record (KIF or CSA)'),
+        h('label', { for: 'import-text' }, 'Record (KIF, KI2, CSA or JKF)'),
         text,
         h('label', { for: 'import-file' }, 'or a file'),
         file,
