@@ -10,11 +10,12 @@
  * - for Floodgate rounds: `floodgate-names` (the game names with players waiting for a
  *   round), `last:<game name>` (each player's last opponent there), and `round:<game
  *   name>:<time>`, which the one gateway that runs that round takes.
- * Every check-and-change is one Lua script: two gateways never take the same waiting player.
+ * Every check-and-change is one Lua script on one key: two gateways never take the same waiting
+ * player, and on a Redis Cluster each script runs on the master of its key.
  */
 import type { TimeControl } from '@shogi/game';
 import type { Side } from '@shogi/protocol';
-import type { Redis } from 'ioredis';
+import { publish, type RedisClient } from '@shogi/redis';
 import type { Presence } from './x1-lines.js';
 
 /** A player waiting for a game, as its session put itself in the queue. */
@@ -144,7 +145,7 @@ export interface PairingStore {
 /** How often a session's %%WHO entry is renewed; one not renewed for three times this is gone. */
 export const PRESENCE_RENEW_MS = 20_000;
 
-export function createPairingStore(redis: Redis, prefix: string): PairingStore {
+export function createPairingStore(redis: RedisClient, prefix: string): PairingStore {
   const key = (...parts: string[]) => `${prefix}csa:${parts.join(':')}`;
   const member = (entry: WaitingEntry) => JSON.stringify(entry);
   return {
@@ -221,7 +222,7 @@ export function createPairingStore(redis: Redis, prefix: string): PairingStore {
       await redis.hset(key('last', gameName), a, b, b, a);
     },
     async send(gatewayId, envelope) {
-      await redis.publish(key('gateway', gatewayId), JSON.stringify(envelope));
+      await publish(redis, key('gateway', gatewayId), JSON.stringify(envelope));
     },
     channelOf: (gatewayId) => key('gateway', gatewayId),
     async present(sessionId, presence, now) {
@@ -241,7 +242,7 @@ export function createPairingStore(redis: Redis, prefix: string): PairingStore {
       return live.sort((a, b) => a.name.localeCompare(b.name));
     },
     async chat(from, text) {
-      await redis.publish(key('chat'), JSON.stringify({ from, text }));
+      await publish(redis, key('chat'), JSON.stringify({ from, text }));
     },
     chatChannel: key('chat'),
   };
