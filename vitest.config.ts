@@ -26,7 +26,6 @@ const CLUSTER_TIER = [
   'tests/integration/spectate-watch.test.ts',
   'tests/integration/spectate-two-gateways.test.ts',
   'tests/integration/lobby.test.ts',
-  'tests/integration/fault-duplicate-job.test.ts',
   'tests/integration/fault-gateway.test.ts',
   'tests/integration/redis-cluster-failover.test.ts',
 ];

@@ -6,8 +6,16 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { type AppExtras, buildApp, type CsaFrontEnd, type GatewayConfig, loadConfig } from '@shogi/gateway';
+import {
+  type ClientOptions,
+  closeClient,
+  clusterNodesOf,
+  queuePrefix,
+  type RedisClient,
+  redisClient,
+} from '@shogi/redis';
 import { createAccount, createDb, type Db, insertToken, migrateToLatest } from '@shogi/store';
-import { type ClientOptions, clusterNodesOf, type RedisClient, redisClient } from '@shogi/redis';
+import { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { pino } from 'pino';
@@ -24,6 +32,21 @@ export const ON_CLUSTER = REDIS_CLUSTER_NODES.length > 0;
 /** A connection of a test's own to the tests' Redis (a single server or the cluster). */
 export const testRedis = (role: string, options: ClientOptions = {}): RedisClient =>
   redisClient(REDIS, `test-${role}`, options);
+
+/** A BullMQ queue of the tests' Redis under a stack's prefix, where the apps put it (its keys in a hash tag on a cluster). */
+export function testQueue<Data>(name: string, prefix: string): Queue<Data> {
+  return new Queue<Data>(name, {
+    connection: testRedis(`queue-${name}`, { maxRetriesPerRequest: null }),
+    prefix: queuePrefix(ON_CLUSTER, prefix, name),
+  });
+}
+
+/** Closes a testQueue and its connection (BullMQ leaves a connection it was given open). */
+export async function closeTestQueue(queue: Queue): Promise<void> {
+  const client = await queue.client;
+  await queue.close();
+  await closeClient(client);
+}
 
 export interface TestDatabase {
   readonly url: string;
