@@ -43,7 +43,7 @@ async function waitForHttp(port: number, child: ChildProcess): Promise<void> {
 
 export async function startServer(
   kind: ServerKind,
-  env: { databaseUrl: string; redisUrl: string; channelPrefix: string },
+  env: { databaseUrl: string; redisUrl: string; redisClusterNodes?: string; channelPrefix: string },
 ): Promise<RunningServer> {
   const port = await freePort();
   const script = kind === 'gateway' ? 'apps/gateway/src/server.ts' : 'bench/fanout/bare-server.ts';
@@ -56,6 +56,8 @@ export async function startServer(
       PORT: String(port),
       DATABASE_URL: env.databaseUrl,
       REDIS_URL: env.redisUrl,
+      // not this process's: empty is one Redis
+      REDIS_CLUSTER_NODES: env.redisClusterNodes ?? '',
       CHANNEL_PREFIX: env.channelPrefix,
       // this bench is not about the CSA listener, and several gateways would take one port
       CSA_PORT: '0',
