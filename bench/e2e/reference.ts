@@ -16,10 +16,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { redisClient } from '@shogi/redis';
 import { poolOf } from '@shogi/store';
 import { createTestDatabase } from '@shogi/store/testing';
 import { Queue, Worker } from 'bullmq';
-import { redisClient } from '@shogi/redis';
 
 const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '5' } } });
 const SECONDS = Number(args.seconds);

@@ -20,7 +20,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { clusterNodesOf, closeClient, publish, redisClient } from '@shogi/redis';
+import { closeClient, clusterNodesOf, publish, redisClient } from '@shogi/redis';
 import { createDb, migrateToLatest } from '@shogi/store';
 import pg from 'pg';
 import { ApiClient } from '../../apps/server/src/client.js';
@@ -54,7 +54,9 @@ const SAT_SECONDS = Number(args['sat-seconds']);
 const SERVERS = args.servers.split(',') as ServerKind[];
 const CLUSTER_NODES = clusterNodesOf(args['redis-cluster'], '--redis-cluster');
 if (CLUSTER_NODES.length > 0 && SERVERS.includes('bare-ws'))
-  throw new Error('--redis-cluster: the bare-ws server needs one Redis (a pattern subscription); use --servers gateway');
+  throw new Error(
+    '--redis-cluster: the bare-ws server needs one Redis (a pattern subscription); use --servers gateway',
+  );
 const SAT_TARGETS = [10_000, 20_000, 40_000, 60_000, 80_000, 100_000, 130_000, 160_000];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -88,11 +90,9 @@ const env = {
   channelPrefix: `fanout${suffix}:`,
 };
 const gameIds = await createGames(Math.max(GAMES, SAT_GAMES));
-const publisher = redisClient(
-  { redisUrl: args.redis, redisClusterNodes: CLUSTER_NODES },
-  'bench-fanout-publisher',
-  { enableAutoPipelining: true },
-);
+const publisher = redisClient({ redisUrl: args.redis, redisClusterNodes: CLUSTER_NODES }, 'bench-fanout-publisher', {
+  enableAutoPipelining: true,
+});
 
 async function createGames(count: number): Promise<string[]> {
   const server = await startServer('gateway', env);

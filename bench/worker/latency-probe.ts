@@ -8,10 +8,10 @@ import { fileURLToPath } from 'node:url';
 import type { GameEvent } from '@shogi/game';
 import { GOTE, gameCreated, randomPlayout, SENTE } from '@shogi/game/testing';
 import { enqueueValidate, VALIDATE_QUEUE, type ValidateJob, validateJobId } from '@shogi/pipeline';
+import { redisClient } from '@shogi/redis';
 import { createPgEventStore } from '@shogi/store';
 import { createTestDatabase } from '@shogi/store/testing';
 import { Queue } from 'bullmq';
-import { redisClient } from '@shogi/redis';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 // one Redis: this bench reads the game channels by pattern, which a cluster's sharded channels have not

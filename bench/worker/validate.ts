@@ -16,10 +16,10 @@ import { parseArgs } from 'node:util';
 import type { GameEvent } from '@shogi/game';
 import { GOTE, gameCreated, randomPlayout, SENTE } from '@shogi/game/testing';
 import { type EventEnvelope, enqueueValidate, VALIDATE_QUEUE, type ValidateJob } from '@shogi/pipeline';
+import { redisClient } from '@shogi/redis';
 import { appendEvents, createPgEventStore, poolOf } from '@shogi/store';
 import { createTestDatabase } from '@shogi/store/testing';
 import { Queue } from 'bullmq';
-import { redisClient } from '@shogi/redis';
 
 const { values: args } = parseArgs({
   options: {
