@@ -27,6 +27,7 @@ const CLUSTER_TIER = [
   'tests/integration/spectate-two-gateways.test.ts',
   'tests/integration/lobby.test.ts',
   'tests/integration/fault-gateway.test.ts',
+  'tests/integration/redis-cluster-layout.test.ts',
   'tests/integration/redis-cluster-failover.test.ts',
 ];
 
@@ -53,7 +54,7 @@ export default defineConfig({
           name: 'integration',
           sequence: { groupOrder: 1 },
           include: ['tests/integration/**/*.test.ts'],
-          exclude: ['tests/integration/redis-cluster-failover.test.ts'],
+          exclude: ['tests/integration/redis-cluster-*.test.ts'],
           globalSetup: ['tests/setup/services.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -29,7 +29,8 @@ export function freePort(): Promise<number> {
 }
 
 async function waitForHttp(port: number, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 300; i++) {
+  // up to 2 minutes: tsx compiles the gateway at start, slow on a busy machine
+  for (let i = 0; i < 1200; i++) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {
       await fetch(`http://127.0.0.1:${port}/`);
