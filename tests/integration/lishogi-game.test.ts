@@ -5,9 +5,9 @@
  * state, after which the stream ends. Reconnecting, aborting and the players' chat too.
  */
 import { buildApp, loadConfig } from '@shogi/gateway';
-import { chatChannel } from '../../apps/gateway/src/domain/game-chat.js';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { chatChannel } from '../../apps/gateway/src/domain/game-chat.js';
 import { MATE_GAME } from './fixtures.js';
 import { call, NO_LIMIT, REDIS_URL, type Stack, silentLogger, startStack } from './harness.js';
 import { gameBetween, get, move, openStream, type Person, person, post, shownMs } from './lishogi-client.js';

@@ -88,11 +88,7 @@ async function checkRedis(target: RedisTarget): Promise<string | null> {
   }
 }
 
-export async function preflight(
-  databaseUrl: string,
-  redis: RedisTarget,
-  needs: { postgres: boolean; redis: boolean },
-) {
+export async function preflight(databaseUrl: string, redis: RedisTarget, needs: { postgres: boolean; redis: boolean }) {
   const problems: PreflightProblem[] = [];
   const [pgError, redisError] = await Promise.all([
     needs.postgres ? checkPostgres(databaseUrl) : null,

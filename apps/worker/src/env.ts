@@ -4,7 +4,10 @@
  */
 import type { WorkerOptions } from './worker.js';
 
-type Tuning = Omit<WorkerOptions, 'databaseUrl' | 'redisUrl' | 'redisClusterNodes' | 'logger' | 'prefix' | 'channelPrefix'>;
+type Tuning = Omit<
+  WorkerOptions,
+  'databaseUrl' | 'redisUrl' | 'redisClusterNodes' | 'logger' | 'prefix' | 'channelPrefix'
+>;
 
 export function workerTuningFromEnv(env: NodeJS.ProcessEnv): Partial<Tuning> {
   const out: { -readonly [K in keyof Tuning]?: Tuning[K] } = {};

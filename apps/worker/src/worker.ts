@@ -280,11 +280,7 @@ function startValidateWorker(
 }
 
 /** One plain line an interval about what the worker did, when it did anything. */
-function reportWhatItDid(
-  workers: readonly Worker<ValidateJob>[],
-  logger: Logger,
-  intervalMs: number,
-): NodeJS.Timeout {
+function reportWhatItDid(workers: readonly Worker<ValidateJob>[], logger: Logger, intervalMs: number): NodeJS.Timeout {
   const stats = { jobs: 0, verdicts: 0, conflicts: 0 };
   for (const worker of workers)
     worker.on('completed', (_job, result: ValidateResult) => {

@@ -76,8 +76,7 @@ export type ValidateQueues<Added = unknown> = ValidateQueue<Added> | readonly Va
  * How many validate queues there are unless VALIDATE_QUEUES says: one on a single Redis (a
  * second queue there only adds BullMQ's overhead), four on a cluster, to spread over its masters.
  */
-export const validateQueueCount = (cluster: boolean, configured?: number): number =>
-  configured ?? (cluster ? 4 : 1);
+export const validateQueueCount = (cluster: boolean, configured?: number): number => configured ?? (cluster ? 4 : 1);
 
 /**
  * The names of `count` validate queues: `validate` alone (as it always was), else

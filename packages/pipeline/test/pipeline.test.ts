@@ -14,9 +14,9 @@ import {
   toEnvelope,
   toWire,
   VALIDATE_QUEUE,
+  type ValidateJob,
   validateQueueNames,
   validateQueueOf,
-  type ValidateJob,
   verdictOf,
 } from '../src/index.js';
 

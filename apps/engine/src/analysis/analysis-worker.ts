@@ -5,8 +5,8 @@
  * made after BullMQ has removed the job, so a request that reads `failed` can queue it again.
  */
 import { ANALYSIS_QUEUE, type AnalysisJobData } from '@shogi/engine-bots';
-import { type Job, Worker } from 'bullmq';
 import type { RedisClient } from '@shogi/redis';
+import { type Job, Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import { type AnalysisOutcome, type AnalysisPorts, analyseGame, analysisFailed } from './analyse-game.js';
 
