@@ -78,10 +78,10 @@ export interface MasterStats {
 }
 
 export async function masterStats(target: RedisTarget): Promise<MasterStats[]> {
-  const client = redisClient(target, 'bench-info');
+  const client = redisClient(target, 'bench-info', { lazyConnect: true });
   try {
-    if (client.status === 'wait') await client.connect();
     // a cluster's client knows its masters once connected
+    await client.connect();
     const masters = mastersOf(client);
     return await Promise.all(
       masters.map(async (node) => {
