@@ -10,7 +10,8 @@
  *
  * Options: --games G (200) --seconds S (20) --warmup S (10) --rate R for the paced run (1000)
  *          --spectators K (2000) --fanout-games G (200) --rounds N (1: one Redis, then the cluster;
- *          each further round runs them in the other order)
+ *          each further round runs them in the other order) --validate-queues N (the cluster's
+ *          VALIDATE_QUEUES; default the server's, 4) --no-fanout
  * The cluster is infra/start-redis-cluster.sh's (started when it is down) unless
  * REDIS_CLUSTER_NODES names one; one Redis is REDIS_URL's (shared with whatever else uses it:
  * its per-master figures count that too). Needs `npm run build` first; DATABASE_URL as for the tests.
@@ -29,6 +30,8 @@ const { values: args } = parseArgs({
     spectators: { type: 'string', default: '2000' },
     'fanout-games': { type: 'string', default: '200' },
     rounds: { type: 'string', default: '1' },
+    'validate-queues': { type: 'string', default: '' },
+    'no-fanout': { type: 'boolean', default: false },
   },
 });
 const REDIS_URL = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
@@ -71,12 +74,18 @@ const summaryOf = (out: string): E2eSummary => {
   return JSON.parse(line.slice('e2e-summary '.length)) as E2eSummary;
 };
 
+/** The servers' settings beyond the defaults: VALIDATE_QUEUES on the cluster when asked. */
+const serverEnv = (target: RedisTarget): Record<string, string> =>
+  target.redisClusterNodes?.length && args['validate-queues'] !== ''
+    ? { VALIDATE_QUEUES: args['validate-queues'] }
+    : {};
+
 async function e2e(
   target: RedisTarget,
   rate: number,
   warmup: number,
 ): Promise<{ summary: E2eSummary; perMaster: PerMaster[] }> {
-  const topology = await startTopology(target);
+  const topology = await startTopology(target, serverEnv(target));
   try {
     const before = await masterStats(target);
     const t0 = performance.now();
@@ -138,7 +147,7 @@ for (let round = 0; round < Number(args.rounds); round++) {
     console.log(`\n=== round ${round + 1}: ${name}: paced at ${args.rate} moves/s`);
     const paced = await e2e(target, Number(args.rate), Math.max(Number(args.warmup), 10));
     console.log(`\n=== round ${round + 1}: ${name}: fan-out`);
-    const fan = await fanout(target);
+    const fan = args['no-fanout'] ? { delivered: Number.NaN, p50: Number.NaN, p99: Number.NaN } : await fanout(target);
     results.push({ name, unbounded: unbounded.summary, paced: paced.summary, fan, perMaster: unbounded.perMaster });
   }
 }
