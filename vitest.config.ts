@@ -17,6 +17,23 @@ const env = { SHOGI_FIXTURES: fixtures };
 const resolve = { conditions: ['@shogi/source'] };
 const ssr = { resolve: { conditions: ['@shogi/source'] } };
 
+// The integration files that run again on a Redis Cluster: the pipeline, spectating, the lobby,
+// a fault, the rate limits and socket tickets and revocations, and the cluster's own tests
+// (which only run there).
+const CLUSTER_TIER = [
+  'tests/integration/full-game-ws.test.ts',
+  'tests/integration/two-gateways-ws.test.ts',
+  'tests/integration/validate-batches.test.ts',
+  'tests/integration/spectate-watch.test.ts',
+  'tests/integration/spectate-two-gateways.test.ts',
+  'tests/integration/lobby.test.ts',
+  'tests/integration/fault-gateway.test.ts',
+  'tests/integration/abuse-limits.test.ts',
+  'tests/integration/socket-auth.test.ts',
+  'tests/integration/redis-cluster-layout.test.ts',
+  'tests/integration/redis-cluster-failover.test.ts',
+];
+
 export default defineConfig({
   test: {
     env,
@@ -40,10 +57,26 @@ export default defineConfig({
           name: 'integration',
           sequence: { groupOrder: 1 },
           include: ['tests/integration/**/*.test.ts'],
+          exclude: ['tests/integration/redis-cluster-*.test.ts'],
           globalSetup: ['tests/setup/services.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // each file gets its own database and queue prefix; two cores limit useful parallelism
+          maxWorkers: 2,
+        },
+      },
+      {
+        resolve,
+        ssr,
+        test: {
+          // a named subset of the integration tier on a local three-master Redis Cluster
+          // (infra/start-redis-cluster.sh; docs/testing.md#on-a-redis-cluster), and the failover test
+          name: 'integration-cluster',
+          sequence: { groupOrder: 2 },
+          include: CLUSTER_TIER,
+          globalSetup: ['tests/setup/services.ts', 'tests/setup/redis-cluster.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
           maxWorkers: 2,
         },
       },

@@ -3,7 +3,16 @@
 # and installs the USI engine (Fairy-Stockfish) when it is missing.
 # Without a Docker engine (the CI machine) they run as local services; with Docker,
 # `docker compose up -d postgres redis` does the same job.
+#   infra/start-services.sh --redis-cluster   also the local Redis Cluster (infra/start-redis-cluster.sh)
 set -euo pipefail
+
+CLUSTER=0
+for arg in "$@"; do
+  case "$arg" in
+    --redis-cluster) CLUSTER=1 ;;
+    *) echo "usage: $0 [--redis-cluster]" >&2; exit 2 ;;
+  esac
+done
 
 # the USI engine behind the house bots and analysis (packages/usi): Debian's Fairy-Stockfish
 if [ ! -x /usr/games/fairy-stockfish ]; then
@@ -27,6 +36,7 @@ for _ in $(seq 1 30); do
     # BullMQ needs noeviction; a server started elsewhere may have another policy
     redis-cli -h 127.0.0.1 -p 6379 config set maxmemory-policy noeviction >/dev/null
     echo "PostgreSQL and Redis are up."
+    if [ "$CLUSTER" -eq 1 ]; then exec "$(dirname "$0")/start-redis-cluster.sh" start; fi
     exit 0
   fi
   sleep 1

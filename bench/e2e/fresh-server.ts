@@ -8,8 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { type ClusterNode, closeClient, type RedisTarget, redisClient, scanKeys } from '@shogi/redis';
 import { createTestDatabase } from '@shogi/store/testing';
-import { Redis } from 'ioredis';
 import { freePort, waitHealthy } from './server-process.js';
 
 /**
@@ -36,6 +36,8 @@ export interface FreshServerOptions {
   /** over the defaults and BENCH_CLIENT_LIMITS_OFF */
   readonly env?: Readonly<Record<string, string>>;
   readonly redisUrl: string;
+  /** a Redis Cluster's nodes (REDIS_CLUSTER_NODES) the server runs on instead of `redisUrl` */
+  readonly redisClusterNodes?: readonly ClusterNode[];
 }
 
 export interface FreshServer {
@@ -71,18 +73,23 @@ export function envPairs(pairs: readonly string[]): Record<string, string> {
   );
 }
 
-async function deleteKeys(redisUrl: string, pattern: string): Promise<number> {
-  const redis = new Redis(redisUrl);
+/** Deletes the keys matching `pattern` on every master, one UNLINK a key (a cluster's keys of one batch may lie in several slots). */
+export async function deleteKeys(target: RedisTarget, pattern: string): Promise<number> {
+  const redis = redisClient(target, 'bench-cleanup');
   let deleted = 0;
   try {
-    for await (const keys of redis.scanStream({ match: pattern, count: 1000 }) as AsyncIterable<string[]>) {
-      if (keys.length > 0) deleted += await redis.unlink(...keys);
-    }
+    for await (const keys of scanKeys(redis, pattern))
+      deleted += (await Promise.all(keys.map((k) => redis.unlink(k)))).reduce((a, b) => a + b, 0);
   } finally {
-    redis.disconnect();
+    await closeClient(redis);
   }
   return deleted;
 }
+
+/** REDIS_CLUSTER_NODES for a child process: the nodes, or empty (not this process's value) for one Redis. */
+export const clusterEnv = (nodes: readonly ClusterNode[] | undefined): { REDIS_CLUSTER_NODES: string } => ({
+  REDIS_CLUSTER_NODES: (nodes ?? []).map((n) => `${n.host}:${n.port}`).join(','),
+});
 
 /** Resolves once the server answers its health check; on failure, what it made is dropped. */
 export async function startFreshServer(options: FreshServerOptions): Promise<FreshServer> {
@@ -101,6 +108,7 @@ export async function startFreshServer(options: FreshServerOptions): Promise<Fre
         ...process.env,
         DATABASE_URL: database.url,
         REDIS_URL: options.redisUrl,
+        ...clusterEnv(options.redisClusterNodes),
         PORT: String(port),
         LOG_LEVEL: 'warn',
         QUEUE_PREFIX: prefix,
@@ -119,7 +127,9 @@ export async function startFreshServer(options: FreshServerOptions): Promise<Fre
         await exited(child);
       }
       await database.drop();
-      await deleteKeys(options.redisUrl, `${prefix}*`);
+      // on a cluster the queues' keys start with their hash tag, `{<prefix>:<queue>}`
+      await deleteKeys(options, `${prefix}*`);
+      if (options.redisClusterNodes?.length) await deleteKeys(options, `{${prefix}:*`);
     })();
     return stopped;
   };

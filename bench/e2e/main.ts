@@ -9,9 +9,11 @@
  *   npx tsx --conditions=@shogi/source bench/e2e/main.ts --games 200 --seconds 20
  *   npx tsx --conditions=@shogi/source bench/e2e/main.ts --games 100 --rate 1000 --seconds 20
  *
- * Options: --url (http://127.0.0.1:3000) --games G (100) --seconds S (20) --warmup S (3)
+ * Options: --url (http://127.0.0.1:3000; several, comma-separated: gateways, each game's
+ *          sente on one and its gote on the next) --games G (100) --seconds S (20) --warmup S (3)
  *          --rate R moves/s for all games together (0: as fast as the server answers)
- *          --via ws|http|mixed (ws) --redis URL and --prefix P to sample BullMQ job timings
+ *          --via ws|http|mixed (ws) --redis URL (or --redis-cluster host:port,...) and --prefix P
+ *          to sample BullMQ job timings
  *          --slow MS: print each measured move slower than MS (its wall-clock time, ply and
  *          breakdown; the first --slow-max, 200), to see whether the tail is some moves or some moments
  *          --stagger S: each game slot starts its first game after a random 0..S s (seeded), so
@@ -27,7 +29,9 @@
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { validateQueueCount, validateQueueNames } from '@shogi/pipeline';
 import type { ServerMessage } from '@shogi/protocol';
+import { closeClient, clusterNodesOf, onCluster, queuePrefix, redisClient } from '@shogi/redis';
 import { ApiClient, type PlayerSocket } from '../../apps/server/src/client.js';
 import { cpuByGroup, cpuReport } from './cpu.js';
 import { BREAKDOWN, type Breakdown, Columns, printReport, summaryLine } from './report.js';
@@ -42,6 +46,7 @@ const { values: args } = parseArgs({
     rate: { type: 'string', default: '0' },
     via: { type: 'string', default: 'ws' },
     redis: { type: 'string', default: 'redis://127.0.0.1:6379' },
+    'redis-cluster': { type: 'string', default: '' },
     prefix: { type: 'string', default: 'shogi' },
     slow: { type: 'string', default: '0' },
     'slow-max': { type: 'string', default: '200' },
@@ -58,10 +63,13 @@ const SLOW_MS = Number(args.slow);
 const SLOW_MAX = Number(args['slow-max']);
 const STAGGER = Number(args.stagger);
 let slowPrinted = 0;
-const url = new URL(args.url);
-if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) throw new Error('the bench only targets loopback');
-
-const api = new ApiClient(args.url);
+// several gateways (a comma-separated list): each game's sente on one, its gote on the next
+const urls = args.url.split(',');
+for (const u of urls)
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(new URL(u).hostname))
+    throw new Error('the bench only targets loopback');
+const apis = urls.map((u) => new ApiClient(u));
+const apiOf = (i: number) => apis[i % apis.length] as ApiClient;
 const latencies = new Columns(['ms'] as const);
 const breakdowns = new Columns(BREAKDOWN);
 let accepted = 0;
@@ -143,6 +151,7 @@ class EventStamps {
 }
 
 async function playGames(index: number, script: string[], start: number, stopAt: number, measureFrom: number) {
+  const api = apiOf(index);
   const sente = await api.createPlayer(`bench-${index}-s`);
   const gote = await api.createPlayer(`bench-${index}-g`);
   const begin = start + STAGGER * 1000 * seededFraction(index);
@@ -154,7 +163,9 @@ async function playGames(index: number, script: string[], start: number, stopAt:
     const game = await api.startGame(sente, gote);
     gamesPlayed++;
     const players = [sente, gote];
-    const sockets = await Promise.all(players.map((p) => api.playerSocket(game.id, p.token, undefined, { keep: 0 })));
+    const sockets = await Promise.all(
+      players.map((p, side) => apiOf(index + side).playerSocket(game.id, p.token, undefined, { keep: 0 })),
+    );
     const waiters = sockets.map(verdictWaiter);
     const memories = sockets.map((s) => new EventStamps(s));
     for (let ply = 0; ply < script.length && performance.now() < stopAt; ply++) {
@@ -172,7 +183,10 @@ async function playGames(index: number, script: string[], start: number, stopAt:
       const http = VIA === 'http' || (VIA === 'mixed' && side === 0);
       let ackAt = 0;
       if (http) {
-        const res = await api.submitMove(game.id, (players[side] as { token: string }).token, { usi, ply });
+        const res = await apiOf(index + side).submitMove(game.id, (players[side] as { token: string }).token, {
+          usi,
+          ply,
+        });
         ackAt = performance.now();
         if (!res.ok) {
           errors++;
@@ -249,7 +263,7 @@ async function main() {
   );
   const elapsed = (Math.min(performance.now(), stopAt) - measureFrom) / 1000;
   if (cpuAfter.size === 0) cpuAfter = cpuByGroup();
-  const jobs = await sampleJobs(args.redis, args.prefix).catch((err: unknown) => {
+  const jobs = await sampleJobs(args.prefix).catch((err: unknown) => {
     console.log(`(BullMQ job timings unavailable: ${String(err)})`);
     return null;
   });
@@ -272,12 +286,17 @@ async function main() {
   process.exit(0);
 }
 
-/** Queue wait and processing time of recently completed validate jobs (BullMQ's own stamps). */
-async function sampleJobs(redisUrl: string, prefix: string) {
+/** Queue wait and processing time of recently completed validate jobs (BullMQ's own stamps), of every validate queue. */
+async function sampleJobs(prefix: string) {
   const { Queue } = await import('bullmq');
-  const queue = new Queue('validate', { connection: { url: redisUrl }, prefix });
+  const target = { redisUrl: args.redis, redisClusterNodes: clusterNodesOf(args['redis-cluster'], '--redis-cluster') };
+  const cluster = onCluster(target);
+  const connection = redisClient(target, 'bench-jobs', { maxRetriesPerRequest: null });
+  const queues = validateQueueNames(validateQueueCount(cluster)).map(
+    (name) => new Queue(name, { connection, prefix: queuePrefix(cluster, prefix, name) }),
+  );
   try {
-    const jobs = await queue.getCompleted(0, 4999);
+    const jobs = (await Promise.all(queues.map((q) => q.getCompleted(0, Math.floor(4999 / queues.length))))).flat();
     return jobs
       .filter((j) => j.processedOn !== undefined && j.finishedOn !== undefined)
       .map((j) => ({
@@ -285,7 +304,8 @@ async function sampleJobs(redisUrl: string, prefix: string) {
         run: (j.finishedOn as number) - (j.processedOn as number),
       }));
   } finally {
-    await queue.close();
+    await Promise.all(queues.map((q) => q.close()));
+    await closeClient(connection);
   }
 }
 

@@ -16,14 +16,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { redisClient } from '@shogi/redis';
 import { poolOf } from '@shogi/store';
 import { createTestDatabase } from '@shogi/store/testing';
 import { Queue, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
 
 const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '5' } } });
 const SECONDS = Number(args.seconds);
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+// one Redis: this bench reads the game channels by pattern, which a cluster's sharded channels have not
+const ONE_REDIS = { redisUrl: REDIS_URL };
 
 const rate = (n: number, ms: number) => Math.round((n * 1000) / ms).toLocaleString('en-US');
 const row = (what: string, measured: string, reference: string) =>
@@ -60,12 +62,12 @@ async function postgres(): Promise<void> {
 
 async function bullmq(): Promise<void> {
   const prefix = `bench${randomBytes(4).toString('hex')}`;
-  const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const connection = redisClient(ONE_REDIS, 'bench', { maxRetriesPerRequest: null });
   try {
     for (const concurrency of [1, 16]) {
       const name = `reference-${concurrency}`;
       const queue = new Queue(name, { connection, prefix });
-      const producer = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+      const producer = redisClient(ONE_REDIS, 'bench', { maxRetriesPerRequest: null });
       const adder = new Queue(name, { connection: producer, prefix });
       let added = 0;
       let done = 0;

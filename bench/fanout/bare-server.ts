@@ -7,7 +7,7 @@
  *   PORT=... REDIS_URL=... CHANNEL_PREFIX=... node --import tsx bench/fanout/bare-server.ts
  */
 import { createServer } from 'node:http';
-import { Redis } from 'ioredis';
+import { redisClient } from '@shogi/redis';
 import { type WebSocket, WebSocketServer } from 'ws';
 
 const port = Number(process.env.PORT ?? 3999);
@@ -30,7 +30,8 @@ wss.on('connection', (ws, req) => {
   ws.on('error', () => undefined);
 });
 
-const sub = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+// one Redis: a pattern subscription (a cluster's sharded channels have none)
+const sub = redisClient({ redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }, 'bench-bare-ws');
 sub.on('pmessageBuffer', (_pattern: string, channel: Buffer, message: Buffer) => {
   const set = games.get(channel.toString('latin1').slice(prefix.length));
   if (!set) return;

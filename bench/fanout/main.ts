@@ -20,8 +20,8 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { closeClient, clusterNodesOf, publish, redisClient } from '@shogi/redis';
 import { createDb, migrateToLatest } from '@shogi/store';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import { ApiClient } from '../../apps/server/src/client.js';
 import { connectSpectators } from './clients.js';
@@ -40,6 +40,8 @@ const { values: args } = parseArgs({
     servers: { type: 'string', default: 'bare-ws,gateway' },
     database: { type: 'string', default: process.env.DATABASE_URL ?? 'postgres://postgres@localhost:5432/postgres' },
     redis: { type: 'string', default: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
+    // a Redis Cluster's nodes instead (host:port,...): the gateway on sharded channels
+    'redis-cluster': { type: 'string', default: process.env.REDIS_CLUSTER_NODES ?? '' },
   },
 });
 const KS = args.spectators.split(',').map(Number);
@@ -50,6 +52,11 @@ const WARMUP = Number(args.warmup);
 const SAT_GAMES = Number(args['sat-games']);
 const SAT_SECONDS = Number(args['sat-seconds']);
 const SERVERS = args.servers.split(',') as ServerKind[];
+const CLUSTER_NODES = clusterNodesOf(args['redis-cluster'], '--redis-cluster');
+if (CLUSTER_NODES.length > 0 && SERVERS.includes('bare-ws'))
+  throw new Error(
+    '--redis-cluster: the bare-ws server needs one Redis (a pattern subscription); use --servers gateway',
+  );
 const SAT_TARGETS = [10_000, 20_000, 40_000, 60_000, 80_000, 100_000, 130_000, 160_000];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -76,9 +83,16 @@ const databaseUrl = dbUrl.toString();
 const db = createDb(databaseUrl, { max: 2 });
 await migrateToLatest(db);
 await db.destroy();
-const env = { databaseUrl, redisUrl: args.redis, channelPrefix: `fanout${suffix}:` };
+const env = {
+  databaseUrl,
+  redisUrl: args.redis,
+  redisClusterNodes: args['redis-cluster'],
+  channelPrefix: `fanout${suffix}:`,
+};
 const gameIds = await createGames(Math.max(GAMES, SAT_GAMES));
-const publisher = new Redis(args.redis, { enableAutoPipelining: true });
+const publisher = redisClient({ redisUrl: args.redis, redisClusterNodes: CLUSTER_NODES }, 'bench-fanout-publisher', {
+  enableAutoPipelining: true,
+});
 
 async function createGames(count: number): Promise<string[]> {
   const server = await startServer('gateway', env);
@@ -121,7 +135,7 @@ function startPublishing(games: readonly string[], rate: number, seqs: Map<strin
       const message =
         `[{"gameId":"${id}","seq":${seq},"type":"MoveSubmitted","data":{"playerId":"p","color":"sente","usi":"7g7f","ply":${ply - 1},"receivedAt":"${at}"},"recordedAt":"${at}"},` +
         `{"gameId":"${id}","seq":${seq + 1},"type":"MoveAccepted","data":{"submittedSeq":${seq},"ply":${ply},"usi":"7g7f","sfen":"${SFEN}","check":false,"t":${performance.now()}},"recordedAt":"${at}"}]`;
-      void publisher.publish(`${env.channelPrefix}game:${id}`, message);
+      void publish(publisher, `${env.channelPrefix}game:${id}`, message);
       sent++;
     }
   }, 5);
@@ -216,7 +230,9 @@ const row = (name: string, m: Measure) =>
 const header = `  ${'server'.padEnd(9)} ${'offered/s'.padStart(9)} ${'delivered/s'.padStart(12)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'server CPU'.padStart(12)} ${'RSS MiB'.padStart(8)} ${'bench CPU'.padStart(11)}   closes`;
 
 try {
-  console.log(`fan-out bench: ${SERVERS.join(' vs ')}, publish→receive latency, ${new Date().toISOString()}`);
+  console.log(
+    `fan-out bench: ${SERVERS.join(' vs ')}, publish→receive latency, on ${CLUSTER_NODES.length > 0 ? `the Redis Cluster at ${args['redis-cluster']}` : args.redis}, ${new Date().toISOString()}`,
+  );
   for (const k of KS) {
     const g = Math.min(GAMES, k);
     const games = gameIds.slice(0, g);
@@ -258,7 +274,7 @@ try {
       console.log(`  gateway peak = ${((gw.delivered / bare.delivered) * 100).toFixed(0)} % of the bare ws ceiling`);
   }
 } finally {
-  publisher.disconnect();
+  await closeClient(publisher);
   await admin.query(`drop database if exists ${dbName} with (force)`);
   await admin.end();
 }

@@ -29,7 +29,8 @@ export function freePort(): Promise<number> {
 }
 
 async function waitForHttp(port: number, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 300; i++) {
+  // up to 2 minutes: tsx compiles the gateway at start, slow on a busy machine
+  for (let i = 0; i < 1200; i++) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {
       await fetch(`http://127.0.0.1:${port}/`);
@@ -43,7 +44,7 @@ async function waitForHttp(port: number, child: ChildProcess): Promise<void> {
 
 export async function startServer(
   kind: ServerKind,
-  env: { databaseUrl: string; redisUrl: string; channelPrefix: string },
+  env: { databaseUrl: string; redisUrl: string; redisClusterNodes?: string; channelPrefix: string },
 ): Promise<RunningServer> {
   const port = await freePort();
   const script = kind === 'gateway' ? 'apps/gateway/src/server.ts' : 'bench/fanout/bare-server.ts';
@@ -56,6 +57,8 @@ export async function startServer(
       PORT: String(port),
       DATABASE_URL: env.databaseUrl,
       REDIS_URL: env.redisUrl,
+      // not this process's: empty is one Redis
+      REDIS_CLUSTER_NODES: env.redisClusterNodes ?? '',
       CHANNEL_PREFIX: env.channelPrefix,
       // this bench is not about the CSA listener, and several gateways would take one port
       CSA_PORT: '0',

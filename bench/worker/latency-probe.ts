@@ -8,17 +8,19 @@ import { fileURLToPath } from 'node:url';
 import type { GameEvent } from '@shogi/game';
 import { GOTE, gameCreated, randomPlayout, SENTE } from '@shogi/game/testing';
 import { enqueueValidate, VALIDATE_QUEUE, type ValidateJob, validateJobId } from '@shogi/pipeline';
+import { redisClient } from '@shogi/redis';
 import { createPgEventStore } from '@shogi/store';
 import { createTestDatabase } from '@shogi/store/testing';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+// one Redis: this bench reads the game channels by pattern, which a cluster's sharded channels have not
+const ONE_REDIS = { redisUrl: REDIS_URL };
 const t = await createTestDatabase({ max: 4 });
 const store = createPgEventStore(t.db);
 const prefix = `probe${Date.now().toString(36)}`;
-const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-const subscriber = new Redis(REDIS_URL);
+const connection = redisClient(ONE_REDIS, 'bench', { maxRetriesPerRequest: null });
+const subscriber = redisClient(ONE_REDIS, 'bench');
 const queue = new Queue<ValidateJob>(VALIDATE_QUEUE, { connection, prefix });
 const child = fork(fileURLToPath(new URL('../../apps/worker/src/main.ts', import.meta.url)), [], {
   execArgv: ['--import', 'tsx', '--conditions=@shogi/source'],

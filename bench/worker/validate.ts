@@ -16,10 +16,10 @@ import { parseArgs } from 'node:util';
 import type { GameEvent } from '@shogi/game';
 import { GOTE, gameCreated, randomPlayout, SENTE } from '@shogi/game/testing';
 import { type EventEnvelope, enqueueValidate, VALIDATE_QUEUE, type ValidateJob } from '@shogi/pipeline';
+import { redisClient } from '@shogi/redis';
 import { appendEvents, createPgEventStore, poolOf } from '@shogi/store';
 import { createTestDatabase } from '@shogi/store/testing';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 
 const { values: args } = parseArgs({
   options: {
@@ -37,14 +37,16 @@ const RATE = Number(args.rate);
 const WORKERS = Number(args.workers);
 const CONCURRENCY = Number(args.concurrency);
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+// one Redis: this bench reads the game channels by pattern, which a cluster's sharded channels have not
+const ONE_REDIS = { redisUrl: REDIS_URL };
 
 const t = await createTestDatabase({ max: 16 });
 // the driver appends like the gateway does: through the batching event store
 const store = createPgEventStore(t.db, { maxInFlight: Number(args['driver-in-flight']) });
 const prefix = `bench${Date.now().toString(36)}`;
 const channelPrefix = `${prefix}:`;
-const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-const subscriber = new Redis(REDIS_URL);
+const connection = redisClient(ONE_REDIS, 'bench', { maxRetriesPerRequest: null });
+const subscriber = redisClient(ONE_REDIS, 'bench');
 const queue = new Queue<ValidateJob>(VALIDATE_QUEUE, { connection, prefix });
 
 const MAIN = fileURLToPath(new URL('../../apps/worker/src/main.ts', import.meta.url));

@@ -134,14 +134,14 @@ test('the same submission enqueued again under new job ids, after and during its
       [1, 2, 3, 4, 5].map((n) => enqueueValidate(h.queue, [{ gameId: 'again', seq }], { copy: `copy${n}` })),
     );
     await h.verdict('again', seq);
-    await Promise.all(copies.map((job) => job?.waitUntilFinished(events, 20_000)));
+    await Promise.all(copies.flat().map((job) => job.waitUntilFinished(events, 20_000)));
   }
   // after the game moved on, the first job of every submission once more
   const all = verdictCounts(await h.events('again')).submitted;
   const late = await Promise.all(
     all.map((seq) => enqueueValidate(h.queue, [{ gameId: 'again', seq }], { copy: 'late' })),
   );
-  await Promise.all(late.map((job) => job?.waitUntilFinished(events, 20_000)));
+  await Promise.all(late.flat().map((job) => job.waitUntilFinished(events, 20_000)));
 
   const { submitted, verdicts } = verdictCounts(await h.events('again'));
   expect(submitted).toHaveLength(moves.length);

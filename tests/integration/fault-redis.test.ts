@@ -37,7 +37,8 @@ import { bearer, call, type Stack, silentLogger, startStack } from './harness.js
 import { PrivateRedis } from './private-redis.js';
 import { range, Watcher } from './spectate-client.js';
 
-const redis = new PrivateRedis(7000, 1000);
+// above the local Redis Clusters (infra/start-redis-cluster.sh: 7000-7005, the failover test 7100-7105)
+const redis = new PrivateRedis(7200, 800);
 const REDIS = redis.url;
 const GAMES = 6;
 const MOVES = findPlayout('checkmate', 300, 60).moves.slice(0, 24);

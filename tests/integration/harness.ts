@@ -1,11 +1,21 @@
 /**
  * The integration harness: a fresh PostgreSQL database and fresh Redis prefixes per test
  * file, the gateway app (inject, or listening on an ephemeral port for WebSockets), and
- * a real worker in-process through @shogi/worker's startWorker.
+ * a real worker in-process through @shogi/worker's startWorker. With REDIS_CLUSTER_NODES
+ * (the integration-cluster project), all of it runs on that Redis Cluster.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { type AppExtras, buildApp, type CsaFrontEnd, type GatewayConfig, loadConfig } from '@shogi/gateway';
+import {
+  type ClientOptions,
+  closeClient,
+  clusterNodesOf,
+  queuePrefix,
+  type RedisClient,
+  redisClient,
+} from '@shogi/redis';
 import { createAccount, createDb, type Db, insertToken, migrateToLatest } from '@shogi/store';
+import { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { pino } from 'pino';
@@ -13,6 +23,30 @@ import { ApiClient } from '../../apps/server/src/client.js';
 
 export const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@localhost:5432/postgres';
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** the Redis Cluster of the integration-cluster project; empty: the single Redis at REDIS_URL */
+export const REDIS_CLUSTER_NODES = clusterNodesOf(process.env.REDIS_CLUSTER_NODES);
+/** Where the tests' Redis is, for @shogi/redis and the apps' options. */
+export const REDIS = { redisUrl: REDIS_URL, redisClusterNodes: REDIS_CLUSTER_NODES } as const;
+export const ON_CLUSTER = REDIS_CLUSTER_NODES.length > 0;
+
+/** A connection of a test's own to the tests' Redis (a single server or the cluster). */
+export const testRedis = (role: string, options: ClientOptions = {}): RedisClient =>
+  redisClient(REDIS, `test-${role}`, options);
+
+/** A BullMQ queue of the tests' Redis under a stack's prefix, where the apps put it (its keys in a hash tag on a cluster). */
+export function testQueue<Data>(name: string, prefix: string): Queue<Data> {
+  return new Queue<Data>(name, {
+    connection: testRedis(`queue-${name}`, { maxRetriesPerRequest: null }),
+    prefix: queuePrefix(ON_CLUSTER, prefix, name),
+  });
+}
+
+/** Closes a testQueue and its connection (BullMQ leaves a connection it was given open). */
+export async function closeTestQueue(queue: Queue): Promise<void> {
+  const client = await queue.client;
+  await queue.close();
+  await closeClient(client);
+}
 
 export interface TestDatabase {
   readonly url: string;
@@ -101,6 +135,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     port: 0,
     databaseUrl: database.url,
     redisUrl: REDIS_URL,
+    redisClusterNodes: REDIS_CLUSTER_NODES,
+    validateQueues: ON_CLUSTER ? 4 : 1,
     queuePrefix: prefix,
     channelPrefix: `${prefix}:`,
     dbPoolSize: 8,
@@ -220,7 +256,7 @@ export async function startTestWorker(databaseUrl: string, prefix: string): Prom
   const { startWorker } = await import('@shogi/worker');
   return startWorker({
     databaseUrl,
-    redisUrl: REDIS_URL,
+    ...REDIS,
     logger: silentLogger(),
     concurrency: 4,
     prefix,

@@ -7,6 +7,7 @@
 import { buildApp, loadConfig } from '@shogi/gateway';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { chatChannel } from '../../apps/gateway/src/domain/game-chat.js';
 import { MATE_GAME } from './fixtures.js';
 import { call, NO_LIMIT, REDIS_URL, type Stack, silentLogger, startStack } from './harness.js';
 import { gameBetween, get, move, openStream, type Person, person, post, shownMs } from './lishogi-client.js';
@@ -314,7 +315,7 @@ describe('the players` chat', () => {
 /** Subscribers on the game's channel and on its chat's, across Redis. */
 async function subscribers(gameId: string): Promise<number[]> {
   const prefix = stack.config.channelPrefix;
-  const counts = (await redis.pubsub('NUMSUB', `${prefix}game:${gameId}`, `${prefix}chat:${gameId}`)) as unknown[];
+  const counts = (await redis.pubsub('NUMSUB', `${prefix}game:${gameId}`, chatChannel(gameId, prefix))) as unknown[];
   return [Number(counts[1]), Number(counts[3])];
 }
 

@@ -5,12 +5,13 @@
  */
 
 import { buildApp } from '@shogi/gateway';
+import { gameChannel } from '@shogi/pipeline';
 import { CLOSE_CODES } from '@shogi/protocol';
+import { publish } from '@shogi/redis';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { MATE_GAME } from './fixtures.js';
-import { call, newGame, playMove, REDIS_URL, type Stack, silentLogger, startStack } from './harness.js';
+import { call, newGame, playMove, type Stack, silentLogger, startStack, testRedis } from './harness.js';
 import { range, Watcher } from './spectate-client.js';
 
 const MAX_BUFFERED = 256 * 1024;
@@ -57,14 +58,14 @@ test('a stalled reader is closed with RESYNC; the others keep receiving', async 
   tcp.pause();
   // 2. a burst of large events on the game's channel (as a worker would publish them),
   //    far more than the kernel buffers of a paused loopback socket hold
-  const channel = `${stack.config.channelPrefix}game:${game.id}`;
-  const publisher = new Redis(REDIS_URL);
+  const channel = gameChannel(game.id, stack.config.channelPrefix);
+  const publisher = testRedis('publisher');
   // one event per message, so a reader that keeps reading stays far below the bound
   const filler = 'x'.repeat(16 * 1024);
   const count = 800;
   for (let seq = 2; seq < 2 + count; seq++) {
     const event = { gameId: game.id, seq, type: 'Filler', data: { filler }, recordedAt: new Date().toISOString() };
-    await publisher.publish(channel, JSON.stringify([event]));
+    await publish(publisher, channel, JSON.stringify([event]));
   }
   publisher.disconnect();
   // 3. the readers get every event, and see the count drop to 2 as the gateway drops the

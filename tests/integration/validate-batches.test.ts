@@ -2,9 +2,9 @@
  * The gateway enqueues the moves it recorded in one turn of its event loop as one
  * validate job (`{ moves }`): a real worker gives each of them exactly one verdict.
  */
-import { Queue } from 'bullmq';
+import { type ValidateJob, validateQueueNames } from '@shogi/pipeline';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { bearer, call, newGame, REDIS_URL, type Stack, startStack, waitForEvent } from './harness.js';
+import { bearer, call, closeTestQueue, newGame, type Stack, startStack, testQueue, waitForEvent } from './harness.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -14,7 +14,10 @@ afterAll(async () => stack?.close());
 
 test('moves submitted together leave as batch jobs; each move gets exactly one verdict', async () => {
   const games = await Promise.all(Array.from({ length: 16 }, () => newGame(stack.app)));
-  const queue = new Queue('validate', { connection: { url: REDIS_URL }, prefix: stack.config.queuePrefix });
+  // every validate queue (several on a Redis Cluster, the moves split by game)
+  const queues = validateQueueNames(stack.config.validateQueues).map((name) =>
+    testQueue<ValidateJob>(name, stack.config.queuePrefix),
+  );
   try {
     for (const [ply, usi] of ['7g7f', '3c3d'].entries()) {
       const submitted = await Promise.all(
@@ -47,12 +50,12 @@ test('moves submitted together leave as batch jobs; each move gets exactly one v
       expect(verdicts.map((e: { payload: { usi: string } }) => e.payload.usi)).toEqual(['7g7f', '3c3d']);
     }
     // the 32 moves went out in fewer jobs than moves, and some job carried several games' moves
-    const jobs = await queue.getCompleted(0, 1000);
+    const jobs = (await Promise.all(queues.map((q) => q.getCompleted(0, 1000)))).flat();
     const moves = jobs.flatMap((j) => ('moves' in j.data ? j.data.moves : [j.data]));
     expect(moves).toHaveLength(32);
     expect(jobs.length).toBeLessThan(32);
     expect(Math.max(...jobs.map((j) => ('moves' in j.data ? j.data.moves.length : 1)))).toBeGreaterThan(1);
   } finally {
-    await queue.close();
+    await Promise.all(queues.map(closeTestQueue));
   }
 });

@@ -6,6 +6,7 @@
  * whether to wait for an engine at all.
  */
 import {
+  ANALYSIS_QUEUE,
   ENGINE_MOVE_QUEUE,
   ENGINE_PRESENCE_TTL_MS,
   type EngineMoveJobData,
@@ -13,10 +14,10 @@ import {
   type EnginePresence,
   enginePresenceKey,
 } from '@shogi/engine-bots';
+import { closeClient, onCluster, publish, queuePrefix, type RedisTarget, redisClient } from '@shogi/redis';
 import { createDb } from '@shogi/store';
 import type { EnginePool } from '@shogi/usi';
 import { Worker } from 'bullmq';
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { startAnalysisWorker } from './analysis/analysis-worker.js';
 import { poolEvaluator } from './analysis/evaluate.js';
@@ -25,8 +26,7 @@ import { engineMove } from './engine-move.js';
 import { resourcesOf, startEnginePool } from './engine-pool.js';
 import type { EngineSettings } from './settings.js';
 
-export interface EngineWorkerOptions {
-  readonly redisUrl: string;
+export interface EngineWorkerOptions extends RedisTarget {
   /** BullMQ key prefix, as the gateway's (QUEUE_PREFIX) */
   readonly prefix: string;
   /** the games' log and the analysis tables */
@@ -52,7 +52,8 @@ export async function startEngineWorker(options: EngineWorkerOptions): Promise<R
   if (pool === null) return null;
   const engineName = await pool.run(async (engine) => engine.name ?? settings.path);
   const resources = resourcesOf(settings);
-  const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  const connection = redisClient(options, 'engine', { maxRetriesPerRequest: null });
+  const prefixOf = (queue: string) => queuePrefix(onCluster(options), options.prefix, queue);
 
   const moves = new Worker<EngineMoveJobData, EngineMoveResult>(
     ENGINE_MOVE_QUEUE,
@@ -64,7 +65,7 @@ export async function startEngineWorker(options: EngineWorkerOptions): Promise<R
       }),
     // one job more than engines: the next one's fetch and replay overlap a search, so an
     // engine is not idle between jobs, while the rest wait in Redis for any engine process
-    { connection, prefix: options.prefix, concurrency: settings.workers + 1 },
+    { connection, prefix: prefixOf(ENGINE_MOVE_QUEUE), concurrency: settings.workers + 1 },
   );
   moves.on('failed', (job, err) => logger.warn({ err }, `engine move for game ${job?.data.gameId} failed`));
   moves.on('error', (err) => logger.error({ err }, 'engine move queue'));
@@ -73,12 +74,12 @@ export async function startEngineWorker(options: EngineWorkerOptions): Promise<R
   const db = createDb(options.databaseUrl, { max: settings.workers, applicationName: 'shogi-engine' });
   const analyses = startAnalysisWorker({
     connection,
-    prefix: options.prefix,
+    prefix: prefixOf(ANALYSIS_QUEUE),
     // each analysis searches one position at a time, so this many keep every engine busy
     concurrency: settings.workers,
     ports: storePorts({
       db,
-      publish: (channel, message) => connection.publish(channel, message),
+      publish: (channel, message) => publish(connection, channel, message),
       channelPrefix: options.channelPrefix,
       engineName,
       evaluate: poolEvaluator(pool, resources),
@@ -111,7 +112,7 @@ export async function startEngineWorker(options: EngineWorkerOptions): Promise<R
       await connection.del(presenceKey).catch(() => {});
       await pool.close();
       await db.destroy();
-      await connection.quit().catch(() => {});
+      await closeClient(connection);
     },
   };
 }

@@ -1,4 +1,6 @@
 /** The only reader of process.env in the gateway: everything else takes a Config. */
+import { validateQueueCount } from '@shogi/pipeline';
+import { type ClusterNode, clusterNodesOf, DEFAULT_REDIS_URL } from '@shogi/redis';
 import { MAX_MOVES } from './csa/summary.js';
 
 export interface GatewayConfig {
@@ -6,8 +8,15 @@ export interface GatewayConfig {
   readonly port: number;
   readonly databaseUrl: string;
   readonly redisUrl: string;
-  /** BullMQ key prefix; a hash tag like `{shogi}` keeps a queue on one Redis Cluster slot. */
+  /**
+   * REDIS_CLUSTER_NODES: seed nodes of a Redis Cluster, on which every Redis use then runs
+   * (sharded pub/sub, a hash tag per queue); empty: the single Redis at `redisUrl`
+   */
+  readonly redisClusterNodes: readonly ClusterNode[];
+  /** BullMQ key prefix; on a cluster each queue's keys go under `{<prefix>:<queue>}` (@shogi/redis). */
   readonly queuePrefix: string;
+  /** validate queues the work is split over by game; gateways and workers must agree (VALIDATE_QUEUES) */
+  readonly validateQueues: number;
   /** prefix of the pub/sub channels `game:<id>` the workers publish on */
   readonly channelPrefix: string;
   readonly logLevel: string;
@@ -118,12 +127,17 @@ const int = (env: Env, name: string, fallback: number): number => {
 };
 
 export function loadConfig(env: Env = process.env): GatewayConfig {
+  const redisClusterNodes = clusterNodesOf(env.REDIS_CLUSTER_NODES);
+  const validateQueues = int(env, 'VALIDATE_QUEUES', validateQueueCount(redisClusterNodes.length > 0));
+  if (validateQueues < 1) throw new Error('VALIDATE_QUEUES must be at least 1');
   return {
     host: env.HOST ?? '0.0.0.0',
     port: int(env, 'PORT', 3000),
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@localhost:5432/shogi',
-    redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    redisUrl: env.REDIS_URL ?? DEFAULT_REDIS_URL,
+    redisClusterNodes,
     queuePrefix: env.QUEUE_PREFIX ?? 'shogi',
+    validateQueues,
     channelPrefix: env.CHANNEL_PREFIX ?? '',
     logLevel: env.LOG_LEVEL ?? 'info',
     bodyLimit: int(env, 'BODY_LIMIT', 4096),

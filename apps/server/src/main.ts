@@ -25,7 +25,7 @@ async function main(): Promise<number> {
   const { gateway: config, role } = options;
   const logger = createLogger({ level: config.logLevel, name: 'shogi' });
 
-  const problems = await preflight(config.databaseUrl, config.redisUrl, { postgres: true, redis: true });
+  const problems = await preflight(config.databaseUrl, config, { postgres: true, redis: true });
   if (problems.length > 0) {
     for (const p of problems) console.error(`Cannot reach ${p.service} at ${p.url}: ${p.error}`);
     console.error(HOW_TO_START);
@@ -42,6 +42,7 @@ async function main(): Promise<number> {
   if (role === 'all' || role === 'engine') {
     engines = await startEngineWorker({
       redisUrl: config.redisUrl,
+      redisClusterNodes: config.redisClusterNodes,
       prefix: config.queuePrefix,
       databaseUrl: config.databaseUrl,
       channelPrefix: config.channelPrefix,
@@ -73,7 +74,11 @@ async function main(): Promise<number> {
       createPlayer: gateway.createPlayer,
     });
     // the house bots ask whichever engine role runs, here or in a process of its own
-    engineClient = await EngineClient.start({ redisUrl: config.redisUrl, prefix: config.queuePrefix });
+    engineClient = await EngineClient.start({
+      redisUrl: config.redisUrl,
+      redisClusterNodes: config.redisClusterNodes,
+      prefix: config.queuePrefix,
+    });
     await startHouseBots({
       baseUrl: gateway.url,
       registry: bots,

@@ -2,13 +2,14 @@
  * Before anything starts: PostgreSQL and Redis must answer. When they do not, say
  * exactly how to start them, instead of a stack trace.
  */
-import { Redis } from 'ioredis';
+import { describeTarget, mastersOf, onCluster, type RedisTarget, redisClient } from '@shogi/redis';
 import pg from 'pg';
 
 export const HOW_TO_START = [
   'Start them on this machine with:',
   '  pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start',
   '  redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no',
+  'A Redis Cluster (REDIS_CLUSTER_NODES) on this machine: infra/start-redis-cluster.sh',
   'or with Docker:',
   '  docker compose up -d postgres redis',
   'and point DATABASE_URL / REDIS_URL at them (defaults: postgres://postgres@localhost:5432/shogi, redis://127.0.0.1:6379).',
@@ -54,12 +55,12 @@ async function createDatabase(url: string): Promise<string | null> {
   }
 }
 
-async function checkRedis(url: string): Promise<string | null> {
-  const redis = new Redis(url, {
+async function checkRedis(target: RedisTarget): Promise<string | null> {
+  const redis = redisClient(target, 'preflight', {
     lazyConnect: true,
     connectTimeout: 3000,
     maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
+    reconnect: false,
   });
   let first: string | null = null;
   redis.on('error', (err: Error) => {
@@ -67,10 +68,17 @@ async function checkRedis(url: string): Promise<string | null> {
   });
   try {
     await redis.connect();
-    const policy = await redis.config('GET', 'maxmemory-policy').catch(() => null);
-    const value = Array.isArray(policy) ? policy[1] : null;
-    if (value !== null && value !== undefined && value !== 'noeviction') {
-      return `maxmemory-policy is ${String(value)}; BullMQ needs noeviction (redis-cli config set maxmemory-policy noeviction)`;
+    if (onCluster(target)) {
+      const info = String(await redis.cluster('INFO'));
+      if (!/cluster_state:ok/.test(info)) return 'the cluster is not ok (CLUSTER INFO: cluster_state is not ok)';
+    }
+    // every master keeps queues: each must keep its keys
+    for (const node of mastersOf(redis)) {
+      const policy = await node.config('GET', 'maxmemory-policy').catch(() => null);
+      const value = Array.isArray(policy) ? policy[1] : null;
+      if (value !== null && value !== undefined && value !== 'noeviction') {
+        return `maxmemory-policy is ${String(value)} on ${node.options.host}:${node.options.port}; BullMQ needs noeviction (redis-cli config set maxmemory-policy noeviction)`;
+      }
     }
     return null;
   } catch (err) {
@@ -80,13 +88,13 @@ async function checkRedis(url: string): Promise<string | null> {
   }
 }
 
-export async function preflight(databaseUrl: string, redisUrl: string, needs: { postgres: boolean; redis: boolean }) {
+export async function preflight(databaseUrl: string, redis: RedisTarget, needs: { postgres: boolean; redis: boolean }) {
   const problems: PreflightProblem[] = [];
   const [pgError, redisError] = await Promise.all([
     needs.postgres ? checkPostgres(databaseUrl) : null,
-    needs.redis ? checkRedis(redisUrl) : null,
+    needs.redis ? checkRedis(redis) : null,
   ]);
   if (pgError !== null) problems.push({ service: 'PostgreSQL', url: redactUrl(databaseUrl), error: pgError });
-  if (redisError !== null) problems.push({ service: 'Redis', url: redisUrl, error: redisError });
+  if (redisError !== null) problems.push({ service: 'Redis', url: describeTarget(redis), error: redisError });
   return problems;
 }

@@ -31,10 +31,12 @@ export function startValidationWorker(
   return startWorker({
     databaseUrl: config.databaseUrl,
     redisUrl: config.redisUrl,
+    redisClusterNodes: config.redisClusterNodes,
     logger,
     // the worker process's variables (WORKER_PROJECTOR_INTERVAL_MS, ...) work here too
     ...workerTuningFromEnv(process.env),
     concurrency,
+    validateQueues: config.validateQueues,
     prefix: config.queuePrefix,
     channelPrefix: config.channelPrefix,
     ...(onPublish === undefined ? {} : { onPublish }),

@@ -11,8 +11,12 @@
  * together on the next tick; those made while one is in flight wait for its reply and go out
  * together after it. Each caller's promise settles with its batch: a failed batch rejects all of
  * its publishes (the caller's subscribers then read the gap from the log).
+ *
+ * On a Redis Cluster a script may only touch the channels of its own slot, and games' channels
+ * are spread over every slot: each message is one SPUBLISH there, which the client's
+ * auto-pipelining gathers per master.
  */
-import type { Redis } from 'ioredis';
+import { isCluster, type RedisClient } from '@shogi/redis';
 
 // ARGV: channel, message, channel, message, ...; KEYS: none (channels are not keys)
 const PUBLISH_ALL = `
@@ -36,7 +40,13 @@ export interface ChannelPublisher {
   publish(channel: string, message: string): Promise<void>;
 }
 
-export function createChannelPublisher(redis: Redis): ChannelPublisher {
+export function createChannelPublisher(redis: RedisClient): ChannelPublisher {
+  if (isCluster(redis))
+    return {
+      async publish(channel, message) {
+        await redis.spublish(channel, message);
+      },
+    };
   redis.defineCommand('shogiPublishAll', { numberOfKeys: 0, lua: PUBLISH_ALL });
   const client = redis as unknown as WithPublishAll;
   let next: Batch | null = null;

@@ -4,7 +4,10 @@
  */
 import type { WorkerOptions } from './worker.js';
 
-type Tuning = Omit<WorkerOptions, 'databaseUrl' | 'redisUrl' | 'logger' | 'prefix' | 'channelPrefix'>;
+type Tuning = Omit<
+  WorkerOptions,
+  'databaseUrl' | 'redisUrl' | 'redisClusterNodes' | 'logger' | 'prefix' | 'channelPrefix'
+>;
 
 export function workerTuningFromEnv(env: NodeJS.ProcessEnv): Partial<Tuning> {
   const out: { -readonly [K in keyof Tuning]?: Tuning[K] } = {};
@@ -28,6 +31,9 @@ export function workerTuningFromEnv(env: NodeJS.ProcessEnv): Partial<Tuning> {
   set('tokenRetentionDays', int('TOKEN_RETENTION_DAYS'));
   set('cacheSize', int('WORKER_CACHE_SIZE'));
   set('maxInFlight', int('EVENT_STORE_MAX_IN_FLIGHT'));
+  const validateQueues = int('VALIDATE_QUEUES');
+  if (validateQueues === 0) throw new Error('VALIDATE_QUEUES must be at least 1');
+  set('validateQueues', validateQueues);
   const maxBatch = int('EVENT_STORE_MAX_BATCH');
   if (maxBatch === 0) throw new Error('EVENT_STORE_MAX_BATCH must be at least 1');
   set('maxBatch', maxBatch);

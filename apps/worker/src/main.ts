@@ -3,6 +3,7 @@
  * the environment, validates moves until SIGTERM/SIGINT, then finishes the jobs in
  * flight (worker.close()) and exits.
  */
+import { redisTargetFromEnv } from '@shogi/redis';
 import { pino } from 'pino';
 import { workerTuningFromEnv } from './env.js';
 import { startWorker } from './worker.js';
@@ -26,7 +27,7 @@ const logger = pino({
 
 const running = await startWorker({
   databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@localhost:5432/shogi',
-  redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  ...redisTargetFromEnv(env),
   logger,
   ...workerTuningFromEnv(env),
   prefix: env.QUEUE_PREFIX ?? 'shogi',

@@ -17,13 +17,13 @@
  * retention ago (every login adds a session token; dead ones only take space).
  */
 import { LAG_ALLOWANCE_MS } from '@shogi/game';
-import { enqueueFlagCheck, enqueueValidate, type FlagQueue, type ValidateQueue } from '@shogi/pipeline';
+import { enqueueFlagCheck, enqueueValidate, type FlagQueue, type ValidateQueues } from '@shogi/pipeline';
 import { type Db, deleteDeadTokens, findOverdueClocks, findStalledSubmissions } from '@shogi/store';
 import type { Logger } from 'pino';
 
 export async function sweepStalled(
   db: Db,
-  queue: ValidateQueue,
+  queue: ValidateQueues,
   afterMs: number,
   now: number = Date.now(),
 ): Promise<number> {
@@ -73,7 +73,7 @@ export async function sweepDeadTokens(db: Db, retentionMs: number, now = Date.no
 
 export function startSweeper(
   db: Db,
-  queue: ValidateQueue,
+  queue: ValidateQueues,
   options: {
     intervalMs: number;
     afterMs: number;

@@ -1,4 +1,4 @@
-/** startWorker: a BullMQ worker on the validate queue, with its pool, Redis connections and cache. */
+/** startWorker: BullMQ workers on the validate queues and the flag queue, with their pool, Redis connections and cache. */
 
 import type { EventStore, GameState } from '@shogi/game';
 import {
@@ -7,12 +7,13 @@ import {
   type FlagJobData,
   gameChannel,
   scheduleFlag,
-  VALIDATE_QUEUE,
   type ValidateJob,
+  validateQueueCount,
+  validateQueueNames,
 } from '@shogi/pipeline';
+import { closeClient, onCluster, queuePrefix, type RedisClient, type RedisTarget, redisClient } from '@shogi/redis';
 import { createDb, createPgEventStore, type Db, startProjector } from '@shogi/store';
 import { DelayedError, Queue, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { type ChannelPublisher, createChannelPublisher } from './channel-publisher.js';
 import { createFlagProcessor, type FlagResult } from './processors/flag.js';
@@ -22,18 +23,22 @@ import { startSweeper } from './sweeper.js';
 
 export const DEFAULT_CONCURRENCY = 256;
 
-export interface WorkerOptions {
+export interface WorkerOptions extends RedisTarget {
   readonly databaseUrl: string;
-  readonly redisUrl: string;
   readonly logger: Logger;
   /**
-   * Jobs processed at once by this process (default 256). A job spends most of its time
-   * waiting on a batched append and a publish, so slots are cheap; too few of them cap
-   * throughput at slots / job time, and jobs wait in Redis for a slot instead.
+   * Jobs processed at once by this process on each validate queue (default 256). A job spends
+   * most of its time waiting on a batched append and a publish, so slots are cheap; too few of
+   * them cap throughput at slots / job time, and jobs wait in Redis for a slot instead.
    */
   readonly concurrency?: number;
-  /** BullMQ key prefix (default 'bull'). */
+  /** BullMQ key prefix (default 'bull'); on a Redis Cluster each queue's is `{<prefix>:<queue>}`. */
   readonly prefix?: string;
+  /**
+   * The validate queues the work is split over by game, as the gateways' (VALIDATE_QUEUES;
+   * default 1, 4 on a Redis Cluster): this worker takes jobs from all of them.
+   */
+  readonly validateQueues?: number;
   /** Prepended to `game:<id>` channels (default ''). */
   readonly channelPrefix?: string;
   /** How long a job's lock lasts without renewal; a killed worker's jobs come back after it (default 30 s). */
@@ -80,7 +85,8 @@ export interface WorkerOptions {
 }
 
 export interface RunningWorker {
-  readonly worker: Worker<ValidateJob>;
+  /** one per validate queue */
+  readonly workers: readonly Worker<ValidateJob>[];
   /** The flag checks' worker (FLAG_QUEUE). */
   readonly flagWorker: Worker<FlagJobData>;
   readonly db: Db;
@@ -96,10 +102,15 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     max: options.poolSize ?? 8,
     applicationName: 'shogi-worker',
   });
+  const cluster = onCluster(options);
   // no auto-pipelining on BullMQ's connection (reported to break Bull/BullMQ job scripts)
-  const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
-  // this connection only publishes, a batch of concurrent jobs' publishes per command
-  const publisher = new Redis(options.redisUrl, { maxRetriesPerRequest: 3 });
+  const connection = redisClient(options, 'worker-queues', { maxRetriesPerRequest: null });
+  // this connection only publishes: on one server a batch of concurrent jobs' publishes per
+  // command (channel-publisher.ts), on a cluster each SPUBLISH auto-pipelined to its master
+  const publisher = redisClient(options, 'worker-publisher', {
+    maxRetriesPerRequest: 3,
+    enableAutoPipelining: cluster,
+  });
   // without listeners ioredis reports every failed reconnect as an unhandled 'error' event;
   // a failed publish is logged and costs subscribers a catch-up read from the log
   for (const [name, client] of [
@@ -108,7 +119,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   ] as const) {
     client.on('error', (err: Error) => logger.warn({ err: err.message }, `worker: Redis ${name} connection error`));
   }
-  const prefix = options.prefix === undefined ? {} : { prefix: options.prefix };
+  const placed = (name: string) => ({ connection, prefix: queuePrefix(cluster, options.prefix ?? 'bull', name) });
+  const queueNames = validateQueueNames(validateQueueCount(cluster, options.validateQueues));
   const events = createPgEventStore(db, {
     batch: options.batch !== false,
     maxInFlight: options.maxInFlight ?? 1,
@@ -117,22 +129,22 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   // one set of states and one order per game for both processors: a game's verdicts and flag checks run in turn
   const games = workerGames(events, { cacheSize: options.cacheSize ?? 2_000 });
   const publish = publisherTo(createChannelPublisher(publisher), options);
-  const flagQueue = new Queue<FlagJobData>(FLAG_QUEUE, { connection, ...prefix });
+  const flagQueue = new Queue<FlagJobData>(FLAG_QUEUE, placed(FLAG_QUEUE));
   const schedule = (gameId: string, state: GameState) => scheduleFlag(flagQueue, gameId, state);
   const flagWorker = startFlagWorker(
     createFlagProcessor({ events, games, logger, publish, schedule }),
-    connection,
+    placed(FLAG_QUEUE),
     options,
   );
   const processJob = createValidateProcessor({ events, games, logger, publish, afterVerdict: schedule });
-  const worker = startValidateWorker(processJob, connection, options);
-  const queue = new Queue<ValidateJob>(VALIDATE_QUEUE, { connection, ...prefix });
-  const chores = startChores(db, queue, flagQueue, options);
-  const statsTimer = reportWhatItDid(worker, logger, options.statsIntervalMs ?? 60_000);
-  await Promise.all([worker.waitUntilReady(), flagWorker.waitUntilReady()]);
+  const workers = queueNames.map((name) => startValidateWorker(name, processJob, placed(name), options));
+  const queues = queueNames.map((name) => new Queue<ValidateJob>(name, placed(name)));
+  const chores = startChores(db, queues, flagQueue, options);
+  const statsTimer = reportWhatItDid(workers, logger, options.statsIntervalMs ?? 60_000);
+  await Promise.all([...workers, flagWorker].map((w) => w.waitUntilReady()));
   let closing: Promise<void> | null = null;
   return {
-    worker,
+    workers,
     flagWorker,
     db,
     events,
@@ -140,9 +152,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       closing ??= (async () => {
         clearInterval(statsTimer);
         await chores.stop();
-        await Promise.all([worker.close(), flagWorker.close()]);
-        await Promise.all([queue.close(), flagQueue.close()]);
-        await Promise.allSettled([publisher.quit(), connection.quit()]);
+        await Promise.all([...workers, flagWorker].map((w) => w.close()));
+        await Promise.all([...queues, flagQueue].map((q) => q.close()));
+        await Promise.allSettled([closeClient(publisher), closeClient(connection)]);
         await db.destroy();
       })();
       return closing;
@@ -153,7 +165,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
 /** The sweeper and the statistics projector, each unless its interval is 0. */
 function startChores(
   db: Db,
-  queue: Queue<ValidateJob>,
+  queue: readonly Queue<ValidateJob>[],
   flagQueue: Queue<FlagJobData>,
   options: WorkerOptions,
 ): { stop(): Promise<void> } {
@@ -200,9 +212,15 @@ function publisherTo(channels: ChannelPublisher, options: WorkerOptions) {
   };
 }
 
+/** Where a BullMQ queue is: its connection and its key prefix. */
+interface Placement {
+  readonly connection: RedisClient;
+  readonly prefix: string;
+}
+
 function startFlagWorker(
   processFlag: (data: unknown) => Promise<FlagResult>,
-  connection: Redis,
+  placement: Placement,
   options: WorkerOptions,
 ): Worker<FlagJobData> {
   const logger = options.logger;
@@ -217,7 +235,7 @@ function startFlagWorker(
       }
       return result;
     },
-    { connection, concurrency: 8, ...(options.prefix === undefined ? {} : { prefix: options.prefix }) },
+    { ...placement, concurrency: 8 },
   );
   flagWorker.on('failed', (job, err) =>
     logger.warn({ err, gameId: job?.data.gameId, ply: job?.data.ply }, 'flag job failed'),
@@ -227,18 +245,18 @@ function startFlagWorker(
 }
 
 function startValidateWorker(
+  queueName: string,
   processJob: (data: unknown, delivery?: JobDelivery) => Promise<ValidateResult>,
-  connection: Redis,
+  placement: Placement,
   options: WorkerOptions,
 ): Worker<ValidateJob> {
   const logger = options.logger;
   const worker = new Worker<ValidateJob>(
-    VALIDATE_QUEUE,
+    queueName,
     (job) => processJob(job.data, { redelivered: job.attemptsMade > 0 || (job.attemptsStarted ?? 0) > 1 }),
     {
-      connection,
+      ...placement,
       concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
-      ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
       ...(options.lockDuration === undefined ? {} : { lockDuration: options.lockDuration }),
       ...(options.stalledInterval === undefined ? {} : { stalledInterval: options.stalledInterval }),
     },
@@ -262,13 +280,14 @@ function startValidateWorker(
 }
 
 /** One plain line an interval about what the worker did, when it did anything. */
-function reportWhatItDid(worker: Worker<ValidateJob>, logger: Logger, intervalMs: number): NodeJS.Timeout {
+function reportWhatItDid(workers: readonly Worker<ValidateJob>[], logger: Logger, intervalMs: number): NodeJS.Timeout {
   const stats = { jobs: 0, verdicts: 0, conflicts: 0 };
-  worker.on('completed', (_job, result: ValidateResult) => {
-    stats.jobs++;
-    stats.verdicts += result.verdicts;
-    stats.conflicts += result.conflicts;
-  });
+  for (const worker of workers)
+    worker.on('completed', (_job, result: ValidateResult) => {
+      stats.jobs++;
+      stats.verdicts += result.verdicts;
+      stats.conflicts += result.conflicts;
+    });
   const timer = setInterval(() => {
     if (stats.jobs === 0) return;
     logger.info(

@@ -32,6 +32,10 @@ export {
   type ValidateJob,
   type ValidateJobData,
   type ValidateQueue,
+  type ValidateQueues,
   validateJobId,
   validateJobOptions,
+  validateQueueCount,
+  validateQueueNames,
+  validateQueueOf,
 } from './validate-jobs.js';

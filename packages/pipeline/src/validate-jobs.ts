@@ -66,22 +66,78 @@ export interface ValidateQueue<Added = unknown> {
 }
 
 /**
+ * The validate queues of a deployment, in order: one, or several that share the work by game
+ * (`VALIDATE_QUEUES`), so that on a Redis Cluster no one queue, whose keys all live on one
+ * master, carries every move.
+ */
+export type ValidateQueues<Added = unknown> = ValidateQueue<Added> | readonly ValidateQueue<Added>[];
+
+/**
+ * How many validate queues there are unless VALIDATE_QUEUES says: one on a single Redis (a
+ * second queue there only adds BullMQ's overhead), four on a cluster, to spread over its masters.
+ */
+export const validateQueueCount = (cluster: boolean, configured?: number): number => configured ?? (cluster ? 4 : 1);
+
+/**
+ * The names of `count` validate queues: `validate` alone (as it always was), else
+ * `validate-0` … `validate-<count-1>`. Gateways, workers and sweepers must agree on `count`.
+ */
+export function validateQueueNames(count: number): string[] {
+  if (!Number.isInteger(count) || count < 1) throw new Error(`the validate queues must be at least 1, got ${count}`);
+  return count === 1 ? [VALIDATE_QUEUE] : Array.from({ length: count }, (_, i) => `${VALIDATE_QUEUE}-${i}`);
+}
+
+/**
+ * The queue of a game among `count`: a hash of its id (32-bit FNV-1a), so every job of a game
+ * goes to the same queue whichever gateway or sweeper adds it.
+ */
+export function validateQueueOf(gameId: string, count: number): number {
+  if (count <= 1) return 0;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < gameId.length; i++) {
+    hash ^= gameId.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % count;
+}
+
+/**
  * The one way validation jobs are queued: by the gateway after an append, the worker's
- * sweeper and the tests. A lone move is job `${gameId}-${seq}`, so queueing it again (a
- * retried request, a second gateway) adds nothing while the first job is known; several
- * moves leave as one batch job under an id of its own (a move validated twice is decided
- * once: the worker appends at an expected version). `copy` names a deliberate further job
- * for a lone move, beside its first one: the sweeper's time bucket, a test's duplicate.
- * Resolves with what the queue's `add` gave (BullMQ's Job), nothing for no moves.
+ * sweeper and the tests. Each move goes to its game's queue (`validateQueueOf`); a lone move
+ * is job `${gameId}-${seq}`, so queueing it again (a retried request, a second gateway) adds
+ * nothing while the first job is known; several moves for one queue leave as one batch job
+ * under an id of its own (a move validated twice is decided once: the worker appends at an
+ * expected version). `copy` names a deliberate further job for a lone move, beside its first
+ * one: the sweeper's time bucket, a test's duplicate. Resolves with what the queues' `add`
+ * gave (BullMQ's Jobs), one per queue that got moves.
  */
 export function enqueueValidate<Added>(
-  queue: ValidateQueue<Added>,
+  queues: ValidateQueues<Added>,
   moves: readonly ValidateJobData[],
   options: { readonly copy?: string } = {},
-): Promise<Added | undefined> {
+): Promise<Added[]> {
+  const list: readonly ValidateQueue<Added>[] = Array.isArray(queues) ? queues : [queues as ValidateQueue<Added>];
+  if (moves.length === 0) return Promise.resolve([]);
+  const [only] = list;
+  if (list.length === 1 && only !== undefined) return addTo(only, moves, options).then((job) => [job]);
+  const byQueue = new Map<number, ValidateJobData[]>();
+  for (const move of moves) {
+    const i = validateQueueOf(move.gameId, list.length);
+    const group = byQueue.get(i);
+    if (group === undefined) byQueue.set(i, [move]);
+    else group.push(move);
+  }
+  return Promise.all([...byQueue].map(([i, group]) => addTo(list[i] as ValidateQueue<Added>, group, options)));
+}
+
+function addTo<Added>(
+  queue: ValidateQueue<Added>,
+  moves: readonly ValidateJobData[],
+  options: { readonly copy?: string },
+): Promise<Added> {
   const [only] = moves;
-  if (only === undefined) return Promise.resolve(undefined);
-  if (moves.length > 1) return queue.add(VALIDATE_QUEUE, { moves }, validateJobOptions(`batch-${randomUUID()}`));
+  if (moves.length > 1 || only === undefined)
+    return queue.add(VALIDATE_QUEUE, { moves }, validateJobOptions(`batch-${randomUUID()}`));
   const id = validateJobId(only.gameId, only.seq);
   return queue.add(VALIDATE_QUEUE, only, validateJobOptions(options.copy === undefined ? id : `${id}-${options.copy}`));
 }

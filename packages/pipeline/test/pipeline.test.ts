@@ -15,6 +15,8 @@ import {
   toWire,
   VALIDATE_QUEUE,
   type ValidateJob,
+  validateQueueNames,
+  validateQueueOf,
   verdictOf,
 } from '../src/index.js';
 
@@ -32,7 +34,7 @@ function recordingQueue<Data>() {
 describe('enqueueValidate', () => {
   it('queues a lone move as job <gameId>-<seq>, a copy beside it under a suffix', async () => {
     const queue = recordingQueue<ValidateJob>();
-    expect(await enqueueValidate(queue, [{ gameId: 'g', seq: 3 }])).toBe('g-3');
+    expect(await enqueueValidate(queue, [{ gameId: 'g', seq: 3 }])).toEqual(['g-3']);
     await enqueueValidate(queue, [{ gameId: 'g', seq: 3 }], { copy: 'sweep7' });
     expect(queue.added.map((a) => [a.name, a.opts.jobId, a.opts.attempts])).toEqual([
       [VALIDATE_QUEUE, 'g-3', 8],
@@ -47,12 +49,51 @@ describe('enqueueValidate', () => {
       { gameId: 'b', seq: 5 },
     ];
     await enqueueValidate(queue, moves);
-    expect(await enqueueValidate(queue, [])).toBeUndefined();
+    expect(await enqueueValidate(queue, [])).toEqual([]);
     expect(queue.added).toHaveLength(1);
     const [batch] = queue.added;
     expect(batch?.data).toEqual({ moves });
     expect(isValidateBatchJobData(batch?.data)).toBe(true);
     expect(batch?.opts.jobId).toMatch(/^batch-[0-9a-f-]{36}$/);
+  });
+});
+
+describe('validate queues', () => {
+  it('names one queue as it always was, several by their index', () => {
+    expect(validateQueueNames(1)).toEqual([VALIDATE_QUEUE]);
+    expect(validateQueueNames(3)).toEqual(['validate-0', 'validate-1', 'validate-2']);
+    expect(() => validateQueueNames(0)).toThrow(/at least 1/);
+  });
+
+  it('puts a game always in the same queue, and games in every queue', () => {
+    const ids = Array.from({ length: 400 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+    const counts = [0, 0, 0, 0];
+    for (const id of ids) {
+      const q = validateQueueOf(id, 4);
+      expect(validateQueueOf(id, 4)).toBe(q);
+      counts[q] = (counts[q] ?? 0) + 1;
+    }
+    // 400 games over 4 queues: each gets a share, none all of them
+    for (const n of counts) expect(n).toBeGreaterThan(50);
+    expect(validateQueueOf('anything', 1)).toBe(0);
+  });
+
+  it("splits a tick's moves by game over the queues: one job per queue, a game's moves together", async () => {
+    const queues = [recordingQueue<ValidateJob>(), recordingQueue<ValidateJob>(), recordingQueue<ValidateJob>()];
+    const moves = Array.from({ length: 30 }, (_, i) => ({ gameId: `game-${i % 10}`, seq: 2 + i }));
+    const jobs = await enqueueValidate(queues, moves);
+    const used = queues.filter((q) => q.added.length > 0);
+    expect(jobs).toHaveLength(used.length);
+    expect(used.length).toBeGreaterThan(1);
+    queues.forEach((queue, i) => {
+      expect(queue.added.length).toBeLessThanOrEqual(1);
+      for (const added of queue.added) {
+        const carried = 'moves' in added.data ? added.data.moves : [added.data];
+        for (const m of carried) expect(validateQueueOf(m.gameId, 3)).toBe(i);
+      }
+    });
+    const carried = queues.flatMap((q) => q.added.flatMap((a) => ('moves' in a.data ? a.data.moves : [a.data])));
+    expect(carried).toHaveLength(moves.length);
   });
 });
 

@@ -5,13 +5,14 @@
  * made after BullMQ has removed the job, so a request that reads `failed` can queue it again.
  */
 import { ANALYSIS_QUEUE, type AnalysisJobData } from '@shogi/engine-bots';
+import type { RedisClient } from '@shogi/redis';
 import { type Job, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { type AnalysisOutcome, type AnalysisPorts, analyseGame, analysisFailed } from './analyse-game.js';
 
 export interface AnalysisWorkerOptions {
-  readonly connection: Redis;
+  readonly connection: RedisClient;
+  /** the analysis queue's BullMQ prefix (@shogi/redis' queuePrefix) */
   readonly prefix: string;
   readonly concurrency: number;
   readonly ports: AnalysisPorts;

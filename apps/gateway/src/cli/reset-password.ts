@@ -2,10 +2,11 @@
  * `npm run accounts:reset-password -- USERNAME`: an operator resets a player's forgotten
  * password. Prints a temporary password once (give it to the player, who logs in with it and
  * changes it with POST /api/me/password); the account's sessions end on every gateway, its
- * personal API tokens stay. DATABASE_URL, REDIS_URL and CHANNEL_PREFIX as for the server.
+ * personal API tokens stay. DATABASE_URL, REDIS_URL (or REDIS_CLUSTER_NODES) and CHANNEL_PREFIX
+ * as for the server.
  */
+import { describeTarget, publish, redisClient } from '@shogi/redis';
 import { createDb } from '@shogi/store';
-import { Redis } from 'ioredis';
 import { loadConfig } from '../config.js';
 import { createAuthService } from '../domain/auth.js';
 import { authStoreOver } from '../plugins/auth-store.js';
@@ -17,11 +18,11 @@ if (username === undefined || process.argv.length > 3) {
 }
 const config = loadConfig(process.env);
 const db = createDb(config.databaseUrl, { max: 1, applicationName: 'shogi-reset-password' });
-const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+const redis = redisClient(config, 'reset-password', { lazyConnect: true, maxRetriesPerRequest: 1 });
 try {
   await redis.connect().catch(() => {
     console.error(
-      `Redis at ${config.redisUrl} is not reachable: gateways drop the ended sessions within AUTH_CACHE_MS`,
+      `Redis (${describeTarget(config)}) is not reachable: gateways drop the ended sessions within AUTH_CACHE_MS`,
     );
   });
   const auth = createAuthService({
@@ -29,7 +30,7 @@ try {
     cacheMs: 0,
     sessionTtlDays: config.sessionTtlDays,
     announceRevoked: async (tokenHash) => {
-      if (redis.status === 'ready') await redis.publish(`${config.channelPrefix}auth:revoked`, tokenHash);
+      if (redis.status === 'ready') await publish(redis, `${config.channelPrefix}auth:revoked`, tokenHash);
     },
   });
   const reset = await auth.resetPassword(username);

@@ -13,13 +13,14 @@
  * - for Floodgate rounds: `floodgate-names` (the game names with players waiting for a
  *   round), `last:<game name>` (each player's last opponent there), and `round:<game
  *   name>:<time>`, which the one gateway that runs that round takes.
- * Every check-and-change is one Lua script: two gateways never take the same waiting player.
+ * Every check-and-change is one Lua script on one key: two gateways never take the same waiting
+ * player, and on a Redis Cluster each script runs on the master of its key.
  */
 import { randomUUID } from 'node:crypto';
 import type { TimeControl } from '@shogi/game';
 import type { Side } from '@shogi/protocol';
+import { publish, type RedisClient } from '@shogi/redis';
 import type { Handicap } from '@shogi/rules';
-import type { Redis } from 'ioredis';
 import type { Presence } from './x1-lines.js';
 
 /** A player waiting for a game, as its session put itself in the queue. */
@@ -209,8 +210,10 @@ export interface PairingStore {
 /** How often a session's %%WHO entry is renewed; one not renewed for three times this is gone. */
 export const PRESENCE_RENEW_MS = 20_000;
 
-export function createPairingStore(redis: Redis, prefix: string): PairingStore {
+export function createPairingStore(redis: RedisClient, prefix: string): PairingStore {
   const key = (...parts: string[]) => `${prefix}csa:${parts.join(':')}`;
+  // a proposal and its start claim go into one script: one hash slot on a Redis Cluster
+  const gameKey = (kind: 'proposal' | 'claim', gameId: string) => key(kind, `{${gameId}}`);
   const member = (entry: WaitingEntry) => JSON.stringify(entry);
   return {
     async pairOrWait(gameName, entry, now, { queue = true, sideAsked = false } = {}) {
@@ -246,7 +249,7 @@ export function createPairingStore(redis: Redis, prefix: string): PairingStore {
       return (await redis.eval(TAKE, 1, key('waiting', gameName), ...entries.map(member))) === 1;
     },
     async propose(proposal) {
-      const k = key('proposal', proposal.gameId);
+      const k = gameKey('proposal', proposal.gameId);
       await redis.multi().hset(k, 'proposal', JSON.stringify(proposal)).expire(k, PROPOSAL_TTL_S).exec();
     },
     async agree(gameId, side, leaseMs) {
@@ -254,8 +257,8 @@ export function createPairingStore(redis: Redis, prefix: string): PairingStore {
       const [kind, value] = (await redis.eval(
         AGREE,
         2,
-        key('proposal', gameId),
-        key('claim', gameId),
+        gameKey('proposal', gameId),
+        gameKey('claim', gameId),
         side,
         String(leaseMs),
         token,
@@ -272,13 +275,13 @@ export function createPairingStore(redis: Redis, prefix: string): PairingStore {
       }
     },
     async started(gameId, start) {
-      await redis.eval(STARTED, 2, key('proposal', gameId), key('claim', gameId), JSON.stringify(start));
+      await redis.eval(STARTED, 2, gameKey('proposal', gameId), gameKey('claim', gameId), JSON.stringify(start));
     },
     async refuse(gameId, token, by) {
-      return (await redis.eval(REFUSE, 2, key('proposal', gameId), key('claim', gameId), token, by)) === 1;
+      return (await redis.eval(REFUSE, 2, gameKey('proposal', gameId), gameKey('claim', gameId), token, by)) === 1;
     },
     async withdraw(gameId, by) {
-      const p = (await redis.eval(WITHDRAW, 1, key('proposal', gameId), by)) as string | null;
+      const p = (await redis.eval(WITHDRAW, 1, gameKey('proposal', gameId), by)) as string | null;
       return p === null ? null : (JSON.parse(p) as Proposal);
     },
     async addRoundName(gameName) {
@@ -312,7 +315,7 @@ export function createPairingStore(redis: Redis, prefix: string): PairingStore {
       await redis.hset(key('last', gameName), a, b, b, a);
     },
     async send(gatewayId, envelope) {
-      await redis.publish(key('gateway', gatewayId), JSON.stringify(envelope));
+      await publish(redis, key('gateway', gatewayId), JSON.stringify(envelope));
     },
     channelOf: (gatewayId) => key('gateway', gatewayId),
     async present(sessionId, presence, now) {
@@ -332,7 +335,7 @@ export function createPairingStore(redis: Redis, prefix: string): PairingStore {
       return live.sort((a, b) => a.name.localeCompare(b.name));
     },
     async chat(from, text) {
-      await redis.publish(key('chat'), JSON.stringify({ from, text }));
+      await publish(redis, key('chat'), JSON.stringify({ from, text }));
     },
     chatChannel: key('chat'),
   };

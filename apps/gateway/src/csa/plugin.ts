@@ -152,7 +152,7 @@ export default fp<{ config: GatewayConfig }>(
 
     app.decorate('csa', {
       async listen(host: string, wanted: number) {
-        if (subscriber.status === 'wait') await subscriber.connect();
+        await subscriber.connect();
         await subscriber.subscribe(pairing.channelOf(gatewayId), pairing.chatChannel);
         port = await listener.listen(host, wanted);
         // every listening gateway keeps the rounds' times; one runs each round

@@ -28,16 +28,19 @@ export const CHAT_KEEP = 100;
 /** How long a game's chat is kept after its last line, seconds. */
 export const CHAT_TTL_SECONDS = 7 * 24 * 60 * 60;
 
-export const chatChannel = (gameId: string, prefix: string): string => `${prefix}chat:${gameId}`;
-const listKey = (gameId: string, room: ChatRoom, prefix: string): string => `${prefix}chat:${gameId}:${room}`;
+// The game's id in a hash tag: a line's list and its channel share a slot, so that keeping and
+// announcing it stay one transaction on a Redis Cluster (SPUBLISH there, its channel a key).
+export const chatChannel = (gameId: string, prefix: string): string => `${prefix}chat:{${gameId}}`;
+const listKey = (gameId: string, room: ChatRoom, prefix: string): string => `${prefix}chat:{${gameId}}:${room}`;
 
-/** What the chat needs of Redis (ioredis' commands connection fits). */
+/** What the chat needs of Redis (ioredis' commands connection, of one server or a cluster, fits). */
 export interface ChatRedis {
   multi(): {
     rpush(key: string, value: string): unknown;
     ltrim(key: string, start: number, stop: number): unknown;
     expire(key: string, seconds: number): unknown;
     publish(channel: string, message: string): unknown;
+    spublish(channel: string, message: string): unknown;
     exec(): Promise<unknown>;
   };
   lrange(key: string, start: number, stop: number): Promise<string[]>;
@@ -62,10 +65,12 @@ export function chatLineOf(value: unknown): ChatLine | null {
 
 export function createGameChat(deps: {
   readonly redis: ChatRedis;
+  /** a Redis Cluster: the line is announced on a sharded channel */
+  readonly cluster: boolean;
   readonly hub: Hub;
   readonly prefix: string;
 }): GameChat {
-  const { redis, hub, prefix } = deps;
+  const { redis, cluster, hub, prefix } = deps;
   return {
     async write(gameId, line) {
       const key = listKey(gameId, line.room, prefix);
@@ -75,7 +80,8 @@ export function createGameChat(deps: {
       tx.rpush(key, json);
       tx.ltrim(key, -CHAT_KEEP, -1);
       tx.expire(key, CHAT_TTL_SECONDS);
-      tx.publish(chatChannel(gameId, prefix), `[${json}]`);
+      if (cluster) tx.spublish(chatChannel(gameId, prefix), `[${json}]`);
+      else tx.publish(chatChannel(gameId, prefix), `[${json}]`);
       await tx.exec();
     },
     async recent(gameId, room) {

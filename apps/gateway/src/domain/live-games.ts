@@ -36,6 +36,11 @@ export interface LiveGamesDeps {
   spectators(gameId: string): number;
   /** the BOT titles of the players (none when absent) */
   readonly titles?: BotTitles;
+  /**
+   * Told the featured games after each refresh: on a Redis Cluster, which has no sharded
+   * pattern subscription, the feed subscribes to just their channels.
+   */
+  readonly featuredChanged?: (gameIds: readonly string[]) => void;
 }
 
 export interface FeedSocket {
@@ -91,6 +96,7 @@ export class LiveGames {
     const changed = games.length !== this.featured.size || games.some((g) => !this.featured.has(g.id));
     this.featured = new Map(games.map((g) => [g.id, g]));
     this.liveFrame = null;
+    this.deps.featuredChanged?.([...this.featured.keys()]);
     return changed;
   }
 
@@ -100,7 +106,7 @@ export class LiveGames {
     return this.liveFrame;
   }
 
-  /** Events of any game (from the pattern subscription): positions and ends of featured games. */
+  /** Events of any game (from the live feed's subscription): positions and ends of featured games. */
   observe(gameId: string, events: readonly WireEvent[]): void {
     for (const e of events) {
       if (e.type === 'MoveAccepted') {

@@ -13,6 +13,7 @@ import {
   enginePresenceKey,
 } from '@shogi/engine-bots';
 import { recordOfEvents } from '@shogi/game';
+import { publish, queuePrefix } from '@shogi/redis';
 import { analysisDb, readStream } from '@shogi/store';
 import { Queue } from 'bullmq';
 import fp from 'fastify-plugin';
@@ -44,7 +45,7 @@ export default fp<{ config: GatewayConfig }>(
   async (app, { config }) => {
     const queue = new Queue<AnalysisJobData>(ANALYSIS_QUEUE, {
       connection: app.queueRedis,
-      prefix: config.queuePrefix,
+      prefix: queuePrefix(app.redisCluster, config.queuePrefix, ANALYSIS_QUEUE),
     });
     queue.on('error', (err) => app.log.warn({ err }, 'analysis queue: error'));
     const presenceKey = enginePresenceKey(config.queuePrefix);
@@ -66,9 +67,9 @@ export default fp<{ config: GatewayConfig }>(
         });
       },
       async publish(gameId, message) {
-        await app.redis
-          .publish(channelOf(gameId), JSON.stringify(message))
-          .catch((err: unknown) => app.log.warn({ err, gameId }, 'analysis: publish failed'));
+        await publish(app.redis, channelOf(gameId), JSON.stringify(message)).catch((err: unknown) =>
+          app.log.warn({ err, gameId }, 'analysis: publish failed'),
+        );
       },
       now: () => new Date(),
     });

@@ -8,6 +8,7 @@
  * IP: past AUTH_FAILURES_MAX in a window, that IP's uncached lookups are refused with 429.
  */
 import { randomBytes } from 'node:crypto';
+import { publish } from '@shogi/redis';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
@@ -51,7 +52,7 @@ export default fp<{ config: GatewayConfig }>(
       cacheMs: config.authCacheMs,
       sessionTtlDays: config.sessionTtlDays,
       announceRevoked: async (tokenHash) => {
-        await app.redis.publish(channel, tokenHash);
+        await publish(app.redis, channel, tokenHash);
       },
     });
     const subscriber = app.subscribers.auth;

@@ -18,7 +18,7 @@ export default fp<{ config: GatewayConfig }>(
       (gameId) => chatChannel(gameId, prefix),
       app.log.child({ component: 'chat-hub' }),
     );
-    app.decorate('gameChat', createGameChat({ redis: app.redis, hub, prefix }));
+    app.decorate('gameChat', createGameChat({ redis: app.redis, cluster: app.redisCluster, hub, prefix }));
     app.addHook('onClose', async () => hub.close());
   },
   { name: 'game-chat', dependencies: ['redis'] },

@@ -13,11 +13,12 @@ import {
   MAX_VALIDATE_BATCH,
   scheduleFlag,
   toEnvelope,
-  VALIDATE_QUEUE,
   type ValidateJob,
   type ValidateJobData,
+  validateQueueNames,
 } from '@shogi/pipeline';
 import type { CreatePlayerResponse, LobbyMessage } from '@shogi/protocol';
+import { publish, queuePrefix } from '@shogi/redis';
 import { botAccountsAmong, usernameTaken } from '@shogi/store';
 import { Queue } from 'bullmq';
 import fp from 'fastify-plugin';
@@ -50,17 +51,22 @@ export default fp<{ config: GatewayConfig; events?: EventStore }>(
     // ioredis copies every defined script into each auto-pipeline it builds (a tick's commands),
     // a cost the gateway's CPU showed when the queues shared the auto-pipelined `app.redis`
     const { queueRedis } = app;
-    const queue = new Queue<ValidateJob>(VALIDATE_QUEUE, {
+    const placed = (name: string) => ({
       connection: queueRedis,
-      prefix: config.queuePrefix,
+      prefix: queuePrefix(app.redisCluster, config.queuePrefix, name),
     });
-    queue.on('error', (err) => app.log.warn({ err }, 'queue: error'));
-    const flagQueue = new Queue<FlagJobData>(FLAG_QUEUE, { connection: queueRedis, prefix: config.queuePrefix });
+    // the validate work split by game over VALIDATE_QUEUES queues (one unless on a cluster)
+    const queues = validateQueueNames(config.validateQueues).map((name) => {
+      const queue = new Queue<ValidateJob>(name, placed(name));
+      queue.on('error', (err) => app.log.warn({ err, queue: name }, 'queue: error'));
+      return queue;
+    });
+    const flagQueue = new Queue<FlagJobData>(FLAG_QUEUE, placed(FLAG_QUEUE));
     flagQueue.on('error', (err) => app.log.warn({ err }, 'flag queue: error'));
-    // the moves recorded in one turn of the event loop (an append batch) leave as one job:
-    // BullMQ's scripts are paid per job
+    // the moves recorded in one turn of the event loop (an append batch) leave as one job per
+    // queue: BullMQ's scripts are paid per job
     const enqueueMoves = tickBatcher<ValidateJobData>(async (moves) => {
-      await enqueueValidate(queue, moves);
+      await enqueueValidate(queues, moves);
     }, MAX_VALIDATE_BATCH);
     const channelOf = (gameId: string) => gameChannel(gameId, config.channelPrefix);
     const botTitles = cachedBotTitles((ids) => botAccountsAmong(store.db, ids), {
@@ -69,11 +75,12 @@ export default fp<{ config: GatewayConfig; events?: EventStore }>(
     app.decorate('botTitles', botTitles);
     const deps: GameServiceDeps = {
       publish: async (gameId, events) => {
-        await app.redis.publish(channelOf(gameId), JSON.stringify(events.map(toEnvelope)));
+        await publish(app.redis, channelOf(gameId), JSON.stringify(events.map(toEnvelope)));
       },
       announceStarted: async ({ id: gameId, players }) => {
         const tell = (playerId: string, color: 'sente' | 'gote') =>
-          app.redis.publish(
+          publish(
+            app.redis,
             playerChannel(playerId, config.channelPrefix),
             JSON.stringify({ type: 'started', gameId, color } satisfies LobbyMessage),
           );
@@ -106,7 +113,7 @@ export default fp<{ config: GatewayConfig; events?: EventStore }>(
     };
     app.decorate('guests', { create: (name: string) => createGuest(guestDeps, name) });
     app.addHook('onClose', async () => {
-      await Promise.all([queue.close(), flagQueue.close()]);
+      await Promise.all([...queues, flagQueue].map((q) => q.close()));
     });
   },
   { name: 'games', dependencies: ['databases', 'redis'] },

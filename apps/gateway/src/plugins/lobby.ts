@@ -4,6 +4,7 @@
  * subscriber, the bots of this process (those that are handed their games), and the sweep
  * that marks seeks and challenges past their time.
  */
+import { publish } from '@shogi/redis';
 import { expireLobby, lobbyDb } from '@shogi/store';
 import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
@@ -41,7 +42,7 @@ export default fp<{ config: GatewayConfig; bots?: BotRegistry }>(
       titles: app.botTitles,
       ...(bots === undefined ? {} : { bots: botsOf(bots) }),
       notify: async (playerId, message) => {
-        await app.redis.publish(channelOf(playerId), JSON.stringify(message));
+        await publish(app.redis, channelOf(playerId), JSON.stringify(message));
       },
     });
     const hub = createHub(app.subscribers.lobby, channelOf, app.log.child({ component: 'lobby-hub' }));

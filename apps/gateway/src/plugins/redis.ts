@@ -11,20 +11,31 @@
  *   three connect on their first use;
  * - `queueRedis`: BullMQ's, apart from the auto-pipelined one (see plugins/games.ts); it
  *   connects when a queue first uses it.
+ * Each is a single Redis or a Redis Cluster (REDIS_CLUSTER_NODES) from @shogi/redis: publish
+ * with its `publish` and listen through the subscribers, which use sharded channels on a cluster.
  */
+import {
+  type ChannelSubscriber,
+  type ClientOptions,
+  channelSubscriber,
+  closeClient,
+  type RedisClient,
+  redisClient,
+} from '@shogi/redis';
 import fp from 'fastify-plugin';
-import { Redis, type RedisOptions } from 'ioredis';
 import type { GatewayConfig } from '../config.js';
 
 export type SubscriberName = 'games' | 'auth' | 'spectatorCounts' | 'lobby' | 'chat' | 'live' | 'analysis' | 'csa';
 
-export type Subscribers = Readonly<Record<SubscriberName, Redis>>;
+export type Subscribers = Readonly<Record<SubscriberName, ChannelSubscriber>>;
 
 declare module 'fastify' {
   interface FastifyInstance {
-    redis: Redis;
+    redis: RedisClient;
     subscribers: Subscribers;
-    queueRedis: Redis;
+    queueRedis: RedisClient;
+    /** whether Redis is a cluster: queue prefixes and the live feed's subscription differ */
+    redisCluster: boolean;
   }
 }
 
@@ -33,43 +44,35 @@ const LAZY: readonly SubscriberName[] = ['live', 'analysis', 'csa'];
 export default fp<{ config: GatewayConfig }>(
   async (app, { config }) => {
     const log = app.log.child({ component: 'redis' });
-    const opened: Redis[] = [];
-    const open = (name: string, options: RedisOptions) => {
-      const connection = new Redis(config.redisUrl, { lazyConnect: true, ...options });
+    const opened: RedisClient[] = [];
+    const open = (name: string, options: ClientOptions) => {
+      const connection = redisClient(config, `gateway-${name}`, { lazyConnect: true, ...options });
       connection.on('error', (err) => log.warn({ err, connection: name }, 'redis: connection error'));
       opened.push(connection);
       return connection;
     };
     app.addHook('onClose', async () => {
-      await Promise.all(opened.map(close));
+      await Promise.all(opened.map(closeClient));
     });
 
     // auto-pipelining: the commands of one tick (publishes) leave in one write
     const redis = open('commands', { maxRetriesPerRequest: 3, enableOfflineQueue: true, enableAutoPipelining: true });
     const names: SubscriberName[] = ['games', 'auth', 'spectatorCounts', 'lobby', 'chat', 'live', 'analysis', 'csa'];
     const subscribers = Object.fromEntries(
-      names.map((name) => [name, open(`subscriber:${name}`, { maxRetriesPerRequest: null })]),
+      names.map((name) => [name, channelSubscriber(open(`subscriber:${name}`, { maxRetriesPerRequest: null }))]),
     ) as Subscribers;
     const queueRedis = open('queues', { maxRetriesPerRequest: 3 });
-    const eager = [redis, ...names.filter((n) => !LAZY.includes(n)).map((n) => subscribers[n])];
+    const eager = [redis, ...names.filter((n) => !LAZY.includes(n)).map((n) => subscribers[n].client)];
     await Promise.all(eager.map((c) => c.connect())).catch(async (err: unknown) => {
       // the app will not start: nothing may keep reconnecting behind it
-      await Promise.all(opened.map(close));
+      await Promise.all(opened.map(closeClient));
       throw err;
     });
 
-    app.decorate('redis', redis);
+    app.decorate<RedisClient>('redis', redis);
     app.decorate('subscribers', subscribers);
-    app.decorate('queueRedis', queueRedis);
+    app.decorate<RedisClient>('queueRedis', queueRedis);
+    app.decorate('redisCluster', config.redisClusterNodes.length > 0);
   },
   { name: 'redis' },
 );
-
-/** QUIT when connected (what was sent is answered first); a connection that never connected is only dropped. */
-async function close(connection: Redis): Promise<void> {
-  if (connection.status === 'wait' || connection.status === 'end') {
-    connection.disconnect();
-    return;
-  }
-  await connection.quit().catch(() => connection.disconnect());
-}

@@ -1,12 +1,14 @@
 /**
  * Spectating infrastructure shared by the watch socket, the NDJSON stream and the live
  * feed: the rooms (domain/spectators.ts), the live games (domain/live-games.ts) with their
- * own pattern subscription while a live feed is open, the ping/pong heartbeat, the
+ * own subscription while a live feed is open (a pattern on every game's channel; on a Redis
+ * Cluster, which has no sharded patterns, the featured games' channels), the ping/pong heartbeat, the
  * per-IP connection counts, the spectator counts shared with the other gateways (one
  * subscriber on one channel), and the timers (counts, live updates, idle resync).
  */
 import { randomUUID } from 'node:crypto';
 import type { WireEvent } from '@shogi/protocol';
+import { isCluster, publish } from '@shogi/redis';
 import { listGames, mainRatings } from '@shogi/store';
 import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
@@ -39,7 +41,7 @@ declare module 'fastify' {
     liveGames: LiveGames;
     heartbeat: Heartbeat;
     watchLimit: ConnectionLimit;
-    /** opens the pattern subscription behind the live feed while at least one feed is open */
+    /** opens the subscription behind the live feed while at least one feed is open */
     liveSubscription: { ref(): Promise<void>; unref(): void };
   }
 }
@@ -61,6 +63,9 @@ export default fp<{ config: GatewayConfig }>(
       ratings: (ids) => mainRatings(db, ids, new Date()),
       spectators: (gameId) => spectators.count(gameId),
       titles: app.botTitles,
+      featuredChanged: (gameIds) => {
+        following = follow(gameIds).catch((err: unknown) => log.warn({ err }, 'live: subscribe failed'));
+      },
     });
     // --- spectator counts of the other gateways
     const gatewayId = randomUUID();
@@ -113,13 +118,26 @@ export default fp<{ config: GatewayConfig }>(
     };
 
     // --- live feed: one pattern subscription for all games, only while someone follows it
-    // (every game's messages come to this gateway while it is on)
-    const patternSub = app.subscribers.live;
+    // (every game's messages come to this gateway while it is on); on a cluster, a subscription
+    // to each featured game's channel, kept to the list at each refresh
+    const liveSub = app.subscribers.live;
     let subscribed = false;
     let feedRefs = 0;
     const pattern = `${config.channelPrefix}game:*`;
     const prefixLength = `${config.channelPrefix}game:`.length;
-    patternSub.on('pmessage', (_p: string, channel: string, message: string) => {
+    let followed = new Set<string>();
+    let following: Promise<void> = Promise.resolve();
+    const follow = async (gameIds: readonly string[]): Promise<void> => {
+      if (!app.redisCluster || !subscribed) return;
+      const wanted = new Set(gameIds.map((id) => app.games.channelOf(id)));
+      const left = [...followed].filter((c) => !wanted.has(c));
+      const added = [...wanted].filter((c) => !followed.has(c));
+      followed = wanted;
+      if (left.length > 0)
+        liveSub.unsubscribe(...left).catch((err: unknown) => log.warn({ err }, 'live: unsubscribe failed'));
+      if (added.length > 0) await liveSub.subscribe(...added);
+    };
+    const onGameMessage = (channel: string, message: string) => {
       // what was still on its way when the last feed closed
       if (!subscribed) return;
       let parsed: unknown;
@@ -134,18 +152,31 @@ export default fp<{ config: GatewayConfig }>(
         if (w) events.push(w);
       }
       live.observe(channel.slice(prefixLength), events);
-    });
+    };
+    const patternClient = liveSub.client;
+    if (isCluster(patternClient)) liveSub.on('message', onGameMessage);
+    else
+      patternClient.on('pmessage', (_p: string, channel: string, message: string) => onGameMessage(channel, message));
     const liveSubscription = {
       async ref() {
         feedRefs++;
         if (subscribed) return;
         subscribed = true;
-        await patternSub.psubscribe(pattern);
+        if (isCluster(patternClient)) {
+          // the list read, its games' channels subscribed (the route reads the list again after)
+          await live.refresh();
+          await following;
+        } else await patternClient.psubscribe(pattern);
       },
       unref() {
         if (--feedRefs > 0 || !subscribed) return;
         subscribed = false;
-        patternSub.punsubscribe(pattern).catch((err: unknown) => log.warn({ err }, 'live: unsubscribe failed'));
+        const done = (err: unknown) => log.warn({ err }, 'live: unsubscribe failed');
+        if (isCluster(patternClient)) {
+          const all = [...followed];
+          followed = new Set();
+          if (all.length > 0) liveSub.unsubscribe(...all).catch(done);
+        } else patternClient.punsubscribe(pattern).catch(done);
       },
     };
 
@@ -156,7 +187,7 @@ export default fp<{ config: GatewayConfig }>(
     }, COUNT_FLUSH_MS);
     const share = setInterval(() => {
       const local = [...spectators.rooms.values()].map((r): [string, number] => [r.gameId, r.cursors.size]);
-      app.redis.publish(countsChannel, countsMessage(gatewayId, local)).catch(() => {
+      publish(app.redis, countsChannel, countsMessage(gatewayId, local)).catch(() => {
         // the others forget this gateway's counts after three periods; they come back with Redis
       });
     }, COUNT_SHARE_MS);

@@ -11,29 +11,28 @@ import {
   type EnginePresence,
   enginePresenceKey,
 } from '@shogi/engine-bots';
+import { closeClient, onCluster, queuePrefix, type RedisClient, type RedisTarget, redisClient } from '@shogi/redis';
 import { Queue, QueueEvents } from 'bullmq';
-import { Redis } from 'ioredis';
 
 /** How long a presence read is trusted before Redis is asked again. */
 const PRESENCE_CACHE_MS = 1000;
 
-export interface EngineClientOptions {
-  readonly redisUrl: string;
+export interface EngineClientOptions extends RedisTarget {
   readonly prefix: string;
 }
 
 export type EngineReply = EngineMoveResult | { readonly kind: 'unavailable'; readonly reason: string };
 
 export class EngineClient {
-  private readonly connection: Redis;
+  private readonly connection: RedisClient;
   private readonly queue: Queue<EngineMoveJobData, EngineMoveResult>;
   private readonly events: QueueEvents;
   private readonly presenceKey: string;
   private presence: { value: EnginePresence | null; at: number } = { value: null, at: -Infinity };
 
-  private constructor(options: EngineClientOptions, connection: Redis, events: QueueEvents) {
+  private constructor(options: EngineClientOptions, connection: RedisClient, events: QueueEvents) {
     this.connection = connection;
-    this.queue = new Queue(ENGINE_MOVE_QUEUE, { connection, prefix: options.prefix });
+    this.queue = new Queue(ENGINE_MOVE_QUEUE, { connection, prefix: EngineClient.prefixOf(options) });
     // every move awaited holds a 'closing' listener on this queue until it is answered
     // (BullMQ's waitUntilFinished): one per bot move in flight, as many as the games in play
     this.queue.setMaxListeners(0);
@@ -41,12 +40,14 @@ export class EngineClient {
     this.presenceKey = enginePresenceKey(options.prefix);
   }
 
+  private static prefixOf(options: EngineClientOptions): string {
+    return queuePrefix(onCluster(options), options.prefix, ENGINE_MOVE_QUEUE);
+  }
+
   static async start(options: EngineClientOptions): Promise<EngineClient> {
-    const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
-    const events = new QueueEvents(ENGINE_MOVE_QUEUE, {
-      connection: { ...connection.options },
-      prefix: options.prefix,
-    });
+    const connection = redisClient(options, 'engine-client', { maxRetriesPerRequest: null });
+    // BullMQ gives the events their own connection, a copy of this one (they block reading)
+    const events = new QueueEvents(ENGINE_MOVE_QUEUE, { connection, prefix: EngineClient.prefixOf(options) });
     await events.waitUntilReady();
     return new EngineClient(options, connection, events);
   }
@@ -86,6 +87,6 @@ export class EngineClient {
   async close(): Promise<void> {
     await this.events.close();
     await this.queue.close();
-    await this.connection.quit().catch(() => {});
+    await closeClient(this.connection);
   }
 }

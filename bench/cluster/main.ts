@@ -1,0 +1,177 @@
+/**
+ * One Redis against a three-master Redis Cluster, in the same run (issue 29): for each, the
+ * server as two gateways and two workers (bench/cluster/topology.ts) under the e2e bench
+ * (bench/e2e/main.ts, each game's players on both gateways), unbounded and then paced, and the
+ * spectator fan-out bench (bench/fanout/main.ts, one gateway); then each master's commands/s
+ * and keys over the e2e runs (INFO commandstats, DBSIZE) to show how the load spreads.
+ *
+ *   npm run build && npm run bench:cluster
+ *   npm run bench:cluster -- --games 200 --seconds 20 --rate 1000 --spectators 2000 --rounds 2
+ *
+ * Options: --games G (200) --seconds S (20) --warmup S (10) --rate R for the paced run (1000)
+ *          --spectators K (2000) --fanout-games G (200) --rounds N (1: one Redis, then the cluster;
+ *          each further round runs them in the other order) --validate-queues N (the cluster's
+ *          VALIDATE_QUEUES; default the server's, 4) --no-fanout
+ * The cluster is infra/start-redis-cluster.sh's (started when it is down) unless
+ * REDIS_CLUSTER_NODES names one; one Redis is REDIS_URL's (shared with whatever else uses it:
+ * its per-master figures count that too). Needs `npm run build` first; DATABASE_URL as for the tests.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { clusterNodesOf, DEFAULT_REDIS_URL, type RedisTarget } from '@shogi/redis';
+import { type MasterStats, masterStats, nodesText, startTopology } from './topology.js';
+
+const { values: args } = parseArgs({
+  options: {
+    games: { type: 'string', default: '200' },
+    seconds: { type: 'string', default: '20' },
+    warmup: { type: 'string', default: '10' },
+    rate: { type: 'string', default: '1000' },
+    spectators: { type: 'string', default: '2000' },
+    'fanout-games': { type: 'string', default: '200' },
+    rounds: { type: 'string', default: '1' },
+    'validate-queues': { type: 'string', default: '' },
+    'no-fanout': { type: 'boolean', default: false },
+  },
+});
+const REDIS_URL = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
+const clusterNodes = () => {
+  if (process.env.REDIS_CLUSTER_NODES) return clusterNodesOf(process.env.REDIS_CLUSTER_NODES);
+  execFileSync('infra/start-redis-cluster.sh', ['start'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  return clusterNodesOf(execFileSync('infra/start-redis-cluster.sh', ['nodes'], { encoding: 'utf8' }).trim());
+};
+const TARGETS: { name: string; target: RedisTarget }[] = [
+  { name: 'one Redis', target: { redisUrl: REDIS_URL, redisClusterNodes: [] } },
+  { name: 'cluster', target: { redisUrl: REDIS_URL, redisClusterNodes: clusterNodes() } },
+];
+
+interface E2eSummary {
+  readonly accepted: number;
+  readonly errors: number;
+  readonly movesPerSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+}
+
+/** Runs a bench script to its end, its output passed through; resolves with the output. */
+function runBench(script: string, argv: readonly string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@shogi/source', script, ...argv], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      process.stdout.write(chunk);
+    });
+    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${script} exited with ${code}`))));
+  });
+}
+
+const summaryOf = (out: string): E2eSummary => {
+  const line = out.split('\n').find((l) => l.startsWith('e2e-summary '));
+  if (line === undefined) throw new Error('the e2e bench printed no summary');
+  return JSON.parse(line.slice('e2e-summary '.length)) as E2eSummary;
+};
+
+/** The servers' settings beyond the defaults: VALIDATE_QUEUES on the cluster when asked. */
+const serverEnv = (target: RedisTarget): Record<string, string> =>
+  target.redisClusterNodes?.length && args['validate-queues'] !== ''
+    ? { VALIDATE_QUEUES: args['validate-queues'] }
+    : {};
+
+async function e2e(
+  target: RedisTarget,
+  rate: number,
+  warmup: number,
+): Promise<{ summary: E2eSummary; perMaster: PerMaster[] }> {
+  const topology = await startTopology(target, serverEnv(target));
+  try {
+    const before = await masterStats(target);
+    const t0 = performance.now();
+    const out = await runBench('bench/e2e/main.ts', [
+      ...['--url', topology.urls.join(','), '--games', args.games, '--seconds', args.seconds],
+      ...['--warmup', String(warmup), '--rate', String(rate), '--stagger', rate > 0 ? '5' : '0', '--summary'],
+      ...['--prefix', topology.prefix, '--redis', target.redisUrl],
+      ...(target.redisClusterNodes?.length ? ['--redis-cluster', nodesText(target.redisClusterNodes)] : []),
+    ]);
+    const seconds = (performance.now() - t0) / 1000;
+    return { summary: summaryOf(out), perMaster: perMaster(before, await masterStats(target), seconds) };
+  } finally {
+    await topology.stop();
+  }
+}
+
+interface PerMaster {
+  readonly node: string;
+  readonly commandsPerSecond: number;
+  readonly keys: number;
+}
+
+function perMaster(before: readonly MasterStats[], after: readonly MasterStats[], seconds: number): PerMaster[] {
+  return after.map((a) => {
+    const b = before.find((x) => x.node === a.node);
+    return { node: a.node, commandsPerSecond: (a.commands - (b?.commands ?? 0)) / seconds, keys: a.keys };
+  });
+}
+
+/** The gateway's row of the fan-out bench's target phase: delivered/s, p50, p99. */
+async function fanout(target: RedisTarget): Promise<{ delivered: number; p50: number; p99: number }> {
+  const out = await runBench('bench/fanout/main.ts', [
+    ...['--servers', 'gateway', '--no-saturation', '--spectators', args.spectators, '--games', args['fanout-games']],
+    ...['--seconds', args.seconds, '--redis', target.redisUrl],
+    ...['--redis-cluster', nodesText(target.redisClusterNodes ?? [])],
+  ]);
+  const row = out.split('\n').find((l) => l.trimStart().startsWith('gateway '));
+  const cells = row?.trim().split(/\s+/) ?? [];
+  const num = (s: string | undefined) => Number((s ?? '').replace(/,/g, ''));
+  return { delivered: num(cells[2]), p50: num(cells[3]), p99: num(cells[4]) };
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const results: {
+  name: string;
+  unbounded: E2eSummary;
+  paced: E2eSummary;
+  fan: Awaited<ReturnType<typeof fanout>>;
+  perMaster: PerMaster[];
+}[] = [];
+console.log(
+  `cluster bench: ${args.games} games, two gateways and two workers, on one Redis (${REDIS_URL}) and on the cluster (${nodesText(TARGETS[1]?.target.redisClusterNodes ?? [])}), ${new Date().toISOString()}`,
+);
+for (let round = 0; round < Number(args.rounds); round++) {
+  const order = round % 2 === 0 ? TARGETS : [...TARGETS].reverse();
+  for (const { name, target } of order) {
+    console.log(`\n=== round ${round + 1}: ${name}: unbounded`);
+    const unbounded = await e2e(target, 0, Number(args.warmup));
+    console.log(`\n=== round ${round + 1}: ${name}: paced at ${args.rate} moves/s`);
+    const paced = await e2e(target, Number(args.rate), Math.max(Number(args.warmup), 10));
+    console.log(`\n=== round ${round + 1}: ${name}: fan-out`);
+    const fan = args['no-fanout'] ? { delivered: Number.NaN, p50: Number.NaN, p99: Number.NaN } : await fanout(target);
+    results.push({ name, unbounded: unbounded.summary, paced: paced.summary, fan, perMaster: unbounded.perMaster });
+  }
+}
+
+console.log('\nsummary (each row one run):');
+console.log(
+  '  redis        unbounded moves/s  errors   paced moves/s  p50 ms  p99 ms   fan-out delivered/s  p50 ms  p99 ms',
+);
+for (const r of results)
+  console.log(
+    `  ${r.name.padEnd(12)} ${fmt(r.unbounded.movesPerSecond).padStart(17)} ${String(r.unbounded.errors + r.paced.errors).padStart(7)} ${fmt(r.paced.movesPerSecond).padStart(15)} ${r.paced.p50.toFixed(1).padStart(7)} ${r.paced.p99.toFixed(1).padStart(7)} ${fmt(r.fan.delivered).padStart(21)} ${r.fan.p50.toFixed(1).padStart(7)} ${r.fan.p99.toFixed(1).padStart(7)}`,
+  );
+const mean = (name: string, f: (r: (typeof results)[number]) => number) => {
+  const rows = results.filter((r) => r.name === name);
+  return rows.reduce((s, r) => s + f(r), 0) / rows.length;
+};
+const ratio = (f: (r: (typeof results)[number]) => number) =>
+  `${((mean('cluster', f) / mean('one Redis', f)) * 100).toFixed(0)} %`;
+console.log(
+  `cluster ÷ one Redis: unbounded ${ratio((r) => r.unbounded.movesPerSecond)}, paced ${ratio((r) => r.paced.movesPerSecond)}, fan-out ${ratio((r) => r.fan.delivered)} (target: within 10 %)`,
+);
+console.log('\nper master over the unbounded e2e run (INFO commandstats, DBSIZE after):');
+for (const r of results)
+  for (const m of r.perMaster)
+    console.log(
+      `  ${r.name.padEnd(12)} ${m.node.padEnd(16)} ${fmt(m.commandsPerSecond).padStart(9)} commands/s ${fmt(m.keys).padStart(8)} keys`,
+    );

@@ -1,0 +1,98 @@
+/**
+ * The server as two gateways and two workers (`node apps/server/dist/main.js --role ...`),
+ * each its own process, on a scratch database and Redis key prefix of their own, on one Redis
+ * or on a Redis Cluster; and what each Redis master did meanwhile (INFO per node).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { type ClusterNode, closeClient, mastersOf, type RedisTarget, redisClient } from '@shogi/redis';
+import { createTestDatabase } from '@shogi/store/testing';
+import { BENCH_CLIENT_LIMITS_OFF, clusterEnv, deleteKeys, exited, serverMainOf } from '../e2e/fresh-server.js';
+import { freePort, waitHealthy } from '../e2e/server-process.js';
+
+export interface Topology {
+  /** the gateways' base URLs */
+  readonly urls: readonly string[];
+  readonly prefix: string;
+  stop(): Promise<void>;
+}
+
+export async function startTopology(
+  target: RedisTarget,
+  env: Readonly<Record<string, string>> = {},
+): Promise<Topology> {
+  const main = serverMainOf('.');
+  const prefix = `bench${randomBytes(4).toString('hex')}`;
+  const database = await createTestDatabase({ max: 1, migrate: false });
+  const children: ChildProcess[] = [];
+  const start = (role: 'gateway' | 'worker', port: number) => {
+    const child = spawn(process.execPath, [main, '--role', role, '--no-demo'], {
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        REDIS_URL: target.redisUrl,
+        ...clusterEnv(target.redisClusterNodes),
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+        QUEUE_PREFIX: prefix,
+        CHANNEL_PREFIX: `${prefix}:`,
+        ...BENCH_CLIENT_LIMITS_OFF,
+        ...env,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    children.push(child);
+    return child;
+  };
+  const stop = async () => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await Promise.all(children.map(exited));
+    await database.drop();
+    await deleteKeys(target, `${prefix}*`);
+    await deleteKeys(target, `{${prefix}:*`);
+  };
+  try {
+    // the first gateway migrates the scratch database before the others start
+    const ports = [await freePort(), await freePort()];
+    const urls = ports.map((p) => `http://127.0.0.1:${p}`);
+    const first = start('gateway', ports[0] as number);
+    await waitHealthy(urls[0] as string, first);
+    const second = start('gateway', ports[1] as number);
+    const workers = [start('worker', 0), start('worker', 0)];
+    await waitHealthy(urls[1] as string, second);
+    // a worker has no HTTP port: it is up once it has not exited for a moment after the gateways
+    await new Promise((r) => setTimeout(r, 3000));
+    for (const w of workers) if (w.exitCode !== null) throw new Error(`a worker exited (${w.exitCode})`);
+    return { urls, prefix, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** Commands run and keys held by each master, as INFO gives them. */
+export interface MasterStats {
+  readonly node: string;
+  readonly commands: number;
+  readonly keys: number;
+}
+
+export async function masterStats(target: RedisTarget): Promise<MasterStats[]> {
+  const client = redisClient(target, 'bench-info', { lazyConnect: true });
+  try {
+    // a cluster's client knows its masters once connected
+    await client.connect();
+    const masters = mastersOf(client);
+    return await Promise.all(
+      masters.map(async (node) => {
+        const commandstats = await node.info('commandstats');
+        const commands = [...commandstats.matchAll(/calls=(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
+        return { node: `${node.options.host}:${node.options.port}`, commands, keys: await node.dbsize() };
+      }),
+    );
+  } finally {
+    await closeClient(client);
+  }
+}
+
+export const nodesText = (nodes: readonly ClusterNode[]): string => nodes.map((n) => `${n.host}:${n.port}`).join(',');

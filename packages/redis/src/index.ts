@@ -1,0 +1,13 @@
+export { type ChannelSubscriber, channelSubscriber, publish } from './channels.js';
+export { type ClientOptions, closeClient, isCluster, type RedisClient, redisClient } from './client.js';
+export { mastersOf, scanKeys } from './masters.js';
+export { queuePrefix } from './queues.js';
+export {
+  type ClusterNode,
+  clusterNodesOf,
+  DEFAULT_REDIS_URL,
+  describeTarget,
+  onCluster,
+  type RedisTarget,
+  redisTargetFromEnv,
+} from './target.js';

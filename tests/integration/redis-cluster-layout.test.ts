@@ -1,0 +1,68 @@
+/**
+ * Where the server's Redis data goes on a Redis Cluster (the integration-cluster tier only):
+ * each BullMQ queue's keys in one slot of their own, a watched game's channel a sharded
+ * subscription on the master of its slot (no classic subscription anywhere), the moves split
+ * over the validate queues by game.
+ */
+import { gameChannel, validateQueueNames, validateQueueOf } from '@shogi/pipeline';
+import { closeClient, isCluster, mastersOf, scanKeys } from '@shogi/redis';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { MATE_GAME } from './fixtures.js';
+import { call, newGame, ON_CLUSTER, playMove, type Stack, startStack, testRedis } from './harness.js';
+import { Watcher } from './spectate-client.js';
+
+let stack: Stack;
+beforeAll(async () => {
+  if (!ON_CLUSTER) throw new Error('this test runs in the integration-cluster project (REDIS_CLUSTER_NODES)');
+  stack = await startStack({ listen: true });
+});
+afterAll(async () => stack?.close());
+
+/** The hash tag of a key: what a cluster hashes it by. */
+const tagOf = (key: string): string => {
+  const open = key.indexOf('{');
+  const close = key.indexOf('}', open + 1);
+  return open >= 0 && close > open + 1 ? key.slice(open + 1, close) : key;
+};
+
+test('queues in a slot each, games spread over the validate queues, channels sharded', async () => {
+  const redis = testRedis('layout');
+  try {
+    if (!isCluster(redis)) throw new Error('not a cluster client');
+    const games = await Promise.all(Array.from({ length: 8 }, () => newGame(stack.app)));
+    const watcher = await Watcher.open(stack.baseUrl, games[0]?.game.id as string);
+    for (const { game, players } of games)
+      for (const [ply, usi] of MATE_GAME.slice(0, 2).entries())
+        await playMove(stack.app, game.id, (ply === 0 ? players.sente : players.gote).token, usi, ply);
+    await watcher.waitForSeq(5);
+
+    // 1. every key of the queues: under `{<prefix>:<queue>}`, one tag (one slot) per queue
+    const prefix = stack.config.queuePrefix;
+    const keys: string[] = [];
+    for await (const batch of scanKeys(redis, `{${prefix}:*`)) keys.push(...batch);
+    const names = validateQueueNames(stack.config.validateQueues);
+    const tags = new Set(keys.map(tagOf));
+    for (const tag of tags) expect(tag).toMatch(new RegExp(`^${prefix}:(validate-\\d|flag|engine-analysis)$`));
+    // the games' moves went to more than one validate queue, each game's to the one it hashes to
+    const used = new Set(games.map(({ game }) => validateQueueOf(game.id, names.length)));
+    expect(used.size).toBeGreaterThan(1);
+    for (const i of used) expect(tags.has(`${prefix}:${names[i]}`)).toBe(true);
+
+    // 2. the watched game's channel: one sharded subscriber on its slot's master, no classic one on any node
+    const channel = gameChannel(games[0]?.game.id as string, stack.config.channelPrefix);
+    const counts = await Promise.all(
+      mastersOf(redis).map(async (node) => ({
+        sharded: Number(((await node.call('PUBSUB', 'SHARDNUMSUB', channel)) as [string, number])[1]),
+        classic: Number(((await node.pubsub('NUMSUB', channel)) as [string, number])[1]),
+      })),
+    );
+    // the gateway's hub and the spectators' room share one subscription: on one master only
+    expect(counts.filter((c) => c.sharded > 0)).toHaveLength(1);
+    expect(counts.map((c) => c.classic)).toEqual(counts.map(() => 0));
+    const view = (await call(stack.app, 'GET', `/api/games/${games[0]?.game.id}`)).body;
+    expect(view.ply).toBe(2);
+    await watcher.close();
+  } finally {
+    await closeClient(redis);
+  }
+});
