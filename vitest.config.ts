@@ -12,6 +12,14 @@ const fixtures = [process.env.SHOGI_FIXTURES, resolvePath(root, '../shared/fixtu
 if (fixtures === undefined) throw new Error('shared fixtures not found: set SHOGI_FIXTURES to the fixtures folder');
 const env = { SHOGI_FIXTURES: fixtures };
 
+// The local cluster's masters (infra/start-redis-cluster.sh, REDIS_CLUSTER_PORT and the two after
+// it), or the cluster REDIS_CLUSTER_NODES names: given to the integration-cluster tier only, so
+// that every other tier keeps the single Redis of REDIS_URL.
+const clusterBase = Number(process.env.REDIS_CLUSTER_PORT ?? 7000);
+const clusterNodes =
+  process.env.REDIS_CLUSTER_NODES ||
+  [0, 1, 2].map((i) => `127.0.0.1:${clusterBase + i}`).join(',');
+
 // Workspace packages resolve to their TypeScript sources through this export condition,
 // so tests never need a build.
 const resolve = { conditions: ['@shogi/source'] };
@@ -72,6 +80,7 @@ export default defineConfig({
           // a named subset of the integration tier on a local three-master Redis Cluster
           // (infra/start-redis-cluster.sh; docs/testing.md#on-a-redis-cluster), and the failover test
           name: 'integration-cluster',
+          env: { ...env, REDIS_CLUSTER_NODES: clusterNodes },
           sequence: { groupOrder: 2 },
           include: CLUSTER_TIER,
           globalSetup: ['tests/setup/services.ts', 'tests/setup/redis-cluster.ts'],

@@ -11,7 +11,9 @@
 # REDIS_CLUSTER_PORT (7000): the first of six consecutive ports (masters on the first three;
 # another base runs a second cluster beside this one). REDIS_CLUSTER_DIR
 # (/tmp/shogi-redis-cluster-PORT): each node's nodes.conf and log. REDIS_CLUSTER_NODE_TIMEOUT
-# (2000 ms): how long a master may be unreachable before its replica takes over.
+# (2000 ms): how long a master may be unreachable before its replica takes over. A replica
+# takes over however long its link to the master has been down (validity factor 0): with no
+# persistence, a replica that refused would leave its slots unserved for good.
 set -euo pipefail
 
 BASE="${REDIS_CLUSTER_PORT:-7000}"
@@ -56,6 +58,7 @@ start() {
     redis-server --port "$p" --bind 127.0.0.1 --daemonize yes \
       --cluster-enabled yes --cluster-config-file "$DIR/$p/nodes.conf" \
       --cluster-node-timeout "$TIMEOUT" --cluster-require-full-coverage no \
+      --cluster-replica-validity-factor 0 \
       --save '' --appendonly no --maxmemory-policy noeviction \
       --dir "$DIR/$p" --logfile "$DIR/$p/redis.log" --pidfile "$DIR/$p/redis.pid"
   done
