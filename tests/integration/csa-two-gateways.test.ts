@@ -110,7 +110,7 @@ async function proposedAcross(gameName: string, names: readonly [string, string]
   await other.login(names[1], gameName);
   const [summary] = await Promise.all([first.summary(), other.summary()]);
   const redis = new Redis(stack.config.redisUrl);
-  const key = `${stack.config.channelPrefix}csa:proposal:${summary.gameId}`;
+  const key = `${stack.config.channelPrefix}csa:proposal:{${summary.gameId}}`; // its hash tag: one slot with its start claim
   const proposal = JSON.parse((await redis.hget(key, 'proposal')) as string);
   const firstSide: string = summary.yourTurn === '+' ? 'sente' : 'gote';
   return {
