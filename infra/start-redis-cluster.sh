@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# A local Redis Cluster from Debian's redis-server: three masters with one replica each, in
-# cluster mode, without persistence, for the tests and benches that run on a cluster
+# A local Redis Cluster from Debian's redis-server: three masters with one replica each (or
+# none), in cluster mode, without persistence, for the tests and benches that run on a cluster
 # (REDIS_CLUSTER_NODES; docs/operations.md#redis-cluster).
 #
 #   infra/start-redis-cluster.sh [start]   start it, or say it is up already; prints REDIS_CLUSTER_NODES
@@ -9,7 +9,9 @@
 #   infra/start-redis-cluster.sh nodes     the REDIS_CLUSTER_NODES value, nothing else
 #
 # REDIS_CLUSTER_PORT (7000): the first of six consecutive ports (masters on the first three;
-# another base runs a second cluster beside this one). REDIS_CLUSTER_DIR
+# another base runs a second cluster beside this one). REDIS_CLUSTER_REPLICAS (1): replicas per
+# master, 1 or 0 (three masters alone, on the first three ports: what the cluster bench compares
+# with one Redis, which has no replica either). REDIS_CLUSTER_DIR
 # (/tmp/shogi-redis-cluster-PORT): each node's nodes.conf and log. REDIS_CLUSTER_NODE_TIMEOUT
 # (2000 ms): how long a master may be unreachable before its replica takes over. A replica
 # takes over however long its link to the master has been down (validity factor 0): with no
@@ -19,7 +21,14 @@ set -euo pipefail
 BASE="${REDIS_CLUSTER_PORT:-7000}"
 DIR="${REDIS_CLUSTER_DIR:-/tmp/shogi-redis-cluster-$BASE}"
 TIMEOUT="${REDIS_CLUSTER_NODE_TIMEOUT:-2000}"
-PORTS=$(seq "$BASE" $((BASE + 5)))
+REPLICAS="${REDIS_CLUSTER_REPLICAS:-1}"
+case "$REPLICAS" in
+  0) PORTS=$(seq "$BASE" $((BASE + 2))) ;;
+  1) PORTS=$(seq "$BASE" $((BASE + 5))) ;;
+  *) echo "REDIS_CLUSTER_REPLICAS must be 0 or 1" >&2; exit 2 ;;
+esac
+NODES=$(wc -w <<<"$PORTS")
+LAST=$((BASE + NODES - 1))
 MASTERS=$(seq "$BASE" $((BASE + 2)))
 
 nodes() {
@@ -40,7 +49,7 @@ healthy() {
 
 start() {
   if healthy; then
-    echo "Redis Cluster is up already on ports $BASE-$((BASE + 5))."
+    echo "Redis Cluster is up already on ports $BASE-$LAST."
     echo "REDIS_CLUSTER_NODES=$(nodes)"
     return 0
   fi
@@ -51,7 +60,7 @@ start() {
     fi
   done
   command -v redis-server >/dev/null || { echo "redis-server is not installed (apt-get install -y redis-server)" >&2; return 1; }
-  echo "Starting a Redis Cluster on ports $BASE-$((BASE + 5)) (three masters, one replica each)..."
+  echo "Starting a Redis Cluster on ports $BASE-$LAST (three masters, $REPLICAS replica each)..."
   rm -rf "$DIR"
   for p in $PORTS; do
     mkdir -p "$DIR/$p"
@@ -65,17 +74,17 @@ start() {
   for _ in $(seq 1 50); do
     local up=0
     for p in $PORTS; do answers "$p" && up=$((up + 1)); done
-    [ "$up" -eq 6 ] && break
+    [ "$up" -eq "$NODES" ] && break
     sleep 0.1
   done
   local all=()
   for p in $PORTS; do all+=("127.0.0.1:$p"); done
-  redis-cli --cluster create "${all[@]}" --cluster-replicas 1 --cluster-yes >"$DIR/create.log" 2>&1 || {
+  redis-cli --cluster create "${all[@]}" --cluster-replicas "$REPLICAS" --cluster-yes >"$DIR/create.log" 2>&1 || {
     cat "$DIR/create.log" >&2
     return 1
   }
   for _ in $(seq 1 100); do
-    if healthy && [ "$(replicas)" -eq 3 ]; then
+    if healthy && [ "$(replicas)" -eq $((3 * REPLICAS)) ]; then
       echo "Redis Cluster is up."
       echo "REDIS_CLUSTER_NODES=$(nodes)"
       return 0
@@ -98,7 +107,7 @@ stop() {
     fi
   done
   rm -rf "$DIR"
-  [ "$any" -eq 1 ] && echo "Redis Cluster on ports $BASE-$((BASE + 5)) stopped." || echo "Redis Cluster on ports $BASE-$((BASE + 5)) was not running."
+  [ "$any" -eq 1 ] && echo "Redis Cluster on ports $BASE-$LAST stopped." || echo "Redis Cluster on ports $BASE-$LAST was not running."
 }
 
 status() {

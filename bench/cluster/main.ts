@@ -2,7 +2,8 @@
  * One Redis against a three-master Redis Cluster, in the same run (issue 29): for each, the
  * server as two gateways and two workers (bench/cluster/topology.ts) under the e2e bench
  * (bench/e2e/main.ts, each game's players on both gateways), unbounded and then paced, and the
- * spectator fan-out bench (bench/fanout/main.ts, one gateway); then each master's commands/s
+ * spectator fan-out bench (bench/fanout/main.ts, two gateways, every game's spectators on both;
+ * the bench publishes as the workers would); then each master's commands/s
  * and keys over the e2e runs (INFO commandstats, DBSIZE) to show how the load spreads.
  *
  *   npm run build && npm run bench:cluster
@@ -11,9 +12,10 @@
  * Options: --games G (200) --seconds S (20) --warmup S (10) --rate R for the paced run (1000)
  *          --spectators K (2000) --fanout-games G (200) --rounds N (1: one Redis, then the cluster;
  *          each further round runs them in the other order) --validate-queues N (the cluster's
- *          VALIDATE_QUEUES; default the server's, 4) --no-fanout
- * The cluster is infra/start-redis-cluster.sh's (started when it is down) unless
- * REDIS_CLUSTER_NODES names one; one Redis is REDIS_URL's (shared with whatever else uses it:
+ *          VALIDATE_QUEUES; default the server's) --no-fanout --replicas 0|1 (0: three masters alone, as
+ *          one Redis is alone; 1: with a replica each, as in production, their replication on the same cores)
+ * The cluster is infra/start-redis-cluster.sh's (started when it is down: ports 7200–7202 without
+ * replicas, 7000–7005, the tests' own, with them) unless REDIS_CLUSTER_NODES names one; one Redis is REDIS_URL's (shared with whatever else uses it:
  * its per-master figures count that too). Needs `npm run build` first; DATABASE_URL as for the tests.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -32,13 +34,20 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '1' },
     'validate-queues': { type: 'string', default: '' },
     'no-fanout': { type: 'boolean', default: false },
+    replicas: { type: 'string', default: '0' },
   },
 });
 const REDIS_URL = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
 const clusterNodes = () => {
   if (process.env.REDIS_CLUSTER_NODES) return clusterNodesOf(process.env.REDIS_CLUSTER_NODES);
-  execFileSync('infra/start-redis-cluster.sh', ['start'], { stdio: ['ignore', 'ignore', 'inherit'] });
-  return clusterNodesOf(execFileSync('infra/start-redis-cluster.sh', ['nodes'], { encoding: 'utf8' }).trim());
+  if (args.replicas !== '0' && args.replicas !== '1') throw new Error('--replicas: 0 or 1');
+  const env = {
+    ...process.env,
+    REDIS_CLUSTER_REPLICAS: args.replicas,
+    REDIS_CLUSTER_PORT: args.replicas === '0' ? '7200' : '7000',
+  };
+  execFileSync('infra/start-redis-cluster.sh', ['start'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  return clusterNodesOf(execFileSync('infra/start-redis-cluster.sh', ['nodes'], { env, encoding: 'utf8' }).trim());
 };
 const TARGETS: { name: string; target: RedisTarget }[] = [
   { name: 'one Redis', target: { redisUrl: REDIS_URL, redisClusterNodes: [] } },
@@ -115,10 +124,20 @@ function perMaster(before: readonly MasterStats[], after: readonly MasterStats[]
   });
 }
 
-/** The gateway's row of the fan-out bench's target phase: delivered/s, p50, p99. */
+/** The gateways' row of the fan-out bench's target phase: delivered/s, p50, p99. */
 async function fanout(target: RedisTarget): Promise<{ delivered: number; p50: number; p99: number }> {
   const out = await runBench('bench/fanout/main.ts', [
-    ...['--servers', 'gateway', '--no-saturation', '--spectators', args.spectators, '--games', args['fanout-games']],
+    ...[
+      '--servers',
+      'gateway',
+      '--gateways',
+      '2',
+      '--no-saturation',
+      '--spectators',
+      args.spectators,
+      '--games',
+      args['fanout-games'],
+    ],
     ...['--seconds', args.seconds, '--redis', target.redisUrl],
     ...['--redis-cluster', nodesText(target.redisClusterNodes ?? [])],
   ]);
@@ -137,7 +156,7 @@ const results: {
   perMaster: PerMaster[];
 }[] = [];
 console.log(
-  `cluster bench: ${args.games} games, two gateways and two workers, on one Redis (${REDIS_URL}) and on the cluster (${nodesText(TARGETS[1]?.target.redisClusterNodes ?? [])}), ${new Date().toISOString()}`,
+  `cluster bench: ${args.games} games, two gateways and two workers, on one Redis (${REDIS_URL}) and on the cluster (${nodesText(TARGETS[1]?.target.redisClusterNodes ?? [])}${process.env.REDIS_CLUSTER_NODES ? '' : `, ${args.replicas === '0' ? 'no replicas' : 'a replica each'}`}), ${new Date().toISOString()}`,
 );
 for (let round = 0; round < Number(args.rounds); round++) {
   const order = round % 2 === 0 ? TARGETS : [...TARGETS].reverse();

@@ -61,7 +61,7 @@ export interface Spectators {
 }
 
 export async function connectSpectators(
-  urlOf: (gameIndex: number) => string,
+  urlOf: (gameIndex: number, spectatorIndex: number) => string,
   count: number,
   games: number,
   parallel = 200,
@@ -88,7 +88,7 @@ export async function connectSpectators(
   let closing = false;
   const open = (i: number) =>
     new Promise<void>((resolve, reject) => {
-      const ws = new WebSocket(urlOf(i % games), {
+      const ws = new WebSocket(urlOf(i % games, i), {
         localAddress: `127.0.0.${2 + (i % 250)}`,
         perMessageDeflate: false,
       });

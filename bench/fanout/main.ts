@@ -11,7 +11,8 @@
  *
  * Options: --spectators K,K,.. (1000,5000,10000) --games G (1000; fewer when K < G) --rate moves/s per game (1)
  *          --seconds S (10) --warmup S (2) --sat-games G (20) --sat-seconds S (4) --no-saturation
- *          --servers bare-ws,gateway --database URL (admin, postgres://postgres@localhost:5432/postgres) --redis URL
+ *          --servers bare-ws,gateway --gateways N (1: processes of each server, the spectators of every game spread over them)
+ *          --database URL (admin, postgres://postgres@localhost:5432/postgres) --redis URL
  * Phases: "target" (G games at R moves/s each: K×R deliveries/s offered), then "saturation": K sockets
  * on --sat-games games, the rate raised step by step until the server falls behind twice; the peak delivered/s.
  * The bench process (publisher and all clients) shares the cores: at the highest delivery rates it is the limit
@@ -38,6 +39,7 @@ const { values: args } = parseArgs({
     'sat-seconds': { type: 'string', default: '4' },
     'no-saturation': { type: 'boolean', default: false },
     servers: { type: 'string', default: 'bare-ws,gateway' },
+    gateways: { type: 'string', default: '1' },
     database: { type: 'string', default: process.env.DATABASE_URL ?? 'postgres://postgres@localhost:5432/postgres' },
     redis: { type: 'string', default: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
     // a Redis Cluster's nodes instead (host:port,...): the gateway on sharded channels
@@ -52,6 +54,8 @@ const WARMUP = Number(args.warmup);
 const SAT_GAMES = Number(args['sat-games']);
 const SAT_SECONDS = Number(args['sat-seconds']);
 const SERVERS = args.servers.split(',') as ServerKind[];
+const PROCESSES = Number(args.gateways);
+if (!Number.isInteger(PROCESSES) || PROCESSES < 1) throw new Error('--gateways: a whole number, at least 1');
 const CLUSTER_NODES = clusterNodesOf(args['redis-cluster'], '--redis-cluster');
 if (CLUSTER_NODES.length > 0 && SERVERS.includes('bare-ws'))
   throw new Error(
@@ -149,7 +153,7 @@ function startPublishing(games: readonly string[], rate: number, seqs: Map<strin
 
 /** One step: `rate` moves/s over `games` with K spectators connected; measured for `seconds`. */
 async function measure(
-  server: RunningServer,
+  servers: readonly RunningServer[],
   spectators: Awaited<ReturnType<typeof connectSpectators>>,
   games: readonly string[],
   perGame: number,
@@ -163,14 +167,15 @@ async function measure(
   spectators.histogram.reset();
   spectators.received = 0;
   const sent0 = pub.sent;
-  const cpu0 = cpuSeconds(server.pid);
+  const cpu = () => servers.reduce((sum, server) => sum + cpuSeconds(server.pid), 0);
+  const cpu0 = cpu();
   const bench0 = process.cpuUsage();
   const t0 = performance.now();
   await sleep(seconds * 1000);
   const elapsed = (performance.now() - t0) / 1000;
   const received = spectators.received;
   const sent = pub.sent - sent0;
-  const serverCpu = (cpuSeconds(server.pid) - cpu0) / elapsed;
+  const serverCpu = (cpu() - cpu0) / elapsed;
   const b = process.cpuUsage(bench0);
   pub.stop();
   const result: Measure = {
@@ -180,7 +185,7 @@ async function measure(
     p99: spectators.histogram.percentile(0.99),
     serverCpu,
     benchCpu: (b.user + b.system) / 1e6 / elapsed,
-    rss: rssMiB(server.pid),
+    rss: servers.reduce((sum, server) => sum + rssMiB(server.pid), 0),
     closes: [...spectators.closes].map(([code, n]) => `${n}×${code}`).join(' ') || '-',
   };
   await sleep(1500); // drain before the next step
@@ -188,17 +193,25 @@ async function measure(
 }
 
 async function run(kind: ServerKind, k: number, games: readonly string[], rates: number[]): Promise<Measure[]> {
-  const server = await startServer(kind, env);
+  // one after another: each gateway migrates the database as it starts
+  const servers: RunningServer[] = [];
+  for (let i = 0; i < PROCESSES; i++) servers.push(await startServer(kind, env));
   const out: Measure[] = [];
   try {
-    const spectators = await connectSpectators((i) => server.watchUrl(games[i] as string), k, games.length);
+    // spectator i watches game i mod G on process ⌊i / G⌋ mod N: every game's spectators on every process
+    const spectators = await connectSpectators(
+      (game, i) =>
+        (servers[Math.floor(i / games.length) % servers.length] as RunningServer).watchUrl(games[game] as string),
+      k,
+      games.length,
+    );
     await sleep(1000);
     const perGame = k / games.length;
     const seqs = new Map<string, number>();
     let misses = 0;
     for (const [i, rate] of rates.entries()) {
       const m = await measure(
-        server,
+        servers,
         spectators,
         games,
         perGame,
@@ -219,7 +232,7 @@ async function run(kind: ServerKind, k: number, games: readonly string[], rates:
     }
     await spectators.close();
   } finally {
-    await server.stop();
+    await Promise.all(servers.map((server) => server.stop()));
   }
   return out;
 }
@@ -231,7 +244,7 @@ const header = `  ${'server'.padEnd(9)} ${'offered/s'.padStart(9)} ${'delivered/
 
 try {
   console.log(
-    `fan-out bench: ${SERVERS.join(' vs ')}, publish→receive latency, on ${CLUSTER_NODES.length > 0 ? `the Redis Cluster at ${args['redis-cluster']}` : args.redis}, ${new Date().toISOString()}`,
+    `fan-out bench: ${SERVERS.join(' vs ')}${PROCESSES > 1 ? ` (${PROCESSES} processes each; CPU and RSS their sum)` : ''}, publish→receive latency, on ${CLUSTER_NODES.length > 0 ? `the Redis Cluster at ${args['redis-cluster']}` : args.redis}, ${new Date().toISOString()}`,
   );
   for (const k of KS) {
     const g = Math.min(GAMES, k);
