@@ -26,8 +26,8 @@ const resolve = { conditions: ['@shogi/source'] };
 const ssr = { resolve: { conditions: ['@shogi/source'] } };
 
 // The integration files that run again on a Redis Cluster: the pipeline, spectating, the lobby,
-// a fault, the rate limits and socket tickets and revocations, and the cluster's own tests
-// (which only run there).
+// the faults (a gateway killed, a job delivered twice, a worker killed), the rate limits and
+// socket tickets and revocations, and the cluster's own tests (which only run there).
 const CLUSTER_TIER = [
   'tests/integration/full-game-ws.test.ts',
   'tests/integration/two-gateways-ws.test.ts',
@@ -36,6 +36,8 @@ const CLUSTER_TIER = [
   'tests/integration/spectate-two-gateways.test.ts',
   'tests/integration/lobby.test.ts',
   'tests/integration/fault-gateway.test.ts',
+  'tests/integration/fault-duplicate-job.test.ts',
+  'tests/integration/worker-crash.test.ts',
   'tests/integration/abuse-limits.test.ts',
   'tests/integration/socket-auth.test.ts',
   'tests/integration/redis-cluster-layout.test.ts',

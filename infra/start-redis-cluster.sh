@@ -11,7 +11,9 @@
 # REDIS_CLUSTER_PORT (7000): the first of six consecutive ports (masters on the first three;
 # another base runs a second cluster beside this one). REDIS_CLUSTER_REPLICAS (1): replicas per
 # master, 1 or 0 (three masters alone, on the first three ports: what the cluster bench compares
-# with one Redis, which has no replica either). REDIS_CLUSTER_DIR
+# with one Redis, which has no replica either). REDIS_CLUSTER_MASTERS (3): 3, or 1 (one node
+# holding every slot, without replicas: the cluster client's path on a single server process,
+# the bench's measure of what the client costs apart from spreading the work). REDIS_CLUSTER_DIR
 # (/tmp/shogi-redis-cluster-PORT): each node's nodes.conf and log. REDIS_CLUSTER_NODE_TIMEOUT
 # (2000 ms): how long a master may be unreachable before its replica takes over. A replica
 # takes over however long its link to the master has been down (validity factor 0): with no
@@ -22,14 +24,16 @@ BASE="${REDIS_CLUSTER_PORT:-7000}"
 DIR="${REDIS_CLUSTER_DIR:-/tmp/shogi-redis-cluster-$BASE}"
 TIMEOUT="${REDIS_CLUSTER_NODE_TIMEOUT:-2000}"
 REPLICAS="${REDIS_CLUSTER_REPLICAS:-1}"
-case "$REPLICAS" in
-  0) PORTS=$(seq "$BASE" $((BASE + 2))) ;;
-  1) PORTS=$(seq "$BASE" $((BASE + 5))) ;;
-  *) echo "REDIS_CLUSTER_REPLICAS must be 0 or 1" >&2; exit 2 ;;
+MASTER_COUNT="${REDIS_CLUSTER_MASTERS:-3}"
+case "$MASTER_COUNT/$REPLICAS" in
+  3/0) PORTS=$(seq "$BASE" $((BASE + 2))) ;;
+  3/1) PORTS=$(seq "$BASE" $((BASE + 5))) ;;
+  1/0) PORTS=$BASE ;;
+  *) echo "REDIS_CLUSTER_MASTERS must be 3 or 1, REDIS_CLUSTER_REPLICAS 0 or 1 (0 with one master)" >&2; exit 2 ;;
 esac
 NODES=$(wc -w <<<"$PORTS")
 LAST=$((BASE + NODES - 1))
-MASTERS=$(seq "$BASE" $((BASE + 2)))
+MASTERS=$(seq "$BASE" $((BASE + MASTER_COUNT - 1)))
 
 nodes() {
   local out=()
@@ -60,14 +64,14 @@ start() {
     fi
   done
   command -v redis-server >/dev/null || { echo "redis-server is not installed (apt-get install -y redis-server)" >&2; return 1; }
-  echo "Starting a Redis Cluster on ports $BASE-$LAST (three masters, $REPLICAS replica each)..."
+  echo "Starting a Redis Cluster on ports $BASE-$LAST ($MASTER_COUNT master(s), $REPLICAS replica each)..."
   rm -rf "$DIR"
   for p in $PORTS; do
     mkdir -p "$DIR/$p"
     redis-server --port "$p" --bind 127.0.0.1 --daemonize yes \
       --cluster-enabled yes --cluster-config-file "$DIR/$p/nodes.conf" \
       --cluster-node-timeout "$TIMEOUT" --cluster-require-full-coverage no \
-      --cluster-replica-validity-factor 0 \
+      --cluster-replica-validity-factor 0 --cluster-announce-ip 127.0.0.1 \
       --save '' --appendonly no --maxmemory-policy noeviction \
       --dir "$DIR/$p" --logfile "$DIR/$p/redis.log" --pidfile "$DIR/$p/redis.pid"
   done
@@ -79,10 +83,18 @@ start() {
   done
   local all=()
   for p in $PORTS; do all+=("127.0.0.1:$p"); done
-  redis-cli --cluster create "${all[@]}" --cluster-replicas "$REPLICAS" --cluster-yes >"$DIR/create.log" 2>&1 || {
-    cat "$DIR/create.log" >&2
-    return 1
-  }
+  if [ "$MASTER_COUNT" -eq 1 ]; then
+    # redis-cli --cluster create wants three masters: one node takes every slot itself
+    redis-cli -p "$BASE" cluster addslotsrange 0 16383 >"$DIR/create.log" 2>&1 || {
+      cat "$DIR/create.log" >&2
+      return 1
+    }
+  else
+    redis-cli --cluster create "${all[@]}" --cluster-replicas "$REPLICAS" --cluster-yes >"$DIR/create.log" 2>&1 || {
+      cat "$DIR/create.log" >&2
+      return 1
+    }
+  fi
   for _ in $(seq 1 100); do
     if healthy && [ "$(replicas)" -eq $((3 * REPLICAS)) ]; then
       echo "Redis Cluster is up."

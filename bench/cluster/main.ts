@@ -12,8 +12,10 @@
  * Options: --games G (200) --seconds S (20) --warmup S (10) --rate R for the paced run (1000)
  *          --spectators K (2000) --fanout-games G (200) --rounds N (1: one Redis, then the cluster;
  *          each further round runs them in the other order) --validate-queues N (the cluster's
- *          VALIDATE_QUEUES; default the server's) --no-fanout --replicas 0|1 (0: three masters alone, as
+ *          VALIDATE_QUEUES; default the server's) --no-paced --no-fanout --replicas 0|1 (0: three masters alone, as
  *          one Redis is alone; 1: with a replica each, as in production, their replication on the same cores)
+ *          --one-master (also a cluster of one node holding every slot, port 7210: the cluster client's
+ *          path on one server process, to tell what the client costs from what three processes cost)
  * The cluster is infra/start-redis-cluster.sh's (started when it is down: ports 7200–7202 without
  * replicas, 7000–7005, the tests' own, with them) unless REDIS_CLUSTER_NODES names one; one Redis is REDIS_URL's (shared with whatever else uses it:
  * its per-master figures count that too). Needs `npm run build` first; DATABASE_URL as for the tests.
@@ -34,23 +36,35 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '1' },
     'validate-queues': { type: 'string', default: '' },
     'no-fanout': { type: 'boolean', default: false },
+    'no-paced': { type: 'boolean', default: false },
     replicas: { type: 'string', default: '0' },
+    'one-master': { type: 'boolean', default: false },
   },
 });
 const REDIS_URL = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
-const clusterNodes = () => {
-  if (process.env.REDIS_CLUSTER_NODES) return clusterNodesOf(process.env.REDIS_CLUSTER_NODES);
-  if (args.replicas !== '0' && args.replicas !== '1') throw new Error('--replicas: 0 or 1');
+/** A local cluster of infra/start-redis-cluster.sh's, started unless it is up: its nodes. */
+const localCluster = (masters: 1 | 3, replicas: '0' | '1', port: number) => {
   const env = {
     ...process.env,
-    REDIS_CLUSTER_REPLICAS: args.replicas,
-    REDIS_CLUSTER_PORT: args.replicas === '0' ? '7200' : '7000',
+    REDIS_CLUSTER_MASTERS: String(masters),
+    REDIS_CLUSTER_REPLICAS: replicas,
+    REDIS_CLUSTER_PORT: String(port),
   };
   execFileSync('infra/start-redis-cluster.sh', ['start'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   return clusterNodesOf(execFileSync('infra/start-redis-cluster.sh', ['nodes'], { env, encoding: 'utf8' }).trim());
 };
+const clusterNodes = () => {
+  if (process.env.REDIS_CLUSTER_NODES) return clusterNodesOf(process.env.REDIS_CLUSTER_NODES);
+  if (args.replicas !== '0' && args.replicas !== '1') throw new Error('--replicas: 0 or 1');
+  return localCluster(3, args.replicas, args.replicas === '0' ? 7200 : 7000);
+};
 const TARGETS: { name: string; target: RedisTarget }[] = [
   { name: 'one Redis', target: { redisUrl: REDIS_URL, redisClusterNodes: [] } },
+  // the cluster client's path (hash-tagged queues, sharded channels, the Cluster client) on one
+  // server process: what the client costs, apart from spreading the work over three processes
+  ...(args['one-master']
+    ? [{ name: '1-master', target: { redisUrl: REDIS_URL, redisClusterNodes: localCluster(1, '0', 7210) } }]
+    : []),
   { name: 'cluster', target: { redisUrl: REDIS_URL, redisClusterNodes: clusterNodes() } },
 ];
 
@@ -156,16 +170,19 @@ const results: {
   perMaster: PerMaster[];
 }[] = [];
 console.log(
-  `cluster bench: ${args.games} games, two gateways and two workers, on one Redis (${REDIS_URL}) and on the cluster (${nodesText(TARGETS[1]?.target.redisClusterNodes ?? [])}${process.env.REDIS_CLUSTER_NODES ? '' : `, ${args.replicas === '0' ? 'no replicas' : 'a replica each'}`}), ${new Date().toISOString()}`,
+  `cluster bench: ${args.games} games, two gateways and two workers, on one Redis (${REDIS_URL}) and on the cluster (${nodesText(TARGETS.find((t) => t.name === 'cluster')?.target.redisClusterNodes ?? [])}${process.env.REDIS_CLUSTER_NODES ? '' : `, ${args.replicas === '0' ? 'no replicas' : 'a replica each'}`}), ${new Date().toISOString()}`,
 );
 for (let round = 0; round < Number(args.rounds); round++) {
   const order = round % 2 === 0 ? TARGETS : [...TARGETS].reverse();
   for (const { name, target } of order) {
     console.log(`\n=== round ${round + 1}: ${name}: unbounded`);
     const unbounded = await e2e(target, 0, Number(args.warmup));
-    console.log(`\n=== round ${round + 1}: ${name}: paced at ${args.rate} moves/s`);
-    const paced = await e2e(target, Number(args.rate), Math.max(Number(args.warmup), 10));
-    console.log(`\n=== round ${round + 1}: ${name}: fan-out`);
+    const skipped = {
+      summary: { accepted: 0, errors: 0, movesPerSecond: Number.NaN, p50: Number.NaN, p99: Number.NaN },
+    };
+    if (!args['no-paced']) console.log(`\n=== round ${round + 1}: ${name}: paced at ${args.rate} moves/s`);
+    const paced = args['no-paced'] ? skipped : await e2e(target, Number(args.rate), Math.max(Number(args.warmup), 10));
+    if (!args['no-fanout']) console.log(`\n=== round ${round + 1}: ${name}: fan-out`);
     const fan = args['no-fanout'] ? { delivered: Number.NaN, p50: Number.NaN, p99: Number.NaN } : await fanout(target);
     results.push({ name, unbounded: unbounded.summary, paced: paced.summary, fan, perMaster: unbounded.perMaster });
   }
@@ -183,11 +200,12 @@ const mean = (name: string, f: (r: (typeof results)[number]) => number) => {
   const rows = results.filter((r) => r.name === name);
   return rows.reduce((s, r) => s + f(r), 0) / rows.length;
 };
-const ratio = (f: (r: (typeof results)[number]) => number) =>
-  `${((mean('cluster', f) / mean('one Redis', f)) * 100).toFixed(0)} %`;
-console.log(
-  `cluster ÷ one Redis: unbounded ${ratio((r) => r.unbounded.movesPerSecond)}, paced ${ratio((r) => r.paced.movesPerSecond)}, fan-out ${ratio((r) => r.fan.delivered)} (target: within 10 %)`,
-);
+const ratio = (name: string, f: (r: (typeof results)[number]) => number) =>
+  `${((mean(name, f) / mean('one Redis', f)) * 100).toFixed(0)} %`;
+for (const name of TARGETS.slice(1).map((t) => t.name))
+  console.log(
+    `${name} ÷ one Redis: unbounded ${ratio(name, (r) => r.unbounded.movesPerSecond)}, paced ${ratio(name, (r) => r.paced.movesPerSecond)}, fan-out ${ratio(name, (r) => r.fan.delivered)}${name === 'cluster' ? ' (target: within 10 %)' : ''}`,
+  );
 console.log('\nper master over the unbounded e2e run (INFO commandstats, DBSIZE after):');
 for (const r of results)
   for (const m of r.perMaster)

@@ -25,8 +25,10 @@ export async function startTopology(
   const prefix = `bench${randomBytes(4).toString('hex')}`;
   const database = await createTestDatabase({ max: 1, migrate: false });
   const children: ChildProcess[] = [];
+  // CLUSTER_SERVER_ARGS: extra node flags for every server process (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof)
+  const extra = (process.env.CLUSTER_SERVER_ARGS ?? '').split(' ').filter((a) => a !== '');
   const start = (role: 'gateway' | 'worker', port: number) => {
-    const child = spawn(process.execPath, [main, '--role', role, '--no-demo'], {
+    const child = spawn(process.execPath, [...extra, main, '--role', role, '--no-demo'], {
       env: {
         ...process.env,
         DATABASE_URL: database.url,

@@ -15,10 +15,10 @@
 import { enqueueValidate, VALIDATE_QUEUE } from '@shogi/pipeline';
 import { createPgEventStore } from '@shogi/store';
 import { createValidateProcessor, type RunningWorker, startWorker } from '@shogi/worker';
+import { closeClient, redisClient } from '@shogi/redis';
 import { QueueEvents, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createHarness, type Harness, REDIS_URL, verdictCounts } from '../../apps/worker/test/harness.js';
+import { createHarness, type Harness, REDIS_TARGET, verdictCounts } from '../../apps/worker/test/harness.js';
 import { audit } from './audit.js';
 import { silentLogger } from './harness.js';
 
@@ -28,9 +28,10 @@ const closers: (() => Promise<unknown>)[] = [];
 
 beforeAll(async () => {
   h = await createHarness();
-  events = new QueueEvents(VALIDATE_QUEUE, { connection: { url: REDIS_URL }, prefix: h.prefix });
+  const eventsConnection = redisClient(REDIS_TARGET, 'test-queue-events', { maxRetriesPerRequest: null });
+  events = new QueueEvents(VALIDATE_QUEUE, { connection: eventsConnection, prefix: h.validatePrefix });
   await events.waitUntilReady();
-  closers.push(() => events.close());
+  closers.push(() => events.close().then(() => closeClient(eventsConnection)));
 });
 afterAll(async () => {
   for (const close of closers.reverse()) await close().catch(() => undefined);
@@ -40,7 +41,7 @@ afterAll(async () => {
 function startB(): Promise<RunningWorker> {
   return startWorker({
     databaseUrl: h.t.url,
-    redisUrl: REDIS_URL,
+    ...h.workerTarget,
     logger: silentLogger(),
     concurrency: 4,
     prefix: h.prefix,
@@ -81,7 +82,7 @@ test('a job whose worker froze past its lock is redelivered: one verdict, the la
     publish: async () => undefined,
   });
   const resultsOfA: { appended: number; conflicts: number }[] = [];
-  const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const connection = redisClient(REDIS_TARGET, 'test-worker-a', { maxRetriesPerRequest: null });
   const workerA = new Worker(
     VALIDATE_QUEUE,
     async (job) => {
@@ -89,7 +90,14 @@ test('a job whose worker froze past its lock is redelivered: one verdict, the la
       resultsOfA.push(result);
       return result;
     },
-    { connection, prefix: h.prefix, concurrency: 1, lockDuration: 1_000, skipLockRenewal: true, stalledInterval: 200 },
+    {
+      connection,
+      prefix: h.validatePrefix,
+      concurrency: 1,
+      lockDuration: 1_000,
+      skipLockRenewal: true,
+      stalledInterval: 200,
+    },
   );
   // (the stalled check of whichever worker runs it blocks the others' for its own
   // stalledInterval, so A's must be as short as B's)
@@ -97,7 +105,7 @@ test('a job whose worker froze past its lock is redelivered: one verdict, the la
   workerA.on('error', () => undefined);
   const closeA = async () => {
     await workerA.close(true);
-    await connection.quit();
+    await closeClient(connection);
   };
   closers.push(closeA);
 

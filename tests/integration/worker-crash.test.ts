@@ -7,7 +7,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { findPlayout } from '@shogi/game/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createHarness, type Harness, REDIS_URL, verdictCounts } from '../../apps/worker/test/harness.js';
+import { createHarness, type Harness, verdictCounts } from '../../apps/worker/test/harness.js';
 
 const MAIN = fileURLToPath(new URL('../../apps/worker/src/main.ts', import.meta.url));
 let h: Harness;
@@ -19,7 +19,7 @@ function spawnWorker(): Promise<ChildProcess> {
     env: {
       ...process.env,
       DATABASE_URL: h.t.url,
-      REDIS_URL,
+      ...h.workerEnv,
       QUEUE_PREFIX: h.prefix,
       CHANNEL_PREFIX: h.channelPrefix,
       WORKER_CONCURRENCY: '8',

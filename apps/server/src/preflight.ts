@@ -55,7 +55,22 @@ async function createDatabase(url: string): Promise<string | null> {
   }
 }
 
-async function checkRedis(target: RedisTarget): Promise<string | null> {
+/**
+ * The preflight's own deadline on Redis: a cluster whose nodes announce addresses the client
+ * cannot use, or whose state is not ok, leaves ioredis' connect pending with nothing left to
+ * wait on, and the process would end there without a word.
+ */
+export const REDIS_PREFLIGHT_MS = 10_000;
+
+function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(what)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+async function checkRedis(target: RedisTarget, deadlineMs: number): Promise<string | null> {
   const redis = redisClient(target, 'preflight', {
     lazyConnect: true,
     connectTimeout: 3000,
@@ -67,7 +82,11 @@ async function checkRedis(target: RedisTarget): Promise<string | null> {
     first ??= err.message;
   });
   try {
-    await redis.connect();
+    await within(
+      redis.connect(),
+      deadlineMs,
+      `no answer within ${deadlineMs / 1000} s${onCluster(target) ? ": are the nodes reachable at the addresses CLUSTER SLOTS gives, and is CLUSTER INFO's cluster_state ok?" : ''}`,
+    );
     if (onCluster(target)) {
       const info = String(await redis.cluster('INFO'));
       if (!/cluster_state:ok/.test(info)) return 'the cluster is not ok (CLUSTER INFO: cluster_state is not ok)';
@@ -88,11 +107,16 @@ async function checkRedis(target: RedisTarget): Promise<string | null> {
   }
 }
 
-export async function preflight(databaseUrl: string, redis: RedisTarget, needs: { postgres: boolean; redis: boolean }) {
+export async function preflight(
+  databaseUrl: string,
+  redis: RedisTarget,
+  needs: { postgres: boolean; redis: boolean },
+  redisDeadlineMs = REDIS_PREFLIGHT_MS,
+) {
   const problems: PreflightProblem[] = [];
   const [pgError, redisError] = await Promise.all([
     needs.postgres ? checkPostgres(databaseUrl) : null,
-    needs.redis ? checkRedis(redis) : null,
+    needs.redis ? checkRedis(redis, redisDeadlineMs) : null,
   ]);
   if (pgError !== null) problems.push({ service: 'PostgreSQL', url: redactUrl(databaseUrl), error: pgError });
   if (redisError !== null) problems.push({ service: 'Redis', url: describeTarget(redis), error: redisError });

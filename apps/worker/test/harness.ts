@@ -1,7 +1,9 @@
 /**
  * Integration harness for the worker: a fresh database, a unique BullMQ prefix and
  * channel prefix, a subscriber collecting published verdicts, and the gateway's half
- * of a move (decide SubmitMove, append, enqueue) done directly against the store.
+ * of a move (decide SubmitMove, append, enqueue) done directly against the store. On the
+ * Redis of REDIS_URL, or on the cluster REDIS_CLUSTER_NODES names (one validate queue there
+ * too, under its hash tag: `workerTarget` and `workerEnv` give a worker the same).
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -18,15 +20,23 @@ import { type EventEnvelope, enqueueValidate, VALIDATE_QUEUE, type ValidateJob }
 import type { Ruleset } from '@shogi/rules';
 import { appendEvents, readStream } from '@shogi/store';
 import { createTestDatabase, type TestDatabase } from '@shogi/store/testing';
+import { channelSubscriber, closeClient, onCluster, queuePrefix, redisClient, redisTargetFromEnv } from '@shogi/redis';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 
-export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const REDIS_TARGET = redisTargetFromEnv(process.env);
+export const REDIS_URL = REDIS_TARGET.redisUrl;
+const ON_CLUSTER = onCluster(REDIS_TARGET);
 
 export interface Harness {
   readonly t: TestDatabase;
   readonly prefix: string;
   readonly channelPrefix: string;
+  /** the validate queue's key prefix (on a cluster its hash tag), for a test's own Worker or QueueEvents */
+  readonly validatePrefix: string;
+  /** startWorker's Redis options for this harness's queue */
+  readonly workerTarget: { redisUrl: string; redisClusterNodes: typeof REDIS_TARGET.redisClusterNodes; validateQueues: 1 };
+  /** the same for a worker process's environment */
+  readonly workerEnv: { REDIS_URL: string; REDIS_CLUSTER_NODES: string; VALIDATE_QUEUES: '1' };
   readonly queue: Queue<ValidateJob>;
   /** Every envelope published on this harness's channels, in arrival order. */
   readonly published: EventEnvelope[];
@@ -45,13 +55,14 @@ export async function createHarness(): Promise<Harness> {
   const t = await createTestDatabase({ max: 10 });
   const prefix = `wt${randomBytes(4).toString('hex')}`;
   const channelPrefix = `${prefix}:`;
-  const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-  const subscriber = new Redis(REDIS_URL);
-  const queue = new Queue<ValidateJob>(VALIDATE_QUEUE, { connection, prefix });
+  const validatePrefix = queuePrefix(ON_CLUSTER, prefix, VALIDATE_QUEUE);
+  const connection = redisClient(REDIS_TARGET, 'test-harness-queue', { maxRetriesPerRequest: null });
+  // each game's channel, subscribed as the game is created (a cluster has no sharded patterns)
+  const subscriber = channelSubscriber(redisClient(REDIS_TARGET, 'test-harness-subscriber'));
+  const queue = new Queue<ValidateJob>(VALIDATE_QUEUE, { connection, prefix: validatePrefix });
   const published: EventEnvelope[] = [];
   const waiters = new Set<() => void>();
-  await subscriber.psubscribe(`${channelPrefix}game:*`);
-  subscriber.on('pmessage', (_pattern, _channel, message) => {
+  subscriber.on('message', (_channel, message) => {
     published.push(...(JSON.parse(message) as EventEnvelope[]));
     for (const w of waiters) w();
   });
@@ -79,9 +90,17 @@ export async function createHarness(): Promise<Harness> {
     t,
     prefix,
     channelPrefix,
+    validatePrefix,
+    workerTarget: { redisUrl: REDIS_URL, redisClusterNodes: REDIS_TARGET.redisClusterNodes, validateQueues: 1 },
+    workerEnv: {
+      REDIS_URL,
+      REDIS_CLUSTER_NODES: REDIS_TARGET.redisClusterNodes.map((n) => `${n.host}:${n.port}`).join(','),
+      VALIDATE_QUEUES: '1',
+    },
     queue,
     published,
     async createGame(gameId, options = {}) {
+      await subscriber.subscribe(`${channelPrefix}game:${gameId}`);
       const d = decide(
         {
           type: 'CreateGame',
@@ -134,7 +153,7 @@ export async function createHarness(): Promise<Harness> {
     async close() {
       await queue.obliterate({ force: true }).catch(() => undefined);
       await queue.close();
-      await Promise.allSettled([subscriber.quit(), connection.quit()]);
+      await Promise.allSettled([closeClient(subscriber.client), closeClient(connection)]);
       await t.drop();
     },
   };
