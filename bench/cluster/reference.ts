@@ -101,7 +101,7 @@ async function measure(run: Run, games: number, seconds: number, warmup: number)
   });
   await new Promise<void>((resolve) => child.once('message', () => resolve()));
   const connection = redisClient(run.target, 'reference-producer', { maxRetriesPerRequest: null });
-  const subscriber = channelSubscriber(redisClient(run.target, 'reference-subscriber'));
+  const subscriber = channelSubscriber(redisClient(run.target, 'reference-subscriber', { subscriber: true }));
   const queues = Array.from(
     { length: run.queues },
     (_, i) => new Queue(queueName(i, run.queues), { connection, prefix: placed(run, i) }),

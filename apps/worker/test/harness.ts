@@ -17,10 +17,10 @@ import {
 } from '@shogi/game';
 import { GOTE, SENTE, T0 } from '@shogi/game/testing';
 import { type EventEnvelope, enqueueValidate, VALIDATE_QUEUE, type ValidateJob } from '@shogi/pipeline';
+import { channelSubscriber, closeClient, onCluster, queuePrefix, redisClient, redisTargetFromEnv } from '@shogi/redis';
 import type { Ruleset } from '@shogi/rules';
 import { appendEvents, readStream } from '@shogi/store';
 import { createTestDatabase, type TestDatabase } from '@shogi/store/testing';
-import { channelSubscriber, closeClient, onCluster, queuePrefix, redisClient, redisTargetFromEnv } from '@shogi/redis';
 import { Queue } from 'bullmq';
 
 export const REDIS_TARGET = redisTargetFromEnv(process.env);
@@ -34,7 +34,11 @@ export interface Harness {
   /** the validate queue's key prefix (on a cluster its hash tag), for a test's own Worker or QueueEvents */
   readonly validatePrefix: string;
   /** startWorker's Redis options for this harness's queue */
-  readonly workerTarget: { redisUrl: string; redisClusterNodes: typeof REDIS_TARGET.redisClusterNodes; validateQueues: 1 };
+  readonly workerTarget: {
+    redisUrl: string;
+    redisClusterNodes: typeof REDIS_TARGET.redisClusterNodes;
+    validateQueues: 1;
+  };
   /** the same for a worker process's environment */
   readonly workerEnv: { REDIS_URL: string; REDIS_CLUSTER_NODES: string; VALIDATE_QUEUES: '1' };
   readonly queue: Queue<ValidateJob>;
@@ -58,7 +62,7 @@ export async function createHarness(): Promise<Harness> {
   const validatePrefix = queuePrefix(ON_CLUSTER, prefix, VALIDATE_QUEUE);
   const connection = redisClient(REDIS_TARGET, 'test-harness-queue', { maxRetriesPerRequest: null });
   // each game's channel, subscribed as the game is created (a cluster has no sharded patterns)
-  const subscriber = channelSubscriber(redisClient(REDIS_TARGET, 'test-harness-subscriber'));
+  const subscriber = channelSubscriber(redisClient(REDIS_TARGET, 'test-harness-subscriber', { subscriber: true }));
   const queue = new Queue<ValidateJob>(VALIDATE_QUEUE, { connection, prefix: validatePrefix });
   const published: EventEnvelope[] = [];
   const waiters = new Set<() => void>();

@@ -29,6 +29,8 @@ export interface ChannelSubscriber {
 }
 
 export function channelSubscriber(client: RedisClient): ChannelSubscriber {
+  if (isCluster(client) && client.options.shardedSubscribers !== true)
+    throw new Error('a cluster connection that listens is made with redisClient(target, role, { subscriber: true })');
   if (!isCluster(client)) {
     const subscriber: ChannelSubscriber = {
       client,

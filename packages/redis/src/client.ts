@@ -20,6 +20,12 @@ export interface ClientOptions {
   readonly connectTimeout?: number;
   /** false: never reconnect (a one-shot probe) */
   readonly reconnect?: boolean;
+  /**
+   * A connection that will listen (channelSubscriber). On a cluster only these keep ioredis'
+   * sharded subscribers (a connection per master, re-mapped at every slots refresh): the many
+   * command and queue connections, BullMQ's duplicates among them, do without that upkeep.
+   */
+  readonly subscriber?: boolean;
 }
 
 /**
@@ -29,7 +35,7 @@ export interface ClientOptions {
 const CLUSTER_RETRY_MS = 200;
 
 export function redisClient(target: RedisTarget, role: string, options: ClientOptions = {}): RedisClient {
-  const { reconnect, lazyConnect, enableOfflineQueue, enableAutoPipelining, ...perConnection } = options;
+  const { reconnect, lazyConnect, enableOfflineQueue, enableAutoPipelining, subscriber, ...perConnection } = options;
   const connectionName = `shogi-${role.replace(/[^A-Za-z0-9_-]/g, '-')}`;
   if (!onCluster(target)) {
     return new Redis(target.redisUrl, {
@@ -42,7 +48,7 @@ export function redisClient(target: RedisTarget, role: string, options: ClientOp
   const clusterOptions: ClusterOptions = {
     ...defined({ lazyConnect, enableOfflineQueue, enableAutoPipelining }),
     // SSUBSCRIBE goes to the master of each channel's slot, resubscribed after a failover
-    shardedSubscribers: true,
+    shardedSubscribers: subscriber === true,
     retryDelayOnFailover: CLUSTER_RETRY_MS,
     retryDelayOnClusterDown: CLUSTER_RETRY_MS,
     retryDelayOnTryAgain: CLUSTER_RETRY_MS,

@@ -59,7 +59,10 @@ export default fp<{ config: GatewayConfig }>(
     const redis = open('commands', { maxRetriesPerRequest: 3, enableOfflineQueue: true, enableAutoPipelining: true });
     const names: SubscriberName[] = ['games', 'auth', 'spectatorCounts', 'lobby', 'chat', 'live', 'analysis', 'csa'];
     const subscribers = Object.fromEntries(
-      names.map((name) => [name, channelSubscriber(open(`subscriber:${name}`, { maxRetriesPerRequest: null }))]),
+      names.map((name) => [
+        name,
+        channelSubscriber(open(`subscriber:${name}`, { maxRetriesPerRequest: null, subscriber: true })),
+      ]),
     ) as Subscribers;
     const queueRedis = open('queues', { maxRetriesPerRequest: 3 });
     const eager = [redis, ...names.filter((n) => !LAZY.includes(n)).map((n) => subscribers[n].client)];
