@@ -16,9 +16,7 @@ const env = { SHOGI_FIXTURES: fixtures };
 // it), or the cluster REDIS_CLUSTER_NODES names: given to the integration-cluster tier only, so
 // that every other tier keeps the single Redis of REDIS_URL.
 const clusterBase = Number(process.env.REDIS_CLUSTER_PORT ?? 7000);
-const clusterNodes =
-  process.env.REDIS_CLUSTER_NODES ||
-  [0, 1, 2].map((i) => `127.0.0.1:${clusterBase + i}`).join(',');
+const clusterNodes = process.env.REDIS_CLUSTER_NODES || [0, 1, 2].map((i) => `127.0.0.1:${clusterBase + i}`).join(',');
 
 // Workspace packages resolve to their TypeScript sources through this export condition,
 // so tests never need a build.

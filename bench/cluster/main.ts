@@ -202,10 +202,14 @@ const mean = (name: string, f: (r: (typeof results)[number]) => number) => {
 };
 const ratio = (name: string, f: (r: (typeof results)[number]) => number) =>
   `${((mean(name, f) / mean('one Redis', f)) * 100).toFixed(0)} %`;
-for (const name of TARGETS.slice(1).map((t) => t.name))
-  console.log(
-    `${name} ÷ one Redis: unbounded ${ratio(name, (r) => r.unbounded.movesPerSecond)}, paced ${ratio(name, (r) => r.paced.movesPerSecond)}, fan-out ${ratio(name, (r) => r.fan.delivered)}${name === 'cluster' ? ' (target: within 10 %)' : ''}`,
-  );
+for (const name of TARGETS.slice(1).map((t) => t.name)) {
+  const parts = [
+    `unbounded ${ratio(name, (r) => r.unbounded.movesPerSecond)}`,
+    ...(args['no-paced'] ? [] : [`paced ${ratio(name, (r) => r.paced.movesPerSecond)}`]),
+    ...(args['no-fanout'] ? [] : [`fan-out ${ratio(name, (r) => r.fan.delivered)}`]),
+  ];
+  console.log(`${name} ÷ one Redis: ${parts.join(', ')}${name === 'cluster' ? ' (target: within 10 %)' : ''}`);
+}
 console.log('\nper master over the unbounded e2e run (INFO commandstats, DBSIZE after):');
 for (const r of results)
   for (const m of r.perMaster)

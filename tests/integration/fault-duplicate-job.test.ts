@@ -13,9 +13,9 @@
  */
 
 import { enqueueValidate, VALIDATE_QUEUE } from '@shogi/pipeline';
+import { closeClient, redisClient } from '@shogi/redis';
 import { createPgEventStore } from '@shogi/store';
 import { createValidateProcessor, type RunningWorker, startWorker } from '@shogi/worker';
-import { closeClient, redisClient } from '@shogi/redis';
 import { QueueEvents, Worker } from 'bullmq';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createHarness, type Harness, REDIS_TARGET, verdictCounts } from '../../apps/worker/test/harness.js';
