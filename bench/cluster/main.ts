@@ -20,10 +20,10 @@
  * replicas, 7000–7005, the tests' own, with them) unless REDIS_CLUSTER_NODES names one; one Redis is REDIS_URL's (shared with whatever else uses it:
  * its per-master figures count that too). Needs `npm run build` first; DATABASE_URL as for the tests.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { clusterNodesOf, DEFAULT_REDIS_URL, type RedisTarget } from '@shogi/redis';
-import { type MasterStats, masterStats, nodesText, startTopology } from './topology.js';
+import { localCluster, type MasterStats, masterStats, nodesText, startTopology } from './topology.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -42,17 +42,6 @@ const { values: args } = parseArgs({
   },
 });
 const REDIS_URL = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
-/** A local cluster of infra/start-redis-cluster.sh's, started unless it is up: its nodes. */
-const localCluster = (masters: 1 | 3, replicas: '0' | '1', port: number) => {
-  const env = {
-    ...process.env,
-    REDIS_CLUSTER_MASTERS: String(masters),
-    REDIS_CLUSTER_REPLICAS: replicas,
-    REDIS_CLUSTER_PORT: String(port),
-  };
-  execFileSync('infra/start-redis-cluster.sh', ['start'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  return clusterNodesOf(execFileSync('infra/start-redis-cluster.sh', ['nodes'], { env, encoding: 'utf8' }).trim());
-};
 const clusterNodes = () => {
   if (process.env.REDIS_CLUSTER_NODES) return clusterNodesOf(process.env.REDIS_CLUSTER_NODES);
   if (args.replicas !== '0' && args.replicas !== '1') throw new Error('--replicas: 0 or 1');

@@ -15,9 +15,10 @@
  * cluster is REDIS_CLUSTER_NODES's or the bench's own (infra/start-redis-cluster.sh, ports
  * 7200–7202, no replicas); one Redis is REDIS_URL's.
  */
-import { execFileSync, fork } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { validateQueueNames, validateQueueOf } from '@shogi/pipeline';
 import {
   channelSubscriber,
   closeClient,
@@ -31,6 +32,7 @@ import {
 } from '@shogi/redis';
 import { Queue, Worker } from 'bullmq';
 import { deleteKeys } from '../e2e/fresh-server.js';
+import { localCluster, nodesText } from './topology.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -50,7 +52,8 @@ interface Run {
   readonly queues: number;
 }
 
-const queueName = (i: number, count: number) => (count === 1 ? 'validate' : `validate-${i}`);
+// the server's names and placement: `validate`, or `validate-0` … each under its own hash tag
+const queueName = (i: number, count: number) => validateQueueNames(count)[i] as string;
 const placed = (run: Run, i: number) => queuePrefix(onCluster(run.target), run.prefix, queueName(i, run.queues));
 const channelOf = (run: Run, game: number) => `${run.prefix}:game:g${game}`;
 
@@ -112,10 +115,10 @@ async function measure(run: Run, games: number, seconds: number, warmup: number)
   let counted = 0;
   const add = (game: number) => {
     if (performance.now() >= stopAt) return;
-    const seq = ++seqs[game];
-    const data = { game, seq, ...jobData(game, seq) };
-    // by a hash of the game, as the server's validateQueueOf
-    void (queues[game % run.queues] as Queue).add('validate', data, {
+    const seq = (seqs[game] ?? 0) + 1;
+    seqs[game] = seq;
+    const data = { game, ...jobData(game, seq) };
+    void (queues[validateQueueOf(data.gameId, run.queues)] as Queue).add('validate', data, {
       jobId: `g${game}-${seq}`,
       removeOnComplete: { age: 600, count: 10_000 },
     });
@@ -145,13 +148,7 @@ async function measure(run: Run, games: number, seconds: number, warmup: number)
 if (args['worker-of'] !== undefined) {
   await workerSide(JSON.parse(args['worker-of']) as Run);
 } else {
-  const nodes =
-    process.env.REDIS_CLUSTER_NODES ||
-    (() => {
-      const env = { ...process.env, REDIS_CLUSTER_REPLICAS: '0', REDIS_CLUSTER_PORT: '7200' };
-      execFileSync('infra/start-redis-cluster.sh', ['start'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-      return execFileSync('infra/start-redis-cluster.sh', ['nodes'], { env, encoding: 'utf8' }).trim();
-    })();
+  const nodes = process.env.REDIS_CLUSTER_NODES || nodesText(localCluster(3, '0', 7200));
   const redisUrl = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
   const targets: { name: string; target: RedisTarget }[] = [
     { name: 'one Redis', target: { redisUrl } },

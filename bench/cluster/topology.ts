@@ -3,9 +3,9 @@
  * each its own process, on a scratch database and Redis key prefix of their own, on one Redis
  * or on a Redis Cluster; and what each Redis master did meanwhile (INFO per node).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { type ClusterNode, closeClient, mastersOf, type RedisTarget, redisClient } from '@shogi/redis';
+import { type ClusterNode, closeClient, clusterNodesOf, mastersOf, type RedisTarget, redisClient } from '@shogi/redis';
 import { createTestDatabase } from '@shogi/store/testing';
 import { BENCH_CLIENT_LIMITS_OFF, clusterEnv, deleteKeys, exited, serverMainOf } from '../e2e/fresh-server.js';
 import { freePort, waitHealthy } from '../e2e/server-process.js';
@@ -98,3 +98,15 @@ export async function masterStats(target: RedisTarget): Promise<MasterStats[]> {
 }
 
 export const nodesText = (nodes: readonly ClusterNode[]): string => nodes.map((n) => `${n.host}:${n.port}`).join(',');
+
+/** A local cluster of infra/start-redis-cluster.sh's, started unless it is up: its nodes. */
+export const localCluster = (masters: 1 | 3, replicas: '0' | '1', port: number): ClusterNode[] => {
+  const env = {
+    ...process.env,
+    REDIS_CLUSTER_MASTERS: String(masters),
+    REDIS_CLUSTER_REPLICAS: replicas,
+    REDIS_CLUSTER_PORT: String(port),
+  };
+  execFileSync('infra/start-redis-cluster.sh', ['start'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  return clusterNodesOf(execFileSync('infra/start-redis-cluster.sh', ['nodes'], { env, encoding: 'utf8' }).trim());
+};

@@ -7,15 +7,15 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type CsaClient, pairedGame, play } from './csa-client.js';
-import { call, type Stack, startStack } from './harness.js';
+import { type CsaStack, call, type Stack, startCsaStack } from './harness.js';
 
-let stack: Stack;
-let short: Stack;
+let stack: CsaStack;
+let short: CsaStack;
 
 beforeAll(async () => {
   // the move limit is past the longest record replayed here (315 moves)
-  stack = await startStack({ listen: true, config: { csaListen: true, csaPort: 0, csaMaxMoves: 400 } });
-  short = await startStack({ listen: true, config: { csaListen: true, csaPort: 0, csaMaxMoves: 4 } });
+  stack = await startCsaStack({ csaMaxMoves: 400 });
+  short = await startCsaStack({ csaMaxMoves: 4 });
 });
 
 afterAll(async () => {
@@ -48,7 +48,7 @@ const result = async (gameId: string, on: Stack = stack) =>
 
 describe('endings', () => {
   test('an illegal move: #ILLEGAL_MOVE, and its mover loses at once', async () => {
-    const { sente, gote, gameId } = await pairedGame(stack.csaPort as number, ['ill1', 'ill2'], 'illegal-300-10');
+    const { sente, gote, gameId } = await pairedGame(stack.csaPort, ['ill1', 'ill2'], 'illegal-300-10');
     sente.send('+7775FU');
     expect(await endings(sente, gote, '')).toEqual([
       ['#ILLEGAL_MOVE', '#LOSE'],
@@ -65,7 +65,7 @@ describe('endings', () => {
   });
 
   test('a move that names the wrong piece is an illegal move too', async () => {
-    const { sente, gote, gameId } = await pairedGame(stack.csaPort as number, ['ill3', 'ill4'], 'illegal-300-10');
+    const { sente, gote, gameId } = await pairedGame(stack.csaPort, ['ill3', 'ill4'], 'illegal-300-10');
     await play(sente, gote, '+7776FU');
     gote.send('-3334KA');
     expect(await endings(sente, gote, '')).toEqual([
@@ -77,7 +77,7 @@ describe('endings', () => {
 
   test('uchifuzume (shogi-server test_csa_uchifuzume): #ILLEGAL_MOVE', async () => {
     const moves = fixture('test_csa_uchifuzume.csa');
-    const { sente, gote } = await pairedGame(stack.csaPort as number, ['uchi1', 'uchi2'], 'uchi-900-0');
+    const { sente, gote } = await pairedGame(stack.csaPort, ['uchi1', 'uchi2'], 'uchi-900-0');
     await playAll(sente, gote, moves);
     // gote's engine commented `-5766NG +7766KI -0064FU`: the drop on 64 mates with a pawn
     gote.send('-0064FU');
@@ -85,7 +85,7 @@ describe('endings', () => {
   });
 
   test('repetition: #SENNICHITE, #DRAW', async () => {
-    const { sente, gote, gameId } = await pairedGame(stack.csaPort as number, ['rep1', 'rep2'], 'rep-300-10');
+    const { sente, gote, gameId } = await pairedGame(stack.csaPort, ['rep1', 'rep2'], 'rep-300-10');
     const dance = ['+2838HI', '-8272HI', '+3828HI', '-7282HI'];
     await playAll(sente, gote, [...dance, ...dance, ...dance.slice(0, 3)]);
     gote.send('-7282HI');
@@ -99,7 +99,7 @@ describe('endings', () => {
 
   test('perpetual check (shogi-server test_csa_oute_sennichite): #OUTE_SENNICHITE, the checker loses', async () => {
     const moves = fixture('test_csa_oute_sennichite.csa');
-    const { sente, gote, gameId } = await pairedGame(stack.csaPort as number, ['oute1', 'oute2'], 'oute-900-0');
+    const { sente, gote, gameId } = await pairedGame(stack.csaPort, ['oute1', 'oute2'], 'oute-900-0');
     await playAll(sente, gote, moves.slice(0, -1));
     const last = moves.at(-1) as string;
     (moves.length % 2 === 1 ? sente : gote).send(last);
@@ -111,7 +111,7 @@ describe('endings', () => {
 
   test('a valid declaration (shogi-server test_csa_jishogi_kachi, by the 27-point rule): %KACHI, #JISHOGI', async () => {
     const moves = fixture('test_csa_jishogi_kachi.csa');
-    const { sente, gote, gameId } = await pairedGame(stack.csaPort as number, ['kachi1', 'kachi2'], 'kachi-900-0');
+    const { sente, gote, gameId } = await pairedGame(stack.csaPort, ['kachi1', 'kachi2'], 'kachi-900-0');
     await playAll(sente, gote, moves);
     gote.send('%KACHI');
     expect(await endings(sente, gote, '')).toEqual([
@@ -122,7 +122,7 @@ describe('endings', () => {
   });
 
   test('a wrong declaration: %KACHI, #ILLEGAL_MOVE, and the declarer loses', async () => {
-    const { sente, gote } = await pairedGame(stack.csaPort as number, ['kachi3', 'kachi4'], 'kachi-300-10');
+    const { sente, gote } = await pairedGame(stack.csaPort, ['kachi3', 'kachi4'], 'kachi-300-10');
     sente.send('%KACHI');
     expect(await endings(sente, gote, '')).toEqual([
       ['%KACHI', '#ILLEGAL_MOVE', '#LOSE'],
@@ -131,7 +131,7 @@ describe('endings', () => {
   });
 
   test('time up: #TIME_UP, from the clock running since the start', async () => {
-    const { sente, gote, gameId, summaries } = await pairedGame(stack.csaPort as number, ['tu1', 'tu2'], 'tu-1-0');
+    const { sente, gote, gameId, summaries } = await pairedGame(stack.csaPort, ['tu1', 'tu2'], 'tu-1-0');
     expect(summaries[0].field('Total_Time')).toBe('1');
     expect(await endings(sente, gote, '')).toEqual([
       ['#TIME_UP', '#LOSE'],
@@ -141,7 +141,7 @@ describe('endings', () => {
   });
 
   test('a client that drops mid-game loses on time', async () => {
-    const { sente, gote, gameId } = await pairedGame(stack.csaPort as number, ['drop1', 'drop2'], 'drop-2-0');
+    const { sente, gote, gameId } = await pairedGame(stack.csaPort, ['drop1', 'drop2'], 'drop-2-0');
     await play(sente, gote, '+7776FU');
     gote.close();
     expect(await sente.readUntil('#WIN', 15_000)).toEqual(['#TIME_UP', '#WIN']);
@@ -149,14 +149,14 @@ describe('endings', () => {
   });
 
   test('%CHUDAN before the first move: #CHUDAN to both, and the game is aborted', async () => {
-    const { sente, gote, gameId } = await pairedGame(stack.csaPort as number, ['ch1', 'ch2'], 'chudan-300-10');
+    const { sente, gote, gameId } = await pairedGame(stack.csaPort, ['ch1', 'ch2'], 'chudan-300-10');
     sente.send('%CHUDAN');
     expect(await endings(sente, gote, '')).toEqual([['#CHUDAN'], ['#CHUDAN']]);
     expect(await result(gameId)).toEqual({ winner: null, reason: 'abort' });
   });
 
   test('the move limit: #MAX_MOVES, #CENSORED once Max_Moves moves are played', async () => {
-    const { sente, gote, gameId, summaries } = await pairedGame(short.csaPort as number, ['mm1', 'mm2'], 'mm-300-10');
+    const { sente, gote, gameId, summaries } = await pairedGame(short.csaPort, ['mm1', 'mm2'], 'mm-300-10');
     expect(summaries[0].field('Max_Moves')).toBe('4');
     await playAll(sente, gote, ['+7776FU', '-3334FU', '+2726FU']);
     gote.send('-8384FU');

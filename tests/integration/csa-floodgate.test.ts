@@ -5,23 +5,18 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CsaClient, type Summary } from './csa-client.js';
-import { call, type Stack, startStack } from './harness.js';
+import { type CsaStack, call, startCsaStack } from './harness.js';
 
 const ROUND_MS = 3000;
-let stack: Stack;
+let stack: CsaStack;
 let port: number;
 
 beforeAll(async () => {
-  stack = await startStack({
-    listen: true,
-    config: {
-      csaListen: true,
-      csaPort: 0,
-      csaFloodgateIntervalMs: 3_600_000,
-      csaFloodgateSchedule: { 'floodgate-60-0': ROUND_MS },
-    },
+  stack = await startCsaStack({
+    csaFloodgateIntervalMs: 3_600_000,
+    csaFloodgateSchedule: { 'floodgate-60-0': ROUND_MS },
   });
-  port = stack.csaPort as number;
+  port = stack.csaPort;
 });
 
 afterAll(async () => {

@@ -8,21 +8,16 @@ import { loadConfig } from '@shogi/gateway';
 import { HANDICAP_SFENS } from '@shogi/rules';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CsaClient, pairedGame, play } from './csa-client.js';
-import { bearer, call, NO_LIMIT, type Stack, startStack } from './harness.js';
+import { bearer, type CsaStack, call, NO_LIMIT, startCsaStack } from './harness.js';
 
-let stack: Stack;
+let stack: CsaStack;
 let port: number;
 
 beforeAll(async () => {
-  stack = await startStack({
-    listen: true,
-    config: {
-      csaListen: true,
-      csaPort: 0,
-      rateLimits: { ...loadConfig({}).rateLimits, auth: NO_LIMIT, guests: NO_LIMIT },
-    },
+  stack = await startCsaStack({
+    rateLimits: { ...loadConfig({}).rateLimits, auth: NO_LIMIT, guests: NO_LIMIT },
   });
-  port = stack.csaPort as number;
+  port = stack.csaPort;
 });
 
 afterAll(async () => {

@@ -7,22 +7,17 @@
 import { loadConfig } from '@shogi/gateway';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CsaClient, pairedGame, play } from './csa-client.js';
-import { bearer, call, NO_LIMIT, type Stack, startStack } from './harness.js';
+import { bearer, type CsaStack, call, NO_LIMIT, type Stack, startCsaStack, startStack } from './harness.js';
 
-let stack: Stack;
+let stack: CsaStack;
 let port: number;
 
 beforeAll(async () => {
-  stack = await startStack({
-    listen: true,
-    config: {
-      csaListen: true,
-      csaPort: 0,
-      // the test registers and logs in more accounts than the per-address limit allows a minute
-      rateLimits: { ...loadConfig({}).rateLimits, auth: NO_LIMIT, guests: NO_LIMIT },
-    },
+  stack = await startCsaStack({
+    // the test registers and logs in more accounts than the per-address limit allows a minute
+    rateLimits: { ...loadConfig({}).rateLimits, auth: NO_LIMIT, guests: NO_LIMIT },
   });
-  port = stack.csaPort as number;
+  port = stack.csaPort;
 });
 
 afterAll(async () => {

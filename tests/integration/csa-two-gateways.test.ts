@@ -10,12 +10,12 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { CsaClient, play } from './csa-client.js';
-import { call, type Stack, silentLogger, startStack } from './harness.js';
+import { type CsaStack, call, silentLogger, startCsaStack } from './harness.js';
 
 /** short, so that the test sees a lapsed start claim taken over without waiting long */
 const START_LEASE_MS = 1_000;
 
-let stack: Stack;
+let stack: CsaStack;
 let second: FastifyInstance | null;
 let portB: number;
 
@@ -28,7 +28,7 @@ async function startSecond(): Promise<[FastifyInstance, number]> {
 }
 
 beforeAll(async () => {
-  stack = await startStack({ listen: true, config: { csaListen: true, csaPort: 0, csaStartLeaseMs: START_LEASE_MS } });
+  stack = await startCsaStack({ csaStartLeaseMs: START_LEASE_MS });
   [second, portB] = await startSecond();
 });
 
@@ -48,7 +48,7 @@ async function until<T>(what: string, read: () => Promise<T | null | undefined>,
 }
 
 test('players on two gateways are paired, agree and play one game', async () => {
-  const a = await CsaClient.open(stack.csaPort as number);
+  const a = await CsaClient.open(stack.csaPort);
   const b = await CsaClient.open(portB);
   expect(await a.login('gw_a', 'across-300-10')).toBe('LOGIN:gw_a OK');
   expect(await b.login('gw_b', 'across-300-10')).toBe('LOGIN:gw_b OK');
@@ -65,7 +65,7 @@ test('players on two gateways are paired, agree and play one game', async () => 
 });
 
 test('a player who leaves during the proposal, on the other gateway: REJECT by that player', async () => {
-  const a = await CsaClient.open(stack.csaPort as number);
+  const a = await CsaClient.open(stack.csaPort);
   const b = await CsaClient.open(portB);
   await a.login('gw_c', 'leave-300-10');
   await b.login('gw_d', 'leave-300-10');
@@ -104,7 +104,7 @@ async function holdPlayers(playerIds: readonly string[]): Promise<{
 
 /** Two players paired across the gateways, and the shared proposal as the gateways keep it in Redis. */
 async function proposedAcross(gameName: string, names: readonly [string, string]) {
-  const first = await CsaClient.open(stack.csaPort as number);
+  const first = await CsaClient.open(stack.csaPort);
   const other = await CsaClient.open(portB);
   await first.login(names[0], gameName);
   await other.login(names[1], gameName);

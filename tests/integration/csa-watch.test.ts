@@ -8,15 +8,15 @@ import type { ServerMessage } from '@shogi/protocol';
 import { analysisDb, getAnalysis, PLAYER_COMMENTS_SETTING, requestAnalysis } from '@shogi/store';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CsaClient, play } from './csa-client.js';
-import { bearer, call, newGame, playMove, type Stack, startStack } from './harness.js';
+import { bearer, type CsaStack, call, newGame, playMove, startCsaStack } from './harness.js';
 import { Watcher } from './spectate-client.js';
 
-let stack: Stack;
+let stack: CsaStack;
 let port: number;
 
 beforeAll(async () => {
-  stack = await startStack({ listen: true, config: { csaListen: true, csaPort: 0 } });
-  port = stack.csaPort as number;
+  stack = await startCsaStack();
+  port = stack.csaPort;
 });
 
 afterAll(async () => {

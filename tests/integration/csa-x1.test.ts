@@ -5,14 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CsaClient, play } from './csa-client.js';
-import { type Stack, startStack } from './harness.js';
+import { type CsaStack, startCsaStack } from './harness.js';
 
-let stack: Stack;
+let stack: CsaStack;
 let port: number;
 
 beforeAll(async () => {
-  stack = await startStack({ listen: true, config: { csaListen: true, csaPort: 0 } });
-  port = stack.csaPort as number;
+  stack = await startCsaStack();
+  port = stack.csaPort;
 });
 
 afterAll(async () => {

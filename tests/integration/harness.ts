@@ -186,6 +186,16 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
 }
 
+/** A listening stack with its CSA front end on a port of its own. */
+export type CsaStack = Stack & { readonly csaPort: number };
+
+export async function startCsaStack(config: Partial<GatewayConfig> = {}): Promise<CsaStack> {
+  const stack = await startStack({ listen: true, config: { ...config, csaListen: true, csaPort: 0 } });
+  const { csaPort } = stack;
+  if (csaPort === null) throw new Error('the CSA front end did not listen');
+  return { ...stack, csaPort };
+}
+
 /** An HTTP answer through app.inject(). */
 export async function call(
   app: FastifyInstance,
