@@ -30,10 +30,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await chromium?.close();
-  // the bot's streams end with its game; a stray one must not hold the close
-  const grace = setTimeout(() => stack?.app.server.closeAllConnections(), 2_000);
   await bounded('stack', stack?.close(), 30_000);
-  clearTimeout(grace);
   removeWebClient(webRoot);
 });
 

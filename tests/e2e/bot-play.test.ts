@@ -61,10 +61,7 @@ beforeAll(async () => {
 afterAll(async () => {
   demo.abort();
   await chromium?.close();
-  // a bot still in a game holds its sockets: they must not hold the close
-  const grace = setTimeout(() => stack?.app.server.closeAllConnections(), 2_000);
   await bounded('stack', stack?.close(), 30_000);
-  clearTimeout(grace);
   await engineClient?.close();
   await engines?.close();
   removeWebClient(webRoot);

@@ -40,9 +40,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await chromium?.close();
-  const grace = setTimeout(() => stack?.app.server.closeAllConnections(), 2_000);
   await bounded('stack', stack?.close(), 30_000);
-  clearTimeout(grace);
   removeWebClient(webRoot);
 });
 

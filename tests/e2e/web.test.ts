@@ -56,11 +56,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await chromium?.close();
-  // as the gateway process does after its grace period (server.ts): a socket still open (the
-  // bot's, in its own game) must not hold the close
-  const grace = setTimeout(() => stack?.app.server.closeAllConnections(), 2_000);
   await bounded('stack', stack?.close(), 30_000);
-  clearTimeout(grace);
   removeWebClient(webRoot);
 });
 
