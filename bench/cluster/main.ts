@@ -12,7 +12,8 @@
  * Options: --games G (200) --seconds S (20) --warmup S (10) --rate R for the paced run (1000)
  *          --spectators K (2000) --fanout-games G (200) --rounds N (1: one Redis, then the cluster;
  *          each further round runs them in the other order) --validate-queues N (the cluster's
- *          VALIDATE_QUEUES; default the server's) --no-paced --no-fanout --replicas 0|1 (0: three masters alone, as
+ *          VALIDATE_QUEUES; default the server's) --one-redis-validate-queues N (one Redis's: the split's
+ *          cost apart from the cluster's) --no-paced --no-fanout --replicas 0|1 (0: three masters alone, as
  *          one Redis is alone; 1: with a replica each, as in production, their replication on the same cores)
  *          --one-master (also a cluster of one node holding every slot, port 7210: the cluster client's
  *          path on one server process, to tell what the client costs from what three processes cost)
@@ -35,6 +36,7 @@ const { values: args } = parseArgs({
     'fanout-games': { type: 'string', default: '200' },
     rounds: { type: 'string', default: '1' },
     'validate-queues': { type: 'string', default: '' },
+    'one-redis-validate-queues': { type: 'string', default: '' },
     'no-fanout': { type: 'boolean', default: false },
     'no-paced': { type: 'boolean', default: false },
     replicas: { type: 'string', default: '0' },
@@ -86,17 +88,17 @@ const summaryOf = (out: string): E2eSummary => {
   return JSON.parse(line.slice('e2e-summary '.length)) as E2eSummary;
 };
 
-/** The servers' settings beyond the defaults: VALIDATE_QUEUES on the cluster when asked. */
-const serverEnv = (target: RedisTarget): Record<string, string> =>
-  target.redisClusterNodes?.length && args['validate-queues'] !== ''
-    ? { VALIDATE_QUEUES: args['validate-queues'] }
-    : {};
+/** The servers' settings beyond the defaults: VALIDATE_QUEUES on the clusters, or on one Redis, when asked. */
+const serverEnv = (target: RedisTarget): Record<string, string> => {
+  const queues = target.redisClusterNodes?.length ? args['validate-queues'] : args['one-redis-validate-queues'];
+  return queues === '' ? {} : { VALIDATE_QUEUES: queues };
+};
 
 async function e2e(
   target: RedisTarget,
   rate: number,
   warmup: number,
-): Promise<{ summary: E2eSummary; perMaster: PerMaster[] }> {
+): Promise<{ summary: E2eSummary; perMaster: PerMaster[]; perMove: Map<string, number> }> {
   const topology = await startTopology(target, serverEnv(target));
   try {
     const before = await masterStats(target);
@@ -108,7 +110,12 @@ async function e2e(
       ...(target.redisClusterNodes?.length ? ['--redis-cluster', nodesText(target.redisClusterNodes)] : []),
     ]);
     const seconds = (performance.now() - t0) / 1000;
-    return { summary: summaryOf(out), perMaster: perMaster(before, await masterStats(target), seconds) };
+    const after = await masterStats(target);
+    return {
+      summary: summaryOf(out),
+      perMaster: perMaster(before, after, seconds),
+      perMove: perMove(before, after, await topology.movesAccepted()),
+    };
   } finally {
     await topology.stop();
   }
@@ -125,6 +132,17 @@ function perMaster(before: readonly MasterStats[], after: readonly MasterStats[]
     const b = before.find((x) => x.node === a.node);
     return { node: a.node, commandsPerSecond: (a.commands - (b?.commands ?? 0)) / seconds, keys: a.keys };
   });
+}
+
+/** Each command's calls per validated move over a run, summed over the masters. */
+function perMove(before: readonly MasterStats[], after: readonly MasterStats[], moves: number): Map<string, number> {
+  const calls = new Map<string, number>();
+  for (const a of after) {
+    const b = before.find((x) => x.node === a.node);
+    for (const [command, n] of a.calls)
+      calls.set(command, (calls.get(command) ?? 0) + n - (b?.calls.get(command) ?? 0));
+  }
+  return new Map([...calls].filter(([, n]) => n > 0).map(([command, n]) => [command, n / Math.max(moves, 1)]));
 }
 
 /** The gateways' row of the fan-out bench's target phase: delivered/s, p50, p99. */
@@ -157,6 +175,7 @@ const results: {
   paced: E2eSummary;
   fan: Awaited<ReturnType<typeof fanout>>;
   perMaster: PerMaster[];
+  perMove: Map<string, number>;
 }[] = [];
 console.log(
   `cluster bench: ${args.games} games, two gateways and two workers, on one Redis (${REDIS_URL}) and on the cluster (${nodesText(TARGETS.find((t) => t.name === 'cluster')?.target.redisClusterNodes ?? [])}${process.env.REDIS_CLUSTER_NODES ? '' : `, ${args.replicas === '0' ? 'no replicas' : 'a replica each'}`}), ${new Date().toISOString()}`,
@@ -173,7 +192,14 @@ for (let round = 0; round < Number(args.rounds); round++) {
     const paced = args['no-paced'] ? skipped : await e2e(target, Number(args.rate), Math.max(Number(args.warmup), 10));
     if (!args['no-fanout']) console.log(`\n=== round ${round + 1}: ${name}: fan-out`);
     const fan = args['no-fanout'] ? { delivered: Number.NaN, p50: Number.NaN, p99: Number.NaN } : await fanout(target);
-    results.push({ name, unbounded: unbounded.summary, paced: paced.summary, fan, perMaster: unbounded.perMaster });
+    results.push({
+      name,
+      unbounded: unbounded.summary,
+      paced: paced.summary,
+      fan,
+      perMaster: unbounded.perMaster,
+      perMove: unbounded.perMove,
+    });
   }
 }
 
@@ -205,3 +231,22 @@ for (const r of results)
     console.log(
       `  ${r.name.padEnd(12)} ${m.node.padEnd(16)} ${fmt(m.commandsPerSecond).padStart(9)} commands/s ${fmt(m.keys).padStart(8)} keys`,
     );
+console.log('\nRedis commands per validated move over the unbounded e2e runs, by command (mean of the rounds):');
+const names = TARGETS.map((t) => t.name);
+const commandsOf = (name: string) => {
+  const rows = results.filter((r) => r.name === name);
+  const sum = new Map<string, number>();
+  for (const r of rows) for (const [c, n] of r.perMove) sum.set(c, (sum.get(c) ?? 0) + n / rows.length);
+  return sum;
+};
+const table = new Map(names.map((n) => [n, commandsOf(n)]));
+const allCommands = [...new Set(names.flatMap((n) => [...(table.get(n)?.keys() ?? [])]))].sort(
+  (a, b) => (table.get('one Redis')?.get(b) ?? 0) - (table.get('one Redis')?.get(a) ?? 0),
+);
+console.log(`  ${'command'.padEnd(22)} ${names.map((n) => n.padStart(10)).join(' ')}`);
+const cell = (n: number | undefined) => (n ?? 0).toFixed(2).padStart(10);
+for (const c of allCommands)
+  if (names.some((n) => (table.get(n)?.get(c) ?? 0) >= 0.01))
+    console.log(`  ${c.padEnd(22)} ${names.map((n) => cell(table.get(n)?.get(c))).join(' ')}`);
+const total = (n: string) => [...(table.get(n)?.values() ?? [])].reduce((s, x) => s + x, 0);
+console.log(`  ${'all'.padEnd(22)} ${names.map((n) => cell(total(n))).join(' ')}`);

@@ -7,6 +7,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { type ClusterNode, closeClient, clusterNodesOf, mastersOf, type RedisTarget, redisClient } from '@shogi/redis';
 import { createTestDatabase } from '@shogi/store/testing';
+import { sql } from 'kysely';
 import { BENCH_CLIENT_LIMITS_OFF, clusterEnv, deleteKeys, exited, serverMainOf } from '../e2e/fresh-server.js';
 import { freePort, waitHealthy } from '../e2e/server-process.js';
 
@@ -14,6 +15,8 @@ export interface Topology {
   /** the gateways' base URLs */
   readonly urls: readonly string[];
   readonly prefix: string;
+  /** the moves validated so far (MoveAccepted events in the scratch database) */
+  movesAccepted(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -65,7 +68,13 @@ export async function startTopology(
     // a worker has no HTTP port: it is up once it has not exited for a moment after the gateways
     await new Promise((r) => setTimeout(r, 3000));
     for (const w of workers) if (w.exitCode !== null) throw new Error(`a worker exited (${w.exitCode})`);
-    return { urls, prefix, stop };
+    const movesAccepted = async () => {
+      const { rows } = await sql<{
+        n: string;
+      }>`select count(*) as n from game_events where type = 'MoveAccepted'`.execute(database.db);
+      return Number(rows[0]?.n ?? 0);
+    };
+    return { urls, prefix, movesAccepted, stop };
   } catch (err) {
     await stop();
     throw err;
@@ -76,6 +85,8 @@ export async function startTopology(
 export interface MasterStats {
   readonly node: string;
   readonly commands: number;
+  /** calls by command (`evalsha`, `xadd`, ...) */
+  readonly calls: ReadonlyMap<string, number>;
   readonly keys: number;
 }
 
@@ -88,8 +99,11 @@ export async function masterStats(target: RedisTarget): Promise<MasterStats[]> {
     return await Promise.all(
       masters.map(async (node) => {
         const commandstats = await node.info('commandstats');
-        const commands = [...commandstats.matchAll(/calls=(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
-        return { node: `${node.options.host}:${node.options.port}`, commands, keys: await node.dbsize() };
+        const calls = new Map(
+          [...commandstats.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map((m) => [m[1] as string, Number(m[2])]),
+        );
+        const commands = [...calls.values()].reduce((n, c) => n + c, 0);
+        return { node: `${node.options.host}:${node.options.port}`, commands, calls, keys: await node.dbsize() };
       }),
     );
   } finally {
