@@ -103,6 +103,31 @@ describe('what was broken', () => {
     expect(await page.locator('.banner.result').textContent()).toBe('Game aborted');
   });
 
+  test('before the game has loaded, no control shows (a button then did nothing when pressed)', async () => {
+    const ann = await stack.api.createPlayer('early-ann');
+    const ben = await stack.api.createPlayer('early-ben');
+    const game = await stack.api.createGame({ sente: ann.id, gote: ben.id });
+    const page = await chromium.contextAs(ann);
+    // the watch socket, which brings the game's snapshot, reaches the server only once released
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.routeWebSocket(/\/watch/, async (socket) => {
+      await held;
+      socket.connectToServer();
+    });
+    await page.goto(url(`/games/${game.id}`));
+    await page.locator('.controls').waitFor({ state: 'attached' });
+    for (const name of ['Resign', 'Abort', 'Declare impasse', 'Rematch', 'Play again'])
+      expect(await page.locator(`.controls button:has-text("${name}")`).isVisible(), name).toBe(false);
+    expect(await page.locator('#usi-input').isVisible()).toBe(false);
+    release();
+    await page.locator('.controls button:has-text("Abort")').waitFor();
+    expect(await page.locator('.controls button:has-text("Resign")').isVisible()).toBe(true);
+    expect(await page.locator('.controls button:has-text("Rematch")').isVisible()).toBe(false);
+  });
+
   test('a player alone with the bot is not watching; a spectator is', async () => {
     const page = await chromium.contextAs(null);
     await page.goto(url('/'));

@@ -27,6 +27,16 @@ export interface Controls {
   render(shown: ControlsShown): void;
 }
 
+const NONE_SHOWN: ControlsShown = {
+  resign: false,
+  abort: false,
+  impasse: false,
+  rematch: false,
+  playAgain: false,
+  usiForm: false,
+  usiEnabled: false,
+};
+
 export function controls(on: ControlHandlers): Controls {
   const resign = h('button', { type: 'button', class: 'danger', onclick: () => on.resign() }, 'Resign');
   const again = h('button', { type: 'button', class: 'primary', onclick: () => on.rematch() }, 'Play again');
@@ -45,6 +55,9 @@ export function controls(on: ControlHandlers): Controls {
     again.hidden = !shown.playAgain;
     usiInput.disabled = !shown.usiEnabled;
   };
+  // nothing shows before the game's snapshot says who plays and how it stands: a button shown
+  // then would do nothing when pressed
+  render(NONE_SHOWN);
   return { element, offer, usiForm, usiInput, render };
 }
 
