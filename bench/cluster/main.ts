@@ -23,8 +23,8 @@
  */
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { clusterNodesOf, DEFAULT_REDIS_URL, type RedisTarget } from '@shogi/redis';
-import { localCluster, type MasterStats, masterStats, nodesText, startTopology } from './topology.js';
+import { clusterNodesOf, clusterNodesText, DEFAULT_REDIS_URL, type RedisTarget } from '@shogi/redis';
+import { localCluster, type MasterStats, masterStats, startTopology } from './topology.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -107,7 +107,7 @@ async function e2e(
       ...['--url', topology.urls.join(','), '--games', args.games, '--seconds', args.seconds],
       ...['--warmup', String(warmup), '--rate', String(rate), '--stagger', rate > 0 ? '5' : '0', '--summary'],
       ...['--prefix', topology.prefix, '--redis', target.redisUrl],
-      ...(target.redisClusterNodes?.length ? ['--redis-cluster', nodesText(target.redisClusterNodes)] : []),
+      ...(target.redisClusterNodes?.length ? ['--redis-cluster', clusterNodesText(target.redisClusterNodes)] : []),
     ]);
     const seconds = (performance.now() - t0) / 1000;
     const after = await masterStats(target);
@@ -160,7 +160,7 @@ async function fanout(target: RedisTarget): Promise<{ delivered: number; p50: nu
       args['fanout-games'],
     ],
     ...['--seconds', args.seconds, '--redis', target.redisUrl],
-    ...['--redis-cluster', nodesText(target.redisClusterNodes ?? [])],
+    ...['--redis-cluster', clusterNodesText(target.redisClusterNodes ?? [])],
   ]);
   const row = out.split('\n').find((l) => l.trimStart().startsWith('gateway '));
   const cells = row?.trim().split(/\s+/) ?? [];
@@ -178,7 +178,7 @@ const results: {
   perMove: Map<string, number>;
 }[] = [];
 console.log(
-  `cluster bench: ${args.games} games, two gateways and two workers, on one Redis (${REDIS_URL}) and on the cluster (${nodesText(TARGETS.find((t) => t.name === 'cluster')?.target.redisClusterNodes ?? [])}${process.env.REDIS_CLUSTER_NODES ? '' : `, ${args.replicas === '0' ? 'no replicas' : 'a replica each'}`}), ${new Date().toISOString()}`,
+  `cluster bench: ${args.games} games, two gateways and two workers, on one Redis (${REDIS_URL}) and on the cluster (${clusterNodesText(TARGETS.find((t) => t.name === 'cluster')?.target.redisClusterNodes ?? [])}${process.env.REDIS_CLUSTER_NODES ? '' : `, ${args.replicas === '0' ? 'no replicas' : 'a replica each'}`}), ${new Date().toISOString()}`,
 );
 for (let round = 0; round < Number(args.rounds); round++) {
   const order = round % 2 === 0 ? TARGETS : [...TARGETS].reverse();

@@ -23,6 +23,7 @@ import {
   channelSubscriber,
   closeClient,
   clusterNodesOf,
+  clusterNodesText,
   DEFAULT_REDIS_URL,
   onCluster,
   publish,
@@ -32,7 +33,7 @@ import {
 } from '@shogi/redis';
 import { Queue, Worker } from 'bullmq';
 import { deleteKeys } from '../e2e/fresh-server.js';
-import { localCluster, nodesText } from './topology.js';
+import { localCluster } from './topology.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -148,7 +149,7 @@ async function measure(run: Run, games: number, seconds: number, warmup: number)
 if (args['worker-of'] !== undefined) {
   await workerSide(JSON.parse(args['worker-of']) as Run);
 } else {
-  const nodes = process.env.REDIS_CLUSTER_NODES || nodesText(localCluster(3, '0', 7200));
+  const nodes = process.env.REDIS_CLUSTER_NODES || clusterNodesText(localCluster(3, '0', 7200));
   const redisUrl = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
   const targets: { name: string; target: RedisTarget }[] = [
     { name: 'one Redis', target: { redisUrl } },

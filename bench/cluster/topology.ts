@@ -111,8 +111,6 @@ export async function masterStats(target: RedisTarget): Promise<MasterStats[]> {
   }
 }
 
-export const nodesText = (nodes: readonly ClusterNode[]): string => nodes.map((n) => `${n.host}:${n.port}`).join(',');
-
 /** A local cluster of infra/start-redis-cluster.sh's, started unless it is up: its nodes. */
 export const localCluster = (masters: 1 | 3, replicas: '0' | '1', port: number): ClusterNode[] => {
   const env = {

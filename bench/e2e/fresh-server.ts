@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type ClusterNode, closeClient, type RedisTarget, redisClient, scanKeys } from '@shogi/redis';
+import { type ClusterNode, closeClient, clusterNodesText, type RedisTarget, redisClient, scanKeys } from '@shogi/redis';
 import { createTestDatabase } from '@shogi/store/testing';
 import { freePort, waitHealthy } from './server-process.js';
 
@@ -88,7 +88,7 @@ export async function deleteKeys(target: RedisTarget, pattern: string): Promise<
 
 /** REDIS_CLUSTER_NODES for a child process: the nodes, or empty (not this process's value) for one Redis. */
 export const clusterEnv = (nodes: readonly ClusterNode[] | undefined): { REDIS_CLUSTER_NODES: string } => ({
-  REDIS_CLUSTER_NODES: (nodes ?? []).map((n) => `${n.host}:${n.port}`).join(','),
+  REDIS_CLUSTER_NODES: clusterNodesText(nodes ?? []),
 });
 
 /** Resolves once the server answers its health check; on failure, what it made is dropped. */

@@ -10,7 +10,6 @@
  */
 
 import { type ChildProcess, fork } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { WireEvent } from '@shogi/protocol';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -18,7 +17,7 @@ import WebSocket from 'ws';
 import { type Acknowledged, auditWhenSettled } from './audit.js';
 import { Conditions } from './conditions.js';
 import { MATE_GAME } from './fixtures.js';
-import { bearer, call, REDIS_URL, type Stack, startStack } from './harness.js';
+import { bearer, call, freePort, REDIS_URL, type Stack, startStack } from './harness.js';
 
 const SERVER = fileURLToPath(new URL('../../apps/gateway/src/server.ts', import.meta.url));
 /** the move sent just before gateway A dies */
@@ -28,15 +27,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let stack: Stack;
 let child: ChildProcess | null = null;
 let urlA: string;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const address = server.address();
-  await new Promise((r) => server.close(r));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 async function startGatewayProcess(): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();

@@ -6,25 +6,15 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { preflight } from '../../apps/server/src/preflight.js';
+import { freePort } from './harness.js';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@localhost:5432/test';
 let port = 0;
 let dir = '';
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port: p } = s.address() as { port: number };
-      s.close(() => resolve(p));
-    });
-  });
 
 beforeAll(async () => {
   port = await freePort();

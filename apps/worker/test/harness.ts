@@ -17,7 +17,15 @@ import {
 } from '@shogi/game';
 import { GOTE, SENTE, T0 } from '@shogi/game/testing';
 import { type EventEnvelope, enqueueValidate, VALIDATE_QUEUE, type ValidateJob } from '@shogi/pipeline';
-import { channelSubscriber, closeClient, onCluster, queuePrefix, redisClient, redisTargetFromEnv } from '@shogi/redis';
+import {
+  channelSubscriber,
+  closeClient,
+  clusterNodesText,
+  onCluster,
+  queuePrefix,
+  redisClient,
+  redisTargetFromEnv,
+} from '@shogi/redis';
 import type { Ruleset } from '@shogi/rules';
 import { appendEvents, readStream } from '@shogi/store';
 import { createTestDatabase, type TestDatabase } from '@shogi/store/testing';
@@ -98,7 +106,7 @@ export async function createHarness(): Promise<Harness> {
     workerTarget: { redisUrl: REDIS_URL, redisClusterNodes: REDIS_TARGET.redisClusterNodes, validateQueues: 1 },
     workerEnv: {
       REDIS_URL,
-      REDIS_CLUSTER_NODES: REDIS_TARGET.redisClusterNodes.map((n) => `${n.host}:${n.port}`).join(','),
+      REDIS_CLUSTER_NODES: clusterNodesText(REDIS_TARGET.redisClusterNodes),
       VALIDATE_QUEUES: '1',
     },
     queue,

@@ -5,6 +5,7 @@ export { queuePrefix } from './queues.js';
 export {
   type ClusterNode,
   clusterNodesOf,
+  clusterNodesText,
   DEFAULT_REDIS_URL,
   describeTarget,
   onCluster,

@@ -39,6 +39,10 @@ export function clusterNodesOf(raw: string | undefined, name = 'REDIS_CLUSTER_NO
   });
 }
 
+/** The nodes as REDIS_CLUSTER_NODES writes them (an IPv6 host in brackets): what `clusterNodesOf` reads back. */
+export const clusterNodesText = (nodes: readonly ClusterNode[]): string =>
+  nodes.map((n) => `${n.host.includes(':') ? `[${n.host}]` : n.host}:${n.port}`).join(',');
+
 /** REDIS_URL and REDIS_CLUSTER_NODES of an environment. */
 export function redisTargetFromEnv(env: Readonly<Record<string, string | undefined>>): Required<RedisTarget> {
   return {
@@ -49,7 +53,6 @@ export function redisTargetFromEnv(env: Readonly<Record<string, string | undefin
 
 /** How logs and errors name the target (no credentials). */
 export function describeTarget(target: RedisTarget): string {
-  if (onCluster(target))
-    return `the Redis Cluster at ${(target.redisClusterNodes ?? []).map((n) => `${n.host}:${n.port}`).join(',')}`;
+  if (onCluster(target)) return `the Redis Cluster at ${clusterNodesText(target.redisClusterNodes ?? [])}`;
   return target.redisUrl.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 }

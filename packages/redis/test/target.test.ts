@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   clusterNodesOf,
+  clusterNodesText,
   DEFAULT_REDIS_URL,
   describeTarget,
   onCluster,
@@ -17,6 +18,12 @@ describe('REDIS_CLUSTER_NODES', () => {
     ]);
     expect(clusterNodesOf(undefined)).toEqual([]);
     expect(clusterNodesOf('  ')).toEqual([]);
+  });
+
+  it('writes the nodes back as it reads them, IPv6 hosts in brackets', () => {
+    const raw = '127.0.0.1:7000,redis-node-2:6379,[::1]:7002';
+    expect(clusterNodesText(clusterNodesOf(raw))).toBe(raw);
+    expect(clusterNodesText([])).toBe('');
   });
 
   it.each(['127.0.0.1', '127.0.0.1:0', 'host:70000', 'a:1,,b:2', 'redis://host:7000', 'host:port'])(
