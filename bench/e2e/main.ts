@@ -33,7 +33,7 @@ import { validateQueueCount, validateQueueNames } from '@shogi/pipeline';
 import type { ServerMessage } from '@shogi/protocol';
 import { closeClient, clusterNodesOf, onCluster, queuePrefix, redisClient } from '@shogi/redis';
 import { ApiClient, type PlayerSocket } from '../../apps/server/src/client.js';
-import { cpuByGroup, cpuReport } from './cpu.js';
+import { cpuReport, type UsageSample, usageSample } from './cpu.js';
 import { BREAKDOWN, type Breakdown, Columns, printReport, summaryLine } from './report.js';
 import { scripts } from './scripts.js';
 
@@ -254,15 +254,15 @@ async function main() {
   const start = performance.now();
   const measureFrom = start + WARMUP * 1000;
   const stopAt = measureFrom + SECONDS * 1000;
-  let cpuBefore = new Map<string, number>();
-  let cpuAfter = new Map<string, number>();
-  setTimeout(() => (cpuBefore = cpuByGroup()), WARMUP * 1000).unref();
-  setTimeout(() => (cpuAfter = cpuByGroup()), (WARMUP + SECONDS) * 1000).unref();
+  let cpuBefore: UsageSample | null = null;
+  let cpuAfter: UsageSample | null = null;
+  setTimeout(() => (cpuBefore = usageSample()), WARMUP * 1000).unref();
+  setTimeout(() => (cpuAfter = usageSample()), (WARMUP + SECONDS) * 1000).unref();
   await Promise.all(
     Array.from({ length: G }, (_, i) => playGames(i, pool[i % pool.length] as string[], start, stopAt, measureFrom)),
   );
   const elapsed = (Math.min(performance.now(), stopAt) - measureFrom) / 1000;
-  if (cpuAfter.size === 0) cpuAfter = cpuByGroup();
+  cpuAfter ??= usageSample();
   const jobs = await sampleJobs(args.prefix).catch((err: unknown) => {
     console.log(`(BullMQ job timings unavailable: ${String(err)})`);
     return null;
@@ -278,8 +278,8 @@ async function main() {
     jobs,
   };
   printReport(report);
-  if (cpuBefore.size > 0) {
-    console.log('CPU over the measured window (from /proc):');
+  if (cpuBefore !== null) {
+    console.log('CPU and read/write calls over the measured window (from /proc):');
     for (const l of cpuReport(cpuBefore, cpuAfter, accepted, elapsed, availableParallelism())) console.log(l);
   }
   if (args.summary) console.log(summaryLine(report));
