@@ -24,6 +24,7 @@
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { clusterNodesOf, clusterNodesText, DEFAULT_REDIS_URL, type RedisTarget } from '@shogi/redis';
+import type { WindowUsage } from '../e2e/cpu.js';
 import { localCluster, type MasterStats, masterStats, startTopology } from './topology.js';
 
 const { values: args } = parseArgs({
@@ -65,6 +66,8 @@ interface E2eSummary {
   readonly movesPerSecond: number;
   readonly p50: number;
   readonly p99: number;
+  /** each process group's CPU and read/write calls per move over the measured window (bench/e2e/cpu.ts) */
+  readonly usage?: WindowUsage;
 }
 
 /** Runs a bench script to its end, its output passed through; resolves with the output. */
@@ -250,3 +253,55 @@ for (const c of allCommands)
     console.log(`  ${c.padEnd(22)} ${names.map((n) => cell(table.get(n)?.get(c))).join(' ')}`);
 const total = (n: string) => [...(table.get(n)?.values() ?? [])].reduce((s, x) => s + x, 0);
 console.log(`  ${'all'.padEnd(22)} ${names.map((n) => cell(total(n))).join(' ')}`);
+
+console.log(
+  '\nper validated move over the unbounded e2e runs, by process group (mean of the rounds; /proc: CPU ms, read and write calls):',
+);
+const groupsOf = (name: string) => {
+  const rows = results.filter((r) => r.name === name && r.unbounded.usage !== undefined);
+  const sum = new Map<string, { cpuMs: number; reads: number; writes: number }>();
+  for (const r of rows)
+    for (const g of r.unbounded.usage?.groups ?? []) {
+      const was = sum.get(g.group) ?? { cpuMs: 0, reads: 0, writes: 0 };
+      sum.set(g.group, {
+        cpuMs: was.cpuMs + g.cpuMs / rows.length,
+        reads: was.reads + g.reads / rows.length,
+        writes: was.writes + g.writes / rows.length,
+      });
+    }
+  const busy = rows.map((r) => r.unbounded.usage?.machineBusy).filter((b): b is number => typeof b === 'number');
+  return { sum, busy: busy.length === 0 ? null : busy.reduce((a, b) => a + b, 0) / busy.length };
+};
+console.log(`  ${'group'.padEnd(20)} ${names.map((n) => `${n} cpu / reads / writes`.padStart(34)).join(' ')}`);
+const usageTable = new Map(names.map((n) => [n, groupsOf(n)]));
+const groupNames = [...new Set(names.flatMap((n) => [...(usageTable.get(n)?.sum.keys() ?? [])]))];
+for (const g of groupNames)
+  console.log(
+    `  ${g.padEnd(20)} ${names
+      .map((n) => {
+        const u = usageTable.get(n)?.sum.get(g);
+        return (
+          u === undefined ? '' : `${u.cpuMs.toFixed(3)} / ${u.reads.toFixed(2)} / ${u.writes.toFixed(2)}`
+        ).padStart(34);
+      })
+      .join(' ')}`,
+  );
+// the server's and Redis's socket calls together: on a machine whose kernel round trips are the
+// cost, the ratio of these sums tracks the ratio of the throughputs
+const isServerOrRedis = (g: string) => g.startsWith('server') || g === 'redis';
+console.log(
+  `  ${'server + redis calls'.padEnd(20)} ${names
+    .map((n) => {
+      const rows = [...(usageTable.get(n)?.sum ?? [])].filter(([g]) => isServerOrRedis(g));
+      return (rows.length === 0 ? '' : rows.reduce((t, [, u]) => t + u.reads + u.writes, 0).toFixed(2)).padStart(34);
+    })
+    .join(' ')}`,
+);
+console.log(
+  `  ${'machine busy'.padEnd(20)} ${names
+    .map((n) => {
+      const b = usageTable.get(n)?.busy;
+      return (b === null || b === undefined ? '' : `${(b * 100).toFixed(0)} %`).padStart(34);
+    })
+    .join(' ')}`,
+);

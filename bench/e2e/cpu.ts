@@ -63,9 +63,12 @@ export interface MachineTicks {
   readonly total: number;
 }
 
-/** A sample of every group's use and of the machine's. */
+/**
+ * A sample of every process's use, by pid (a group's processes come and go: PostgreSQL's
+ * backends, a restarted server), and of the machine's.
+ */
 export interface UsageSample {
-  readonly groups: ReadonlyMap<string, Usage>;
+  readonly processes: ReadonlyMap<string, { readonly group: string; readonly usage: Usage }>;
   readonly machine: MachineTicks | null;
 }
 
@@ -95,9 +98,9 @@ function machineTicks(): MachineTicks | null {
   }
 }
 
-/** Each group's use so far, and the machine's. */
+/** Each process's use so far, and the machine's. */
 export function usageSample(): UsageSample {
-  const groups = new Map<string, Usage>();
+  const processes = new Map<string, { group: string; usage: Usage }>();
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     const name = group(pid);
@@ -106,56 +109,81 @@ export function usageSample(): UsageSample {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const ticks = Number(fields[11]) + Number(fields[12]); // utime + stime
-      const { reads, writes } = ioOf(pid);
-      const was = groups.get(name) ?? EMPTY;
-      groups.set(name, {
-        cpu: was.cpu + ticks / TICKS_PER_SECOND,
-        reads: was.reads + reads,
-        writes: was.writes + writes,
-      });
+      processes.set(pid, { group: name, usage: { cpu: ticks / TICKS_PER_SECOND, ...ioOf(pid) } });
     } catch {
       // the process ended
     }
   }
-  return { groups, machine: machineTicks() };
+  return { processes, machine: machineTicks() };
+}
+
+/** A group's use over a window, per accepted move. */
+export interface GroupPerMove {
+  readonly group: string;
+  /** the group's share of one core over the window */
+  readonly coreShare: number;
+  readonly cpuMs: number;
+  readonly reads: number;
+  readonly writes: number;
+}
+
+/** What the window between two samples cost: each group's use per move, busiest first, and the machine's busy share. */
+export interface WindowUsage {
+  readonly groups: readonly GroupPerMove[];
+  /** the machine's busy share (null where /proc/stat could not be read) */
+  readonly machineBusy: number | null;
+}
+
+export function usageOver(before: UsageSample, after: UsageSample, moves: number, seconds: number): WindowUsage {
+  const per = (n: number) => n / Math.max(1, moves);
+  // what each process used in the window: all of it for one that started in it; nothing
+  // for one that ended in it (its counts went with it)
+  const used = new Map<string, Usage>();
+  for (const [pid, { group, usage }] of after.processes) {
+    const was = before.processes.get(pid)?.usage ?? EMPTY;
+    const sum = used.get(group) ?? EMPTY;
+    used.set(group, {
+      cpu: sum.cpu + usage.cpu - was.cpu,
+      reads: sum.reads + usage.reads - was.reads,
+      writes: sum.writes + usage.writes - was.writes,
+    });
+  }
+  const groups = [...used]
+    .map(
+      ([group, u]): GroupPerMove => ({
+        group,
+        coreShare: u.cpu / seconds,
+        cpuMs: per(u.cpu * 1000),
+        reads: per(u.reads),
+        writes: per(u.writes),
+      }),
+    )
+    .filter((g) => g.cpuMs > 0)
+    .sort((a, b) => b.cpuMs - a.cpuMs);
+  const { machine: m0 } = before;
+  const { machine: m1 } = after;
+  const machineBusy =
+    m0 !== null && m1 !== null && m1.total > m0.total ? (m1.busy - m0.busy) / (m1.total - m0.total) : null;
+  return { groups, machineBusy };
 }
 
 /**
- * CPU used between two samples, as ms per accepted move and share of the machine, with each
- * group's read and write calls per move; then how busy the machine was as a whole (the
- * kernel's network work and every other process included).
+ * The window's use as printed: each group's share of a core, CPU per accepted move and read and
+ * write calls per move; the groups' share of the machine; then how busy the machine was as a
+ * whole (the kernel's network work and every other process included).
  */
-export function cpuReport(
-  before: UsageSample,
-  after: UsageSample,
-  moves: number,
-  seconds: number,
-  cores: number,
-): string[] {
-  const lines: string[] = [];
-  let total = 0;
-  const perMove = (n: number) => (n / Math.max(1, moves)).toFixed(2).padStart(6);
-  const rows = [...after.groups.entries()]
-    .map(([name, u]) => {
-      const was = before.groups.get(name) ?? EMPTY;
-      return [name, { cpu: u.cpu - was.cpu, reads: u.reads - was.reads, writes: u.writes - was.writes }] as const;
-    })
-    .filter(([, u]) => u.cpu > 0)
-    .sort((a, b) => b[1].cpu - a[1].cpu);
-  for (const [name, u] of rows) {
-    total += u.cpu;
-    lines.push(
-      `  ${name.padEnd(20)} ${((u.cpu / seconds) * 100).toFixed(0).padStart(4)} % of a core   ${((u.cpu * 1000) / Math.max(1, moves)).toFixed(3)} ms CPU per move   reads ${perMove(u.reads)}  writes ${perMove(u.writes)} per move`,
-    );
-  }
-  lines.push(
-    `  ${'all of the above'.padEnd(20)} ${((total / seconds / cores) * 100).toFixed(0).padStart(4)} % of the machine (${cores} cores)`,
+export function cpuReport(usage: WindowUsage, cores: number): string[] {
+  const lines = usage.groups.map(
+    (g) =>
+      `  ${g.group.padEnd(20)} ${(g.coreShare * 100).toFixed(0).padStart(4)} % of a core   ${g.cpuMs.toFixed(3)} ms CPU per move   reads ${g.reads.toFixed(2).padStart(6)}  writes ${g.writes.toFixed(2).padStart(6)} per move`,
   );
-  if (before.machine !== null && after.machine !== null && after.machine.total > before.machine.total) {
-    const busy = (after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total);
+  const total = usage.groups.reduce((n, g) => n + g.coreShare, 0);
+  lines.push(
+    `  ${'all of the above'.padEnd(20)} ${((total / cores) * 100).toFixed(0).padStart(4)} % of the machine (${cores} cores)`,
+  );
+  if (usage.machineBusy !== null)
     lines.push(
-      `  ${'the machine'.padEnd(20)} ${(busy * 100).toFixed(0).padStart(4)} % busy (/proc/stat: every process and the kernel)`,
+      `  ${'the machine'.padEnd(20)} ${(usage.machineBusy * 100).toFixed(0).padStart(4)} % busy (/proc/stat: every process and the kernel)`,
     );
-  }
   return lines;
 }

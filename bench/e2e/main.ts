@@ -33,7 +33,7 @@ import { validateQueueCount, validateQueueNames } from '@shogi/pipeline';
 import type { ServerMessage } from '@shogi/protocol';
 import { closeClient, clusterNodesOf, onCluster, queuePrefix, redisClient } from '@shogi/redis';
 import { ApiClient, type PlayerSocket } from '../../apps/server/src/client.js';
-import { cpuReport, type UsageSample, usageSample } from './cpu.js';
+import { cpuReport, type UsageSample, usageOver, usageSample } from './cpu.js';
 import { BREAKDOWN, type Breakdown, Columns, printReport, summaryLine } from './report.js';
 import { scripts } from './scripts.js';
 
@@ -278,11 +278,12 @@ async function main() {
     jobs,
   };
   printReport(report);
-  if (cpuBefore !== null) {
+  const usage = cpuBefore === null ? null : usageOver(cpuBefore, cpuAfter, accepted, elapsed);
+  if (usage !== null) {
     console.log('CPU and read/write calls over the measured window (from /proc):');
-    for (const l of cpuReport(cpuBefore, cpuAfter, accepted, elapsed, availableParallelism())) console.log(l);
+    for (const l of cpuReport(usage, availableParallelism())) console.log(l);
   }
-  if (args.summary) console.log(summaryLine(report));
+  if (args.summary) console.log(summaryLine(report, usage));
   process.exit(0);
 }
 

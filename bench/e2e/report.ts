@@ -1,4 +1,5 @@
 /** The bench's printed figures. */
+import type { WindowUsage } from './cpu.js';
 
 /** One move's time, split by the timestamps the server records (ms; wall clocks of one machine). */
 export const BREAKDOWN = [
@@ -83,7 +84,10 @@ function line(name: string, values: ArrayLike<number>): string {
 /** The headline figures as one JSON line after `SUMMARY_TAG`, for a bench that runs this one as a child. */
 export const SUMMARY_TAG = 'e2e-summary ';
 
-export function summaryLine(r: Pick<Report, 'latencies' | 'accepted' | 'rejected' | 'errors' | 'seconds'>): string {
+export function summaryLine(
+  r: Pick<Report, 'latencies' | 'accepted' | 'rejected' | 'errors' | 'seconds'>,
+  usage: WindowUsage | null = null,
+): string {
   const sorted = r.latencies.slice().sort();
   return `${SUMMARY_TAG}${JSON.stringify({
     accepted: r.accepted,
@@ -94,6 +98,7 @@ export function summaryLine(r: Pick<Report, 'latencies' | 'accepted' | 'rejected
     p90: percentile(sorted, 90),
     p99: percentile(sorted, 99),
     max: sorted.at(-1) ?? null,
+    ...(usage === null ? {} : { usage }),
   })}`;
 }
 
