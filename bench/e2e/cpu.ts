@@ -44,7 +44,7 @@ function group(pid: string): string | null {
   return null;
 }
 
-/** What a process group has used so far. */
+/** What a process, or a group of them, has used. */
 export interface Usage {
   /** CPU seconds */
   readonly cpu: number;
