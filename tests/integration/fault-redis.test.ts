@@ -50,8 +50,8 @@ let dataDir = '';
  * The append-only file without an fsync per write: the test kills the process, not the machine,
  * and Redis writes each command to the file before it answers (with `appendfsync no` it never
  * postpones that write), so what it acknowledged is in the kernel's cache and survives the kill.
- * An fsync per write measured only the disk: under the full suite's load (PostgreSQL fsyncing
- * too) it slowed this test from seconds past its time limit.
+ * An fsync per write measures only the disk, which the full suite keeps busy (PostgreSQL
+ * fsyncs too): with it this case, seconds alone, has run past its time limit there.
  */
 function startRedis(persistent: boolean): Promise<void> {
   const persistence = persistent
