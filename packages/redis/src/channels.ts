@@ -4,6 +4,7 @@
  * master of its slot, since a classic PUBLISH on a cluster is copied to every node of it and
  * so costs every node every message.
  */
+import type { Redis } from 'ioredis';
 import { isCluster, type RedisClient } from './client.js';
 
 /** Publishes one message; resolves with the receivers that got it (on a cluster, those of the channel's shard). */
@@ -35,9 +36,11 @@ export function channelSubscriber(client: RedisClient): ChannelSubscriber {
     const subscriber: ChannelSubscriber = {
       client,
       async subscribe(...channels) {
+        await readyFor(client);
         await client.subscribe(...channels);
       },
       async unsubscribe(...channels) {
+        await readyFor(client);
         await client.unsubscribe(...channels);
       },
       on(event: 'message' | 'ready', listener: (...args: string[]) => void) {
@@ -96,4 +99,28 @@ export function channelSubscriber(client: RedisClient): ChannelSubscriber {
     },
   };
   return subscriber;
+}
+
+/**
+ * Resolves once a single server's connection has passed its ready check, when it is between
+ * connected and ready. ioredis writes a SUBSCRIBE at once in that state (the command may run
+ * while a server loads its data) instead of queueing it: its answer puts the connection in
+ * subscriber mode, the ready check's INFO is then refused, and ioredis drops the connection and
+ * dials again, losing whatever was published meanwhile. In every other state the command waits
+ * in ioredis' queue until the connection is ready.
+ */
+function readyFor(client: Redis): Promise<void> {
+  if (client.status !== 'connect') return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const onReady = () => {
+      client.off('end', onEnd);
+      resolve();
+    };
+    const onEnd = () => {
+      client.off('ready', onReady);
+      reject(new Error('the Redis connection closed before it was ready'));
+    };
+    client.once('ready', onReady);
+    client.once('end', onEnd);
+  });
 }

@@ -1,0 +1,38 @@
+/**
+ * A subscriber's first SUBSCRIBE made while its connection has connected but not yet passed
+ * its ready check (a connection dialled at once, subscribed on its way up): ioredis writes it
+ * at once, its answer turns the connection to subscriber mode, and the ready check's INFO is
+ * refused; ioredis then drops the connection and dials again, and what was published
+ * meanwhile is lost (a verdict a test harness waited 30 s for, under the full suite's load).
+ */
+import { randomBytes } from 'node:crypto';
+import { channelSubscriber, closeClient, publish, redisClient } from '@shogi/redis';
+import { expect, test } from 'vitest';
+import { REDIS_URL } from './harness.js';
+
+test('a subscribe made between connected and ready waits for ready: no dropped connection, no lost message', async () => {
+  const channel = `t${randomBytes(4).toString('hex')}:race`;
+  const client = redisClient({ redisUrl: REDIS_URL }, 'test-subscriber-race');
+  const publisher = redisClient({ redisUrl: REDIS_URL }, 'test-publisher-race');
+  const errors: string[] = [];
+  const received: string[] = [];
+  client.on('error', (err: Error) => errors.push(err.message));
+  const subscriber = channelSubscriber(client);
+  subscriber.on('message', (_channel, message) => received.push(message));
+  try {
+    const subscribed = new Promise<void>((resolve, reject) => {
+      client.once('connect', () => {
+        expect(client.status).toBe('connect');
+        subscriber.subscribe(channel).then(resolve, reject);
+      });
+    });
+    await subscribed;
+    await publish(publisher, channel, 'first');
+    for (let i = 0; i < 100 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(errors).toEqual([]);
+    expect(received).toEqual(['first']);
+    expect(client.status).toBe('ready');
+  } finally {
+    await Promise.allSettled([closeClient(client), closeClient(publisher)]);
+  }
+});
