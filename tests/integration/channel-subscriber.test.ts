@@ -6,7 +6,8 @@
  * meanwhile is lost (a verdict a test harness waited 30 s for, under the full suite's load).
  */
 import { randomBytes } from 'node:crypto';
-import { channelSubscriber, closeClient, publish, redisClient } from '@shogi/redis';
+import { channelSubscriber, closeClient, publish, readyToSubscribe, redisClient } from '@shogi/redis';
+import type { Redis } from 'ioredis';
 import { expect, test } from 'vitest';
 import { REDIS_URL } from './harness.js';
 
@@ -28,6 +29,32 @@ test('a subscribe made between connected and ready waits for ready: no dropped c
     });
     await subscribed;
     await publish(publisher, channel, 'first');
+    for (let i = 0; i < 100 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(errors).toEqual([]);
+    expect(received).toEqual(['first']);
+    expect(client.status).toBe('ready');
+  } finally {
+    await Promise.allSettled([closeClient(client), closeClient(publisher)]);
+  }
+});
+
+test('a pattern subscription (the live feed on one Redis) made between connected and ready, after readyToSubscribe: the same', async () => {
+  const prefix = `t${randomBytes(4).toString('hex')}:`;
+  const client = redisClient({ redisUrl: REDIS_URL }, 'test-psubscriber-race') as Redis;
+  const publisher = redisClient({ redisUrl: REDIS_URL }, 'test-publisher-race');
+  const errors: string[] = [];
+  const received: string[] = [];
+  client.on('error', (err: Error) => errors.push(err.message));
+  client.on('pmessage', (_pattern: string, _channel: string, message: string) => received.push(message));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      client.once('connect', () => {
+        readyToSubscribe(client)
+          .then(() => client.psubscribe(`${prefix}*`))
+          .then(() => resolve(), reject);
+      });
+    });
+    await publish(publisher, `${prefix}game`, 'first');
     for (let i = 0; i < 100 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(errors).toEqual([]);
     expect(received).toEqual(['first']);

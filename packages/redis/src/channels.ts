@@ -36,11 +36,11 @@ export function channelSubscriber(client: RedisClient): ChannelSubscriber {
     const subscriber: ChannelSubscriber = {
       client,
       async subscribe(...channels) {
-        await readyFor(client);
+        await readyToSubscribe(client);
         await client.subscribe(...channels);
       },
       async unsubscribe(...channels) {
-        await readyFor(client);
+        await readyToSubscribe(client);
         await client.unsubscribe(...channels);
       },
       on(event: 'message' | 'ready', listener: (...args: string[]) => void) {
@@ -103,13 +103,14 @@ export function channelSubscriber(client: RedisClient): ChannelSubscriber {
 
 /**
  * Resolves once a single server's connection has passed its ready check, when it is between
- * connected and ready. ioredis writes a SUBSCRIBE at once in that state (the command may run
+ * connected and ready: await it before any (UN)SUBSCRIBE or P(UN)SUBSCRIBE not made through
+ * `channelSubscriber`. ioredis writes a SUBSCRIBE at once in that state (the command may run
  * while a server loads its data) instead of queueing it: its answer puts the connection in
  * subscriber mode, the ready check's INFO is then refused, and ioredis drops the connection and
  * dials again, losing whatever was published meanwhile. In every other state the command waits
  * in ioredis' queue until the connection is ready.
  */
-function readyFor(client: Redis): Promise<void> {
+export function readyToSubscribe(client: Redis): Promise<void> {
   if (client.status !== 'connect') return Promise.resolve();
   return new Promise((resolve, reject) => {
     const onReady = () => {

@@ -1,4 +1,4 @@
-export { type ChannelSubscriber, channelSubscriber, publish } from './channels.js';
+export { type ChannelSubscriber, channelSubscriber, publish, readyToSubscribe } from './channels.js';
 export { type ClientOptions, closeClient, isCluster, type RedisClient, redisClient } from './client.js';
 export { mastersOf, scanKeys } from './masters.js';
 export { queuePrefix } from './queues.js';

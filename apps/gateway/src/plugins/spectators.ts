@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { WireEvent } from '@shogi/protocol';
-import { isCluster, publish } from '@shogi/redis';
+import { isCluster, publish, readyToSubscribe } from '@shogi/redis';
 import { listGames, mainRatings } from '@shogi/store';
 import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
@@ -166,7 +166,10 @@ export default fp<{ config: GatewayConfig }>(
           // the list read, its games' channels subscribed (the route reads the list again after)
           await live.refresh();
           await following;
-        } else await patternClient.psubscribe(pattern);
+        } else {
+          await readyToSubscribe(patternClient);
+          await patternClient.psubscribe(pattern);
+        }
       },
       unref() {
         if (--feedRefs > 0 || !subscribed) return;
@@ -176,7 +179,10 @@ export default fp<{ config: GatewayConfig }>(
           const all = [...followed];
           followed = new Set();
           if (all.length > 0) liveSub.unsubscribe(...all).catch(done);
-        } else patternClient.punsubscribe(pattern).catch(done);
+        } else
+          readyToSubscribe(patternClient)
+            .then(() => patternClient.punsubscribe(pattern))
+            .catch(done);
       },
     };
 
