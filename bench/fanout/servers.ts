@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../e2e/server-process.js';
 
 export type ServerKind = 'gateway' | 'bare-ws';
 
@@ -15,17 +15,6 @@ export interface RunningServer {
   readonly pid: number;
   watchUrl(gameId: string): string;
   stop(): Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForHttp(port: number, child: ChildProcess): Promise<void> {

@@ -5,7 +5,6 @@
  * (the integration-cluster project), all of it runs on that Redis Cluster.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { type AppExtras, buildApp, type CsaFrontEnd, type GatewayConfig, loadConfig } from '@shogi/gateway';
 import {
   type ClientOptions,
@@ -187,15 +186,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
 }
 
-/** A port free on 127.0.0.1 a moment ago, for a process or server a test starts itself. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const address = server.address();
-  await new Promise((r) => server.close(r));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
+/** A port free on 127.0.0.1 a moment ago, for a process or server a test starts itself: the benches' own. */
+export { freePort } from '../../bench/e2e/server-process.js';
 
 /** A listening stack with its CSA front end on a port of its own. */
 export type CsaStack = Stack & { readonly csaPort: number };
