@@ -168,7 +168,7 @@ test('neither an idle keep-alive connection nor a long response is cut by the re
   await expect.poll(() => text.includes('application/x-ndjson')).toBe(true);
   await new Promise((r) => setTimeout(r, REQUEST_TIMEOUT_MS * 3));
   expect(closed).toBe(false);
-  // a 408 status line, not the digits anywhere (a stamp in the stream's JSON may hold them)
+  // a 408 status line, not the digits anywhere (an id in the stream's JSON may hold them)
   expect(text).not.toMatch(/HTTP\/1\.1 408/);
   socket.destroy();
 });
