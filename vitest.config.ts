@@ -20,6 +20,10 @@ const clusterNodes = process.env.REDIS_CLUSTER_NODES || [0, 1, 2].map((i) => `12
 
 // Workspace packages resolve to their TypeScript sources through this export condition,
 // so tests never need a build.
+//
+// The unit and integration tiers share each worker's module graph between files
+// (`isolate: false`): loading the sources afresh for every file cost more than the tests.
+// No file mocks, stubs or fakes timers (tests/architecture/shared-test-modules.test.ts).
 const resolve = { conditions: ['@shogi/source'] };
 const ssr = { resolve: { conditions: ['@shogi/source'] } };
 
@@ -55,6 +59,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           sequence: { groupOrder: 0 },
+          isolate: false,
           include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'tests/architecture/**/*.test.ts'],
         },
       },
@@ -64,6 +69,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           sequence: { groupOrder: 1 },
+          isolate: false,
           include: ['tests/integration/**/*.test.ts'],
           exclude: ['tests/integration/redis-cluster-*.test.ts'],
           globalSetup: ['tests/setup/services.ts'],
@@ -80,6 +86,7 @@ export default defineConfig({
           // a named subset of the integration tier on a local three-master Redis Cluster
           // (infra/start-redis-cluster.sh; docs/testing.md#on-a-redis-cluster), and the failover test
           name: 'integration-cluster',
+          isolate: false,
           env: { ...env, REDIS_CLUSTER_NODES: clusterNodes },
           sequence: { groupOrder: 2 },
           include: CLUSTER_TIER,

@@ -1,0 +1,56 @@
+/**
+ * The unit and integration tiers run their files without isolation (vitest.config.ts): the
+ * files of one worker share one module graph, so the server's sources are imported once per
+ * worker instead of once per file. That holds only while no file changes what the others
+ * import or see: no module mocks, no stubbed globals or environment, no fake timers. This test
+ * reads every file of those tiers and names any that does.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** What would leak from one file into the next in a shared module graph. */
+const LEAKS = /\bvi\.(mock|doMock|hoisted|stubEnv|stubGlobal|useFakeTimers|resetModules)\b/;
+
+function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...filesUnder(path, keep));
+    else if (keep(entry.name)) out.push(path);
+  }
+  return out;
+}
+
+/** The files of the tiers that run without isolation, and the helpers beside them. */
+function sharedTierFiles(): string[] {
+  const ts = (name: string) => name.endsWith('.ts');
+  const workspaceTests = ['apps', 'packages'].flatMap((group) =>
+    readdirSync(join(root, group), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => join(root, group, entry.name, 'test'))
+      .filter((dir) => existsSync(dir))
+      .flatMap((dir) => filesUnder(dir, ts)),
+  );
+  return [
+    ...workspaceTests,
+    ...filesUnder(join(root, 'tests/integration'), ts),
+    ...filesUnder(join(root, 'tests/architecture'), ts),
+  ];
+}
+
+describe('test files that share a module graph', () => {
+  it('mock no module, stub no global or environment variable, and fake no timer', () => {
+    const files = sharedTierFiles();
+    expect(files.length).toBeGreaterThan(100);
+    const leaking = files
+      .filter((file) => !file.endsWith('shared-test-modules.test.ts'))
+      .filter((file) => LEAKS.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(root, file));
+    expect(leaking).toEqual([]);
+  });
+});
