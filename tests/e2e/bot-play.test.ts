@@ -38,6 +38,7 @@ beforeAll(async () => {
   engineClient = await EngineClient.start({ redisUrl: REDIS_URL, prefix });
   await startHouseBots({
     baseUrl: stack.baseUrl,
+    housePlayer: stack.housePlayer,
     registry: bots,
     logger: silentLogger(),
     engine: engineClient,

@@ -38,6 +38,7 @@ beforeAll(async () => {
   demoBot = await startBotOpponent({ baseUrl: stack.baseUrl, registry: bots, logger: silentLogger(), moveDelayMs: 0 });
   await startHouseBots({
     baseUrl: stack.baseUrl,
+    housePlayer: stack.housePlayer,
     registry: bots,
     logger: silentLogger(),
     engine: client,

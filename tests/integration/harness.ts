@@ -5,7 +5,15 @@
  * (the integration-cluster project), all of it runs on that Redis Cluster.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { type AppExtras, buildApp, type CsaFrontEnd, type GatewayConfig, loadConfig } from '@shogi/gateway';
+import {
+  type AppExtras,
+  buildApp,
+  type CsaFrontEnd,
+  type GatewayConfig,
+  type HousePlayer,
+  type HousePlayers,
+  loadConfig,
+} from '@shogi/gateway';
 import {
   type ClientOptions,
   closeClient,
@@ -86,6 +94,8 @@ export interface Stack {
   readonly adminToken: string;
   /** the API client, with the admin token for `createGame` */
   readonly api: ApiClient;
+  /** a shared player with a token of this stack's own, as RunningGateway.housePlayer (the house bots) */
+  housePlayer(id: string, name: string): Promise<HousePlayer>;
   close(): Promise<void>;
 }
 
@@ -150,10 +160,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   await migrateToLatest(db);
   const logger = silentLogger();
   let csa: CsaFrontEnd | null = null;
+  let housePlayers: HousePlayers | null = null;
   const app = await buildApp(config, logger, {
     ...options.extras,
     bindCsa: (bound) => {
       csa = bound;
+    },
+    bindHousePlayers: (bound) => {
+      housePlayers = bound;
     },
   });
   const adminToken = await mintAdminToken(db);
@@ -173,6 +187,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     csaPort,
     adminToken,
     api: new ApiClient(baseUrl, { adminToken }),
+    housePlayer: (id, name) => (housePlayers as HousePlayers)(id, name),
     async close() {
       await worker?.close();
       // as the gateway process does after its grace period (apps/gateway/src/server.ts): a

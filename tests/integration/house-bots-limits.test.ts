@@ -43,6 +43,7 @@ beforeAll(async () => {
   client = await EngineClient.start({ redisUrl: REDIS_URL, prefix });
   await startHouseBots({
     baseUrl: stack.baseUrl,
+    housePlayer: stack.housePlayer,
     registry: bots,
     logger: silentLogger(),
     engine: client,

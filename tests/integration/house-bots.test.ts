@@ -13,7 +13,7 @@ import { type GameEnd, playAsBot } from '../../apps/server/src/demo/bot.js';
 import { seeded } from '../../apps/server/src/demo/brain.js';
 import { startBotOpponent } from '../../apps/server/src/demo/opponent.js';
 import { EngineClient } from '../../apps/server/src/house/engine-client.js';
-import { startHouseBots } from '../../apps/server/src/house/house-bots.js';
+import { houseBotPlayerId, startHouseBots } from '../../apps/server/src/house/house-bots.js';
 import { bearer, call, REDIS_URL, type Stack, silentLogger, startStack } from './harness.js';
 
 const SETTINGS = { path: DEFAULT_ENGINE_PATH, workers: 2, hashMb: 16, analysisDepth: 8 };
@@ -41,6 +41,7 @@ beforeAll(async () => {
   await startBotOpponent({ baseUrl: stack.baseUrl, registry: bots, logger: silentLogger() });
   await startHouseBots({
     baseUrl: stack.baseUrl,
+    housePlayer: stack.housePlayer,
     registry: bots,
     logger: silentLogger(),
     engine: client,
@@ -110,6 +111,44 @@ test('GET /api/bots lists the house bots with their levels, and the demo bot wit
   expect(again.status).toBe(201);
   expect((again.body as GameView).players.gote.id).toBe(level4?.playerId);
   await call(stack.app, 'POST', `/api/games/${(again.body as GameView).id}/resign`, {}, bearer(person.token));
+});
+
+test('every process plays a level as the same player, each with a token of its own that ends with it', async () => {
+  // a second and a third process's bots (two more gateways, or this one restarted)
+  const [second, third] = await Promise.all(
+    [1, 2].map(() =>
+      startHouseBots({
+        baseUrl: stack.baseUrl,
+        housePlayer: stack.housePlayer,
+        registry: new BotRegistry(),
+        logger: silentLogger(),
+        engine: client,
+        levels: [4],
+      }),
+    ),
+  );
+  const { bots } = (await call(stack.app, 'GET', '/api/bots')).body as BotList;
+  const listed = bots.find((b) => b.id === 'engine-4')?.playerId;
+  expect(listed).toBe(houseBotPlayerId(4));
+  expect([second?.bots[0]?.playerId, third?.bots[0]?.playerId]).toEqual([listed, listed]);
+  await Promise.all([second?.release(), third?.release()]);
+
+  // the tokens: one per process, each working alone, each ended by its release
+  const one = await stack.housePlayer(houseBotPlayerId(4), 'Engine level 4');
+  const other = await stack.housePlayer(houseBotPlayerId(4), 'a name that does not replace the stored one');
+  expect(other.id).toBe(one.id);
+  expect(other.name).toBe('Engine level 4');
+  expect(other.token).not.toBe(one.token);
+  for (const held of [one, other]) {
+    const me = await call(stack.app, 'GET', '/api/me', undefined, bearer(held.token));
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ id: one.id, name: 'Engine level 4', username: null, token: { kind: 'personal' } });
+  }
+  await one.release();
+  expect((await call(stack.app, 'GET', '/api/me', undefined, bearer(one.token))).status).toBe(401);
+  expect((await call(stack.app, 'GET', '/api/me', undefined, bearer(other.token))).status).toBe(200);
+  await other.release();
+  expect((await call(stack.app, 'GET', '/api/me', undefined, bearer(other.token))).status).toBe(401);
 });
 
 test('a bot game is refused a nonsensical clock', async () => {

@@ -5,6 +5,7 @@
  */
 
 import type { Server } from 'node:http';
+import { hostname } from 'node:os';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import websocket from '@fastify/websocket';
 import type { EventStore } from '@shogi/game';
@@ -15,6 +16,7 @@ import type { Logger } from 'pino';
 import type { GatewayConfig } from './config.js';
 import csa, { type CsaFrontEnd } from './csa/plugin.js';
 import { ApiError } from './domain/api-error.js';
+import type { HousePlayer } from './domain/auth.js';
 import type { BotRegistry } from './domain/bots.js';
 import type { LocalDelivery } from './domain/hub.js';
 import { isLishogiPath, lishogiErrorOf } from './lishogi/errors.js';
@@ -73,7 +75,12 @@ export interface AppExtras {
   readonly bindGuests?: (guests: GuestPlayers) => void;
   /** Given this app's CSA front end, whose listener the process opens (startGateway, or a test). */
   readonly bindCsa?: (csa: CsaFrontEnd) => void;
+  /** Given this app's house players, for the process' own bots (RunningGateway.housePlayer). */
+  readonly bindHousePlayers?: (housePlayer: HousePlayers) => void;
 }
+
+/** A player every process shares under a fixed id, with a token of this process' own (AuthService.housePlayer). */
+export type HousePlayers = (id: string, name: string) => Promise<HousePlayer>;
 
 export async function app(fastify: FastifyInstance, { config, extras = {} }: AppOptions): Promise<void> {
   fastify.decorate('config', config);
@@ -96,6 +103,9 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
     fastify.addHook('preClose', async () => localDelivery.bind(null));
   }
   await fastify.register(auth, { config });
+  extras.bindHousePlayers?.((id, name) =>
+    fastify.auth.housePlayer(id, name, `house bot, ${hostname()} pid ${process.pid}`),
+  );
   // the bots this process runs (house bots, the demo's): exempt from the limits meant for clients
   const ownBots = extras.bots;
   fastify.decorate('runsBot', (playerId: string) => ownBots?.ofPlayer(playerId) !== undefined);

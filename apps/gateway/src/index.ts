@@ -1,7 +1,8 @@
 export { ACCESS_LEVELS, type Access, accessOf, ROUTE_ACCESS } from './access.js';
-export { type AppExtras, type AppOptions, app, buildApp, fastifyOptions } from './app.js';
+export { type AppExtras, type AppOptions, app, buildApp, fastifyOptions, type HousePlayers } from './app.js';
 export { type GatewayConfig, loadConfig } from './config.js';
 export type { CsaFrontEnd } from './csa/plugin.js';
+export type { HousePlayer } from './domain/auth.js';
 export { type Bot, BotRegistry } from './domain/bots.js';
 export { LocalDelivery } from './domain/hub.js';
 export { createLogger, REDACT_PATHS, stripToken } from './logger.js';

@@ -4,9 +4,10 @@
  */
 import type { CreatePlayerResponse } from '@shogi/protocol';
 import type { Logger } from 'pino';
-import { type AppExtras, buildApp } from './app.js';
+import { type AppExtras, buildApp, type HousePlayers } from './app.js';
 import { type GatewayConfig, loadConfig } from './config.js';
 import type { CsaFrontEnd } from './csa/plugin.js';
+import type { HousePlayer } from './domain/auth.js';
 import { createLogger } from './logger.js';
 import type { GuestPlayers } from './plugins/games.js';
 
@@ -20,6 +21,11 @@ export interface RunningGateway {
    * address with its visitors, and a few restarts would use up the limit.
    */
   createPlayer(name: string): Promise<CreatePlayerResponse>;
+  /**
+   * The player every process shares under this fixed id (the house bots), made the first
+   * time, with a token of this process' own; `release` it before the process stops.
+   */
+  housePlayer(id: string, name: string): Promise<HousePlayer>;
   close(): Promise<void>;
 }
 
@@ -30,6 +36,7 @@ export async function startGateway(
 ): Promise<RunningGateway> {
   let guests: GuestPlayers | null = null;
   let csa: CsaFrontEnd | null = null;
+  let housePlayers: HousePlayers | null = null;
   const app = await buildApp(config, logger, {
     ...extras,
     bindGuests: (bound) => {
@@ -39,6 +46,10 @@ export async function startGateway(
     bindCsa: (bound) => {
       csa = bound;
       extras.bindCsa?.(bound);
+    },
+    bindHousePlayers: (bound) => {
+      housePlayers = bound;
+      extras.bindHousePlayers?.(bound);
     },
   });
   const address = await app.listen({ host: config.host, port: config.port });
@@ -54,6 +65,7 @@ export async function startGateway(
     url: address,
     csaPort,
     createPlayer: (name) => (guests as GuestPlayers).create(name),
+    housePlayer: (id, name) => (housePlayers as HousePlayers)(id, name),
     close() {
       closing ??= (async () => {
         const timer = setTimeout(() => {

@@ -10,7 +10,7 @@ import type { WorkerOptions } from '@shogi/worker';
 import { runDemo } from './demo/demo.js';
 import { startBotOpponent } from './demo/opponent.js';
 import { EngineClient } from './house/engine-client.js';
-import { startHouseBots } from './house/house-bots.js';
+import { type HouseBots, startHouseBots } from './house/house-bots.js';
 import { parseLaunchOptions, USAGE } from './options.js';
 import { HOW_TO_START, preflight } from './preflight.js';
 import { migrate, type RunningWorker, startValidationWorker } from './services.js';
@@ -38,6 +38,7 @@ async function main(): Promise<number> {
   let worker: RunningWorker | null = null;
   let engines: RunningEngineWorker | null = null;
   let engineClient: EngineClient | null = null;
+  let houseBots: HouseBots | null = null;
   const bots = new BotRegistry();
   if (role === 'all' || role === 'engine') {
     engines = await startEngineWorker({
@@ -79,12 +80,12 @@ async function main(): Promise<number> {
       redisClusterNodes: config.redisClusterNodes,
       prefix: config.queuePrefix,
     });
-    await startHouseBots({
+    houseBots = await startHouseBots({
       baseUrl: gateway.url,
       registry: bots,
       logger: logger.child({ role: 'bot' }),
       engine: engineClient,
-      createPlayer: gateway.createPlayer,
+      housePlayer: gateway.housePlayer,
     });
   }
 
@@ -117,6 +118,8 @@ async function main(): Promise<number> {
     process.exit(1);
   }, config.closeGraceMs + 5000);
   force.unref();
+  // the bots' tokens of this process end with it; their players stay for the next start
+  await houseBots?.release().catch((err: unknown) => logger.warn({ err }, 'house bots: tokens not revoked'));
   await gateway?.close();
   await worker?.close();
   await engineClient?.close();

@@ -46,7 +46,14 @@ export {
   playerCards,
   type ShownRating,
 } from './player-cards.js';
-export { createPlayer, findPlayerByTokenHash, getPlayer, getPlayers, replaceGuestTokenHash } from './players.js';
+export {
+  createPlayer,
+  ensurePlayer,
+  findPlayerByTokenHash,
+  getPlayer,
+  getPlayers,
+  replaceGuestTokenHash,
+} from './players.js';
 export { lockQuota, type QuotaKind } from './quota-lock.js';
 export * from './ratings/index.js';
 export { readAll, readAllHorizon, readStream, readStreams } from './read.js';

@@ -43,3 +43,16 @@ export async function replaceGuestTokenHash(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/**
+ * The player with this id, made with this name the first time it is asked for: a player every
+ * process shares by a fixed id (the house bots). A stored name is kept as it is.
+ */
+export async function ensurePlayer(db: Db, player: { readonly id: string; readonly name: string }): Promise<PlayerRow> {
+  await db
+    .insertInto('players')
+    .values({ id: player.id, name: player.name, token_hash: null })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+  return db.selectFrom('players').selectAll().where('id', '=', player.id).executeTakeFirstOrThrow();
+}

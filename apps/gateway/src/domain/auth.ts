@@ -86,6 +86,15 @@ export interface AuthStore {
     now: Date,
   ): Promise<string | undefined>;
   listActiveTokens(playerId: string, now: Date): Promise<TokenRow[]>;
+  /** The player with this id, made with this name if there is none (its stored name is kept). */
+  ensurePlayer(player: Player): Promise<Player>;
+}
+
+/** A player the server's processes share (HousePlayers), with this process' own token. */
+export interface HousePlayer extends Player {
+  readonly token: string;
+  /** Revokes this process' token (when the process stops); the player stays. */
+  release(): Promise<void>;
 }
 
 export interface AuthServiceDeps {
@@ -221,6 +230,34 @@ export function createAuthService(deps: AuthServiceDeps) {
         expiresAt,
       });
       return { token, id: row.id, expiresAt };
+    },
+
+    /**
+     * A player of the server's own that every gateway process shares by its fixed id (the
+     * house bots: one player per level however many processes run them, and across restarts),
+     * made the first time, with a token for this process alone: personal, a guest's scopes, no
+     * expiry. A process that stops calls `release`; one that dies leaves a token no one holds,
+     * since it only ever lived in that process' memory.
+     */
+    async housePlayer(id: string, name: string, holder: string): Promise<HousePlayer> {
+      const player = await deps.store.ensurePlayer({ id, name });
+      const token = newToken();
+      const row = await deps.store.insertToken({
+        id: randomUUID(),
+        playerId: player.id,
+        kind: 'personal',
+        name: holder,
+        tokenHash: hashToken(token),
+        scopes: [...OWN_PLAYER_SCOPES],
+        expiresAt: null,
+      });
+      return {
+        ...player,
+        token,
+        release: async () => {
+          await revoked(await deps.store.revokeToken(player.id, { id: row.id }, now()));
+        },
+      };
     },
 
     async register(username: string, password: string): Promise<AccountResponse> {

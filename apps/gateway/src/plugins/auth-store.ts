@@ -4,6 +4,7 @@ import {
   countActiveTokens,
   createAccount,
   type Db,
+  ensurePlayer,
   findAccountById,
   findAccountByUsername,
   findCredential,
@@ -34,5 +35,9 @@ export function authStoreOver(db: Db): AuthStore {
     resetPasswordHash: (username, newHash, now) => resetPasswordHash(db, username, newHash, now),
     revokeToken: (playerId, which, now) => revokeToken(db, playerId, which, now),
     listActiveTokens: (playerId, now) => listActiveTokens(db, playerId, now),
+    ensurePlayer: async (player) => {
+      const row = await ensurePlayer(db, player);
+      return { id: row.id, name: row.name };
+    },
   };
 }

@@ -4,17 +4,21 @@
  * every move goes through the gateway's command handler; only the choice of move differs:
  * the engine role's answer (engine-client.ts), with the clock read from the game view before
  * each move, or the built-in move when no engine answers in time.
+ *
+ * A level's player has a fixed id, so every gateway process that runs the bots, and every
+ * restart, plays as the same player (one "Engine level 4", with one history); each process
+ * holds a token of its own for it, revoked when the process stops.
  */
 import { LEVEL_NUMBERS, LEVELS, type Level, timeLeftMs } from '@shogi/engine-bots';
-import type { Bot, BotRegistry } from '@shogi/gateway';
+import type { Bot, BotRegistry, HousePlayer } from '@shogi/gateway';
 import type { GameView, Side } from '@shogi/protocol';
 import type { UsiScore } from '@shogi/usi';
 import type { Logger } from 'pino';
+import { v5 as uuidV5 } from 'uuid';
 import { ApiClient } from '../client.js';
 import { type Decide, playAsBot, replay } from '../demo/bot.js';
 import { chooseMove, type Random, seeded } from '../demo/brain.js';
 import { resignWhenIdle } from '../demo/opponent.js';
-import { type CreatePlayer, createBotPlayer } from '../demo/players.js';
 import type { EngineClient } from './engine-client.js';
 
 export interface HouseBotsOptions {
@@ -23,8 +27,8 @@ export interface HouseBotsOptions {
   readonly logger: Logger;
   readonly engine: EngineClient;
   readonly levels?: readonly Level[];
-  /** how the bots' players are made (default: POST /api/players on baseUrl) */
-  readonly createPlayer?: CreatePlayer;
+  /** a level's player, shared by every process under its fixed id (RunningGateway.housePlayer) */
+  readonly housePlayer: (id: string, name: string) => Promise<HousePlayer>;
   /** pause before each move, so a person sees the reply arrive; it is taken from the bot's clock */
   readonly moveDelayMs?: number;
   /** a bot resigns a game in which nobody moved for this long (default 15 min) */
@@ -33,6 +37,12 @@ export interface HouseBotsOptions {
 
 export const houseBotId = (level: Level): string => `engine-${level}`;
 export const houseBotName = (level: Level): string => `Engine level ${level}`;
+
+/** The namespace of the house bots' name-based player ids (a random UUID, drawn once). */
+const HOUSE_BOT_NAMESPACE = '5b0f3c57-2a55-4a63-9d4e-7f1c1d8f6a20';
+
+/** A level's player id: a name-based UUID (version 5), the same in every process and release. */
+export const houseBotPlayerId = (level: Level): string => uuidV5(houseBotId(level), HOUSE_BOT_NAMESPACE);
 
 /** The bots' pause before each move unless told (HouseBotsOptions.moveDelayMs). */
 export const DEFAULT_MOVE_DELAY_MS = 200;
@@ -86,14 +96,21 @@ export function engineDecide(
   };
 }
 
-/** Creates the bots' players and registers them; resolves with the bots. */
-export async function startHouseBots(options: HouseBotsOptions): Promise<Bot[]> {
+export interface HouseBots {
+  readonly bots: readonly Bot[];
+  /** Revokes this process' tokens for the bots' players (before the gateway closes). */
+  release(): Promise<void>;
+}
+
+/** Takes the bots' players, with a token each for this process, and registers the bots. */
+export async function startHouseBots(options: HouseBotsOptions): Promise<HouseBots> {
   const api = new ApiClient(options.baseUrl);
-  const create = options.createPlayer ?? ((name: string) => api.createPlayer(name));
   const random = seeded(Date.now());
   const bots: Bot[] = [];
+  const players: HousePlayer[] = [];
   for (const level of options.levels ?? LEVEL_NUMBERS) {
-    const player = await createBotPlayer(create, houseBotName(level));
+    const player = await options.housePlayer(houseBotPlayerId(level), houseBotName(level));
+    players.push(player);
     const logger = options.logger.child({ bot: houseBotId(level) });
     const context: EngineDecideContext = {
       engine: options.engine,
@@ -135,5 +152,10 @@ export async function startHouseBots(options: HouseBotsOptions): Promise<Bot[]> 
   options.logger.info(
     `House bots: ${bots.map((b) => `${b.id} (${LEVELS[b.level as Level].description})`).join(', ')}: POST /api/bots/:id/games`,
   );
-  return bots;
+  return {
+    bots,
+    release: async () => {
+      await Promise.all(players.map((player) => player.release()));
+    },
+  };
 }
