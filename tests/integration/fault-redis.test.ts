@@ -37,14 +37,12 @@ import { bearer, call, type Stack, silentLogger, startStack } from './harness.js
 import { PrivateRedis } from './private-redis.js';
 import { range, Watcher } from './spectate-client.js';
 
-// above the local Redis Clusters (infra/start-redis-cluster.sh: 7000-7005, the failover test 7100-7105)
-const redis = new PrivateRedis(7200, 800);
-const REDIS = redis.url;
+// each attempt's own, above the local Redis Clusters (infra/start-redis-cluster.sh: 7000-7005,
+// the failover test 7100-7105)
+const privateRedis = () => new PrivateRedis(7200, 800);
 const GAMES = 6;
 const MOVES = findPlayout('checkmate', 300, 60).moves.slice(0, 24);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-let dataDir = '';
 
 /**
  * The append-only file without an fsync per write: the test kills the process, not the machine,
@@ -53,7 +51,7 @@ let dataDir = '';
  * An fsync per write measures only the disk, which the full suite keeps busy (PostgreSQL
  * fsyncs too): with it this case, seconds alone, has run past its time limit there.
  */
-function startRedis(persistent: boolean): Promise<void> {
+function startRedis(redis: PrivateRedis, persistent: boolean, dataDir: string): Promise<void> {
   const persistence = persistent
     ? ['--appendonly', 'yes', '--appendfsync', 'no', '--dir', dataDir]
     : ['--appendonly', 'no', '--dir', dataDir];
@@ -173,13 +171,19 @@ interface TestGame {
   readonly watcher: Watcher;
 }
 
-let stack: Stack;
-let second: FastifyInstance;
-let urlB: string;
-let worker: RunningWorker;
-let queue: Queue;
+/** One attempt's servers and clients: a timed-out attempt tears down its own, never the retry's. */
+interface Rig {
+  readonly redis: PrivateRedis;
+  readonly dataDir: string;
+  readonly stack: Stack;
+  readonly second: FastifyInstance;
+  readonly urlB: string;
+  readonly worker: RunningWorker;
+  readonly queue: Queue;
+}
 
-async function openGame(): Promise<TestGame> {
+async function openGame(rig: Rig): Promise<TestGame> {
+  const { stack } = rig;
   const sente = (await call(stack.app, 'POST', '/api/players', { name: 'alice' })).body;
   const gote = (await call(stack.app, 'POST', '/api/players', { name: 'bob' })).body;
   const game = (
@@ -187,10 +191,10 @@ async function openGame(): Promise<TestGame> {
   ).body;
   const players = [
     new Player(`${game.id} sente`, stack.baseUrl, game.id, sente.token),
-    new Player(`${game.id} gote`, urlB, game.id, gote.token),
+    new Player(`${game.id} gote`, rig.urlB, game.id, gote.token),
   ] as const;
   await Promise.all(players.map((p) => p.connect()));
-  const watcher = await Watcher.open(urlB, game.id);
+  const watcher = await Watcher.open(rig.urlB, game.id);
   return { id: game.id, players, watcher };
 }
 
@@ -201,17 +205,17 @@ async function playAll(game: TestGame, moves: readonly string[], progress: () =>
   }
 }
 
-async function setUp(persistent: boolean): Promise<void> {
-  // a timed-out attempt never reached its tearDown: its redis-server must not answer for this one
-  await redis.kill();
-  dataDir = await mkdtemp(join(tmpdir(), 'shogi-redis-'));
-  await startRedis(persistent);
-  stack = await startStack({ listen: true, worker: false, config: { redisUrl: REDIS } });
-  second = await buildApp(stack.config, silentLogger());
-  urlB = await second.listen({ host: '127.0.0.1', port: 0 });
-  worker = await startWorker({
+async function setUp(persistent: boolean): Promise<Rig> {
+  const redis = privateRedis();
+  const url = redis.url;
+  const dataDir = await mkdtemp(join(tmpdir(), 'shogi-redis-'));
+  await startRedis(redis, persistent, dataDir);
+  const stack = await startStack({ listen: true, worker: false, config: { redisUrl: url } });
+  const second = await buildApp(stack.config, silentLogger());
+  const urlB = await second.listen({ host: '127.0.0.1', port: 0 });
+  const worker = await startWorker({
     databaseUrl: stack.config.databaseUrl,
-    redisUrl: REDIS,
+    redisUrl: url,
     logger: silentLogger(),
     concurrency: 1,
     prefix: stack.config.queuePrefix,
@@ -222,23 +226,29 @@ async function setUp(persistent: boolean): Promise<void> {
     lockDuration: 2_000,
     stalledInterval: 1_000,
   });
-  const connection = new Redis(REDIS, { maxRetriesPerRequest: null });
+  const connection = new Redis(url, { maxRetriesPerRequest: null });
   connection.on('error', () => undefined);
-  queue = new Queue('validate', {
+  const queue = new Queue('validate', {
     connection,
     prefix: stack.config.queuePrefix,
   });
   queue.on('error', () => undefined);
+  return { redis, dataDir, stack, second, urlB, worker, queue };
 }
 
-async function tearDown(): Promise<void> {
-  if (!redis.running) await startRedis(false).catch(() => undefined);
-  await queue?.close();
-  await worker?.close();
-  await second?.close();
-  await stack?.close();
-  await redis.kill();
-  await rm(dataDir, { recursive: true, force: true });
+async function tearDown(rig: Rig, games: readonly TestGame[]): Promise<void> {
+  // the queues and the worker close through Redis: a run that failed while it was down restarts it
+  if (!rig.redis.running) await startRedis(rig.redis, false, rig.dataDir).catch(() => undefined);
+  for (const g of games) {
+    for (const p of g.players) p.close();
+    await g.watcher.close();
+  }
+  await rig.queue.close();
+  await rig.worker.close();
+  await rig.second.close();
+  await rig.stack.close();
+  await rig.redis.kill();
+  await rm(rig.dataDir, { recursive: true, force: true });
 }
 
 const CASES = [
@@ -252,19 +262,36 @@ for (const { persistence, persistent } of CASES) {
   test.sequential(`Redis killed and restarted mid-game, persistence ${persistence}: every move one verdict, every client whole`, {
     retry: 1,
     timeout: 120_000,
-  }, async () => {
-    await setUp(persistent);
+  }, async ({ signal }) => {
+    const rig = await setUp(persistent);
+    const all: TestGame[] = [];
+    // past the time limit vitest moves on (to the retry): this attempt's servers and clients
+    // must not live on beside it, nor in the files that run after it in this process
+    let down: Promise<void> | null = null;
+    const tearDownOnce = () => {
+      down ??= tearDown(rig, all).catch(() => undefined);
+      return down;
+    };
+    signal.addEventListener('abort', () => void tearDownOnce(), { once: true });
     try {
       // 1. six games stream moves
-      const games = await Promise.all(Array.from({ length: GAMES }, () => openGame()));
+      const games = await Promise.all(Array.from({ length: GAMES }, () => openGame(rig)));
+      all.push(...games);
       let played = 0;
       const progress = () => {
         played++;
       };
       const running = games.map((g) => playAll(g, MOVES, progress));
-      while (played < GAMES * 4) await sleep(10);
+      // a game that stalls fails its player's wait (60 s): said at once, not after the test's limit
+      let stalled: unknown = null;
+      for (const game of running) game.catch((err: unknown) => (stalled ??= err));
+      while (played < GAMES * 4) {
+        if (stalled !== null) throw stalled;
+        await sleep(10);
+      }
 
       // 2. with one job at a time for six games, jobs queue up: Redis dies with several waiting
+      const { queue, stack } = rig;
       let waiting = await queue.getWaitingCount();
       const queuedBy = Date.now() + 30_000;
       while (waiting < 3) {
@@ -274,20 +301,20 @@ for (const { persistence, persistent } of CASES) {
         waiting = await queue.getWaitingCount();
       }
       const playedAtKill = played;
-      await redis.kill();
+      await rig.redis.kill();
 
       // 3. while Redis is down, two new games get their first move (durable in PostgreSQL)
-      const late = await Promise.all([openGame(), openGame()]);
+      const late = await Promise.all([openGame(rig), openGame(rig)]);
+      all.push(...late);
       const lateRunning = late.map((g) => playAll(g, MOVES.slice(0, 6), () => undefined));
       await sleep(1_500);
 
       // 4. Redis comes back on the same port
-      await startRedis(persistent);
+      await startRedis(rig.redis, persistent, rig.dataDir);
       await Promise.all([...running, ...lateRunning]);
       expect(played).toBeGreaterThan(playedAtKill);
 
       // 5. every socket has the whole ordered stream; the audit holds
-      const all = [...games, ...late];
       const acknowledged: Acknowledged[] = [];
       for (const g of all) {
         const view = (await call(stack.app, 'GET', `/api/games/${g.id}`)).body;
@@ -312,12 +339,8 @@ for (const { persistence, persistent } of CASES) {
         const swept = (await queue.getCompleted(0, 10_000)).filter((j) => j.id?.includes('-sweep'));
         expect(swept.length).toBeGreaterThanOrEqual(1);
       }
-      for (const g of all) {
-        for (const p of g.players) p.close();
-        await g.watcher.close();
-      }
     } finally {
-      await tearDown();
+      await tearDownOnce();
     }
   });
 }
