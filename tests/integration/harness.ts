@@ -10,7 +10,6 @@ import {
   buildApp,
   type CsaFrontEnd,
   type GatewayConfig,
-  type HousePlayer,
   type HousePlayers,
   loadConfig,
 } from '@shogi/gateway';
@@ -95,7 +94,7 @@ export interface Stack {
   /** the API client, with the admin token for `createGame` */
   readonly api: ApiClient;
   /** a shared player with a token of this stack's own, as RunningGateway.housePlayer (the house bots) */
-  housePlayer(id: string, name: string): Promise<HousePlayer>;
+  readonly housePlayer: HousePlayers;
   close(): Promise<void>;
 }
 

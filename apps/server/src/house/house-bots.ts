@@ -10,7 +10,7 @@
  * holds a token of its own for it, revoked when the process stops.
  */
 import { LEVEL_NUMBERS, LEVELS, type Level, timeLeftMs } from '@shogi/engine-bots';
-import type { Bot, BotRegistry, HousePlayer } from '@shogi/gateway';
+import type { Bot, BotRegistry, HousePlayer, HousePlayers } from '@shogi/gateway';
 import type { GameView, Side } from '@shogi/protocol';
 import type { UsiScore } from '@shogi/usi';
 import type { Logger } from 'pino';
@@ -28,7 +28,7 @@ export interface HouseBotsOptions {
   readonly engine: EngineClient;
   readonly levels?: readonly Level[];
   /** a level's player, shared by every process under its fixed id (RunningGateway.housePlayer) */
-  readonly housePlayer: (id: string, name: string) => Promise<HousePlayer>;
+  readonly housePlayer: HousePlayers;
   /** pause before each move, so a person sees the reply arrive; it is taken from the bot's clock */
   readonly moveDelayMs?: number;
   /** a bot resigns a game in which nobody moved for this long (default 15 min) */
