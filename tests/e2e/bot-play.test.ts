@@ -35,7 +35,7 @@ beforeAll(async () => {
   const prefix = stack.config.queuePrefix;
   const settings = { path: DEFAULT_ENGINE_PATH, workers: 1, hashMb: 16, analysisDepth: 8 };
   engines = await startEngineWorker({ redisUrl: REDIS_URL, prefix, settings, logger: silentLogger() });
-  engineClient = await EngineClient.start({ redisUrl: REDIS_URL, prefix });
+  engineClient = await EngineClient.start({ redisUrl: REDIS_URL, prefix, logger: silentLogger() });
   await startHouseBots({
     baseUrl: stack.baseUrl,
     housePlayer: stack.housePlayer,

@@ -272,7 +272,25 @@ for (const { persistence, persistent } of CASES) {
       down ??= tearDown(rig, all).catch(() => undefined);
       return down;
     };
-    signal.addEventListener('abort', () => void tearDownOnce(), { once: true });
+    // the servers' errors go to their loggers: none printed raw (BullMQ prints an error no
+    // listener takes to stderr); console.error is this attempt's only while it runs
+    const printed: unknown[] = [];
+    const consoleError = console.error;
+    console.error = (...args: unknown[]) => {
+      printed.push(args[0]);
+      consoleError(...args);
+    };
+    const restore = () => {
+      console.error = consoleError;
+    };
+    signal.addEventListener(
+      'abort',
+      () => {
+        restore();
+        void tearDownOnce();
+      },
+      { once: true },
+    );
     try {
       // 1. six games stream moves
       const games = await Promise.all(Array.from({ length: GAMES }, () => openGame(rig)));
@@ -339,7 +357,9 @@ for (const { persistence, persistent } of CASES) {
         const swept = (await queue.getCompleted(0, 10_000)).filter((j) => j.id?.includes('-sweep'));
         expect(swept.length).toBeGreaterThanOrEqual(1);
       }
+      expect(printed).toEqual([]);
     } finally {
+      restore();
       await tearDownOnce();
     }
   });

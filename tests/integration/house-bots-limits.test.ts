@@ -40,7 +40,7 @@ beforeAll(async () => {
     settings,
     logger: silentLogger(),
   });
-  client = await EngineClient.start({ redisUrl: REDIS_URL, prefix });
+  client = await EngineClient.start({ redisUrl: REDIS_URL, prefix, logger: silentLogger() });
   await startHouseBots({
     baseUrl: stack.baseUrl,
     housePlayer: stack.housePlayer,

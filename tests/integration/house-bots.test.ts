@@ -37,7 +37,7 @@ beforeAll(async () => {
     logger: silentLogger(),
   });
   if (engines === null) throw new Error('the engine role did not start');
-  client = await EngineClient.start({ redisUrl: REDIS_URL, prefix });
+  client = await EngineClient.start({ redisUrl: REDIS_URL, prefix, logger: silentLogger() });
   await startBotOpponent({ baseUrl: stack.baseUrl, registry: bots, logger: silentLogger() });
   await startHouseBots({
     baseUrl: stack.baseUrl,
@@ -215,7 +215,11 @@ test('an engine killed in the middle of a search is replaced, and the bot still 
 });
 
 test('with no engine running, the bot plays built-in moves at once instead of stalling', async () => {
-  const alone = await EngineClient.start({ redisUrl: REDIS_URL, prefix: `${stack.config.queuePrefix}-none` });
+  const alone = await EngineClient.start({
+    redisUrl: REDIS_URL,
+    prefix: `${stack.config.queuePrefix}-none`,
+    logger: silentLogger(),
+  });
   try {
     expect(await alone.available()).toBeNull();
     const reply = await alone.move(

@@ -79,6 +79,7 @@ async function main(): Promise<number> {
       redisUrl: config.redisUrl,
       redisClusterNodes: config.redisClusterNodes,
       prefix: config.queuePrefix,
+      logger: logger.child({ role: 'bot' }),
     });
     houseBots = await startHouseBots({
       baseUrl: gateway.url,

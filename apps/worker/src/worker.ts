@@ -129,7 +129,13 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   // one set of states and one order per game for both processors: a game's verdicts and flag checks run in turn
   const games = workerGames(events, { cacheSize: options.cacheSize ?? 2_000 });
   const publish = publisherTo(createChannelPublisher(publisher), options);
-  const flagQueue = new Queue<FlagJobData>(FLAG_QUEUE, placed(FLAG_QUEUE));
+  // BullMQ prints an error no listener takes to stderr, stack and all: these go to the log
+  const queueOf = <T>(name: string) => {
+    const queue = new Queue<T>(name, placed(name));
+    queue.on('error', (err) => logger.warn({ err, queue: name }, 'queue: error'));
+    return queue;
+  };
+  const flagQueue = queueOf<FlagJobData>(FLAG_QUEUE);
   const schedule = (gameId: string, state: GameState) => scheduleFlag(flagQueue, gameId, state);
   const flagWorker = startFlagWorker(
     createFlagProcessor({ events, games, logger, publish, schedule }),
@@ -138,7 +144,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   );
   const processJob = createValidateProcessor({ events, games, logger, publish, afterVerdict: schedule });
   const workers = queueNames.map((name) => startValidateWorker(name, processJob, placed(name), options));
-  const queues = queueNames.map((name) => new Queue<ValidateJob>(name, placed(name)));
+  const queues = queueNames.map((name) => queueOf<ValidateJob>(name));
   const chores = startChores(db, queues, flagQueue, options);
   const statsTimer = reportWhatItDid(workers, logger, options.statsIntervalMs ?? 60_000);
   await Promise.all([...workers, flagWorker].map((w) => w.waitUntilReady()));

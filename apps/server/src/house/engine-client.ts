@@ -13,12 +13,15 @@ import {
 } from '@shogi/engine-bots';
 import { closeClient, onCluster, queuePrefix, type RedisClient, type RedisTarget, redisClient } from '@shogi/redis';
 import { Queue, QueueEvents } from 'bullmq';
+import type { Logger } from 'pino';
 
 /** How long a presence read is trusted before Redis is asked again. */
 const PRESENCE_CACHE_MS = 1000;
 
 export interface EngineClientOptions extends RedisTarget {
   readonly prefix: string;
+  /** where the queue's Redis errors go (BullMQ prints one no listener takes to stderr) */
+  readonly logger: Logger;
 }
 
 export type EngineReply = EngineMoveResult | { readonly kind: 'unavailable'; readonly reason: string };
@@ -36,6 +39,7 @@ export class EngineClient {
     // every move awaited holds a 'closing' listener on this queue until it is answered
     // (BullMQ's waitUntilFinished): one per bot move in flight, as many as the games in play
     this.queue.setMaxListeners(0);
+    this.queue.on('error', (err) => options.logger.warn({ err }, 'engine client: queue error'));
     this.events = events;
     this.presenceKey = enginePresenceKey(options.prefix);
   }
@@ -48,6 +52,7 @@ export class EngineClient {
     const connection = redisClient(options, 'engine-client', { maxRetriesPerRequest: null });
     // BullMQ gives the events their own connection, a copy of this one (they block reading)
     const events = new QueueEvents(ENGINE_MOVE_QUEUE, { connection, prefix: EngineClient.prefixOf(options) });
+    events.on('error', (err) => options.logger.warn({ err }, 'engine client: queue events error'));
     await events.waitUntilReady();
     return new EngineClient(options, connection, events);
   }
