@@ -66,7 +66,7 @@ async function playOneGameAsBot(): Promise<{ gameId: string; last: Record<string
     const stream = await openStream(stack, gameId, bot.token, 'bot');
     const full = await stream.next();
     if (full?.type !== 'gameFull') throw new Error(`the bot's stream opened with ${JSON.stringify(full)}`);
-    const mine = full.sente.id === bot.username.toLowerCase() ? 0 : 1;
+    const mine = (full.sente as { id: string }).id === bot.username.toLowerCase() ? 0 : 1;
     let state = full.state as Record<string, unknown>;
     while (state.status === 'started') {
       const moves = String(state.moves)

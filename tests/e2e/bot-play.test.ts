@@ -34,7 +34,14 @@ beforeAll(async () => {
   // the engine role, as `npm start` runs it; one engine is enough for the low levels played here
   const prefix = stack.config.queuePrefix;
   const settings = { path: DEFAULT_ENGINE_PATH, workers: 1, hashMb: 16, analysisDepth: 8 };
-  engines = await startEngineWorker({ redisUrl: REDIS_URL, prefix, settings, logger: silentLogger() });
+  engines = await startEngineWorker({
+    redisUrl: REDIS_URL,
+    prefix,
+    databaseUrl: stack.config.databaseUrl,
+    channelPrefix: stack.config.channelPrefix,
+    settings,
+    logger: silentLogger(),
+  });
   engineClient = await EngineClient.start({ redisUrl: REDIS_URL, prefix, logger: silentLogger() });
   await startHouseBots({
     baseUrl: stack.baseUrl,

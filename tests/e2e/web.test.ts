@@ -376,8 +376,10 @@ describe('web client', () => {
     const from = await centre('.hand [data-hand="7"]');
     const to = await centre('.board [data-sq="6e"]');
     const cdp = await page.context().newCDPSession(page);
-    const touch = (type: string, at: { x: number; y: number } | null) =>
-      cdp.send('Input.dispatchTouchEvent', { type, touchPoints: at ? [{ x: at.x, y: at.y }] : [] });
+    const touch = (
+      type: 'touchStart' | 'touchMove' | 'touchEnd' | 'touchCancel',
+      at: { x: number; y: number } | null,
+    ) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: at ? [{ x: at.x, y: at.y }] : [] });
     await touch('touchStart', from);
     for (let i = 1; i <= 5; i++)
       await touch('touchMove', { x: from.x + ((to.x - from.x) * i) / 5, y: from.y + ((to.y - from.y) * i) / 5 });

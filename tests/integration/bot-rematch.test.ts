@@ -33,7 +33,14 @@ beforeAll(async () => {
   stack = await startStack({ listen: true, extras: { bots } });
   const prefix = stack.config.queuePrefix;
   const settings = { path: DEFAULT_ENGINE_PATH, workers: 1, hashMb: 16, analysisDepth: 8 };
-  engines = await startEngineWorker({ redisUrl: REDIS_URL, prefix, settings, logger: silentLogger() });
+  engines = await startEngineWorker({
+    redisUrl: REDIS_URL,
+    prefix,
+    databaseUrl: stack.config.databaseUrl,
+    channelPrefix: stack.config.channelPrefix,
+    settings,
+    logger: silentLogger(),
+  });
   client = await EngineClient.start({ redisUrl: REDIS_URL, prefix, logger: silentLogger() });
   demoBot = await startBotOpponent({ baseUrl: stack.baseUrl, registry: bots, logger: silentLogger(), moveDelayMs: 0 });
   await startHouseBots({

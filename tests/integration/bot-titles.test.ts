@@ -3,6 +3,7 @@
  * view, the live list, a spectator's snapshot and the NDJSON stream carries `title: 'BOT'`; a
  * person's entries carry no `title` key at all, so exact-shape clients see what they saw before.
  */
+import type { GameView } from '@shogi/protocol';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bearer, call, newGame, type Stack, startStack } from './harness.js';
 import { post } from './lishogi-client.js';
@@ -50,7 +51,8 @@ describe('the BOT title', () => {
     expect(gameId).toEqual(expect.any(String));
 
     const view = (await call(stack.app, 'GET', `/api/games/${gameId}`)).body;
-    const [botSide, taroSide] = view.players.sente.id === bot.id ? ['sente', 'gote'] : ['gote', 'sente'];
+    const [botSide, taroSide] =
+      view.players.sente.id === bot.id ? (['sente', 'gote'] as const) : (['gote', 'sente'] as const);
     expect(view.players[botSide]).toEqual({ id: bot.id, name: 'TitleBot', title: 'BOT' });
     expect(view.players[taroSide]).toEqual({ id: taro.id, name: 'TitleTaro' });
 
@@ -63,8 +65,9 @@ describe('the BOT title', () => {
       if (!('reader' in opened)) throw new Error(`stream refused: ${opened.status}`);
       const stream = opened.reader;
       const snapshot = await stream.next();
-      expect(snapshot?.game.players[botSide]).toEqual({ id: bot.id, name: 'TitleBot', title: 'BOT' });
-      expect(snapshot?.game.players[taroSide]).toEqual({ id: taro.id, name: 'TitleTaro' });
+      const game = snapshot?.game as GameView | undefined;
+      expect(game?.players[botSide]).toEqual({ id: bot.id, name: 'TitleBot', title: 'BOT' });
+      expect(game?.players[taroSide]).toEqual({ id: taro.id, name: 'TitleTaro' });
       stream.close();
     }
     expect((await call(stack.app, 'POST', `/api/games/${gameId}/resign`, {}, bearer(taro.session))).status).toBe(202);

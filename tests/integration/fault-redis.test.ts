@@ -73,12 +73,17 @@ class Player {
   private closing = false;
   private pending: { usi: string; ply: number; key: string } | null = null;
 
-  constructor(
-    readonly name: string,
-    private readonly baseUrl: string,
-    private readonly gameId: string,
-    private readonly token: string,
-  ) {}
+  readonly name: string;
+  private readonly baseUrl: string;
+  private readonly gameId: string;
+  private readonly token: string;
+
+  constructor(name: string, baseUrl: string, gameId: string, token: string) {
+    this.name = name;
+    this.baseUrl = baseUrl;
+    this.gameId = gameId;
+    this.token = token;
+  }
 
   get lastSeq(): number {
     return this.events.at(-1)?.seq ?? 0;

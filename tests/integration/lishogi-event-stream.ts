@@ -68,7 +68,7 @@ export class LineLog {
     const decoder = new TextDecoder();
     let buffer = '';
     try {
-      for await (const chunk of body) {
+      for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
         buffer += decoder.decode(chunk, { stream: true });
         for (let at = buffer.indexOf('\n'); at >= 0; at = buffer.indexOf('\n')) {
           const line = buffer.slice(0, at);

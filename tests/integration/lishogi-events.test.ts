@@ -61,7 +61,9 @@ async function lishogiPost(path: string, token: string, form?: Record<string, st
 class LobbySocket {
   readonly received: LobbyMessage[] = [];
   private readonly conditions = new Conditions();
-  private constructor(readonly ws: WebSocket) {
+  readonly ws: WebSocket;
+  private constructor(ws: WebSocket) {
+    this.ws = ws;
     ws.on('message', (data) => {
       this.received.push(JSON.parse(String(data)) as LobbyMessage);
       this.conditions.notify();

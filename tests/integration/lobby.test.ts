@@ -39,6 +39,9 @@ const newPlayer = async (prefix: string, app: FastifyInstance = stack.app): Prom
   const n = ++players;
   return { ...res.body, address: `198.18.${n >> 8}.${n & 255}` };
 };
+/** One new player per name, as a tuple of the names' length. */
+const newPlayers = <const Names extends readonly string[]>(...names: Names) =>
+  Promise.all(names.map((name) => newPlayer(name))) as Promise<{ -readonly [K in keyof Names]: TestPlayer }>;
 const as = (p: TestPlayer) => bearer(p.token);
 const post = async (path: string, p: TestPlayer, body?: unknown, app: FastifyInstance = stack.app) => {
   const res = await app.inject({
@@ -190,8 +193,13 @@ describe('seeks', () => {
       await sql`insert into ratings (player_id, category, name, rating, rd, volatility, games, wins, losses, draws, updated_at)
         values (${p.id}, 'blitz', ${p.name}, ${rating}, 60, 0.06, 30, 15, 15, 0, now())`.execute(stack.db);
     };
-    const [old1500, far1900, near1650, narrow1610, newer1650, me] = await Promise.all(
-      ['old', 'far', 'near', 'narrow', 'newer', 'me'].map((n) => newPlayer(n)),
+    const [old1500, far1900, near1650, narrow1610, newer1650, me] = await newPlayers(
+      'old',
+      'far',
+      'near',
+      'narrow',
+      'newer',
+      'me',
     );
     for (const [p, r] of [
       [far1900, 1900],
@@ -549,7 +557,7 @@ describe('one real-time game at a time', () => {
 
   test('two opponents answering two pools of one player at once: one game, and her other seek withdrawn (repeated)', async () => {
     for (let trial = 0; trial < 8; trial++) {
-      const [a, b, c] = await Promise.all(['two-pools', 'byo', 'fis'].map((n) => newPlayer(n)));
+      const [a, b, c] = await newPlayers('two-pools', 'byo', 'fis');
       const byoyomi = { kind: 'byoyomi', mainSeconds: 180 + trial, byoyomiSeconds: 10, periods: 1 };
       const fischer = { kind: 'fischer', mainSeconds: 300 + trial, incrementSeconds: 3 };
       const s1 = (await post('/api/seeks', a, { timeControl: byoyomi, rated: false })).body as SeekView;
@@ -568,7 +576,7 @@ describe('one real-time game at a time', () => {
   });
 
   test('a player in a real-time game posts no real-time seek, may post a correspondence one, and her open seek waits for the end', async () => {
-    const [a, z, b, c] = await Promise.all(['busy', 'z', 'b', 'c'].map((n) => newPlayer(n)));
+    const [a, z, b, c] = await newPlayers('busy', 'z', 'b', 'c');
     const tc = { kind: 'fischer', mainSeconds: 240, incrementSeconds: 4 };
     const leftover = (await post('/api/seeks', a, { timeControl: tc, rated: false })).body as SeekView;
     const gameId = await realTimeGame(a, z);
@@ -592,7 +600,7 @@ describe('one real-time game at a time', () => {
   });
 
   test('a challenge or rematch starts no second real-time game: ALREADY_PLAYING, OPPONENT_PLAYING; correspondence is not limited', async () => {
-    const [a, x, z, w] = await Promise.all(['a', 'x', 'z', 'w'].map((n) => newPlayer(n)));
+    const [a, x, z, w] = await newPlayers('a', 'x', 'z', 'w');
     const challenge = async (from: TestPlayer, to: TestPlayer, timeControl: object = blitz) =>
       post('/api/challenges', from, { opponent: to.id, timeControl, rated: false });
     const accept = (id: string, p: TestPlayer) => post(`/api/challenges/${id}/accept`, p);
@@ -635,7 +643,7 @@ describe('one real-time game at a time', () => {
 
   test('accepts and a pairing at once never give one player two real-time games (repeated)', async () => {
     for (let trial = 0; trial < 6; trial++) {
-      const [a, b, c, d] = await Promise.all(['a', 'b', 'c', 'd'].map((n) => newPlayer(n)));
+      const [a, b, c, d] = await newPlayers('a', 'b', 'c', 'd');
       const tc = { kind: 'byoyomi', mainSeconds: 420 + trial, byoyomiSeconds: 20, periods: 1 };
       const seek = (await post('/api/seeks', a, { timeControl: tc, rated: false })).body as SeekView;
       const ch1 = (await post('/api/challenges', b, { opponent: a.id, timeControl: blitz, rated: false })).body.id;

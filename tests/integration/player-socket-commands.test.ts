@@ -20,7 +20,7 @@ let openApi: ApiClient;
 beforeAll(async () => {
   const rateLimits = { ...loadConfig({}).rateLimits, moves: { max: LIMIT, windowMs: 60_000 } };
   stack = await startStack({ listen: true, config: { rateLimits } });
-  open = Fastify(fastifyOptions(stack.config, silentLogger()));
+  open = Fastify(fastifyOptions(stack.config, silentLogger())) as unknown as FastifyInstance;
   await open.register(fp(gateway), { config: stack.config });
   openApi = new ApiClient(await open.listen({ host: '127.0.0.1', port: 0 }));
 });

@@ -146,7 +146,12 @@ async function expectedRatings(): Promise<Map<string, PlayerRating>> {
       handicap: null,
       initial_sfen: '',
       rated: c.rated,
-      time_category: c.timeControl.kind === 'unlimited' ? null : c.timeControl.mainSeconds === 0 ? 'bullet' : 'blitz',
+      time_category:
+        c.timeControl.kind === 'unlimited'
+          ? null
+          : 'mainSeconds' in c.timeControl && c.timeControl.mainSeconds === 0
+            ? 'bullet'
+            : 'blitz',
       sente_rating_before: null,
       sente_rating_after: null,
       gote_rating_before: null,

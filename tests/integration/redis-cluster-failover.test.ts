@@ -100,7 +100,7 @@ async function masterOf(key: string): Promise<number> {
   const client = redisClient(TARGET, 'test-failover-probe');
   try {
     const slot = Number(await client.cluster('KEYSLOT', key));
-    const slots = (await client.cluster('SLOTS')) as [number, number, [string, number]][];
+    const slots = (await client.cluster('SLOTS')) as unknown as [number, number, [string, number]][];
     const range = slots.find(([from, to]) => slot >= from && slot <= to);
     if (range === undefined) throw new Error(`no master serves slot ${slot}`);
     return range[2][1];

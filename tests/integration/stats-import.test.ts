@@ -60,13 +60,18 @@ function stated(text: string): Expected {
       return 'none';
     case undefined: {
       if (summary === undefined) return 'none';
-      const names = Object.fromEntries(
+      const names: Record<string, 'sente' | 'gote'> = Object.fromEntries(
         lines.filter((l) => /^N[+-]/.test(l)).map((l) => [l.slice(2).trim(), l[1] === '+' ? 'sente' : 'gote']),
       );
       const win = /:(\S+) win/.exec(summary)?.[1];
       const lose = /:(\S+) lose/.exec(summary)?.[1];
-      if (win !== undefined) return names[win];
-      if (lose !== undefined) return names[lose] === 'sente' ? 'gote' : 'sente';
+      const sideOf = (name: string): 'sente' | 'gote' => {
+        const side = names[name];
+        if (side === undefined) throw new Error(`the summary names ${name}, who is no player of the record`);
+        return side;
+      };
+      if (win !== undefined) return sideOf(win);
+      if (lose !== undefined) return sideOf(lose) === 'sente' ? 'gote' : 'sente';
       return 'draw';
     }
     default:
@@ -138,9 +143,8 @@ describe('importing ../shared/fixtures/games', () => {
       .selectFrom('finished_games')
       .select(['result', (eb) => eb.fn.countAll<string>().as('n')])
       .groupBy('result');
-    if (filter.from !== undefined) q = q.where('ended_at', '>=', new Date(`${filter.from}T00:00:00Z`));
-    if (filter.to !== undefined)
-      q = q.where('ended_at', '<', new Date(Date.parse(`${filter.to}T00:00:00Z`) + 86_400_000));
+    if ('from' in filter) q = q.where('ended_at', '>=', new Date(`${filter.from}T00:00:00Z`));
+    if ('to' in filter) q = q.where('ended_at', '<', new Date(Date.parse(`${filter.to}T00:00:00Z`) + 86_400_000));
     if ('handicap' in filter) q = q.where('handicap', 'is', null);
     const direct = Object.fromEntries((await q.execute()).map((r) => [r.result, Number(r.n)]));
     const s = await resultsSummary(t.db, filter);

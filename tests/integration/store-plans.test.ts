@@ -64,7 +64,9 @@ async function sequentialScans(table: string): Promise<number> {
 }
 
 it('appends and reads by key on a young database, without scanning games or the log', async () => {
-  await inOwnSessions((db) => migrateToLatest(db));
+  await inOwnSessions(async (db) => {
+    await migrateToLatest(db);
+  });
   const games = ['young1', 'young2', 'young3'];
   await inOwnSessions(async (db) => {
     for (const id of games) await appendEvents(db, id, 0, [gameCreated(id)]);

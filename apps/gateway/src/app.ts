@@ -223,10 +223,18 @@ export function requestTimeouts(ms: number): Pick<FastifyHttpOptions<Server>, 'r
   };
 }
 
-/** The whole app on a fresh instance, ready to listen or to take `inject()` calls. */
-export async function buildApp(config: GatewayConfig, logger: Logger, extras: AppExtras = {}) {
+/**
+ * The whole app on a fresh instance, ready to listen or to take `inject()` calls. Callers get
+ * the plain instance type: the schema-typed routes are the plugins' business, and an instance
+ * typed with its provider and pino's logger fits no parameter typed `FastifyInstance`.
+ */
+export async function buildApp(
+  config: GatewayConfig,
+  logger: Logger,
+  extras: AppExtras = {},
+): Promise<FastifyInstance> {
   const fastify = Fastify(fastifyOptions(config, logger)).withTypeProvider<TypeBoxTypeProvider>();
   await fastify.register(app, { config, extras });
   await fastify.ready();
-  return fastify;
+  return fastify as unknown as FastifyInstance;
 }

@@ -133,7 +133,9 @@ test('a pool is the terms seeks pair on', () => {
 
 test('byoyomi and Fischer games are real-time (one at a time); correspondence and unlimited are not', () => {
   expect(isRealTime(blitz)).toBe(true);
-  expect(isRealTime({ kind: 'fischer', mainSeconds: 300, incrementSeconds: 3 })).toBe(true);
-  expect(isRealTime({ kind: 'correspondence', daysPerMove: 3 })).toBe(false);
+  const fischer = { kind: 'fischer', mainSeconds: 300, incrementSeconds: 3 } as const;
+  const correspondence = { kind: 'correspondence', daysPerMove: 3 } as const;
+  expect(isRealTime(fischer)).toBe(true);
+  expect(isRealTime(correspondence)).toBe(false);
   expect(isRealTime({ kind: 'unlimited' })).toBe(false);
 });

@@ -30,6 +30,7 @@ function fakeHub() {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    deliver() {},
     get size() {
       return listeners.size;
     },
@@ -72,7 +73,7 @@ function world() {
     log.push(e);
     return e;
   };
-  return { log, spectators, publish, append };
+  return { log, spectators, publish, append, view };
 }
 
 function member() {
@@ -174,7 +175,7 @@ describe('spectator rooms leave nothing behind', () => {
       hub,
       view: async () => {
         await gate;
-        return (await base.spectators.join('g', member().m, {}, () => {})).snapshot;
+        return base.view();
       },
       eventsAfter: async () => [],
       toWire: (e) => e as WireEvent,

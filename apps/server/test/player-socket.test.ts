@@ -28,7 +28,7 @@ const codes = (socket: PlayerSocket) => socket.received.map((m) => (m.type === '
 describe('PlayerSocket', () => {
   it('keeps every message by default', async () => {
     const socket = await socketGetting(20);
-    await socket.waitFor((m) => m.type === 'error' && m.error.code === 'N20');
+    await socket.waitFor((m) => m.type === 'error' && (m.error.code as string) === 'N20');
     expect(codes(socket)).toHaveLength(20);
     await socket.close();
   });
@@ -40,7 +40,7 @@ describe('PlayerSocket', () => {
     for (const ws of server?.clients ?? [])
       for (let seq = 1; seq <= 10; seq++)
         ws.send(JSON.stringify({ type: 'error', error: { code: `N${seq}`, message: '' } }));
-    await socket.waitFor((m) => m.type === 'error' && m.error.code === 'N10');
+    await socket.waitFor((m) => m.type === 'error' && (m.error.code as string) === 'N10');
     expect(codes(socket)).toEqual(['N8', 'N9', 'N10']);
     expect(seen).toHaveLength(10);
     await socket.close();

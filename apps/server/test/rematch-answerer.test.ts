@@ -12,6 +12,7 @@ const offer = (over: Partial<ChallengeView> = {}): ChallengeView => ({
   color: 'gote',
   ruleset: 'default',
   handicap: null,
+  sfen: null,
   status: 'pending',
   gameId: null,
   rematchOf: 'g1',

@@ -274,10 +274,12 @@ describe('game page wording', () => {
   });
 
   test('a clock reads its periods out only when it has some; refusals lose their underscores', () => {
-    expect(clockLabel('gote', { text: '0:25', periods: 2, byoyomi: true, low: true })).toBe(
+    expect(clockLabel('gote', { text: '0:25', periods: 2, byoyomi: true, low: true, ms: 25_000 })).toBe(
       'gote clock 0:25, 2 byoyomi periods',
     );
-    expect(clockLabel('sente', { text: '9:59', periods: 0, byoyomi: false, low: false })).toBe('sente clock 9:59');
+    expect(clockLabel('sente', { text: '9:59', periods: 0, byoyomi: false, low: false, ms: 599_000 })).toBe(
+      'sente clock 9:59',
+    );
     expect(refusal('8h2b', 'would_leave_king_in_check')).toBe('Move 8h2b refused: would leave king in check');
   });
 });

@@ -59,10 +59,12 @@ describe('recent states', () => {
 /** The plain definition: a list in order of use, the least recent first, swept on every set. */
 class ReferenceLru {
   private list: { id: string; value: number; usedAt: number }[] = [];
-  constructor(
-    private readonly limit: number,
-    private readonly idleMs: number,
-  ) {}
+  private readonly limit: number;
+  private readonly idleMs: number;
+  constructor(limit: number, idleMs: number) {
+    this.limit = limit;
+    this.idleMs = idleMs;
+  }
   get(id: string, now: number): number | undefined {
     const i = this.list.findIndex((e) => e.id === id);
     const entry = this.list[i];
