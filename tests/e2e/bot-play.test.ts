@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_ENGINE_PATH, type RunningEngineWorker, startEngineWorker } from '@shogi/engine-worker';
+import { DEFAULT_ENGINE_PATH, type RunningEngineWorker } from '@shogi/engine-worker';
 import { BotRegistry } from '@shogi/gateway';
 import type { GameView } from '@shogi/protocol';
 import type { Page } from 'playwright-core';
@@ -15,7 +15,7 @@ import { seeded } from '../../apps/server/src/demo/brain.js';
 import { answerSeeks } from '../../apps/server/src/demo/seek-answerer.js';
 import { EngineClient } from '../../apps/server/src/house/engine-client.js';
 import { startHouseBots } from '../../apps/server/src/house/house-bots.js';
-import { REDIS_URL, type Stack, silentLogger, startStack } from '../integration/harness.js';
+import { REDIS_URL, type Stack, silentLogger, startStack, startStackEngines } from '../integration/harness.js';
 import { ARTIFACTS, bounded, buildWebClient, type Chromium, openChromium, removeWebClient } from './browser.js';
 
 let stack: Stack;
@@ -34,14 +34,7 @@ beforeAll(async () => {
   // the engine role, as `npm start` runs it; one engine is enough for the low levels played here
   const prefix = stack.config.queuePrefix;
   const settings = { path: DEFAULT_ENGINE_PATH, workers: 1, hashMb: 16, analysisDepth: 8 };
-  engines = await startEngineWorker({
-    redisUrl: REDIS_URL,
-    prefix,
-    databaseUrl: stack.config.databaseUrl,
-    channelPrefix: stack.config.channelPrefix,
-    settings,
-    logger: silentLogger(),
-  });
+  engines = await startStackEngines(stack, settings);
   engineClient = await EngineClient.start({ redisUrl: REDIS_URL, prefix, logger: silentLogger() });
   await startHouseBots({
     baseUrl: stack.baseUrl,

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { ANALYSIS_QUEUE, analysisChannel } from '@shogi/engine-bots';
-import { DEFAULT_ENGINE_PATH, type RunningEngineWorker, startEngineWorker } from '@shogi/engine-worker';
+import { DEFAULT_ENGINE_PATH, type RunningEngineWorker } from '@shogi/engine-worker';
 import type { AnalysisResponse, WatchAnalysis } from '@shogi/protocol';
 import { PositionHistory, START_SFEN, startPosition } from '@shogi/rules';
 import { analysisDb } from '@shogi/store';
@@ -21,8 +21,8 @@ import {
   playMove,
   REDIS_URL,
   type Stack,
-  silentLogger,
   startStack,
+  startStackEngines,
   waitForEvent,
 } from './harness.js';
 import { Watcher } from './spectate-client.js';
@@ -43,14 +43,7 @@ let engines: RunningEngineWorker | null = null;
 let mated: { gameId: string; players: Players };
 
 const startEngines = async () => {
-  const started = await startEngineWorker({
-    redisUrl: REDIS_URL,
-    prefix: stack.config.queuePrefix,
-    databaseUrl: stack.config.databaseUrl,
-    channelPrefix: stack.config.channelPrefix,
-    settings: SETTINGS,
-    logger: silentLogger(),
-  });
+  const started = await startStackEngines(stack, SETTINGS);
   if (started === null) throw new Error('the engine role did not start');
   return started;
 };

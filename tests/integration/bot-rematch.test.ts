@@ -5,7 +5,7 @@
  * offer on its lobby socket, accepts it once it has room, and plays it.
  */
 import { existsSync } from 'node:fs';
-import { DEFAULT_ENGINE_PATH, type RunningEngineWorker, startEngineWorker } from '@shogi/engine-worker';
+import { DEFAULT_ENGINE_PATH, type RunningEngineWorker } from '@shogi/engine-worker';
 import { BotRegistry } from '@shogi/gateway';
 import type { BotList, ChallengeView, GameView, LobbyMessage, SeekView, TimeControl } from '@shogi/protocol';
 import { HANDICAP_SFENS } from '@shogi/rules';
@@ -16,7 +16,16 @@ import { answerSeeks } from '../../apps/server/src/demo/seek-answerer.js';
 import { EngineClient } from '../../apps/server/src/house/engine-client.js';
 import { startHouseBots } from '../../apps/server/src/house/house-bots.js';
 import type { LobbySocket } from '../../apps/server/src/lobby-socket.js';
-import { bearer, call, REDIS_URL, type Stack, silentLogger, startStack, waitForEvent } from './harness.js';
+import {
+  bearer,
+  call,
+  REDIS_URL,
+  type Stack,
+  silentLogger,
+  startStack,
+  startStackEngines,
+  waitForEvent,
+} from './harness.js';
 
 const THREE_TEN: TimeControl = { kind: 'byoyomi', mainSeconds: 180, byoyomiSeconds: 10, periods: 1 };
 
@@ -33,14 +42,7 @@ beforeAll(async () => {
   stack = await startStack({ listen: true, extras: { bots } });
   const prefix = stack.config.queuePrefix;
   const settings = { path: DEFAULT_ENGINE_PATH, workers: 1, hashMb: 16, analysisDepth: 8 };
-  engines = await startEngineWorker({
-    redisUrl: REDIS_URL,
-    prefix,
-    databaseUrl: stack.config.databaseUrl,
-    channelPrefix: stack.config.channelPrefix,
-    settings,
-    logger: silentLogger(),
-  });
+  engines = await startStackEngines(stack, settings);
   client = await EngineClient.start({ redisUrl: REDIS_URL, prefix, logger: silentLogger() });
   demoBot = await startBotOpponent({ baseUrl: stack.baseUrl, registry: bots, logger: silentLogger(), moveDelayMs: 0 });
   await startHouseBots({

@@ -5,6 +5,7 @@
  * (the integration-cluster project), all of it runs on that Redis Cluster.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { type EngineSettings, type RunningEngineWorker, startEngineWorker } from '@shogi/engine-worker';
 import {
   type AppExtras,
   buildApp,
@@ -198,6 +199,18 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await database.drop();
     },
   };
+}
+
+/** The engine role on this stack's database, queues and channels, as `npm start` runs it; null when its engine does not start. */
+export function startStackEngines(stack: Stack, settings: EngineSettings): Promise<RunningEngineWorker | null> {
+  return startEngineWorker({
+    redisUrl: REDIS_URL,
+    prefix: stack.config.queuePrefix,
+    databaseUrl: stack.config.databaseUrl,
+    channelPrefix: stack.config.channelPrefix,
+    settings,
+    logger: silentLogger(),
+  });
 }
 
 /** A port free on 127.0.0.1 a moment ago, for a process or server a test starts itself: the benches' own. */

@@ -4,13 +4,13 @@
  * for clients, must not throttle them, while they still hold every person.
  */
 import { existsSync } from 'node:fs';
-import { DEFAULT_ENGINE_PATH, type RunningEngineWorker, startEngineWorker } from '@shogi/engine-worker';
+import { DEFAULT_ENGINE_PATH, type RunningEngineWorker } from '@shogi/engine-worker';
 import { BotRegistry, loadConfig } from '@shogi/gateway';
 import type { GameView } from '@shogi/protocol';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { EngineClient } from '../../apps/server/src/house/engine-client.js';
 import { startHouseBots } from '../../apps/server/src/house/house-bots.js';
-import { bearer, call, REDIS_URL, type Stack, silentLogger, startStack } from './harness.js';
+import { bearer, call, REDIS_URL, type Stack, silentLogger, startStack, startStackEngines } from './harness.js';
 
 let stack: Stack;
 let engines: RunningEngineWorker | null = null;
@@ -32,14 +32,7 @@ beforeAll(async () => {
   });
   const prefix = stack.config.queuePrefix;
   const settings = { path: DEFAULT_ENGINE_PATH, workers: 1, hashMb: 16, analysisDepth: 6 };
-  engines = await startEngineWorker({
-    redisUrl: REDIS_URL,
-    prefix,
-    databaseUrl: stack.config.databaseUrl,
-    channelPrefix: stack.config.channelPrefix,
-    settings,
-    logger: silentLogger(),
-  });
+  engines = await startStackEngines(stack, settings);
   client = await EngineClient.start({ redisUrl: REDIS_URL, prefix, logger: silentLogger() });
   await startHouseBots({
     baseUrl: stack.baseUrl,

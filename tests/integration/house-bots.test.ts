@@ -5,7 +5,7 @@
  * the public API, as the bot plays its own.
  */
 import { existsSync } from 'node:fs';
-import { DEFAULT_ENGINE_PATH, type RunningEngineWorker, startEngineWorker } from '@shogi/engine-worker';
+import { DEFAULT_ENGINE_PATH, type RunningEngineWorker } from '@shogi/engine-worker';
 import { BotRegistry } from '@shogi/gateway';
 import type { BotList, GameView, TimeControl } from '@shogi/protocol';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -14,7 +14,7 @@ import { seeded } from '../../apps/server/src/demo/brain.js';
 import { startBotOpponent } from '../../apps/server/src/demo/opponent.js';
 import { EngineClient } from '../../apps/server/src/house/engine-client.js';
 import { houseBotPlayerId, startHouseBots } from '../../apps/server/src/house/house-bots.js';
-import { bearer, call, REDIS_URL, type Stack, silentLogger, startStack } from './harness.js';
+import { bearer, call, REDIS_URL, type Stack, silentLogger, startStack, startStackEngines } from './harness.js';
 
 const SETTINGS = { path: DEFAULT_ENGINE_PATH, workers: 2, hashMb: 16, analysisDepth: 8 };
 
@@ -28,14 +28,7 @@ beforeAll(async () => {
   const bots = new BotRegistry();
   stack = await startStack({ listen: true, extras: { bots } });
   const prefix = stack.config.queuePrefix;
-  engines = await startEngineWorker({
-    redisUrl: REDIS_URL,
-    prefix,
-    databaseUrl: stack.config.databaseUrl,
-    channelPrefix: stack.config.channelPrefix,
-    settings: SETTINGS,
-    logger: silentLogger(),
-  });
+  engines = await startStackEngines(stack, SETTINGS);
   if (engines === null) throw new Error('the engine role did not start');
   client = await EngineClient.start({ redisUrl: REDIS_URL, prefix, logger: silentLogger() });
   await startBotOpponent({ baseUrl: stack.baseUrl, registry: bots, logger: silentLogger() });
