@@ -5,43 +5,23 @@
  * import or see: no module mocks, no stubbed globals or environment, no fake timers. This test
  * reads every file of those tiers and names any that does.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles, workspacesOf } from './workspace-graph.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** What would leak from one file into the next in a shared module graph. */
 const LEAKS = /\bvi\.(mock|doMock|hoisted|stubEnv|stubGlobal|useFakeTimers|resetModules)\b/;
 
-function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...filesUnder(path, keep));
-    else if (keep(entry.name)) out.push(path);
-  }
-  return out;
-}
-
 /** The files of the tiers that run without isolation, and the helpers beside them. */
-function sharedTierFiles(): string[] {
-  const ts = (name: string) => name.endsWith('.ts');
-  const workspaceTests = ['apps', 'packages'].flatMap((group) =>
-    readdirSync(join(root, group), { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => join(root, group, entry.name, 'test'))
-      .filter((dir) => existsSync(dir))
-      .flatMap((dir) => filesUnder(dir, ts)),
-  );
-  return [
-    ...workspaceTests,
-    ...filesUnder(join(root, 'tests/integration'), ts),
-    ...filesUnder(join(root, 'tests/architecture'), ts),
-  ];
-}
+const sharedTierFiles = (): string[] => [
+  ...workspacesOf(root).flatMap((workspace) => sourceFiles(join(root, workspace.dir, 'test'))),
+  ...sourceFiles(join(root, 'tests/integration')),
+  ...sourceFiles(join(root, 'tests/architecture')),
+];
 
 describe('test files that share a module graph', () => {
   it('mock no module, stub no global or environment variable, and fake no timer', () => {

@@ -54,7 +54,8 @@ export function workspacesOf(root: string): Workspace[] {
   return out;
 }
 
-function sourceFiles(dir: string): string[] {
+/** The script and TypeScript files under `dir` (none when it is missing), without node_modules, dist and declarations. */
+export function sourceFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   const out: string[] = [];
   for (const entry of readdirSync(dir)) {
