@@ -66,3 +66,30 @@ test('queues in a slot each, games spread over the validate queues, channels sha
     await closeClient(redis);
   }
 });
+
+test('an auto-pipelined connection runs a script beside commands on other masters in the same turn', async () => {
+  // The gateway's command connection auto-pipelines, and the CSA pairing store sends its scripts
+  // with EVAL, whose first argument is the script, not a key. Routed by that text, a script could
+  // share a turn's pipeline with commands of another master and fail them all ("All keys in the
+  // pipeline should belong to the same slots allocation group"), closing the CSA sessions asking.
+  const redis = testRedis('layout-eval', { enableAutoPipelining: true });
+  try {
+    if (!isCluster(redis)) throw new Error('not a cluster client');
+    await redis.ping();
+    const script = "return redis.call('INCR', KEYS[1])";
+    const masterOf = async (key: string) => redis.slots[Number(await redis.cluster('KEYSLOT', key))]?.[0];
+    const scriptMaster = await masterOf(script);
+    // a key on another master than the script text's, and one on the script text's master
+    const keyOf = async (wanted: (master: string | undefined) => boolean) => {
+      for (let i = 0; ; i++) if (wanted(await masterOf(`layout-eval:${i}`))) return `layout-eval:${i}`;
+    };
+    const elsewhere = await keyOf((m) => m !== scriptMaster);
+    const there = await keyOf((m) => m === scriptMaster);
+    const [counted, set] = await Promise.all([redis.eval(script, 1, elsewhere), redis.set(there, '1', 'PX', 10_000)]);
+    expect(counted).toBe(1);
+    expect(set).toBe('OK');
+    await redis.del(elsewhere);
+  } finally {
+    await closeClient(redis);
+  }
+});
