@@ -29,19 +29,33 @@ const ssr = { resolve: { conditions: ['@shogi/source'] } };
 
 // The integration files that run again on a Redis Cluster: the pipeline, spectating, the lobby,
 // the faults (a gateway killed, a job delivered twice, a worker killed), the rate limits and
-// socket tickets and revocations, and the cluster's own tests (which only run there).
+// socket tickets and revocations, the clocks' flag jobs, each front end that keeps state in Redis
+// across gateways (CSA pairing and rounds, lishogi's streams, the engine role's analysis and
+// house bots), and the cluster's own tests (which only run there). Every other integration file
+// passes there too (all but the single-server faults); these keep the tier's run short.
 const CLUSTER_TIER = [
   'tests/integration/full-game-ws.test.ts',
   'tests/integration/two-gateways-ws.test.ts',
   'tests/integration/validate-batches.test.ts',
   'tests/integration/spectate-watch.test.ts',
   'tests/integration/spectate-two-gateways.test.ts',
+  'tests/integration/live-spectators.test.ts',
   'tests/integration/lobby.test.ts',
+  'tests/integration/lobby-limits.test.ts',
   'tests/integration/fault-gateway.test.ts',
   'tests/integration/fault-duplicate-job.test.ts',
   'tests/integration/worker-crash.test.ts',
   'tests/integration/abuse-limits.test.ts',
   'tests/integration/socket-auth.test.ts',
+  'tests/integration/clock-timeout.test.ts',
+  'tests/integration/csa-two-gateways.test.ts',
+  'tests/integration/csa-floodgate.test.ts',
+  'tests/integration/csa-x1.test.ts',
+  'tests/integration/lishogi-game.test.ts',
+  'tests/integration/lishogi-events.test.ts',
+  'tests/integration/analysis.test.ts',
+  'tests/integration/house-bots-limits.test.ts',
+  'tests/integration/bot-rematch.test.ts',
   'tests/integration/redis-cluster-layout.test.ts',
   'tests/integration/redis-cluster-failover.test.ts',
 ];

@@ -44,3 +44,30 @@ it('no app, package or bench opens a Redis connection but through @shogi/redis',
     .filter((f) => DIRECT.some((re) => re.test(readFileSync(join(root, f), 'utf8'))));
   expect(offenders).toEqual([]);
 });
+
+/**
+ * The integration files that run on one Redis server by design: each starts a Redis of its own
+ * and kills it (the cluster's counterpart is redis-cluster-failover), or tests a single server's
+ * classic pub/sub client itself.
+ */
+const SINGLE_SERVER_TESTS = [
+  'tests/integration/channel-publisher.test.ts',
+  'tests/integration/channel-subscriber.test.ts',
+  'tests/integration/fault-redis.test.ts',
+  'tests/integration/fault-redis-enqueue.test.ts',
+  'tests/integration/local-delivery.test.ts',
+  'tests/integration/private-redis.ts',
+  'tests/integration/spectate-redis-restart.test.ts',
+];
+
+it("every other test reaches Redis through the harness, so that it follows the tier's Redis (a cluster or not)", () => {
+  const dirs = ['tests/integration', 'tests/e2e'];
+  const files = dirs.flatMap((dir) => sources(join(root, dir))).map((f) => relative(root, f));
+  expect(files.length).toBeGreaterThan(50);
+  // a connection of its own, or the single server's URL alone where a target (URL and cluster nodes) belongs
+  const bypass = [...DIRECT, /\bREDIS_URL\b/];
+  const offenders = files
+    .filter((f) => f !== 'tests/integration/harness.ts' && !SINGLE_SERVER_TESTS.includes(f))
+    .filter((f) => bypass.some((re) => re.test(readFileSync(join(root, f), 'utf8'))));
+  expect(offenders).toEqual([]);
+});

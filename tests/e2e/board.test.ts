@@ -9,10 +9,10 @@
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_ENGINE_PATH, type RunningEngineWorker, startEngineWorker } from '@shogi/engine-worker';
+import { DEFAULT_ENGINE_PATH, type RunningEngineWorker } from '@shogi/engine-worker';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { REDIS_URL, type Stack, silentLogger, startStack } from '../integration/harness.js';
+import { type Stack, startStack, startStackEngines } from '../integration/harness.js';
 import { ARTIFACTS, bounded, buildWebClient, type Chromium, openChromium, removeWebClient } from './browser.js';
 
 let stack: Stack;
@@ -24,14 +24,7 @@ beforeAll(async () => {
   if (!existsSync(DEFAULT_ENGINE_PATH)) throw new Error(`these tests need Fairy-Stockfish at ${DEFAULT_ENGINE_PATH}`);
   webRoot = await buildWebClient();
   stack = await startStack({ listen: true, extras: { web: { root: webRoot } } });
-  engines = await startEngineWorker({
-    redisUrl: REDIS_URL,
-    prefix: stack.config.queuePrefix,
-    databaseUrl: stack.config.databaseUrl,
-    channelPrefix: stack.config.channelPrefix,
-    settings: { path: DEFAULT_ENGINE_PATH, workers: 1, hashMb: 16, analysisDepth: 6 },
-    logger: silentLogger(),
-  });
+  engines = await startStackEngines(stack, { path: DEFAULT_ENGINE_PATH, workers: 1, hashMb: 16, analysisDepth: 6 });
   chromium = await openChromium();
   mkdirSync(ARTIFACTS, { recursive: true });
 });

@@ -15,7 +15,7 @@ import { seeded } from '../../apps/server/src/demo/brain.js';
 import { answerSeeks } from '../../apps/server/src/demo/seek-answerer.js';
 import { EngineClient } from '../../apps/server/src/house/engine-client.js';
 import { startHouseBots } from '../../apps/server/src/house/house-bots.js';
-import { REDIS_URL, type Stack, silentLogger, startStack, startStackEngines } from '../integration/harness.js';
+import { REDIS, type Stack, silentLogger, startStack, startStackEngines } from '../integration/harness.js';
 import { ARTIFACTS, bounded, buildWebClient, type Chromium, openChromium, removeWebClient } from './browser.js';
 
 let stack: Stack;
@@ -35,7 +35,7 @@ beforeAll(async () => {
   const prefix = stack.config.queuePrefix;
   const settings = { path: DEFAULT_ENGINE_PATH, workers: 1, hashMb: 16, analysisDepth: 8 };
   engines = await startStackEngines(stack, settings);
-  engineClient = await EngineClient.start({ redisUrl: REDIS_URL, prefix, logger: silentLogger() });
+  engineClient = await EngineClient.start({ ...REDIS, prefix, logger: silentLogger() });
   await startHouseBots({
     baseUrl: stack.baseUrl,
     housePlayer: stack.housePlayer,

@@ -15,7 +15,8 @@ import {
   createTestDatabase,
   mintAdminToken,
   NO_LIMIT,
-  REDIS_URL,
+  REDIS_CONFIG,
+  REDIS_ENV,
   startTestWorker,
   type TestDatabase,
 } from './harness.js';
@@ -43,7 +44,7 @@ function configFor(overrides: Partial<GatewayConfig> = {}): GatewayConfig {
   return {
     ...loadConfig({}),
     databaseUrl: database.url,
-    redisUrl: REDIS_URL,
+    ...REDIS_CONFIG,
     queuePrefix: prefix,
     channelPrefix: `${prefix}:`,
     dbPoolSize: 4,
@@ -470,7 +471,7 @@ describe('accounts', () => {
     const elsewhere = await login(a.username, a.password, appB);
     const bot = await personal(here.token, ['read']);
     expect((await req('GET', '/api/me', { token: elsewhere.token, on: appB })).status).toBe(200);
-    const env = { ...process.env, DATABASE_URL: database.url, REDIS_URL, CHANNEL_PREFIX: `${prefix}:` };
+    const env = { ...process.env, DATABASE_URL: database.url, ...REDIS_ENV, CHANNEL_PREFIX: `${prefix}:` };
     // the username in another case: usernames are compared case-insensitively
     const out = execFileSync('npm', ['run', '-s', 'accounts:reset-password', '--', a.username.toUpperCase()], {
       env,
@@ -505,7 +506,7 @@ describe('accounts', () => {
   test('an operator mints an admin token (npm run admin:token): it creates games, and no route hands one out', async () => {
     const op = await register(`Op_${randomBytes(3).toString('hex')}`);
     const session = await login(op.username, op.password);
-    const env = { ...process.env, DATABASE_URL: database.url, REDIS_URL, CHANNEL_PREFIX: `${prefix}:` };
+    const env = { ...process.env, DATABASE_URL: database.url, ...REDIS_ENV, CHANNEL_PREFIX: `${prefix}:` };
     const out = execFileSync('npm', ['run', '-s', 'admin:token', '--', op.username, '--days', '2'], {
       env,
       encoding: 'utf8',

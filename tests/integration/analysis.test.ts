@@ -7,22 +7,25 @@ import { existsSync } from 'node:fs';
 import { ANALYSIS_QUEUE, analysisChannel } from '@shogi/engine-bots';
 import { DEFAULT_ENGINE_PATH, type RunningEngineWorker } from '@shogi/engine-worker';
 import type { AnalysisResponse, WatchAnalysis } from '@shogi/protocol';
+import { channelSubscriber, closeClient, type RedisClient } from '@shogi/redis';
 import { PositionHistory, START_SFEN, startPosition } from '@shogi/rules';
 import { analysisDb } from '@shogi/store';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chooseMove, seeded } from '../../apps/server/src/demo/brain.js';
 import {
   bearer,
   call,
+  channelListeners,
+  closeTestQueue,
   newGame,
   type Players,
   playMove,
-  REDIS_URL,
   type Stack,
   startStack,
   startStackEngines,
+  testQueue,
+  testRedis,
   waitForEvent,
 } from './harness.js';
 import { Watcher } from './spectate-client.js';
@@ -37,7 +40,7 @@ const MATE_IN_3 = '4k4/9/9/4P4/9/9/9/9/4K4 b 2G 1';
 const MATING_LINE = ['5d5c+', '5a6a', 'G*6b'];
 
 let stack: Stack;
-let redis: Redis;
+let redis: RedisClient;
 let queue: Queue;
 let engines: RunningEngineWorker | null = null;
 let mated: { gameId: string; players: Players };
@@ -90,8 +93,8 @@ async function playedOut(sfen: string, line: readonly string[]) {
 beforeAll(async () => {
   if (!existsSync(DEFAULT_ENGINE_PATH)) throw new Error(`these tests need Fairy-Stockfish at ${DEFAULT_ENGINE_PATH}`);
   stack = await startStack({ listen: true });
-  redis = new Redis(REDIS_URL);
-  queue = new Queue(ANALYSIS_QUEUE, { connection: redis, prefix: stack.config.queuePrefix });
+  redis = testRedis('analysis');
+  queue = testQueue(ANALYSIS_QUEUE, stack.config.queuePrefix);
   mated = await playedOut(MATE_IN_3, MATING_LINE);
   const end = await waitForEvent(stack.app, mated.gameId, (e) => e.type === 'GameEnded');
   expect(end.payload).toMatchObject({ winner: 'sente', reason: 'checkmate' });
@@ -99,8 +102,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await engines?.close();
-  await queue?.close();
-  redis?.disconnect();
+  if (queue !== undefined) await closeTestQueue(queue);
+  if (redis !== undefined) await closeClient(redis);
   await stack?.close();
 });
 
@@ -146,7 +149,7 @@ describe('with the engine role', () => {
     await watcher.waitFor(() => watcher.received.some((m) => m.type === 'snapshot'));
     const channel = analysisChannel(gameId, stack.config.channelPrefix);
     await until('the analysis channel subscription', async () => {
-      const [, subscribers] = (await redis.pubsub('NUMSUB', channel)) as [string, number];
+      const [subscribers = 0] = await channelListeners(redis, channel);
       return subscribers > 0 ? true : undefined;
     });
 
@@ -231,7 +234,7 @@ describe('with the engine role', () => {
     const total = line.length + 1;
 
     // 2. the role stops once a few positions are stored
-    const news = new Redis(REDIS_URL);
+    const news = channelSubscriber(testRedis('analysis-news', { subscriber: true }));
     const underWay = new Promise<void>((resolve) => {
       news.on('message', (_channel, message) => {
         if ((JSON.parse(message) as WatchAnalysis).done >= 3) resolve();
@@ -255,6 +258,6 @@ describe('with the engine role', () => {
     expect(analysis.plies.map((p) => p.ply)).toEqual(Array.from({ length: total }, (_, i) => i));
     // a judgment needs only its position and the one before: the plies stored first are as they were
     expect(analysis.plies.slice(0, partial.plies.length)).toEqual(partial.plies);
-    news.disconnect();
+    await closeClient(news.client);
   });
 });

@@ -19,7 +19,7 @@ import type { LobbySocket } from '../../apps/server/src/lobby-socket.js';
 import {
   bearer,
   call,
-  REDIS_URL,
+  REDIS,
   type Stack,
   silentLogger,
   startStack,
@@ -43,7 +43,7 @@ beforeAll(async () => {
   const prefix = stack.config.queuePrefix;
   const settings = { path: DEFAULT_ENGINE_PATH, workers: 1, hashMb: 16, analysisDepth: 8 };
   engines = await startStackEngines(stack, settings);
-  client = await EngineClient.start({ redisUrl: REDIS_URL, prefix, logger: silentLogger() });
+  client = await EngineClient.start({ ...REDIS, prefix, logger: silentLogger() });
   demoBot = await startBotOpponent({ baseUrl: stack.baseUrl, registry: bots, logger: silentLogger(), moveDelayMs: 0 });
   await startHouseBots({
     baseUrl: stack.baseUrl,

@@ -21,24 +21,23 @@ import {
 import { enqueueFlagCheck, FLAG_QUEUE, flagJobId } from '@shogi/pipeline';
 import { catchUp } from '@shogi/store';
 import { sweepOverdueClocks } from '@shogi/worker';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audit } from './audit.js';
 import {
   bearer,
   call,
+  closeTestQueue,
   newGame,
   playMove,
-  REDIS_URL,
   type Stack,
   startStack,
   startTestWorker,
+  testQueue,
   waitForEvent,
 } from './harness.js';
 
 let stack: Stack;
-let connection: Redis;
 let flagQueue: Queue;
 const workers: { close(): Promise<void> }[] = [];
 const startWorker = async () => {
@@ -49,14 +48,12 @@ const startWorker = async () => {
 
 beforeAll(async () => {
   stack = await startStack({ worker: false });
-  connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-  flagQueue = new Queue(FLAG_QUEUE, { connection, prefix: stack.config.queuePrefix });
+  flagQueue = testQueue(FLAG_QUEUE, stack.config.queuePrefix);
 });
 
 afterAll(async () => {
   for (const w of workers) await w.close();
-  await flagQueue?.close();
-  connection?.disconnect();
+  if (flagQueue !== undefined) await closeTestQueue(flagQueue);
   await stack?.close();
 });
 

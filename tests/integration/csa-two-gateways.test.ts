@@ -6,11 +6,10 @@
  */
 import { buildApp, type CsaFrontEnd } from '@shogi/gateway';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { CsaClient, play } from './csa-client.js';
-import { type CsaStack, call, silentLogger, startCsaStack } from './harness.js';
+import { type CsaStack, call, silentLogger, startCsaStack, testRedis } from './harness.js';
 
 /** short, so that the test sees a lapsed start claim taken over without waiting long */
 const START_LEASE_MS = 1_000;
@@ -109,7 +108,7 @@ async function proposedAcross(gameName: string, names: readonly [string, string]
   await first.login(names[0], gameName);
   await other.login(names[1], gameName);
   const [summary] = await Promise.all([first.summary(), other.summary()]);
-  const redis = new Redis(stack.config.redisUrl);
+  const redis = testRedis('csa-two-gateways');
   const key = `${stack.config.channelPrefix}csa:proposal:{${summary.gameId}}`; // its hash tag: one slot with its start claim
   const proposal = JSON.parse((await redis.hget(key, 'proposal')) as string);
   const firstSide: string = summary.yourTurn === '+' ? 'sente' : 'gote';

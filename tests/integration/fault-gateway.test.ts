@@ -17,7 +17,7 @@ import WebSocket from 'ws';
 import { type Acknowledged, auditWhenSettled } from './audit.js';
 import { Conditions } from './conditions.js';
 import { MATE_GAME } from './fixtures.js';
-import { bearer, call, freePort, REDIS_URL, type Stack, startStack } from './harness.js';
+import { bearer, call, freePort, REDIS_ENV, type Stack, startStack } from './harness.js';
 
 const SERVER = fileURLToPath(new URL('../../apps/gateway/src/server.ts', import.meta.url));
 /** the move sent just before gateway A dies */
@@ -37,7 +37,7 @@ async function startGatewayProcess(): Promise<{ child: ChildProcess; url: string
       HOST: '127.0.0.1',
       PORT: String(port),
       DATABASE_URL: stack.config.databaseUrl,
-      REDIS_URL,
+      ...REDIS_ENV,
       QUEUE_PREFIX: stack.config.queuePrefix,
       CHANNEL_PREFIX: stack.config.channelPrefix,
       // no CSA listener: 4081 may be taken on the machine running the tests

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { type Acknowledged, auditWhenSettled } from './audit.js';
 import { MATE_GAME } from './fixtures.js';
-import { ADMIN_URL, bearer, call, newGame, REDIS_URL, type Stack, silentLogger, startStack } from './harness.js';
+import { ADMIN_URL, bearer, call, newGame, REDIS_CONFIG, type Stack, silentLogger, startStack } from './harness.js';
 
 const GAMES = 6;
 const KILL_ROUNDS = 30;
@@ -29,7 +29,7 @@ beforeAll(async () => {
   const { startWorker } = await import('@shogi/worker');
   worker = await startWorker({
     databaseUrl: stack.config.databaseUrl,
-    redisUrl: REDIS_URL,
+    ...REDIS_CONFIG,
     logger: silentLogger(),
     concurrency: 4,
     prefix: stack.config.queuePrefix,

@@ -14,10 +14,14 @@ import {
   type HousePlayers,
   loadConfig,
 } from '@shogi/gateway';
+import { validateQueueCount } from '@shogi/pipeline';
 import {
   type ClientOptions,
   closeClient,
   clusterNodesOf,
+  clusterNodesText,
+  isCluster,
+  mastersOf,
   queuePrefix,
   type RedisClient,
   redisClient,
@@ -36,24 +40,51 @@ export const REDIS_CLUSTER_NODES = clusterNodesOf(process.env.REDIS_CLUSTER_NODE
 /** Where the tests' Redis is, for @shogi/redis and the apps' options. */
 export const REDIS = { redisUrl: REDIS_URL, redisClusterNodes: REDIS_CLUSTER_NODES } as const;
 export const ON_CLUSTER = REDIS_CLUSTER_NODES.length > 0;
+/** The tests' Redis as a gateway's config or a worker's options name it, with the validate queues' default for it. */
+export const REDIS_CONFIG = { ...REDIS, validateQueues: validateQueueCount(ON_CLUSTER) } as const;
+/** The same for a process the tests start (`npm run …`, a gateway process). */
+export const REDIS_ENV = {
+  REDIS_URL,
+  REDIS_CLUSTER_NODES: clusterNodesText(REDIS_CLUSTER_NODES),
+  VALIDATE_QUEUES: String(REDIS_CONFIG.validateQueues),
+} as const;
 
 /** A connection of a test's own to the tests' Redis (a single server or the cluster). */
 export const testRedis = (role: string, options: ClientOptions = {}): RedisClient =>
   redisClient(REDIS, `test-${role}`, options);
 
-/** A BullMQ queue of the tests' Redis under a stack's prefix, where the apps put it (its keys in a hash tag on a cluster). */
-export function testQueue<Data>(name: string, prefix: string): Queue<Data> {
-  return new Queue<Data>(name, {
-    connection: testRedis(`queue-${name}`, { maxRetriesPerRequest: null }),
-    prefix: queuePrefix(ON_CLUSTER, prefix, name),
-  });
+/**
+ * How many connections listen on each channel: PUBSUB NUMSUB on a single server, SHARDNUMSUB
+ * summed over the masters on a cluster (a sharded channel is counted by its slot's master).
+ */
+export async function channelListeners(redis: RedisClient, ...channels: string[]): Promise<number[]> {
+  const counts = channels.map(() => 0);
+  await redis.ping(); // a cluster client knows its masters once connected
+  for (const node of mastersOf(redis)) {
+    const reply = (await node.call('PUBSUB', isCluster(redis) ? 'SHARDNUMSUB' : 'NUMSUB', ...channels)) as unknown[];
+    channels.forEach((_, i) => {
+      counts[i] = (counts[i] ?? 0) + Number(reply[2 * i + 1]);
+    });
+  }
+  return counts;
 }
 
-/** Closes a testQueue and its connection (BullMQ leaves a connection it was given open). */
+/** Each testQueue's own connection, which closeTestQueue closes (BullMQ leaves a connection it was given open). */
+const testQueueConnections = new WeakMap<Queue, RedisClient>();
+
+/** A BullMQ queue of the tests' Redis under a stack's prefix, where the apps put it (its keys in a hash tag on a cluster). */
+export function testQueue<Data>(name: string, prefix: string): Queue<Data> {
+  const connection = testRedis(`queue-${name}`, { maxRetriesPerRequest: null });
+  const queue = new Queue<Data>(name, { connection, prefix: queuePrefix(ON_CLUSTER, prefix, name) });
+  testQueueConnections.set(queue, connection);
+  return queue;
+}
+
+/** Closes a testQueue and its connection. */
 export async function closeTestQueue(queue: Queue): Promise<void> {
-  const client = await queue.client;
   await queue.close();
-  await closeClient(client);
+  const connection = testQueueConnections.get(queue);
+  if (connection !== undefined) await closeClient(connection);
 }
 
 export interface TestDatabase {
@@ -144,9 +175,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     host: '127.0.0.1',
     port: 0,
     databaseUrl: database.url,
-    redisUrl: REDIS_URL,
-    redisClusterNodes: REDIS_CLUSTER_NODES,
-    validateQueues: ON_CLUSTER ? 4 : 1,
+    ...REDIS_CONFIG,
     queuePrefix: prefix,
     channelPrefix: `${prefix}:`,
     dbPoolSize: 8,
@@ -204,7 +233,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 /** The engine role on this stack's database, queues and channels, as `npm start` runs it; null when its engine does not start. */
 export function startStackEngines(stack: Stack, settings: EngineSettings): Promise<RunningEngineWorker | null> {
   return startEngineWorker({
-    redisUrl: REDIS_URL,
+    ...REDIS,
     prefix: stack.config.queuePrefix,
     databaseUrl: stack.config.databaseUrl,
     channelPrefix: stack.config.channelPrefix,

@@ -10,7 +10,7 @@ import type { GameView } from '@shogi/protocol';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { EngineClient } from '../../apps/server/src/house/engine-client.js';
 import { startHouseBots } from '../../apps/server/src/house/house-bots.js';
-import { bearer, call, REDIS_URL, type Stack, silentLogger, startStack, startStackEngines } from './harness.js';
+import { bearer, call, REDIS, type Stack, silentLogger, startStack, startStackEngines } from './harness.js';
 
 let stack: Stack;
 let engines: RunningEngineWorker | null = null;
@@ -33,7 +33,7 @@ beforeAll(async () => {
   const prefix = stack.config.queuePrefix;
   const settings = { path: DEFAULT_ENGINE_PATH, workers: 1, hashMb: 16, analysisDepth: 6 };
   engines = await startStackEngines(stack, settings);
-  client = await EngineClient.start({ redisUrl: REDIS_URL, prefix, logger: silentLogger() });
+  client = await EngineClient.start({ ...REDIS, prefix, logger: silentLogger() });
   await startHouseBots({
     baseUrl: stack.baseUrl,
     housePlayer: stack.housePlayer,

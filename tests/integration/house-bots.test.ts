@@ -14,7 +14,7 @@ import { seeded } from '../../apps/server/src/demo/brain.js';
 import { startBotOpponent } from '../../apps/server/src/demo/opponent.js';
 import { EngineClient } from '../../apps/server/src/house/engine-client.js';
 import { houseBotPlayerId, startHouseBots } from '../../apps/server/src/house/house-bots.js';
-import { bearer, call, REDIS_URL, type Stack, silentLogger, startStack, startStackEngines } from './harness.js';
+import { bearer, call, REDIS, type Stack, silentLogger, startStack, startStackEngines } from './harness.js';
 
 const SETTINGS = { path: DEFAULT_ENGINE_PATH, workers: 2, hashMb: 16, analysisDepth: 8 };
 
@@ -30,7 +30,7 @@ beforeAll(async () => {
   const prefix = stack.config.queuePrefix;
   engines = await startStackEngines(stack, SETTINGS);
   if (engines === null) throw new Error('the engine role did not start');
-  client = await EngineClient.start({ redisUrl: REDIS_URL, prefix, logger: silentLogger() });
+  client = await EngineClient.start({ ...REDIS, prefix, logger: silentLogger() });
   await startBotOpponent({ baseUrl: stack.baseUrl, registry: bots, logger: silentLogger() });
   await startHouseBots({
     baseUrl: stack.baseUrl,
@@ -209,7 +209,7 @@ test('an engine killed in the middle of a search is replaced, and the bot still 
 
 test('with no engine running, the bot plays built-in moves at once instead of stalling', async () => {
   const alone = await EngineClient.start({
-    redisUrl: REDIS_URL,
+    ...REDIS,
     prefix: `${stack.config.queuePrefix}-none`,
     logger: silentLogger(),
   });

@@ -8,12 +8,12 @@
  * subscriptions.
  */
 import type { LobbyMessage } from '@shogi/protocol';
-import { Redis } from 'ioredis';
+import { closeClient } from '@shogi/redis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { Conditions } from './conditions.js';
 import { MATE_GAME } from './fixtures.js';
-import { bearer, call, playMove, REDIS_URL, type Stack, startStack } from './harness.js';
+import { bearer, call, channelListeners, playMove, type Stack, startStack, testRedis } from './harness.js';
 import { accountWithToken, LineLog, type TestAccount } from './lishogi-event-stream.js';
 
 let stack: Stack;
@@ -251,14 +251,13 @@ describe('the stream itself', () => {
       await call(stack.app, 'POST', '/api/games', { sente: leaving.id, gote: stranger.id }, bearer(stack.adminToken))
     ).body;
     // what Redis counts: this gateway's subscriptions to the two channels the stream listens on
-    const redis = new Redis(REDIS_URL);
+    const redis = testRedis('lishogi-events');
     const channels = [
       `${stack.config.channelPrefix}player:${leaving.id}`,
       `${stack.config.channelPrefix}game:${game.id}`,
     ];
     const subscribers = async () => {
-      const counts = (await redis.pubsub('NUMSUB', ...channels)) as (string | number)[];
-      return [Number(counts[1]), Number(counts[3])];
+      return channelListeners(redis, ...channels);
     };
     try {
       expect(await subscribers()).toEqual([0, 0]);
@@ -271,7 +270,7 @@ describe('the stream itself', () => {
         await new Promise((resolve) => setTimeout(resolve, 20));
       expect(await subscribers()).toEqual([0, 0]);
     } finally {
-      redis.disconnect();
+      await closeClient(redis);
     }
   });
 

@@ -5,24 +5,24 @@
  * state, after which the stream ends. Reconnecting, aborting and the players' chat too.
  */
 import { buildApp, loadConfig } from '@shogi/gateway';
-import { Redis } from 'ioredis';
+import { closeClient, type RedisClient } from '@shogi/redis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chatChannel } from '../../apps/gateway/src/domain/game-chat.js';
 import { MATE_GAME } from './fixtures.js';
-import { call, NO_LIMIT, REDIS_URL, type Stack, silentLogger, startStack } from './harness.js';
+import { call, channelListeners, NO_LIMIT, type Stack, silentLogger, startStack, testRedis } from './harness.js';
 import { gameBetween, get, move, openStream, type Person, person, post, shownMs } from './lishogi-client.js';
 import { type NdjsonLine, NdjsonReader } from './ndjson-client.js';
 
 let stack: Stack;
-let redis: Redis;
+let redis: RedisClient;
 beforeAll(async () => {
-  redis = new Redis(REDIS_URL);
+  redis = testRedis('lishogi-game');
   const defaults = loadConfig({}).rateLimits;
   // every test registers and logs in its players
   stack = await startStack({ listen: true, config: { rateLimits: { ...defaults, auth: NO_LIMIT, guests: NO_LIMIT } } });
 });
 afterAll(async () => {
-  redis?.disconnect();
+  if (redis !== undefined) await closeClient(redis);
   await stack?.close();
 });
 
@@ -315,8 +315,7 @@ describe('the players` chat', () => {
 /** Subscribers on the game's channel and on its chat's, across Redis. */
 async function subscribers(gameId: string): Promise<number[]> {
   const prefix = stack.config.channelPrefix;
-  const counts = (await redis.pubsub('NUMSUB', `${prefix}game:${gameId}`, chatChannel(gameId, prefix))) as unknown[];
-  return [Number(counts[1]), Number(counts[3])];
+  return channelListeners(redis, `${prefix}game:${gameId}`, chatChannel(gameId, prefix));
 }
 
 async function until(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {

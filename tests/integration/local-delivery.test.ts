@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHub } from '../../apps/gateway/src/domain/hub.js';
 import { ApiClient } from '../../apps/server/src/client.js';
 import { MATE_GAME } from './fixtures.js';
-import { createTestDatabase, REDIS_URL, silentLogger, type TestDatabase } from './harness.js';
+import { createTestDatabase, REDIS_CONFIG, REDIS_URL, silentLogger, type TestDatabase } from './harness.js';
 
 describe('a worker beside the gateway', () => {
   let database: TestDatabase;
@@ -31,7 +31,7 @@ describe('a worker beside the gateway', () => {
     const elsewhere = `t${randomBytes(4).toString('hex')}`;
     worker = await startWorker({
       databaseUrl: database.url,
-      redisUrl: REDIS_URL,
+      ...REDIS_CONFIG,
       logger: silentLogger(),
       concurrency: 4,
       prefix,
@@ -41,7 +41,7 @@ describe('a worker beside the gateway', () => {
     const config = {
       ...loadConfig({}),
       databaseUrl: database.url,
-      redisUrl: REDIS_URL,
+      ...REDIS_CONFIG,
       queuePrefix: prefix,
       channelPrefix: `${prefix}:`,
     };

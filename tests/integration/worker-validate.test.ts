@@ -3,7 +3,7 @@ import { enqueueValidate } from '@shogi/pipeline';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker, type WorkerOptions } from '../../apps/worker/src/index.js';
-import { createHarness, GOTE, type Harness, REDIS_URL, SENTE, verdictCounts } from '../../apps/worker/test/harness.js';
+import { createHarness, GOTE, type Harness, SENTE, verdictCounts } from '../../apps/worker/test/harness.js';
 
 const logger = pino({ level: 'silent' });
 let h: Harness;
@@ -12,8 +12,8 @@ const workers: RunningWorker[] = [];
 const start = (concurrency = 8, extra: Partial<WorkerOptions> = {}) =>
   startWorker({
     ...extra,
+    ...h.workerTarget,
     databaseUrl: h.t.url,
-    redisUrl: REDIS_URL,
     logger,
     concurrency,
     prefix: h.prefix,
