@@ -114,6 +114,9 @@ async function main(): Promise<number> {
     process.once('SIGINT', stop);
   });
   demo.abort();
+  // the engines get the signal too when it comes from a terminal (one process group): the
+  // engine role stops taking work at once, and its pool replaces no engine on the way out
+  const enginesClosed = engines?.close();
   const force = setTimeout(() => {
     logger.error('Shutdown took too long; exiting');
     process.exit(1);
@@ -124,7 +127,7 @@ async function main(): Promise<number> {
   await gateway?.close();
   await worker?.close();
   await engineClient?.close();
-  await engines?.close();
+  await enginesClosed;
   logger.info('Stopped.');
   return 0;
 }

@@ -216,10 +216,15 @@ export class EnginePool {
     return starting;
   }
 
-  /** Kills the slot's engine and starts its replacement at once, so the next task need not wait for it. */
+  /**
+   * Kills the slot's engine and starts its replacement at once, so the next task need not wait
+   * for it. Once the pool closes nothing is replaced: an engine that dies then (a terminal's
+   * Ctrl-C reaches the engines with the server) is no restart.
+   */
   private retire(slot: Slot, reason: unknown): void {
     slot.engine?.kill();
     slot.engine = null;
+    if (this.closing !== null) return;
     this.counts.restarts++;
     try {
       this.config.onRestart?.(slot.index, reason);
@@ -227,6 +232,6 @@ export class EnginePool {
       // a failing log hook must not stop the replacement
     }
     // a failed start here is met again, and reported, by the next task that needs the slot
-    if (this.closing === null && slot.starting === null) this.startEngine(slot).catch(() => {});
+    if (slot.starting === null) this.startEngine(slot).catch(() => {});
   }
 }

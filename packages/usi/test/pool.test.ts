@@ -80,6 +80,36 @@ describe.skipIf(!HAS_FAIRY_STOCKFISH)('EnginePool on Fairy-Stockfish', { timeout
       await pool.close();
     }
   });
+  test('an engine that dies once the pool is closing is neither replaced nor reported as a restart', async () => {
+    // npm start stopped with Ctrl-C: the terminal's signal reaches the engines with the server
+    const restarts: unknown[] = [];
+    const { startEngine, pids } = recordingPids();
+    const pool = await EnginePool.start({
+      size: 1,
+      engine: fairyStockfish(),
+      startEngine,
+      onRestart: (_slot, reason) => restarts.push(reason),
+    });
+    let closed: Promise<void> | null = null;
+    const task = pool.run((engine) => {
+      const pid = engine.pid as number;
+      return engine.search(
+        { position: {}, limits: { kind: 'fixed', movetime: 5_000 } },
+        {
+          onInfo: () => {
+            if (closed !== null || !running(pid)) return;
+            closed = pool.close();
+            process.kill(pid, 'SIGTERM');
+          },
+        },
+      );
+    });
+    await expect(task).rejects.toBeInstanceOf(UsiError);
+    await closed;
+    expect(restarts).toEqual([]);
+    expect(pids).toHaveLength(1);
+    expect(pool.stats).toMatchObject({ restarts: 0, retries: 0, failed: 1 });
+  });
 });
 
 describe('EnginePool', { timeout: 10_000 }, () => {
