@@ -31,8 +31,9 @@ const ssr = { resolve: { conditions: ['@shogi/source'] } };
 // the faults (a gateway killed, a job delivered twice, a worker killed), the rate limits and
 // socket tickets and revocations, the clocks' flag jobs, each front end that keeps state in Redis
 // across gateways (CSA pairing and rounds, lishogi's streams, the engine role's analysis and
-// house bots), and the cluster's own tests (which only run there). Every other integration file
-// passes there too (all but the single-server faults); these keep the tier's run short.
+// house bots), and the cluster's own tests (which only run there). The other integration files
+// pass there too, but those that run one Redis server by design (SINGLE_SERVER_TESTS in
+// tests/architecture/redis-clients.test.ts); this subset keeps the tier's run short.
 const CLUSTER_TIER = [
   'tests/integration/full-game-ws.test.ts',
   'tests/integration/two-gateways-ws.test.ts',
