@@ -29,4 +29,28 @@ describe('tickBatcher', () => {
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'rejected']);
     expect((results[2] as PromiseRejectedResult).reason).toEqual(new Error('redis down'));
   });
+
+  test('over `turns` turns: calls of the next turns join the batch, the turn after starts another', async () => {
+    const batches: number[][] = [];
+    const add = tickBatcher<number>(
+      async (items) => {
+        batches.push(items);
+      },
+      10,
+      3,
+    );
+    const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+    const calls = [add(1)];
+    await turn();
+    calls.push(add(2));
+    await turn();
+    calls.push(add(3));
+    await Promise.all(calls);
+    await add(4);
+    expect(batches).toEqual([[1, 2, 3], [4]]);
+  });
+
+  test('turns must be a positive integer', () => {
+    expect(() => tickBatcher<number>(async () => {}, 10, 0)).toThrow(/turns must be a positive integer/);
+  });
 });

@@ -1,10 +1,19 @@
 /**
- * Calls made in the same turn of the event loop, run as one batch: the submissions an
+ * Calls made in the same turns of the event loop, run as one batch: the submissions an
  * append batch recorded together resolve together, so their validation jobs can leave as
  * one. The batch runs from setImmediate, after the turn's promise callbacks have queued
  * their items; nothing waits on a timer.
+ *
+ * `turns` (default 1) gathers over that many turns: the batch runs from the `turns`-th
+ * setImmediate after its first call. An idle loop goes through its turns at once, so this
+ * costs an idle server nothing; a busy one gathers what its longer turns brought.
  */
-export function tickBatcher<T>(run: (items: T[]) => Promise<void>, maxBatch: number): (item: T) => Promise<void> {
+export function tickBatcher<T>(
+  run: (items: T[]) => Promise<void>,
+  maxBatch: number,
+  turns = 1,
+): (item: T) => Promise<void> {
+  if (!Number.isInteger(turns) || turns < 1) throw new Error(`turns must be a positive integer, got ${turns}`);
   let waiting: { item: T; resolve: () => void; reject: (err: unknown) => void }[] = [];
 
   const flush = () => {
@@ -22,10 +31,11 @@ export function tickBatcher<T>(run: (items: T[]) => Promise<void>, maxBatch: num
       );
     }
   };
+  const after = (left: number) => () => (left <= 1 ? flush() : setImmediate(after(left - 1)));
 
   return (item) =>
     new Promise<void>((resolve, reject) => {
-      if (waiting.length === 0) setImmediate(flush);
+      if (waiting.length === 0) setImmediate(after(turns));
       waiting.push({ item, resolve, reject });
     });
 }

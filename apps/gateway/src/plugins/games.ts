@@ -64,10 +64,16 @@ export default fp<{ config: GatewayConfig; events?: EventStore }>(
     const flagQueue = new Queue<FlagJobData>(FLAG_QUEUE, placed(FLAG_QUEUE));
     flagQueue.on('error', (err) => app.log.warn({ err }, 'flag queue: error'));
     // the moves recorded in one turn of the event loop (an append batch) leave as one job per
-    // queue: BullMQ's scripts are paid per job
-    const enqueueMoves = tickBatcher<ValidateJobData>(async (moves) => {
-      await enqueueValidate(queues, moves);
-    }, MAX_VALIDATE_BATCH);
+    // queue: BullMQ's scripts are paid per job. Split over several queues, a turn's moves would
+    // make as many thin jobs; gathering over as many turns as there are queues keeps each
+    // queue's jobs about as thick as one queue's (an idle loop's turns pass at once)
+    const enqueueMoves = tickBatcher<ValidateJobData>(
+      async (moves) => {
+        await enqueueValidate(queues, moves);
+      },
+      MAX_VALIDATE_BATCH,
+      queues.length,
+    );
     const channelOf = (gameId: string) => gameChannel(gameId, config.channelPrefix);
     const botTitles = cachedBotTitles((ids) => botAccountsAmong(store.db, ids), {
       onError: (err) => app.log.warn({ err }, 'bot titles: look-up failed; players shown without'),
