@@ -23,7 +23,7 @@ export interface ValidateJobData {
 }
 
 /**
- * Several submissions in one job: a gateway enqueues the moves it recorded in the same tick
+ * Several submissions in one job: a gateway enqueues the moves it recorded over a few ticks
  * together, so BullMQ's add, fetch and finish (Lua scripts, each with its Redis CPU and a
  * round trip) are paid once per batch instead of once per move. Each move is validated on
  * its own, exactly as a single job would.
