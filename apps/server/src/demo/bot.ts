@@ -56,6 +56,9 @@ function randomDecision(game: PositionHistory, random: Random): Decision | null 
   return usi === null ? null : { kind: 'move', usi };
 }
 
+/** How long a refused move waits before the bot tries again (the move limit's window is a second). */
+const RETRY_MS = 500;
+
 /** Plays the game to its end; resolves with how it ended. */
 export async function playAsBot(view: GameView, options: BotOptions): Promise<GameEnd> {
   const { api, player } = options;
@@ -78,19 +81,21 @@ export async function playAsBot(view: GameView, options: BotOptions): Promise<Ga
       const first: Side = sideOfSfen(view.initialSfen);
       return moves.length % 2 === 0 ? first : first === 'sente' ? 'gote' : 'sente';
     };
+    // a refused or failed move brings no message to wake the bot (its opponent waits for
+    // it), and at once it may be refused again (a rate limit): it tries again after a pause
+    const refused = (why: string) => {
+      waiting = false;
+      rejections++;
+      options.onError?.(why);
+      setTimeout(() => {
+        if (!finished) maybeMove();
+      }, RETRY_MS).unref();
+    };
     const maybeMove = () => {
       if (waiting || side === null || sideToMove() !== side) return;
       waiting = true;
       timer = setTimeout(() => {
-        move().catch((err: unknown) => {
-          waiting = false;
-          rejections++;
-          options.onError?.(String(err));
-          // no message may come to wake the bot (its opponent waits for it): try again soon
-          setTimeout(() => {
-            if (!finished) maybeMove();
-          }, 500).unref();
-        });
+        move().catch((err: unknown) => refused(String(err)));
       }, options.moveDelayMs);
     };
     const move = async () => {
@@ -117,11 +122,7 @@ export async function playAsBot(view: GameView, options: BotOptions): Promise<Ga
         return;
       }
       const answer = await api.submitMove(view.id, player.token, { usi, ply });
-      if (!answer.ok) {
-        waiting = false;
-        rejections++;
-        options.onError?.(`${usi} at ply ${ply}: ${answer.body.code}`);
-      }
+      if (!answer.ok) refused(`${usi} at ply ${ply}: ${answer.body.code}`);
     };
     const off = socket.onMessage(
       (m: ServerMessage) => {
@@ -148,10 +149,8 @@ export async function playAsBot(view: GameView, options: BotOptions): Promise<Ga
             }
             break;
           case 'error':
-            waiting = false;
-            rejections++;
-            options.onError?.(`${m.error.code}: ${m.error.detail ?? m.error.message}`);
-            break;
+            refused(`${m.error.code}: ${m.error.detail ?? m.error.message}`);
+            return;
           case 'ack':
             break;
         }
