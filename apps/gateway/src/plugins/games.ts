@@ -65,8 +65,8 @@ export default fp<{ config: GatewayConfig; events?: EventStore }>(
     flagQueue.on('error', (err) => app.log.warn({ err }, 'flag queue: error'));
     // the moves recorded in one turn of the event loop (an append batch) leave as one job per
     // queue: BullMQ's scripts are paid per job. Split over several queues, a turn's moves would
-    // make as many thin jobs; gathering over as many turns as there are queues keeps each
-    // queue's jobs about as thick as one queue's (an idle loop's turns pass at once)
+    // make as many thin jobs; gathering over as many turns as there are queues thickens each
+    // queue's jobs again under load (an idle loop's turns pass at once)
     const enqueueMoves = tickBatcher<ValidateJobData>(
       async (moves) => {
         await enqueueValidate(queues, moves);
