@@ -117,6 +117,8 @@ async function main(): Promise<number> {
   // the engines get the signal too when it comes from a terminal (one process group): the
   // engine role stops taking work at once, and its pool replaces no engine on the way out
   const enginesClosed = engines?.close();
+  // awaited after the other roles close: until then a failure must not count as unhandled
+  enginesClosed?.catch(() => {});
   const force = setTimeout(() => {
     logger.error('Shutdown took too long; exiting');
     process.exit(1);
