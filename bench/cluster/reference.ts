@@ -55,7 +55,8 @@ interface Run {
 
 // the server's names and placement: `validate`, or `validate-0` … each under its own hash tag
 const queueName = (i: number, count: number) => validateQueueNames(count)[i] as string;
-const placed = (run: Run, i: number) => queuePrefix(onCluster(run.target), run.prefix, queueName(i, run.queues));
+const placed = (run: Run, i: number) =>
+  queuePrefix(onCluster(run.target), run.prefix, queueName(i, run.queues), { index: i, of: run.queues });
 const channelOf = (run: Run, game: number) => `${run.prefix}:game:g${game}`;
 
 // the job's data, about the size of a gateway's (a game id, a seq, the submission)

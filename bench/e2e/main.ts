@@ -294,7 +294,8 @@ async function sampleJobs(prefix: string) {
   const cluster = onCluster(target);
   const connection = redisClient(target, 'bench-jobs', { maxRetriesPerRequest: null });
   const queues = validateQueueNames(validateQueueCount(cluster)).map(
-    (name) => new Queue(name, { connection, prefix: queuePrefix(cluster, prefix, name) }),
+    (name, index, all) =>
+      new Queue(name, { connection, prefix: queuePrefix(cluster, prefix, name, { index, of: all.length }) }),
   );
   try {
     const jobs = (await Promise.all(queues.map((q) => q.getCompleted(0, Math.floor(4999 / queues.length))))).flat();

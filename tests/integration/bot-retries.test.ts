@@ -41,3 +41,20 @@ test('two bots that move at once, over HTTP and over the socket, play through th
   expect(events.filter((e) => e.type === 'MoveRejected')).toEqual([]);
   expect(events.at(-1)?.type).toBe('GameEnded');
 }, 30_000);
+
+test('refusals by the move limit do not make a bot resign, however many', async () => {
+  const player = async (name: string): Promise<BotPlayer> => ({ ...(await stack.api.createPlayer(name)), name });
+  const sente = await player('eager-sente');
+  const gote = await player('eager-gote');
+  const view = await stack.api.startGame(sente, gote);
+  const refusals: string[] = [];
+  // retried every 20 ms under two moves a second: dozens of 429s and error frames a game
+  const common = { api: stack.api, moveDelayMs: 0, maxMoves: 8, retryMs: 20, onError: (m: string) => refusals.push(m) };
+  const [senteEnd] = await Promise.all([
+    playAsBot(view, { ...common, player: sente, via: 'http', random: seeded(21) }),
+    playAsBot(view, { ...common, player: gote, via: 'ws', random: seeded(22) }),
+  ]);
+  expect(refusals.filter((r) => r.includes('RATE_LIMITED')).length).toBeGreaterThan(20);
+  // played on to the move cap (where the bot resigns by design), not given up early
+  expect(senteEnd.moves).toBeGreaterThanOrEqual(8);
+}, 30_000);

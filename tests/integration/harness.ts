@@ -25,6 +25,7 @@ import {
   queuePrefix,
   type RedisClient,
   redisClient,
+  type SlotShare,
 } from '@shogi/redis';
 import { createAccount, createDb, type Db, insertToken, migrateToLatest } from '@shogi/store';
 import { Queue } from 'bullmq';
@@ -72,10 +73,13 @@ export async function channelListeners(redis: RedisClient, ...channels: string[]
 /** Each testQueue's own connection, which closeTestQueue closes (BullMQ leaves a connection it was given open). */
 const testQueueConnections = new WeakMap<Queue, RedisClient>();
 
-/** A BullMQ queue of the tests' Redis under a stack's prefix, where the apps put it (its keys in a hash tag on a cluster). */
-export function testQueue<Data>(name: string, prefix: string): Queue<Data> {
+/**
+ * A BullMQ queue of the tests' Redis under a stack's prefix, where the apps put it (its keys in
+ * a hash tag on a cluster; `share`: one of several validate queues, in its part of the slots).
+ */
+export function testQueue<Data>(name: string, prefix: string, share?: SlotShare): Queue<Data> {
   const connection = testRedis(`queue-${name}`, { maxRetriesPerRequest: null });
-  const queue = new Queue<Data>(name, { connection, prefix: queuePrefix(ON_CLUSTER, prefix, name) });
+  const queue = new Queue<Data>(name, { connection, prefix: queuePrefix(ON_CLUSTER, prefix, name, share) });
   testQueueConnections.set(queue, connection);
   return queue;
 }

@@ -152,7 +152,8 @@ test('a master killed mid-game: its replica takes over, every move one verdict, 
   while (played < GAMES * 3) await sleep(10);
 
   // 1. the master of the first validate queue dies
-  const victim = await masterOf(`${queuePrefix(true, stack.config.queuePrefix, 'validate-0')}:validate-0:wait`);
+  const first = { index: 0, of: stack.config.validateQueues };
+  const victim = await masterOf(`${queuePrefix(true, stack.config.queuePrefix, 'validate-0', first)}:validate-0:wait`);
   const pid = Number((await readFile(`${DIR}/${victim}/redis.pid`, 'utf8')).trim());
   const playedAtKill = played;
   process.kill(pid, 'SIGKILL');

@@ -5,7 +5,7 @@
  * over the validate queues by game.
  */
 import { gameChannel, validateQueueNames, validateQueueOf } from '@shogi/pipeline';
-import { closeClient, isCluster, mastersOf, scanKeys } from '@shogi/redis';
+import { closeClient, isCluster, mastersOf, scanKeys, slotShareTag } from '@shogi/redis';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { MATE_GAME } from './fixtures.js';
 import { call, newGame, ON_CLUSTER, playMove, type Stack, startStack, testRedis } from './harness.js';
@@ -42,11 +42,18 @@ test('queues in a slot each, games spread over the validate queues, channels sha
     for await (const batch of scanKeys(redis, `{${prefix}:*`)) keys.push(...batch);
     const names = validateQueueNames(stack.config.validateQueues);
     const tags = new Set(keys.map(tagOf));
-    for (const tag of tags) expect(tag).toMatch(new RegExp(`^${prefix}:(validate-\\d|flag|engine-analysis)$`));
+    for (const tag of tags) expect(tag).toMatch(new RegExp(`^${prefix}:(validate-\\d(#\\d+)?|flag|engine-analysis)$`));
     // the games' moves went to more than one validate queue, each game's to the one it hashes to
     const used = new Set(games.map(({ game }) => validateQueueOf(game.id, names.length)));
     expect(used.size).toBeGreaterThan(1);
-    for (const i of used) expect(tags.has(`${prefix}:${names[i]}`)).toBe(true);
+    const validateTag = (i: number) => slotShareTag(`${prefix}:${names[i]}`, { index: i, of: names.length });
+    for (const i of used) expect(tags.has(validateTag(i))).toBe(true);
+    // each validate queue in its own part of the slot space: one per master of this cluster
+    // (three, slots split evenly) whatever the prefix, when there are as many queues as masters
+    const homes = await Promise.all(
+      names.map(async (_, i) => redis.slots[Number(await redis.cluster('KEYSLOT', validateTag(i)))]?.[0]),
+    );
+    if (names.length === mastersOf(redis).length) expect(new Set(homes).size).toBe(names.length);
 
     // 2. the watched game's channel: one sharded subscriber on its slot's master, no classic one on any node
     const channel = gameChannel(games[0]?.game.id as string, stack.config.channelPrefix);

@@ -15,8 +15,8 @@ afterAll(async () => stack?.close());
 test('moves submitted together leave as batch jobs; each move gets exactly one verdict', async () => {
   const games = await Promise.all(Array.from({ length: 16 }, () => newGame(stack.app)));
   // every validate queue (several on a Redis Cluster, the moves split by game)
-  const queues = validateQueueNames(stack.config.validateQueues).map((name) =>
-    testQueue<ValidateJob>(name, stack.config.queuePrefix),
+  const queues = validateQueueNames(stack.config.validateQueues).map((name, index, all) =>
+    testQueue<ValidateJob>(name, stack.config.queuePrefix, { index, of: all.length }),
   );
   try {
     for (const [ply, usi] of ['7g7f', '3c3d'].entries()) {

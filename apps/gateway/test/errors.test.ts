@@ -51,11 +51,11 @@ describe('config and logging', () => {
     expect(loadConfig({ PORT: '8080', WS_MAX_PAYLOAD: '512' })).toMatchObject({ port: 8080, wsMaxPayload: 512 });
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(loadConfig({}).lobbyMaxOpenSeeksPerIp).toBe(20);
-    // one validate queue on one Redis, four on a cluster unless VALIDATE_QUEUES says
+    // one validate queue on one Redis, three on a cluster unless VALIDATE_QUEUES says
     expect(loadConfig({})).toMatchObject({ redisClusterNodes: [], validateQueues: 1 });
     const cluster = loadConfig({ REDIS_CLUSTER_NODES: '127.0.0.1:7000,127.0.0.1:7001' });
     expect(cluster).toMatchObject({ redisClusterNodes: [{ host: '127.0.0.1', port: 7000 }, { port: 7001 }] });
-    expect(cluster.validateQueues).toBe(4);
+    expect(cluster.validateQueues).toBe(3);
     expect(loadConfig({ REDIS_CLUSTER_NODES: 'n:7000', VALIDATE_QUEUES: '6' }).validateQueues).toBe(6);
     expect(() => loadConfig({ VALIDATE_QUEUES: '0' })).toThrow(/VALIDATE_QUEUES/);
     expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'n' })).toThrow(/REDIS_CLUSTER_NODES/);

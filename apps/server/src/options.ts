@@ -23,7 +23,7 @@ export const USAGE = `usage: npm start -- [--role all|gateway|worker|engine] [--
   --no-demo  do not start the two demo bots (also DEMO=0)
 environment: DATABASE_URL, REDIS_URL (or REDIS_CLUSTER_NODES, host:port,... of a Redis Cluster), PORT (3000),
   CSA_PORT (4081, the CSA protocol; 0: off), HOST, LOG_LEVEL,
-  WORKER_CONCURRENCY (${DEFAULT_CONCURRENCY}), QUEUE_PREFIX, VALIDATE_QUEUES (1; 4 on a cluster),
+  WORKER_CONCURRENCY (${DEFAULT_CONCURRENCY}), QUEUE_PREFIX, VALIDATE_QUEUES (1; 3 on a cluster),
   ENGINE_PATH (/usr/games/fairy-stockfish), ENGINE_WORKERS (CPU count - 1, at least 1), ENGINE_HASH_MB (16), ANALYSIS_DEPTH (12)`;
 
 export function parseLaunchOptions(

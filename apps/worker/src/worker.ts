@@ -11,7 +11,15 @@ import {
   validateQueueCount,
   validateQueueNames,
 } from '@shogi/pipeline';
-import { closeClient, onCluster, queuePrefix, type RedisClient, type RedisTarget, redisClient } from '@shogi/redis';
+import {
+  closeClient,
+  onCluster,
+  queuePrefix,
+  type RedisClient,
+  type RedisTarget,
+  redisClient,
+  type SlotShare,
+} from '@shogi/redis';
 import { createDb, createPgEventStore, type Db, startProjector } from '@shogi/store';
 import { DelayedError, Queue, Worker } from 'bullmq';
 import type { Logger } from 'pino';
@@ -119,7 +127,10 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   ] as const) {
     client.on('error', (err: Error) => logger.warn({ err: err.message }, `worker: Redis ${name} connection error`));
   }
-  const placed = (name: string) => ({ connection, prefix: queuePrefix(cluster, options.prefix ?? 'bull', name) });
+  const placed = (name: string, share?: SlotShare) => ({
+    connection,
+    prefix: queuePrefix(cluster, options.prefix ?? 'bull', name, share),
+  });
   const queueNames = validateQueueNames(validateQueueCount(cluster, options.validateQueues));
   const events = createPgEventStore(db, {
     batch: options.batch !== false,
@@ -130,8 +141,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const games = workerGames(events, { cacheSize: options.cacheSize ?? 2_000 });
   const publish = publisherTo(createChannelPublisher(publisher), options);
   // BullMQ prints an error no listener takes to stderr, stack and all: these go to the log
-  const queueOf = <T>(name: string) => {
-    const queue = new Queue<T>(name, placed(name));
+  const queueOf = <T>(name: string, share?: SlotShare) => {
+    const queue = new Queue<T>(name, placed(name, share));
     queue.on('error', (err) => logger.warn({ err, queue: name }, 'queue: error'));
     return queue;
   };
@@ -143,8 +154,10 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     options,
   );
   const processJob = createValidateProcessor({ events, games, logger, publish, afterVerdict: schedule });
-  const workers = queueNames.map((name) => startValidateWorker(name, processJob, placed(name), options));
-  const queues = queueNames.map((name) => queueOf<ValidateJob>(name));
+  // each validate queue where the gateways put it: its share of the slot space
+  const shareOf = (index: number): SlotShare => ({ index, of: queueNames.length });
+  const workers = queueNames.map((name, i) => startValidateWorker(name, processJob, placed(name, shareOf(i)), options));
+  const queues = queueNames.map((name, i) => queueOf<ValidateJob>(name, shareOf(i)));
   const chores = startChores(db, queues, flagQueue, options);
   const statsTimer = reportWhatItDid(workers, logger, options.statsIntervalMs ?? 60_000);
   await Promise.all([...workers, flagWorker].map((w) => w.waitUntilReady()));

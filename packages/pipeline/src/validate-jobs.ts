@@ -74,9 +74,11 @@ export type ValidateQueues<Added = unknown> = ValidateQueue<Added> | readonly Va
 
 /**
  * How many validate queues there are unless VALIDATE_QUEUES says: one on a single Redis (a
- * second queue there only adds BullMQ's overhead), four on a cluster, to spread over its masters.
+ * second queue there only adds BullMQ's overhead), three on a cluster: each queue takes an equal
+ * part of the slot space, so three fall one on each master of the smallest cluster Redis
+ * recommends (three masters, slots split evenly). Another cluster wants its own master count.
  */
-export const validateQueueCount = (cluster: boolean, configured?: number): number => configured ?? (cluster ? 4 : 1);
+export const validateQueueCount = (cluster: boolean, configured?: number): number => configured ?? (cluster ? 3 : 1);
 
 /**
  * The names of `count` validate queues: `validate` alone (as it always was), else

@@ -5,8 +5,10 @@ import {
   DEFAULT_REDIS_URL,
   describeTarget,
   onCluster,
+  HASH_SLOTS,
   queuePrefix,
   redisTargetFromEnv,
+  slotShareTag,
 } from '../src/index.js';
 
 describe('REDIS_CLUSTER_NODES', () => {
@@ -48,5 +50,60 @@ describe('queuePrefix', () => {
     expect(queuePrefix(false, 'shogi', 'validate')).toBe('shogi');
     expect(queuePrefix(true, 'shogi', 'validate-0')).toBe('{shogi:validate-0}');
     expect(queuePrefix(true, 'shogi', 'validate-0')).not.toBe(queuePrefix(true, 'shogi', 'validate-1'));
+  });
+});
+
+/** Redis Cluster's slot of a key, written out here from the spec (CRC16-XMODEM of the hash tag, mod 16384). */
+function slotOf(key: string): number {
+  const open = key.indexOf('{');
+  const close = open < 0 ? -1 : key.indexOf('}', open + 1);
+  const hashed = close > open + 1 ? key.slice(open + 1, close) : key;
+  let crc = 0;
+  for (const byte of Buffer.from(hashed)) {
+    crc ^= byte << 8;
+    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc % HASH_SLOTS;
+}
+
+describe('slotShareTag', () => {
+  it("agrees with the spec's slots", () => {
+    expect(slotOf('123456789')).toBe(0x31c3); // the spec's CRC16 check value
+    expect(slotOf('{user1000}.following')).toBe(slotOf('user1000'));
+  });
+
+  it.each([2, 3, 4, 6])('puts queue i of %i in the i-th equal part of the slot space, for any prefix', (of) => {
+    for (const prefix of ['shogi', 'bull', 'bench1f3a9c2e', 'x']) {
+      const slots = Array.from({ length: of }, (_, index) =>
+        slotOf(queuePrefix(true, prefix, `validate-${index}`, { index, of })),
+      );
+      slots.forEach((slot, index) => {
+        expect(slot).toBeGreaterThanOrEqual(Math.floor((index * HASH_SLOTS) / of));
+        expect(slot).toBeLessThan(Math.floor(((index + 1) * HASH_SLOTS) / of));
+      });
+    }
+  });
+
+  it('keeps a tag that already falls in its part, and is the same in every call', () => {
+    // `shogi:validate-1` hashes to slot 10443, inside the middle third
+    expect(slotShareTag('shogi:validate-1', { index: 1, of: 3 })).toBe('shogi:validate-1');
+    expect(queuePrefix(true, 'shogi', 'validate-1', { index: 1, of: 3 })).toBe('{shogi:validate-1}');
+    const moved = slotShareTag('shogi:validate-0', { index: 0, of: 3 });
+    expect(moved).toMatch(/^shogi:validate-0#\d+$/);
+    expect(slotShareTag('shogi:validate-0', { index: 0, of: 3 })).toBe(moved);
+  });
+
+  it('leaves a lone queue, or one server, as before', () => {
+    expect(queuePrefix(true, 'shogi', 'validate', { index: 0, of: 1 })).toBe('{shogi:validate}');
+    expect(queuePrefix(false, 'shogi', 'validate-0', { index: 0, of: 3 })).toBe('shogi');
+  });
+
+  it.each([
+    [3, 3],
+    [-1, 3],
+    [0, 0],
+    [0.5, 2],
+  ])('refuses index %d of %d', (index, of) => {
+    expect(() => slotShareTag('t', { index, of })).toThrow(/slot share/);
   });
 });

@@ -18,7 +18,7 @@ import {
   validateQueueNames,
 } from '@shogi/pipeline';
 import type { CreatePlayerResponse, LobbyMessage } from '@shogi/protocol';
-import { publish, queuePrefix } from '@shogi/redis';
+import { publish, queuePrefix, type SlotShare } from '@shogi/redis';
 import { botAccountsAmong, usernameTaken } from '@shogi/store';
 import { Queue } from 'bullmq';
 import fp from 'fastify-plugin';
@@ -51,13 +51,14 @@ export default fp<{ config: GatewayConfig; events?: EventStore }>(
     // ioredis copies every defined script into each auto-pipeline it builds (a tick's commands),
     // a cost the gateway's CPU showed when the queues shared the auto-pipelined `app.redis`
     const { queueRedis } = app;
-    const placed = (name: string) => ({
+    const placed = (name: string, share?: SlotShare) => ({
       connection: queueRedis,
-      prefix: queuePrefix(app.redisCluster, config.queuePrefix, name),
+      prefix: queuePrefix(app.redisCluster, config.queuePrefix, name, share),
     });
-    // the validate work split by game over VALIDATE_QUEUES queues (one unless on a cluster)
-    const queues = validateQueueNames(config.validateQueues).map((name) => {
-      const queue = new Queue<ValidateJob>(name, placed(name));
+    // the validate work split by game over VALIDATE_QUEUES queues (one unless on a cluster),
+    // spread evenly over the slot space
+    const queues = validateQueueNames(config.validateQueues).map((name, index, all) => {
+      const queue = new Queue<ValidateJob>(name, placed(name, { index, of: all.length }));
       queue.on('error', (err) => app.log.warn({ err, queue: name }, 'queue: error'));
       return queue;
     });

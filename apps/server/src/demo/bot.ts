@@ -41,6 +41,8 @@ export interface BotOptions {
   readonly onError?: (message: string) => void;
   /** how the bot chooses (default: brain.ts's random mover) */
   readonly decide?: Decide;
+  /** how long a refused move waits before the bot tries again (default RETRY_MS) */
+  readonly retryMs?: number;
 }
 
 export function replay(initialSfen: string, ruleset: Ruleset, moves: readonly string[]): PositionHistory {
@@ -58,6 +60,9 @@ function randomDecision(game: PositionHistory, random: Random): Decision | null 
 
 /** How long a refused move waits before the bot tries again (the move limit's window is a second). */
 const RETRY_MS = 500;
+
+/** Refusals (rate limits apart) and rejected moves after which the bot resigns instead of trying on. */
+const MAX_REFUSALS = 20;
 
 /** Plays the game to its end; resolves with how it ended. */
 export async function playAsBot(view: GameView, options: BotOptions): Promise<GameEnd> {
@@ -82,14 +87,16 @@ export async function playAsBot(view: GameView, options: BotOptions): Promise<Ga
       return moves.length % 2 === 0 ? first : first === 'sente' ? 'gote' : 'sente';
     };
     // a refused or failed move brings no message to wake the bot (its opponent waits for
-    // it), and at once it may be refused again (a rate limit): it tries again after a pause
-    const refused = (why: string) => {
+    // it), and at once it may be refused again (a rate limit): it tries again after a pause.
+    // A rate limit says "later", not "wrong": it does not count toward resigning, or a long
+    // game against an instant opponent would end in a resignation nobody chose
+    const refused = (why: string, code?: string) => {
       waiting = false;
-      rejections++;
+      if (code !== 'RATE_LIMITED') rejections++;
       options.onError?.(why);
       setTimeout(() => {
         if (!finished) maybeMove();
-      }, RETRY_MS).unref();
+      }, options.retryMs ?? RETRY_MS).unref();
     };
     const maybeMove = () => {
       if (waiting || side === null || sideToMove() !== side) return;
@@ -100,7 +107,7 @@ export async function playAsBot(view: GameView, options: BotOptions): Promise<Ga
     };
     const move = async () => {
       const ply = moves.length;
-      if (ply >= options.maxMoves || rejections > 20) {
+      if (ply >= options.maxMoves || rejections > MAX_REFUSALS) {
         await api.resign(view.id, player.token);
         return;
       }
@@ -122,7 +129,7 @@ export async function playAsBot(view: GameView, options: BotOptions): Promise<Ga
         return;
       }
       const answer = await api.submitMove(view.id, player.token, { usi, ply });
-      if (!answer.ok) refused(`${usi} at ply ${ply}: ${answer.body.code}`);
+      if (!answer.ok) refused(`${usi} at ply ${ply}: ${answer.body.code}`, answer.body.code);
     };
     const off = socket.onMessage(
       (m: ServerMessage) => {
@@ -149,7 +156,7 @@ export async function playAsBot(view: GameView, options: BotOptions): Promise<Ga
             }
             break;
           case 'error':
-            refused(`${m.error.code}: ${m.error.detail ?? m.error.message}`);
+            refused(`${m.error.code}: ${m.error.detail ?? m.error.message}`, m.error.code);
             return;
           case 'ack':
             break;
