@@ -101,7 +101,12 @@ async function e2e(
   target: RedisTarget,
   rate: number,
   warmup: number,
-): Promise<{ summary: E2eSummary; perMaster: PerMaster[]; perMove: Map<string, number> }> {
+): Promise<{
+  summary: E2eSummary;
+  perMaster: PerMaster[];
+  perMove: Map<string, number>;
+  usecPerMove: Map<string, number>;
+}> {
   const topology = await startTopology(target, serverEnv(target));
   try {
     const before = await masterStats(target);
@@ -114,10 +119,12 @@ async function e2e(
     ]);
     const seconds = (performance.now() - t0) / 1000;
     const after = await masterStats(target);
+    const moves = await topology.movesAccepted();
     return {
       summary: summaryOf(out),
       perMaster: perMaster(before, after, seconds),
-      perMove: perMove(before, after, await topology.movesAccepted()),
+      perMove: perMove(before, after, moves, (s) => s.calls),
+      usecPerMove: perMove(before, after, moves, (s) => s.usec),
     };
   } finally {
     await topology.stop();
@@ -137,13 +144,21 @@ function perMaster(before: readonly MasterStats[], after: readonly MasterStats[]
   });
 }
 
-/** Each command's calls per validated move over a run, summed over the masters. */
-function perMove(before: readonly MasterStats[], after: readonly MasterStats[], moves: number): Map<string, number> {
+/** Each command's calls (or µs) per validated move over a run, summed over the masters. */
+function perMove(
+  before: readonly MasterStats[],
+  after: readonly MasterStats[],
+  moves: number,
+  counted: (stats: MasterStats) => ReadonlyMap<string, number>,
+): Map<string, number> {
   const calls = new Map<string, number>();
   for (const a of after) {
     const b = before.find((x) => x.node === a.node);
-    for (const [command, n] of a.calls)
-      calls.set(command, (calls.get(command) ?? 0) + n - (b?.calls.get(command) ?? 0));
+    for (const [command, n] of counted(a))
+      calls.set(
+        command,
+        (calls.get(command) ?? 0) + n - ((b === undefined ? undefined : counted(b).get(command)) ?? 0),
+      );
   }
   return new Map([...calls].filter(([, n]) => n > 0).map(([command, n]) => [command, n / Math.max(moves, 1)]));
 }
@@ -179,6 +194,7 @@ const results: {
   fan: Awaited<ReturnType<typeof fanout>>;
   perMaster: PerMaster[];
   perMove: Map<string, number>;
+  usecPerMove: Map<string, number>;
 }[] = [];
 console.log(
   `cluster bench: ${args.games} games, two gateways and two workers, on one Redis (${REDIS_URL}) and on the cluster (${clusterNodesText(TARGETS.find((t) => t.name === 'cluster')?.target.redisClusterNodes ?? [])}${process.env.REDIS_CLUSTER_NODES ? '' : `, ${args.replicas === '0' ? 'no replicas' : 'a replica each'}`}), ${new Date().toISOString()}`,
@@ -202,6 +218,7 @@ for (let round = 0; round < Number(args.rounds); round++) {
       fan,
       perMaster: unbounded.perMaster,
       perMove: unbounded.perMove,
+      usecPerMove: unbounded.usecPerMove,
     });
   }
 }
@@ -258,6 +275,20 @@ for (const c of allCommands)
     console.log(`  ${c.padEnd(22)} ${names.map((n) => cell(table.get(n)?.get(c))).join(' ')}`);
 const total = (n: string) => [...(table.get(n)?.values() ?? [])].reduce((s, x) => s + x, 0);
 console.log(`  ${'all'.padEnd(22)} ${names.map((n) => cell(total(n))).join(' ')}`);
+// Redis's own time in commands (INFO commandstats' usec, wall time inside the command): the
+// same scripts on every target, so a longer time per call is the machine's (a master
+// descheduled in a script, cold caches), not more work
+const usecOf = (name: string) => {
+  const rows = results.filter((r) => r.name === name);
+  const sum = new Map<string, number>();
+  for (const r of rows) for (const [c, n] of r.usecPerMove) sum.set(c, (sum.get(c) ?? 0) + n / rows.length);
+  return sum;
+};
+const usecTable = new Map(names.map((n) => [n, usecOf(n)]));
+const usecTotal = (n: string) => [...(usecTable.get(n)?.values() ?? [])].reduce((s, x) => s + x, 0);
+console.log(`  ${'µs in commands'.padEnd(22)} ${names.map((n) => cell(usecTotal(n))).join(' ')}`);
+const perCall = (n: string, c: string) => (usecTable.get(n)?.get(c) ?? 0) / Math.max(table.get(n)?.get(c) ?? 0, 1e-9);
+console.log(`  ${'µs per evalsha'.padEnd(22)} ${names.map((n) => cell(perCall(n, 'evalsha'))).join(' ')}`);
 
 console.log(
   '\nper validated move over the unbounded e2e runs, by process group (mean of the rounds; /proc: CPU ms, read and write calls):',
@@ -275,7 +306,11 @@ const groupsOf = (name: string) => {
       });
     }
   const busy = rows.map((r) => r.unbounded.usage?.machineBusy).filter((b): b is number => typeof b === 'number');
-  return { sum, busy: busy.length === 0 ? null : busy.reduce((a, b) => a + b, 0) / busy.length };
+  const switches = rows
+    .map((r) => r.unbounded.usage?.switchesPerMove)
+    .filter((s): s is number => typeof s === 'number');
+  const mean = (xs: number[]) => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);
+  return { sum, busy: mean(busy), switches: mean(switches) };
 };
 console.log(`  ${'group'.padEnd(20)} ${names.map((n) => `${n} cpu / reads / writes`.padStart(34)).join(' ')}`);
 const usageTable = new Map(names.map((n) => [n, groupsOf(n)]));
@@ -307,6 +342,14 @@ console.log(
     .map((n) => {
       const b = usageTable.get(n)?.busy;
       return (b === null || b === undefined ? '' : `${(b * 100).toFixed(0)} %`).padStart(34);
+    })
+    .join(' ')}`,
+);
+console.log(
+  `  ${'context switches'.padEnd(20)} ${names
+    .map((n) => {
+      const s = usageTable.get(n)?.switches;
+      return (s === null || s === undefined ? '' : s.toFixed(1)).padStart(34);
     })
     .join(' ')}`,
 );

@@ -87,6 +87,8 @@ export interface MasterStats {
   readonly commands: number;
   /** calls by command (`evalsha`, `xadd`, ...) */
   readonly calls: ReadonlyMap<string, number>;
+  /** the time spent in each command, µs (INFO commandstats' usec) */
+  readonly usec: ReadonlyMap<string, number>;
   readonly keys: number;
 }
 
@@ -102,8 +104,14 @@ export async function masterStats(target: RedisTarget): Promise<MasterStats[]> {
         const calls = new Map(
           [...commandstats.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map((m) => [m[1] as string, Number(m[2])]),
         );
+        const usec = new Map(
+          [...commandstats.matchAll(/^cmdstat_([^:]+):calls=\d+,usec=(\d+)/gm)].map((m) => [
+            m[1] as string,
+            Number(m[2]),
+          ]),
+        );
         const commands = [...calls.values()].reduce((n, c) => n + c, 0);
-        return { node: `${node.options.host}:${node.options.port}`, commands, calls, keys: await node.dbsize() };
+        return { node: `${node.options.host}:${node.options.port}`, commands, calls, usec, keys: await node.dbsize() };
       }),
     );
   } finally {

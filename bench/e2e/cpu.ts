@@ -57,10 +57,14 @@ export interface Usage {
   readonly writes: number;
 }
 
-/** The machine's CPU time so far, in ticks: busy (user, nice, system, irq, softirq, steal) and all. */
+/**
+ * The machine's CPU time so far, in ticks: busy (user, nice, system, irq, softirq, steal) and
+ * all; and its context switches so far (every process's, the kernel's too).
+ */
 export interface MachineTicks {
   readonly busy: number;
   readonly total: number;
+  readonly switches: number;
 }
 
 /**
@@ -85,14 +89,16 @@ function ioOf(pid: string): { reads: number; writes: number } {
 
 function machineTicks(): MachineTicks | null {
   try {
-    const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '';
+    const stat = readFileSync('/proc/stat', 'utf8');
+    const line = stat.split('\n', 1)[0] ?? '';
+    const switches = Number(/^ctxt (\d+)/m.exec(stat)?.[1] ?? 0);
     const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = line
       .trim()
       .split(/\s+/)
       .slice(1, 9)
       .map(Number);
     const busy = user + nice + system + irq + softirq + steal;
-    return { busy, total: busy + idle + iowait };
+    return { busy, total: busy + idle + iowait, switches };
   } catch {
     return null;
   }
@@ -132,6 +138,8 @@ export interface WindowUsage {
   readonly groups: readonly GroupPerMove[];
   /** the machine's busy share (null where /proc/stat could not be read) */
   readonly machineBusy: number | null;
+  /** the machine's context switches per move (null where /proc/stat could not be read) */
+  readonly switchesPerMove: number | null;
 }
 
 export function usageOver(before: UsageSample, after: UsageSample, moves: number, seconds: number): WindowUsage {
@@ -164,7 +172,8 @@ export function usageOver(before: UsageSample, after: UsageSample, moves: number
   const { machine: m1 } = after;
   const machineBusy =
     m0 !== null && m1 !== null && m1.total > m0.total ? (m1.busy - m0.busy) / (m1.total - m0.total) : null;
-  return { groups, machineBusy };
+  const switchesPerMove = m0 !== null && m1 !== null ? per(m1.switches - m0.switches) : null;
+  return { groups, machineBusy, switchesPerMove };
 }
 
 /**
@@ -183,7 +192,9 @@ export function cpuReport(usage: WindowUsage, cores: number): string[] {
   );
   if (usage.machineBusy !== null)
     lines.push(
-      `  ${'the machine'.padEnd(20)} ${(usage.machineBusy * 100).toFixed(0).padStart(4)} % busy (/proc/stat: every process and the kernel)`,
+      `  ${'the machine'.padEnd(20)} ${(usage.machineBusy * 100).toFixed(0).padStart(4)} % busy (/proc/stat: every process and the kernel)${
+        usage.switchesPerMove === null ? '' : `, ${usage.switchesPerMove.toFixed(1)} context switches per move`
+      }`,
     );
   return lines;
 }
