@@ -18,7 +18,7 @@ import {
   startClock,
   type TimeControl,
 } from '@shogi/game';
-import { enqueueFlagCheck, FLAG_QUEUE, flagJobId } from '@shogi/pipeline';
+import { enqueueFlagCheck, flagJobId, flagQueueFor, flagQueueNames } from '@shogi/pipeline';
 import { catchUp } from '@shogi/store';
 import { sweepOverdueClocks } from '@shogi/worker';
 import type { Queue } from 'bullmq';
@@ -38,7 +38,10 @@ import {
 } from './harness.js';
 
 let stack: Stack;
-let flagQueue: Queue;
+/** The flag queues, split by game as the validate queues are (several on a Redis Cluster). */
+let flagQueues: Queue[] = [];
+/** The queue a game's flag checks go to. */
+const flagQueueOf = (gameId: string) => flagQueueFor(flagQueues, gameId) as Queue;
 const workers: { close(): Promise<void> }[] = [];
 const startWorker = async () => {
   const w = await startTestWorker(stack.config.databaseUrl, stack.config.queuePrefix);
@@ -48,12 +51,14 @@ const startWorker = async () => {
 
 beforeAll(async () => {
   stack = await startStack({ worker: false });
-  flagQueue = testQueue(FLAG_QUEUE, stack.config.queuePrefix);
+  flagQueues = flagQueueNames(stack.config.validateQueues).map((name, index, all) =>
+    testQueue(name, stack.config.queuePrefix, { index, of: all.length }),
+  );
 });
 
 afterAll(async () => {
   for (const w of workers) await w.close();
-  if (flagQueue !== undefined) await closeTestQueue(flagQueue);
+  for (const queue of flagQueues) await closeTestQueue(queue);
   await stack?.close();
 });
 
@@ -62,11 +67,11 @@ const eventsOf = async (gameId: string): Promise<Logged[]> =>
   (await call(stack.app, 'GET', `/api/games/${gameId}/events?after=0`)).body.events;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls a job until it has run (completed or failed), so a duplicate is known to have been processed. */
-async function settled(jobId: string, timeoutMs = 15_000): Promise<string> {
+/** Polls a job of game `gameId` until it has run (completed or failed), so a duplicate is known to have been processed. */
+async function settled(gameId: string, jobId: string, timeoutMs = 15_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const state = await flagQueue.getJobState(jobId);
+    const state = await flagQueueOf(gameId).getJobState(jobId);
     if (state === 'completed' || state === 'failed') return state;
     if (Date.now() > deadline) throw new Error(`job ${jobId} still ${state}`);
     await sleep(50);
@@ -74,9 +79,9 @@ async function settled(jobId: string, timeoutMs = 15_000): Promise<string> {
 }
 
 /** Polls until the job exists (the worker schedules it after publishing the verdict). */
-async function waitForJob(jobId: string, timeoutMs = 10_000): Promise<void> {
+async function waitForJob(gameId: string, jobId: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while ((await flagQueue.getJobState(jobId)) === 'unknown') {
+  while ((await flagQueueOf(gameId).getJobState(jobId)) === 'unknown') {
     if (Date.now() > deadline) throw new Error(`no job ${jobId}`);
     await sleep(20);
   }
@@ -89,7 +94,7 @@ describe('flag fall', () => {
     const w1 = await startWorker();
     const { game, players } = await newGame(stack.app, { timeControl: BYOYOMI_1S, rated: true });
     // 1. the gateway scheduled the first-move timer's job
-    expect(await flagQueue.getJobState(flagJobId(game.id, 0))).toBe('delayed');
+    expect(await flagQueueOf(game.id).getJobState(flagJobId(game.id, 0))).toBe('delayed');
     // 2. both first moves (free): the clock starts for sente at gote's move
     await playMove(stack.app, game.id, players.sente.token, '7g7f', 0);
     const { seq: goteSeq } = await playMove(stack.app, game.id, players.gote.token, '3c3d', 1);
@@ -100,14 +105,14 @@ describe('flag fall', () => {
     await startWorker();
     // 4. the same job again (a no-op by its id), and another for the same turn (as a sweep adds)
     const job = { gameId: game.id, ply: 2 };
-    expect(await flagQueue.getJobState(flagJobId(game.id, 2))).toBe('delayed');
-    await enqueueFlagCheck(flagQueue, job, { delay: 1000 });
-    await enqueueFlagCheck(flagQueue, job, { copy: 'again', delay: 2500 });
+    expect(await flagQueueOf(game.id).getJobState(flagJobId(game.id, 2))).toBe('delayed');
+    await enqueueFlagCheck(flagQueues, job, { delay: 1000 });
+    await enqueueFlagCheck(flagQueues, job, { copy: 'again', delay: 2500 });
     // 5. sente never moves: the game ends on time at the deadline, once
     const ended = await waitForEvent(stack.app, game.id, (e) => e.type === 'GameEnded', 20_000);
     expect(ended.payload).toEqual({ winner: 'gote', reason: 'timeout', at: new Date(started + 1000).toISOString() });
-    expect(await settled(flagJobId(game.id, 2))).toBe('completed');
-    expect(await settled(`${flagJobId(game.id, 2)}-again`)).toBe('completed');
+    expect(await settled(game.id, flagJobId(game.id, 2))).toBe('completed');
+    expect(await settled(game.id, `${flagJobId(game.id, 2)}-again`)).toBe('completed');
     const all = await eventsOf(game.id);
     expect(all.filter((e) => e.type === 'GameEnded')).toHaveLength(1);
     expect(all.at(-1)?.type).toBe('GameEnded');
@@ -168,7 +173,7 @@ describe('flag fall', () => {
     const { game, players } = await newGame(stack.app, { timeControl: BYOYOMI_1S });
     await playMove(stack.app, game.id, players.sente.token, '7g7f', 0);
     const { seq } = await playMove(stack.app, game.id, players.gote.token, '3c3d', 1);
-    await waitForJob(flagJobId(game.id, 2));
+    await waitForJob(game.id, flagJobId(game.id, 2));
     const started = Date.parse((await eventsOf(game.id))[seq - 1]?.payload.receivedAt);
     // every worker goes away; sente's time (and the lag allowance) runs out with nobody to see it
     for (const w of workers.splice(0)) await w.close();
@@ -190,8 +195,8 @@ describe('the sweep backstop', () => {
     await playMove(stack.app, game.id, players.sente.token, '7g7f', 0);
     await playMove(stack.app, game.id, players.gote.token, '3c3d', 1);
     // the turn's delayed job is lost (as with Redis' data): nothing else would end the game
-    await waitForJob(flagJobId(game.id, 2));
-    expect(await flagQueue.remove(flagJobId(game.id, 2))).toBe(1);
+    await waitForJob(game.id, flagJobId(game.id, 2));
+    expect(await flagQueueOf(game.id).remove(flagJobId(game.id, 2))).toBe(1);
     const row = () =>
       stack.db
         .selectFrom('games')
@@ -201,12 +206,12 @@ describe('the sweep backstop', () => {
     const { deadline_at } = await row();
     expect(deadline_at).not.toBeNull();
     await sleep(Math.max(0, (deadline_at as Date).getTime() + LAG_ALLOWANCE_MS + 200 - Date.now()));
-    expect(await sweepOverdueClocks(stack.db, flagQueue, 10_000)).toBeGreaterThanOrEqual(1);
+    expect(await sweepOverdueClocks(stack.db, flagQueues, 10_000)).toBeGreaterThanOrEqual(1);
     const ended = await waitForEvent(stack.app, game.id, (e) => e.type === 'GameEnded', 20_000);
     expect(ended.payload).toEqual({ winner: 'gote', reason: 'timeout', at: (deadline_at as Date).toISOString() });
     expect((await row()).deadline_at).toBeNull();
     // swept again with nothing due: no job, nothing more in the log
-    expect(await sweepOverdueClocks(stack.db, flagQueue, 10_000)).toBe(0);
+    expect(await sweepOverdueClocks(stack.db, flagQueues, 10_000)).toBe(0);
   });
 });
 

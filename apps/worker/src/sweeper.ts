@@ -17,7 +17,7 @@
  * retention ago (every login adds a session token; dead ones only take space).
  */
 import { LAG_ALLOWANCE_MS } from '@shogi/game';
-import { enqueueFlagCheck, enqueueValidate, type FlagQueue, type ValidateQueues } from '@shogi/pipeline';
+import { enqueueFlagCheck, enqueueValidate, type FlagQueues, type ValidateQueues } from '@shogi/pipeline';
 import { type Db, deleteDeadTokens, findOverdueClocks, findStalledSubmissions } from '@shogi/store';
 import type { Logger } from 'pino';
 
@@ -41,14 +41,14 @@ export async function sweepStalled(
  */
 export async function sweepOverdueClocks(
   db: Db,
-  queue: FlagQueue,
+  queues: FlagQueues,
   intervalMs: number,
   now: number = Date.now(),
 ): Promise<number> {
   const overdue = await findOverdueClocks(db, LAG_ALLOWANCE_MS);
   const bucket = Math.floor(now / intervalMs);
   await Promise.all(
-    overdue.map(({ gameId, ply }) => enqueueFlagCheck(queue, { gameId, ply }, { copy: `sweep${bucket}` })),
+    overdue.map(({ gameId, ply }) => enqueueFlagCheck(queues, { gameId, ply }, { copy: `sweep${bucket}` })),
   );
   return overdue.length;
 }
@@ -78,13 +78,14 @@ export function startSweeper(
     intervalMs: number;
     afterMs: number;
     logger: Logger;
-    flagQueue?: FlagQueue;
+    /** the flag queues (`flagQueueNames`), for the clock sweep; none: no clock sweep */
+    flagQueues?: FlagQueues;
     /** dead tokens are kept this long (0: never deleted) */
     tokenRetentionMs?: number;
   },
 ): { stop(): Promise<void> } {
   let running: Promise<unknown> = Promise.resolve();
-  const flagQueue = options.flagQueue;
+  const flagQueues = options.flagQueues;
   const retention = options.tokenRetentionMs ?? 0;
   // the first sweep cleans up too, so workers restarted more often than hourly still do it
   let nextCleanup = 0;
@@ -96,9 +97,9 @@ export function startSweeper(
       (err: unknown) => options.logger.warn({ err }, 'sweeper: sweep failed'),
     );
     const overdue =
-      flagQueue === undefined
+      flagQueues === undefined
         ? null
-        : sweepOverdueClocks(db, flagQueue, options.intervalMs).then(
+        : sweepOverdueClocks(db, flagQueues, options.intervalMs).then(
             (n) => {
               if (n > 0) options.logger.info({ count: n }, 'sweeper: flag checks for games past their deadline');
             },

@@ -3,8 +3,8 @@
 import type { EventStore, GameState } from '@shogi/game';
 import {
   type EventEnvelope,
-  FLAG_QUEUE,
   type FlagJobData,
+  flagQueueNames,
   gameChannel,
   scheduleFlag,
   type ValidateJob,
@@ -95,8 +95,8 @@ export interface WorkerOptions extends RedisTarget {
 export interface RunningWorker {
   /** one per validate queue */
   readonly workers: readonly Worker<ValidateJob>[];
-  /** The flag checks' worker (FLAG_QUEUE). */
-  readonly flagWorker: Worker<FlagJobData>;
+  /** The flag checks' workers, one per flag queue (`flagQueueNames`). */
+  readonly flagWorkers: readonly Worker<FlagJobData>[];
   readonly db: Db;
   /** The worker's event store (on `db`): a gateway in the same process may share it. */
   readonly events: EventStore;
@@ -146,33 +146,31 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     queue.on('error', (err) => logger.warn({ err, queue: name }, 'queue: error'));
     return queue;
   };
-  const flagQueue = queueOf<FlagJobData>(FLAG_QUEUE);
-  const schedule = (gameId: string, state: GameState) => scheduleFlag(flagQueue, gameId, state);
-  const flagWorker = startFlagWorker(
-    createFlagProcessor({ events, games, logger, publish, schedule }),
-    placed(FLAG_QUEUE),
-    options,
-  );
-  const processJob = createValidateProcessor({ events, games, logger, publish, afterVerdict: schedule });
-  // each validate queue where the gateways put it: its share of the slot space
+  // each validate and flag queue where the gateways put it: its share of the slot space
   const shareOf = (index: number): SlotShare => ({ index, of: queueNames.length });
+  const flagNames = flagQueueNames(queueNames.length);
+  const flagQueues = flagNames.map((name, i) => queueOf<FlagJobData>(name, shareOf(i)));
+  const schedule = (gameId: string, state: GameState) => scheduleFlag(flagQueues, gameId, state);
+  const processFlag = createFlagProcessor({ events, games, logger, publish, schedule });
+  const flagWorkers = flagNames.map((name, i) => startFlagWorker(name, processFlag, placed(name, shareOf(i)), options));
+  const processJob = createValidateProcessor({ events, games, logger, publish, afterVerdict: schedule });
   const workers = queueNames.map((name, i) => startValidateWorker(name, processJob, placed(name, shareOf(i)), options));
   const queues = queueNames.map((name, i) => queueOf<ValidateJob>(name, shareOf(i)));
-  const chores = startChores(db, queues, flagQueue, options);
+  const chores = startChores(db, queues, flagQueues, options);
   const statsTimer = reportWhatItDid(workers, logger, options.statsIntervalMs ?? 60_000);
-  await Promise.all([...workers, flagWorker].map((w) => w.waitUntilReady()));
+  await Promise.all([...workers, ...flagWorkers].map((w) => w.waitUntilReady()));
   let closing: Promise<void> | null = null;
   return {
     workers,
-    flagWorker,
+    flagWorkers,
     db,
     events,
     close() {
       closing ??= (async () => {
         clearInterval(statsTimer);
         await chores.stop();
-        await Promise.all([...workers, flagWorker].map((w) => w.close()));
-        await Promise.all([...queues, flagQueue].map((q) => q.close()));
+        await Promise.all([...workers, ...flagWorkers].map((w) => w.close()));
+        await Promise.all([...queues, ...flagQueues].map((q) => q.close()));
         await Promise.allSettled([closeClient(publisher), closeClient(connection)]);
         await db.destroy();
       })();
@@ -185,7 +183,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
 function startChores(
   db: Db,
   queue: readonly Queue<ValidateJob>[],
-  flagQueue: Queue<FlagJobData>,
+  flagQueues: readonly Queue<FlagJobData>[],
   options: WorkerOptions,
 ): { stop(): Promise<void> } {
   const logger = options.logger;
@@ -196,7 +194,7 @@ function startChores(
           intervalMs: sweepInterval,
           afterMs: options.sweepAfterMs ?? 5_000,
           logger,
-          flagQueue,
+          flagQueues,
           tokenRetentionMs: (options.tokenRetentionDays ?? 30) * 86_400_000,
         })
       : null;
@@ -238,13 +236,14 @@ interface Placement {
 }
 
 function startFlagWorker(
+  queueName: string,
   processFlag: (data: unknown) => Promise<FlagResult>,
   placement: Placement,
   options: WorkerOptions,
 ): Worker<FlagJobData> {
   const logger = options.logger;
   const flagWorker = new Worker<FlagJobData>(
-    FLAG_QUEUE,
+    queueName,
     async (job, token) => {
       const result = await processFlag(job.data);
       if (result.retryAt !== undefined && token !== undefined) {

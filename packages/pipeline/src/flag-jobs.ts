@@ -6,8 +6,20 @@
  */
 import { type GameState, turnFlagDueAt } from '@shogi/game';
 import type { JobsOptions } from 'bullmq';
+import { validateQueueOf } from './validate-jobs.js';
 
 export const FLAG_QUEUE = 'flag';
+
+/**
+ * The names of `count` flag queues: `flag` alone (as it always was), else `flag-0` …: on a
+ * Redis Cluster the flag checks (one delayed job per turn of a timed game) are split by game
+ * as the validate work is (`VALIDATE_QUEUES` of each), so that no one master carries them all;
+ * a game's flag checks go to the queue of the same index as its validate jobs.
+ */
+export function flagQueueNames(count: number): string[] {
+  if (!Number.isInteger(count) || count < 1) throw new Error(`the flag queues must be at least 1, got ${count}`);
+  return count === 1 ? [FLAG_QUEUE] : Array.from({ length: count }, (_, i) => `${FLAG_QUEUE}-${i}`);
+}
 
 /** Check the clock of game `gameId` in its turn after `ply` accepted moves. */
 export interface FlagJobData {
@@ -41,17 +53,28 @@ export interface FlagQueue {
   add(name: typeof FLAG_QUEUE, data: FlagJobData, opts: JobsOptions): Promise<unknown>;
 }
 
+/** The flag queues of a deployment, in order (`flagQueueNames`): one, or several split by game. */
+export type FlagQueues = FlagQueue | readonly FlagQueue[];
+
+/** The flag queue of a game among `queues` (the same index as its validate queue's). */
+export function flagQueueFor(queues: FlagQueues, gameId: string): FlagQueue {
+  const list: readonly FlagQueue[] = Array.isArray(queues) ? queues : [queues as FlagQueue];
+  const queue = list[validateQueueOf(gameId, list.length)];
+  if (queue === undefined) throw new Error('no flag queue');
+  return queue;
+}
+
 /**
- * The one way flag checks are queued: due after `delay` ms, as job `flag-<gameId>-<ply>`;
+ * The one way flag checks are queued, on the game's flag queue: due after `delay` ms, as job `flag-<gameId>-<ply>`;
  * `copy` names a further job for the same turn beside that one (the sweeper's time bucket).
  */
 export async function enqueueFlagCheck(
-  queue: FlagQueue,
+  queues: FlagQueues,
   job: FlagJobData,
   options: { readonly delay?: number; readonly copy?: string } = {},
 ): Promise<void> {
   const id = flagJobId(job.gameId, job.ply);
-  await queue.add(
+  await flagQueueFor(queues, job.gameId).add(
     FLAG_QUEUE,
     { gameId: job.gameId, ply: job.ply },
     flagJobOptions(options.copy === undefined ? id : `${id}-${options.copy}`, options.delay ?? 0),
@@ -60,7 +83,7 @@ export async function enqueueFlagCheck(
 
 /** Schedules the flag check of the state's current turn; nothing for ended or unlimited games. */
 export async function scheduleFlag(
-  queue: FlagQueue,
+  queues: FlagQueues,
   gameId: string,
   state: GameState,
   now: number = Date.now(),
@@ -68,7 +91,7 @@ export async function scheduleFlag(
   if (state.status !== 'ongoing' || state.clock === null) return;
   const due = turnFlagDueAt(state.clock, state.ply);
   if (due === null) return;
-  await enqueueFlagCheck(queue, { gameId, ply: state.ply }, { delay: Math.max(0, due - now) });
+  await enqueueFlagCheck(queues, { gameId, ply: state.ply }, { delay: Math.max(0, due - now) });
 }
 
 export function isFlagJobData(x: unknown): x is FlagJobData {

@@ -4,8 +4,11 @@ export {
   FLAG_QUEUE,
   type FlagJobData,
   type FlagQueue,
+  type FlagQueues,
   flagJobId,
   flagJobOptions,
+  flagQueueFor,
+  flagQueueNames,
   isFlagJobData,
   scheduleFlag,
 } from './flag-jobs.js';

@@ -6,6 +6,7 @@ import {
   enqueueValidate,
   FLAG_QUEUE,
   type FlagJobData,
+  flagQueueNames,
   gameChannel,
   isValidateBatchJobData,
   messageOf,
@@ -106,6 +107,20 @@ describe('enqueueFlagCheck', () => {
       [FLAG_QUEUE, { gameId: 'g', ply: 4 }, 'flag-g-4', 1500],
       [FLAG_QUEUE, { gameId: 'g', ply: 4 }, 'flag-g-4-sweep2', 0],
     ]);
+  });
+
+  it('splits the checks by game over several queues, each game on the index of its validate queue', async () => {
+    expect(flagQueueNames(1)).toEqual(['flag']);
+    expect(flagQueueNames(3)).toEqual(['flag-0', 'flag-1', 'flag-2']);
+    expect(() => flagQueueNames(0)).toThrow(/at least 1/);
+    const queues = [0, 1, 2].map(() => recordingQueue<FlagJobData>());
+    const games = Array.from({ length: 30 }, (_, i) => `game-${i}`);
+    for (const gameId of games) await enqueueFlagCheck(queues, { gameId, ply: 1 }, { delay: 10 });
+    queues.forEach((q, i) => {
+      for (const a of q.added) expect(validateQueueOf(a.data.gameId, 3)).toBe(i);
+    });
+    expect(queues.every((q) => q.added.length > 0)).toBe(true);
+    expect(queues.flatMap((q) => q.added)).toHaveLength(games.length);
   });
 });
 

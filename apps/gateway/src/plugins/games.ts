@@ -7,8 +7,8 @@
 import type { EventStore } from '@shogi/game';
 import {
   enqueueValidate,
-  FLAG_QUEUE,
   type FlagJobData,
+  flagQueueNames,
   gameChannel,
   MAX_VALIDATE_BATCH,
   scheduleFlag,
@@ -62,8 +62,12 @@ export default fp<{ config: GatewayConfig; events?: EventStore }>(
       queue.on('error', (err) => app.log.warn({ err, queue: name }, 'queue: error'));
       return queue;
     });
-    const flagQueue = new Queue<FlagJobData>(FLAG_QUEUE, placed(FLAG_QUEUE));
-    flagQueue.on('error', (err) => app.log.warn({ err }, 'flag queue: error'));
+    // the flag checks split by game as the validate work is, a game's on the same index
+    const flagQueues = flagQueueNames(config.validateQueues).map((name, index, all) => {
+      const queue = new Queue<FlagJobData>(name, placed(name, { index, of: all.length }));
+      queue.on('error', (err) => app.log.warn({ err, queue: name }, 'flag queue: error'));
+      return queue;
+    });
     // the moves recorded in one turn of the event loop (an append batch) leave as one job per
     // queue: BullMQ's scripts are paid per job. Split over several queues, a turn's moves would
     // make as many thin jobs; gathering over as many turns as there are queues thickens each
@@ -100,7 +104,7 @@ export default fp<{ config: GatewayConfig; events?: EventStore }>(
       maxRetries: config.maxAppendRetries,
       cacheSize: config.stateCacheSize,
       // the first-move timer of a new game; the worker schedules each later turn after its verdict
-      scheduleFlag: (gameId, state) => scheduleFlag(flagQueue, gameId, state),
+      scheduleFlag: (gameId, state) => scheduleFlag(flagQueues, gameId, state),
       logger: app.log,
       titles: botTitles,
       // the submission's copy spares the worker a read of the log, and the worker publishes it
@@ -120,7 +124,7 @@ export default fp<{ config: GatewayConfig; events?: EventStore }>(
     };
     app.decorate('guests', { create: (name: string) => createGuest(guestDeps, name) });
     app.addHook('onClose', async () => {
-      await Promise.all([...queues, flagQueue].map((q) => q.close()));
+      await Promise.all([...queues, ...flagQueues].map((q) => q.close()));
     });
   },
   { name: 'games', dependencies: ['databases', 'redis'] },
