@@ -56,6 +56,7 @@ const CLUSTER_TIER = [
   'tests/integration/lishogi-events.test.ts',
   'tests/integration/analysis.test.ts',
   'tests/integration/house-bots-limits.test.ts',
+  'tests/integration/house-bots-resume.test.ts',
   'tests/integration/bot-rematch.test.ts',
   'tests/integration/redis-cluster-layout.test.ts',
   'tests/integration/redis-cluster-failover.test.ts',

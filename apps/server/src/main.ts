@@ -6,14 +6,19 @@
 
 import { type RunningEngineWorker, startEngineWorker } from '@shogi/engine-worker';
 import { BotRegistry, createLogger, LocalDelivery, type RunningGateway, startGateway } from '@shogi/gateway';
+import { closeClient, type RedisClient, redisClient } from '@shogi/redis';
 import type { WorkerOptions } from '@shogi/worker';
 import { runDemo } from './demo/demo.js';
 import { startBotOpponent } from './demo/opponent.js';
 import { EngineClient } from './house/engine-client.js';
+import { redisGameClaims } from './house/game-claims.js';
 import { type HouseBots, startHouseBots } from './house/house-bots.js';
 import { parseLaunchOptions, USAGE } from './options.js';
 import { HOW_TO_START, preflight } from './preflight.js';
 import { migrate, type RunningWorker, startValidationWorker } from './services.js';
+
+/** How long a dead process's house bot games wait before another process takes them up. */
+const HOUSE_CLAIM_TTL_MS = 30_000;
 
 async function main(): Promise<number> {
   const options = parseLaunchOptions();
@@ -39,6 +44,7 @@ async function main(): Promise<number> {
   let engines: RunningEngineWorker | null = null;
   let engineClient: EngineClient | null = null;
   let houseBots: HouseBots | null = null;
+  let claimsRedis: RedisClient | null = null;
   const bots = new BotRegistry();
   if (role === 'all' || role === 'engine') {
     engines = await startEngineWorker({
@@ -81,12 +87,16 @@ async function main(): Promise<number> {
       prefix: config.queuePrefix,
       logger: logger.child({ role: 'bot' }),
     });
+    // one process plays each house bot game; a game whose process stopped or died is taken up
+    claimsRedis = redisClient(config, 'house-claims', { maxRetriesPerRequest: 3 });
+    claimsRedis.on('error', (err: Error) => logger.warn({ err: err.message }, 'house bots: Redis connection error'));
     houseBots = await startHouseBots({
       baseUrl: gateway.url,
       registry: bots,
       logger: logger.child({ role: 'bot' }),
       engine: engineClient,
       housePlayer: gateway.housePlayer,
+      claims: redisGameClaims(claimsRedis, config.channelPrefix, HOUSE_CLAIM_TTL_MS),
     });
   }
 
@@ -129,6 +139,7 @@ async function main(): Promise<number> {
   await gateway?.close();
   await worker?.close();
   await engineClient?.close();
+  if (claimsRedis !== null) await closeClient(claimsRedis);
   await enginesClosed;
   logger.info('Stopped.');
   return 0;

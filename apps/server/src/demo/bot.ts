@@ -43,6 +43,11 @@ export interface BotOptions {
   readonly decide?: Decide;
   /** how long a refused move waits before the bot tries again (default RETRY_MS) */
   readonly retryMs?: number;
+  /**
+   * Stops playing (the socket closed, nothing resigned): the game ends for this bot with
+   * reason `stopped`, and another player of its side may take it up.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export function replay(initialSfen: string, ruleset: Ruleset, moves: readonly string[]): PositionHistory {
@@ -73,15 +78,26 @@ export async function playAsBot(view: GameView, options: BotOptions): Promise<Ga
   let waiting = false;
   let rejections = 0;
   let timer: NodeJS.Timeout | undefined;
+  // the ply of the move sent and not yet judged: only its verdict lets the bot move again
+  let pendingPly: number | null = null;
 
   return new Promise<GameEnd>((resolve, reject) => {
     let finished = false;
     const finish = (end: GameEnd) => {
+      if (finished) return;
       finished = true;
       clearTimeout(timer);
       off();
+      options.signal?.removeEventListener('abort', stop);
       socket.close().then(() => resolve(end), reject);
     };
+    const stop = () => finish({ winner: null, reason: 'stopped', moves: moves.length });
+    if (options.signal?.aborted) {
+      // nothing is listening yet; the socket opened above is closed at once
+      socket.close().then(() => resolve({ winner: null, reason: 'stopped', moves: 0 }), reject);
+      return;
+    }
+    options.signal?.addEventListener('abort', stop, { once: true });
     const sideToMove = (): Side => {
       const first: Side = sideOfSfen(view.initialSfen);
       return moves.length % 2 === 0 ? first : first === 'sente' ? 'gote' : 'sente';
@@ -92,6 +108,7 @@ export async function playAsBot(view: GameView, options: BotOptions): Promise<Ga
     // game against an instant opponent would end in a resignation nobody chose
     const refused = (why: string, code?: string) => {
       waiting = false;
+      pendingPly = null;
       if (code !== 'RATE_LIMITED') rejections++;
       options.onError?.(why);
       setTimeout(() => {
@@ -106,6 +123,7 @@ export async function playAsBot(view: GameView, options: BotOptions): Promise<Ga
       }, options.moveDelayMs);
     };
     const move = async () => {
+      if (finished) return;
       const ply = moves.length;
       if (ply >= options.maxMoves || rejections > MAX_REFUSALS) {
         await api.resign(view.id, player.token);
@@ -114,6 +132,8 @@ export async function playAsBot(view: GameView, options: BotOptions): Promise<Ga
       const decision = options.decide
         ? await options.decide([...moves])
         : randomDecision(replay(view.initialSfen, view.ruleset, moves), options.random);
+      // stopped while deciding: the game is another player's to go on with
+      if (finished) return;
       if (decision === null) return; // the game is over; GameEnded is on its way
       if (decision.kind === 'resign') {
         await api.resign(view.id, player.token);
@@ -124,6 +144,7 @@ export async function playAsBot(view: GameView, options: BotOptions): Promise<Ga
         return;
       }
       const usi = decision.usi;
+      pendingPly = ply;
       if (options.via === 'ws') {
         socket.send({ type: 'move', usi, ply });
         return;
@@ -149,6 +170,10 @@ export async function playAsBot(view: GameView, options: BotOptions): Promise<Ga
             }
             break;
           case 'verdict':
+            // a verdict on another move of this player's (one sent before this bot took the
+            // game up, from another process) says nothing about this bot's own
+            if (m.ply !== pendingPly) break;
+            pendingPly = null;
             waiting = false;
             if (!m.accepted) {
               rejections++;
