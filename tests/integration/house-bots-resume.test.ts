@@ -102,6 +102,8 @@ test('a game whose process stopped is taken up by the next one, and played by on
     expect(answer.status).toBe(202);
   };
 
+  // the processes that took the game up, as they logged it
+  const takenUp = () => logged.filter((line) => line.includes(`took up game ${gameId}`));
   await move('7g7f', 0);
   await plyReaches(gameId, 2);
   // a second process runs beside the first, and has looked for games: the game stays the first's
@@ -109,11 +111,13 @@ test('a game whose process stopped is taken up by the next one, and played by on
   await sleep(800);
   await move('2g2f', 2);
   await plyReaches(gameId, 4);
+  expect(takenUp()).toEqual([]);
 
   // the first process stops: its games are let go, and the second takes them up
   await first.release();
   await move('1g1f', 4);
   await plyReaches(gameId, 6);
+  expect(takenUp().map((line) => JSON.parse(line).house)).toEqual([2]);
 
   const { events } = await stack.api.events(gameId);
   // one reply per turn, no move refused: never two processes playing the bot's side at once
