@@ -18,7 +18,7 @@
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { validateQueueNames, validateQueueOf } from '@shogi/pipeline';
+import { type QueuePlace, validateQueueOf, validateQueuePlaces } from '@shogi/pipeline';
 import {
   channelSubscriber,
   closeClient,
@@ -54,9 +54,12 @@ interface Run {
 }
 
 // the server's names and placement: `validate`, or `validate-0` … each under its own hash tag
-const queueName = (i: number, count: number) => validateQueueNames(count)[i] as string;
-const placed = (run: Run, i: number) =>
-  queuePrefix(onCluster(run.target), run.prefix, queueName(i, run.queues), { index: i, of: run.queues });
+const placeOf = (i: number, count: number) => validateQueuePlaces(count)[i] as QueuePlace;
+const queueName = (i: number, count: number) => placeOf(i, count).name;
+const placed = (run: Run, i: number) => {
+  const { name, share } = placeOf(i, run.queues);
+  return queuePrefix(onCluster(run.target), run.prefix, name, share);
+};
 const channelOf = (run: Run, game: number) => `${run.prefix}:game:g${game}`;
 
 // the job's data, about the size of a gateway's (a game id, a seq, the submission)

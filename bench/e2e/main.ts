@@ -29,7 +29,7 @@
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { validateQueueCount, validateQueueNames } from '@shogi/pipeline';
+import { validateQueueCount, validateQueuePlaces } from '@shogi/pipeline';
 import type { ServerMessage } from '@shogi/protocol';
 import { closeClient, clusterNodesOf, onCluster, queuePrefix, redisClient } from '@shogi/redis';
 import { ApiClient, type PlayerSocket } from '../../apps/server/src/client.js';
@@ -293,9 +293,8 @@ async function sampleJobs(prefix: string) {
   const target = { redisUrl: args.redis, redisClusterNodes: clusterNodesOf(args['redis-cluster'], '--redis-cluster') };
   const cluster = onCluster(target);
   const connection = redisClient(target, 'bench-jobs', { maxRetriesPerRequest: null });
-  const queues = validateQueueNames(validateQueueCount(cluster)).map(
-    (name, index, all) =>
-      new Queue(name, { connection, prefix: queuePrefix(cluster, prefix, name, { index, of: all.length }) }),
+  const queues = validateQueuePlaces(validateQueueCount(cluster)).map(
+    ({ name, share }) => new Queue(name, { connection, prefix: queuePrefix(cluster, prefix, name, share) }),
   );
   try {
     const jobs = (await Promise.all(queues.map((q) => q.getCompleted(0, Math.floor(4999 / queues.length))))).flat();

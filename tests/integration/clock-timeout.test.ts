@@ -18,7 +18,7 @@ import {
   startClock,
   type TimeControl,
 } from '@shogi/game';
-import { enqueueFlagCheck, flagJobId, flagQueueFor, flagQueueNames } from '@shogi/pipeline';
+import { enqueueFlagCheck, flagJobId, flagQueueFor, flagQueuePlaces } from '@shogi/pipeline';
 import { catchUp } from '@shogi/store';
 import { sweepOverdueClocks } from '@shogi/worker';
 import type { Queue } from 'bullmq';
@@ -51,8 +51,8 @@ const startWorker = async () => {
 
 beforeAll(async () => {
   stack = await startStack({ worker: false });
-  flagQueues = flagQueueNames(stack.config.validateQueues).map((name, index, all) =>
-    testQueue(name, stack.config.queuePrefix, { index, of: all.length }),
+  flagQueues = flagQueuePlaces(stack.config.validateQueues).map(({ name, share }) =>
+    testQueue(name, stack.config.queuePrefix, share),
   );
 });
 

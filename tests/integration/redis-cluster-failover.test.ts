@@ -21,6 +21,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { findPlayout } from '@shogi/game/testing';
+import { validateQueuePlaces } from '@shogi/pipeline';
 import { type ClusterNode, closeClient, queuePrefix, redisClient } from '@shogi/redis';
 import { type RunningWorker, startWorker } from '@shogi/worker';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -152,8 +153,11 @@ test('a master killed mid-game: its replica takes over, every move one verdict, 
   while (played < GAMES * 3) await sleep(10);
 
   // 1. the master of the first validate queue dies
-  const first = { index: 0, of: stack.config.validateQueues };
-  const victim = await masterOf(`${queuePrefix(true, stack.config.queuePrefix, 'validate-0', first)}:validate-0:wait`);
+  const [first] = validateQueuePlaces(stack.config.validateQueues);
+  if (first === undefined) throw new Error('no validate queue');
+  const victim = await masterOf(
+    `${queuePrefix(true, stack.config.queuePrefix, first.name, first.share)}:${first.name}:wait`,
+  );
   const pid = Number((await readFile(`${DIR}/${victim}/redis.pid`, 'utf8')).trim());
   const playedAtKill = played;
   process.kill(pid, 'SIGKILL');

@@ -2,7 +2,7 @@
  * The gateway enqueues the moves it recorded in one turn of its event loop as one
  * validate job (`{ moves }`): a real worker gives each of them exactly one verdict.
  */
-import { type ValidateJob, validateQueueNames } from '@shogi/pipeline';
+import { type ValidateJob, validateQueuePlaces } from '@shogi/pipeline';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { bearer, call, closeTestQueue, newGame, type Stack, startStack, testQueue, waitForEvent } from './harness.js';
 
@@ -15,8 +15,8 @@ afterAll(async () => stack?.close());
 test('moves submitted together leave as batch jobs; each move gets exactly one verdict', async () => {
   const games = await Promise.all(Array.from({ length: 16 }, () => newGame(stack.app)));
   // every validate queue (several on a Redis Cluster, the moves split by game)
-  const queues = validateQueueNames(stack.config.validateQueues).map((name, index, all) =>
-    testQueue<ValidateJob>(name, stack.config.queuePrefix, { index, of: all.length }),
+  const queues = validateQueuePlaces(stack.config.validateQueues).map(({ name, share }) =>
+    testQueue<ValidateJob>(name, stack.config.queuePrefix, share),
   );
   try {
     for (const [ply, usi] of ['7g7f', '3c3d'].entries()) {

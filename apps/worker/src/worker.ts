@@ -4,12 +4,12 @@ import type { EventStore, GameState } from '@shogi/game';
 import {
   type EventEnvelope,
   type FlagJobData,
-  flagQueueNames,
+  flagQueuePlaces,
   gameChannel,
   scheduleFlag,
   type ValidateJob,
   validateQueueCount,
-  validateQueueNames,
+  validateQueuePlaces,
 } from '@shogi/pipeline';
 import {
   closeClient,
@@ -131,7 +131,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     connection,
     prefix: queuePrefix(cluster, options.prefix ?? 'bull', name, share),
   });
-  const queueNames = validateQueueNames(validateQueueCount(cluster, options.validateQueues));
+  const validatePlaces = validateQueuePlaces(validateQueueCount(cluster, options.validateQueues));
   const events = createPgEventStore(db, {
     batch: options.batch !== false,
     maxInFlight: options.maxInFlight ?? 1,
@@ -147,15 +147,18 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     return queue;
   };
   // each validate and flag queue where the gateways put it: its share of the slot space
-  const shareOf = (index: number): SlotShare => ({ index, of: queueNames.length });
-  const flagNames = flagQueueNames(queueNames.length);
-  const flagQueues = flagNames.map((name, i) => queueOf<FlagJobData>(name, shareOf(i)));
+  const flagPlaces = flagQueuePlaces(validatePlaces.length);
+  const flagQueues = flagPlaces.map(({ name, share }) => queueOf<FlagJobData>(name, share));
   const schedule = (gameId: string, state: GameState) => scheduleFlag(flagQueues, gameId, state);
   const processFlag = createFlagProcessor({ events, games, logger, publish, schedule });
-  const flagWorkers = flagNames.map((name, i) => startFlagWorker(name, processFlag, placed(name, shareOf(i)), options));
+  const flagWorkers = flagPlaces.map(({ name, share }) =>
+    startFlagWorker(name, processFlag, placed(name, share), options),
+  );
   const processJob = createValidateProcessor({ events, games, logger, publish, afterVerdict: schedule });
-  const workers = queueNames.map((name, i) => startValidateWorker(name, processJob, placed(name, shareOf(i)), options));
-  const queues = queueNames.map((name, i) => queueOf<ValidateJob>(name, shareOf(i)));
+  const workers = validatePlaces.map(({ name, share }) =>
+    startValidateWorker(name, processJob, placed(name, share), options),
+  );
+  const queues = validatePlaces.map(({ name, share }) => queueOf<ValidateJob>(name, share));
   const chores = startChores(db, queues, flagQueues, options);
   const statsTimer = reportWhatItDid(workers, logger, options.statsIntervalMs ?? 60_000);
   await Promise.all([...workers, ...flagWorkers].map((w) => w.waitUntilReady()));

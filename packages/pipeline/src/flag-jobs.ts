@@ -6,7 +6,7 @@
  */
 import { type GameState, turnFlagDueAt } from '@shogi/game';
 import type { JobsOptions } from 'bullmq';
-import { validateQueueOf } from './validate-jobs.js';
+import { type QueuePlace, queuePlaces, validateQueueOf } from './validate-jobs.js';
 
 export const FLAG_QUEUE = 'flag';
 
@@ -47,6 +47,9 @@ export const flagJobOptions = (jobId: string, delay = 0): JobsOptions => ({
   delay,
   jobId,
 });
+
+/** The `count` flag queues (`flagQueueNames`) with their places, each on its validate queue's share. */
+export const flagQueuePlaces = (count: number): QueuePlace[] => queuePlaces(flagQueueNames(count));
 
 /** What queueing a flag check needs of a BullMQ queue. */
 export interface FlagQueue {

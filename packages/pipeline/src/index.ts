@@ -9,6 +9,7 @@ export {
   flagJobOptions,
   flagQueueFor,
   flagQueueNames,
+  flagQueuePlaces,
   isFlagJobData,
   scheduleFlag,
 } from './flag-jobs.js';
@@ -29,6 +30,8 @@ export {
   isValidateBatchJobData,
   isValidateJobData,
   MAX_VALIDATE_BATCH,
+  type QueuePlace,
+  queuePlaces,
   VALIDATE_JOB_OPTIONS,
   VALIDATE_QUEUE,
   type ValidateBatchJobData,
@@ -41,4 +44,5 @@ export {
   validateQueueCount,
   validateQueueNames,
   validateQueueOf,
+  validateQueuePlaces,
 } from './validate-jobs.js';

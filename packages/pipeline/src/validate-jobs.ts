@@ -90,6 +90,23 @@ export function validateQueueNames(count: number): string[] {
 }
 
 /**
+ * One of the queues that share a kind of work by game, where every process must put it: its
+ * name and its share of a cluster's slot space (`queuePrefix`'s `share` in @shogi/redis). A
+ * process that left the share out would open a queue under another tag, that nobody else uses.
+ */
+export interface QueuePlace {
+  readonly name: string;
+  readonly share: { readonly index: number; readonly of: number };
+}
+
+/** The places of the queues `names`, queue i taking the i-th of `names.length` shares. */
+export const queuePlaces = (names: readonly string[]): QueuePlace[] =>
+  names.map((name, index) => ({ name, share: { index, of: names.length } }));
+
+/** The `count` validate queues (`validateQueueNames`) with their places. */
+export const validateQueuePlaces = (count: number): QueuePlace[] => queuePlaces(validateQueueNames(count));
+
+/**
  * The queue of a game among `count`: a hash of its id (32-bit FNV-1a), so every job of a game
  * goes to the same queue whichever gateway or sweeper adds it.
  */

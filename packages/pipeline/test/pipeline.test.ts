@@ -7,6 +7,7 @@ import {
   FLAG_QUEUE,
   type FlagJobData,
   flagQueueNames,
+  flagQueuePlaces,
   gameChannel,
   isValidateBatchJobData,
   messageOf,
@@ -18,6 +19,7 @@ import {
   type ValidateJob,
   validateQueueNames,
   validateQueueOf,
+  validateQueuePlaces,
   verdictOf,
 } from '../src/index.js';
 
@@ -111,6 +113,13 @@ describe('enqueueFlagCheck', () => {
 
   it('splits the checks by game over several queues, each game on the index of its validate queue', async () => {
     expect(flagQueueNames(1)).toEqual(['flag']);
+    // every process places a queue by its index among its kind: validate-i and flag-i together
+    expect(flagQueuePlaces(2)).toEqual([
+      { name: 'flag-0', share: { index: 0, of: 2 } },
+      { name: 'flag-1', share: { index: 1, of: 2 } },
+    ]);
+    expect(validateQueuePlaces(2).map((p) => p.share)).toEqual(flagQueuePlaces(2).map((p) => p.share));
+    expect(validateQueuePlaces(1)).toEqual([{ name: 'validate', share: { index: 0, of: 1 } }]);
     expect(flagQueueNames(3)).toEqual(['flag-0', 'flag-1', 'flag-2']);
     expect(() => flagQueueNames(0)).toThrow(/at least 1/);
     const queues = [0, 1, 2].map(() => recordingQueue<FlagJobData>());

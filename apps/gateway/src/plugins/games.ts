@@ -8,14 +8,14 @@ import type { EventStore } from '@shogi/game';
 import {
   enqueueValidate,
   type FlagJobData,
-  flagQueueNames,
+  flagQueuePlaces,
   gameChannel,
   MAX_VALIDATE_BATCH,
   scheduleFlag,
   toEnvelope,
   type ValidateJob,
   type ValidateJobData,
-  validateQueueNames,
+  validateQueuePlaces,
 } from '@shogi/pipeline';
 import type { CreatePlayerResponse, LobbyMessage } from '@shogi/protocol';
 import { publish, queuePrefix, type SlotShare } from '@shogi/redis';
@@ -57,14 +57,14 @@ export default fp<{ config: GatewayConfig; events?: EventStore }>(
     });
     // the validate work split by game over VALIDATE_QUEUES queues (one unless on a cluster),
     // spread evenly over the slot space
-    const queues = validateQueueNames(config.validateQueues).map((name, index, all) => {
-      const queue = new Queue<ValidateJob>(name, placed(name, { index, of: all.length }));
+    const queues = validateQueuePlaces(config.validateQueues).map(({ name, share }) => {
+      const queue = new Queue<ValidateJob>(name, placed(name, share));
       queue.on('error', (err) => app.log.warn({ err, queue: name }, 'queue: error'));
       return queue;
     });
     // the flag checks split by game as the validate work is, a game's on the same index
-    const flagQueues = flagQueueNames(config.validateQueues).map((name, index, all) => {
-      const queue = new Queue<FlagJobData>(name, placed(name, { index, of: all.length }));
+    const flagQueues = flagQueuePlaces(config.validateQueues).map(({ name, share }) => {
+      const queue = new Queue<FlagJobData>(name, placed(name, share));
       queue.on('error', (err) => app.log.warn({ err, queue: name }, 'flag queue: error'));
       return queue;
     });
