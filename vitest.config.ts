@@ -60,6 +60,7 @@ const CLUSTER_TIER = [
   'tests/integration/bot-rematch.test.ts',
   'tests/integration/redis-cluster-layout.test.ts',
   'tests/integration/redis-cluster-failover.test.ts',
+  'tests/integration/redis-cluster-publisher.test.ts',
 ];
 
 export default defineConfig({

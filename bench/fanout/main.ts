@@ -21,6 +21,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { gameChannel, validateQueueCount } from '@shogi/pipeline';
 import { closeClient, clusterNodesOf, publish, redisClient } from '@shogi/redis';
 import { createDb, migrateToLatest } from '@shogi/store';
 import pg from 'pg';
@@ -57,6 +58,8 @@ const SERVERS = args.servers.split(',') as ServerKind[];
 const PROCESSES = Number(args.gateways);
 if (!Number.isInteger(PROCESSES) || PROCESSES < 1) throw new Error('--gateways: a whole number, at least 1');
 const CLUSTER_NODES = clusterNodesOf(args['redis-cluster'], '--redis-cluster');
+// the gateways' validate queues (their default), which games' channels follow
+const SHARES = validateQueueCount(CLUSTER_NODES.length > 0);
 if (CLUSTER_NODES.length > 0 && SERVERS.includes('bare-ws'))
   throw new Error(
     '--redis-cluster: the bare-ws server needs one Redis (a pattern subscription); use --servers gateway',
@@ -139,7 +142,7 @@ function startPublishing(games: readonly string[], rate: number, seqs: Map<strin
       const message =
         `[{"gameId":"${id}","seq":${seq},"type":"MoveSubmitted","data":{"playerId":"p","color":"sente","usi":"7g7f","ply":${ply - 1},"receivedAt":"${at}"},"recordedAt":"${at}"},` +
         `{"gameId":"${id}","seq":${seq + 1},"type":"MoveAccepted","data":{"submittedSeq":${seq},"ply":${ply},"usi":"7g7f","sfen":"${SFEN}","check":false,"t":${performance.now()}},"recordedAt":"${at}"}]`;
-      void publish(publisher, `${env.channelPrefix}game:${id}`, message);
+      void publish(publisher, gameChannel(id, env.channelPrefix, SHARES), message);
       sent++;
     }
   }, 5);

@@ -7,6 +7,8 @@
  * the games running when it opens; keep-alive lines; a stream the client drops releases its
  * subscriptions.
  */
+
+import { gameChannel } from '@shogi/pipeline';
 import type { LobbyMessage } from '@shogi/protocol';
 import { closeClient } from '@shogi/redis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -254,7 +256,7 @@ describe('the stream itself', () => {
     const redis = testRedis('lishogi-events');
     const channels = [
       `${stack.config.channelPrefix}player:${leaving.id}`,
-      `${stack.config.channelPrefix}game:${game.id}`,
+      gameChannel(game.id, stack.config.channelPrefix, stack.config.validateQueues),
     ];
     const subscribers = async () => {
       return channelListeners(redis, ...channels);

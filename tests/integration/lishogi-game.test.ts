@@ -5,6 +5,7 @@
  * state, after which the stream ends. Reconnecting, aborting and the players' chat too.
  */
 import { buildApp, loadConfig } from '@shogi/gateway';
+import { gameChannel } from '@shogi/pipeline';
 import { closeClient, type RedisClient } from '@shogi/redis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chatChannel } from '../../apps/gateway/src/domain/game-chat.js';
@@ -315,7 +316,7 @@ describe('the players` chat', () => {
 /** Subscribers on the game's channel and on its chat's, across Redis. */
 async function subscribers(gameId: string): Promise<number[]> {
   const prefix = stack.config.channelPrefix;
-  return channelListeners(redis, `${prefix}game:${gameId}`, chatChannel(gameId, prefix));
+  return channelListeners(redis, gameChannel(gameId, prefix, stack.config.validateQueues), chatChannel(gameId, prefix));
 }
 
 async function until(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {

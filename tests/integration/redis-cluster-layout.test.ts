@@ -57,7 +57,12 @@ test('queues in a slot each, games spread over the validate queues, channels sha
     if (names.length === mastersOf(redis).length) expect(new Set(homes).size).toBe(names.length);
 
     // 2. the watched game's channel: one sharded subscriber on its slot's master, no classic one on any node
-    const channel = gameChannel(games[0]?.game.id as string, stack.config.channelPrefix);
+    const watched = games[0]?.game.id as string;
+    const channel = gameChannel(watched, stack.config.channelPrefix, stack.config.validateQueues);
+    // in the same share of the slot space as the game's validate queue: on that queue's master
+    const slotOfKey = async (key: string) => Number(await redis.cluster('KEYSLOT', key));
+    const queueHome = redis.slots[await slotOfKey(validateTag(validateQueueOf(watched, names.length)))]?.[0];
+    if (names.length === mastersOf(redis).length) expect(redis.slots[await slotOfKey(channel)]?.[0]).toBe(queueHome);
     const counts = await Promise.all(
       mastersOf(redis).map(async (node) => ({
         sharded: Number(((await node.call('PUBSUB', 'SHARDNUMSUB', channel)) as [string, number])[1]),

@@ -58,7 +58,7 @@ test('a stalled reader is closed with RESYNC; the others keep receiving', async 
   tcp.pause();
   // 2. a burst of large events on the game's channel (as a worker would publish them),
   //    far more than the kernel buffers of a paused loopback socket hold
-  const channel = gameChannel(game.id, stack.config.channelPrefix);
+  const channel = gameChannel(game.id, stack.config.channelPrefix, stack.config.validateQueues);
   const publisher = testRedis('publisher');
   // one event per message, so a reader that keeps reading stays far below the bound
   const filler = 'x'.repeat(16 * 1024);

@@ -17,7 +17,7 @@ export interface GatewayConfig {
   readonly queuePrefix: string;
   /** validate queues the work is split over by game; gateways and workers must agree (VALIDATE_QUEUES) */
   readonly validateQueues: number;
-  /** prefix of the pub/sub channels `game:<id>` the workers publish on */
+  /** prefix of the pub/sub channels the workers publish games on (`gameChannel`: `game:<id>`, tagged when there are several validate queues) */
   readonly channelPrefix: string;
   readonly logLevel: string;
   /** largest accepted HTTP body, bytes */

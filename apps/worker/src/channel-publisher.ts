@@ -12,11 +12,12 @@
  * together after it. Each caller's promise settles with its batch: a failed batch rejects all of
  * its publishes (the caller's subscribers then read the gap from the log).
  *
- * On a Redis Cluster a script may only touch the channels of its own slot, and games' channels
- * are spread over every slot: each message is one SPUBLISH there, which the client's
- * auto-pipelining gathers per master.
+ * On a Redis Cluster a script may only touch the channels of the slot its key names: the
+ * publishes are batched per slot, each batch one script of SPUBLISHes sent to its slot's
+ * master. Games' channels share a slot per validate queue (`gameChannel`'s `shares`), so a
+ * worker's verdicts for one queue leave together.
  */
-import { isCluster, type RedisClient } from '@shogi/redis';
+import { isCluster, type RedisClient, slotOf } from '@shogi/redis';
 
 // ARGV: channel, message, channel, message, ...; KEYS: none (channels are not keys)
 const PUBLISH_ALL = `
@@ -25,10 +26,19 @@ for i = 1, #ARGV, 2 do
 end
 return #ARGV / 2`;
 
-/** The command `defineCommand` adds to the client (ioredis types cannot name it). */
+// KEYS[1]: a channel of the slot every channel in ARGV (channel, message, ...) hashes to, so
+// that the cluster client sends the script to that slot's master
+const SPUBLISH_ALL = `
+for i = 1, #ARGV, 2 do
+  redis.call('SPUBLISH', ARGV[i], ARGV[i + 1])
+end
+return #ARGV / 2`;
+
+/** The commands `defineCommand` adds to the client (ioredis types cannot name them). */
 interface WithPublishAll {
   // ioredis flattens an array argument into the command's arguments
   shogiPublishAll(args: readonly string[]): Promise<number>;
+  shogiSPublishAll(slotChannel: string, args: readonly string[]): Promise<number>;
 }
 
 interface Batch {
@@ -41,26 +51,39 @@ export interface ChannelPublisher {
 }
 
 export function createChannelPublisher(redis: RedisClient): ChannelPublisher {
-  if (isCluster(redis))
-    return {
-      async publish(channel, message) {
-        await redis.spublish(channel, message);
-      },
-    };
-  redis.defineCommand('shogiPublishAll', { numberOfKeys: 0, lua: PUBLISH_ALL });
   const client = redis as unknown as WithPublishAll;
+  if (!isCluster(redis)) {
+    redis.defineCommand('shogiPublishAll', { numberOfKeys: 0, lua: PUBLISH_ALL });
+    return batchingPublisher((args) => client.shogiPublishAll(args));
+  }
+  redis.defineCommand('shogiSPublishAll', { numberOfKeys: 1, lua: SPUBLISH_ALL });
+  const bySlot = new Map<number, ChannelPublisher>();
+  return {
+    publish(channel, message) {
+      const slot = slotOf(channel);
+      let publisher = bySlot.get(slot);
+      if (publisher === undefined) {
+        publisher = batchingPublisher((args) => client.shogiSPublishAll(args[0] as string, args));
+        bySlot.set(slot, publisher);
+      }
+      return publisher.publish(channel, message);
+    },
+  };
+}
+
+/** Publishes in batches, one in flight at a time, each sent by `send` (channel, message, ... in order). */
+function batchingPublisher(send: (args: string[]) => Promise<number>): ChannelPublisher {
   let next: Batch | null = null;
   let scheduled = false;
   let inFlight = false;
 
-  const send = () => {
+  const flush = () => {
     scheduled = false;
     if (inFlight || next === null) return;
     const batch = next;
     next = null;
     inFlight = true;
-    client
-      .shogiPublishAll(batch.args)
+    send(batch.args)
       .then(
         () => {
           for (const s of batch.settle) s.resolve();
@@ -71,7 +94,7 @@ export function createChannelPublisher(redis: RedisClient): ChannelPublisher {
       )
       .finally(() => {
         inFlight = false;
-        send();
+        flush();
       });
   };
 
@@ -83,7 +106,7 @@ export function createChannelPublisher(redis: RedisClient): ChannelPublisher {
         next.settle.push({ resolve, reject });
         if (!scheduled && !inFlight) {
           scheduled = true;
-          process.nextTick(send);
+          process.nextTick(flush);
         }
       });
     },

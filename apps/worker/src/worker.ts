@@ -44,10 +44,11 @@ export interface WorkerOptions extends RedisTarget {
   readonly prefix?: string;
   /**
    * The validate queues the work is split over by game, as the gateways' (VALIDATE_QUEUES;
-   * default 1, 4 on a Redis Cluster): this worker takes jobs from all of them.
+   * default 1, 3 on a Redis Cluster): this worker takes jobs from all of them. Games' channels
+   * follow them (`gameChannel`'s `shares`).
    */
   readonly validateQueues?: number;
-  /** Prepended to `game:<id>` channels (default ''). */
+  /** Prepended to games' channels, `game:<id>` (default ''). */
   readonly channelPrefix?: string;
   /** How long a job's lock lasts without renewal; a killed worker's jobs come back after it (default 30 s). */
   readonly lockDuration?: number;
@@ -139,7 +140,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   });
   // one set of states and one order per game for both processors: a game's verdicts and flag checks run in turn
   const games = workerGames(events, { cacheSize: options.cacheSize ?? 2_000 });
-  const publish = publisherTo(createChannelPublisher(publisher), options);
+  const publish = publisherTo(createChannelPublisher(publisher), options, validatePlaces.length);
   // BullMQ prints an error no listener takes to stderr, stack and all: these go to the log
   const queueOf = <T>(name: string, share?: SlotShare) => {
     const queue = new Queue<T>(name, placed(name, share));
@@ -215,7 +216,7 @@ function startChores(
 }
 
 /** Publishing a game's new events: to a gateway in this process first (when there is one), then on Redis. */
-function publisherTo(channels: ChannelPublisher, options: WorkerOptions) {
+function publisherTo(channels: ChannelPublisher, options: WorkerOptions, shares: number) {
   const channelPrefix = options.channelPrefix ?? '';
   const onPublish = options.onPublish;
   return async (gameId: string, envelopes: readonly EventEnvelope[]): Promise<void> => {
@@ -228,7 +229,7 @@ function publisherTo(channels: ChannelPublisher, options: WorkerOptions) {
         options.logger.warn({ err, gameId }, 'worker: local delivery failed');
       }
     }
-    await channels.publish(gameChannel(gameId, channelPrefix), message);
+    await channels.publish(gameChannel(gameId, channelPrefix, shares), message);
   };
 }
 

@@ -16,7 +16,7 @@ import {
   type RecordedEvent,
 } from '@shogi/game';
 import { GOTE, SENTE, T0 } from '@shogi/game/testing';
-import { type EventEnvelope, enqueueValidate, VALIDATE_QUEUE, type ValidateJob } from '@shogi/pipeline';
+import { type EventEnvelope, enqueueValidate, gameChannel, VALIDATE_QUEUE, type ValidateJob } from '@shogi/pipeline';
 import {
   channelSubscriber,
   closeClient,
@@ -112,7 +112,7 @@ export async function createHarness(): Promise<Harness> {
     queue,
     published,
     async createGame(gameId, options = {}) {
-      await subscriber.subscribe(`${channelPrefix}game:${gameId}`);
+      await subscriber.subscribe(gameChannel(gameId, channelPrefix, 1));
       const d = decide(
         {
           type: 'CreateGame',

@@ -10,9 +10,37 @@
  */
 import type { RecordedEvent } from '@shogi/game';
 import type { Side, WireEvent } from '@shogi/protocol';
+import { slotShareTag } from '@shogi/redis';
+import { validateQueueOf } from './validate-jobs.js';
 
-/** The Redis channel of a game's new events; `channelPrefix` isolates deployments and tests. */
-export const gameChannel = (gameId: string, channelPrefix = ''): string => `${channelPrefix}game:${gameId}`;
+/**
+ * The Redis channel of a game's new events; `channelPrefix` isolates deployments and tests.
+ *
+ * `shares` is the deployment's number of validate queues (`VALIDATE_QUEUES`). With one, the
+ * channel is `game:<id>`, as it always was. With several, it carries a hash tag that puts it in
+ * the same share of a cluster's slot space as the game's validate queue (`validateQueueOf`,
+ * `queuePlaces`): `game:{game#2}<id>`. A game's whole hot path then sits on one master, its
+ * validate jobs and the verdicts published for them, so a worker publishes what one job decided
+ * in one command to the master it took the job from, and a gateway gets those verdicts in one
+ * delivery from one master, not one from each. On a single Redis the tag changes nothing. Every
+ * process of a deployment must agree on `shares`, as on the validate queues themselves.
+ */
+export function gameChannel(gameId: string, channelPrefix = '', shares = 1): string {
+  if (shares <= 1) return `${channelPrefix}game:${gameId}`;
+  return `${channelPrefix}game:{${gameShareTag(validateQueueOf(gameId, shares), shares)}}${gameId}`;
+}
+
+// a share's tag is searched for over CRC16s: worked out once per share, not once per message
+const shareTags = new Map<string, string>();
+function gameShareTag(index: number, of: number): string {
+  const key = `${index}/${of}`;
+  let tag = shareTags.get(key);
+  if (tag === undefined) {
+    tag = slotShareTag('game', { index, of });
+    shareTags.set(key, tag);
+  }
+  return tag;
+}
 
 /** What is published on a game's channel: a JSON array of these. */
 export interface EventEnvelope {

@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '@shogi/game';
+import { HASH_SLOTS, slotOf } from '@shogi/redis';
 import type { JobsOptions } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import {
@@ -140,6 +141,27 @@ describe('a game channel', () => {
   it('is named by the game under the prefix', () => {
     expect(gameChannel('g1')).toBe('game:g1');
     expect(gameChannel('g1', 'test:')).toBe('test:game:g1');
+    expect(gameChannel('g1', 'test:', 1)).toBe('test:game:g1');
+  });
+
+  it("with several validate queues, sits in the share of the slot space its game's queue takes", () => {
+    for (const of of [2, 3, 4, 6]) {
+      const parts = new Set<number>();
+      for (let i = 0; i < 200; i++) {
+        const id = `game-${i}`;
+        const channel = gameChannel(id, 'deploy:', of);
+        expect(channel.startsWith('deploy:game:{game')).toBe(true);
+        expect(channel.endsWith(`}${id}`)).toBe(true);
+        const index = validateQueueOf(id, of);
+        const slot = slotOf(channel);
+        expect(slot).toBeGreaterThanOrEqual(Math.floor((index * HASH_SLOTS) / of));
+        expect(slot).toBeLessThan(Math.floor(((index + 1) * HASH_SLOTS) / of));
+        // one slot per queue, whichever the prefix
+        expect(slotOf(gameChannel(id, 'other:', of))).toBe(slot);
+        parts.add(index);
+      }
+      expect(parts.size).toBe(of);
+    }
   });
 
   it('carries envelopes that read back as wire events, verdicts and submitters', () => {

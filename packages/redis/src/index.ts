@@ -1,7 +1,7 @@
 export { type ChannelSubscriber, channelSubscriber, publish, readyToSubscribe } from './channels.js';
 export { type ClientOptions, closeClient, isCluster, type RedisClient, redisClient } from './client.js';
 export { mastersOf, scanKeys } from './masters.js';
-export { HASH_SLOTS, queuePrefix, type SlotShare, slotShareTag } from './queues.js';
+export { HASH_SLOTS, queuePrefix, type SlotShare, slotOf, slotShareTag } from './queues.js';
 export {
   type ClusterNode,
   clusterNodesOf,

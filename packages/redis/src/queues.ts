@@ -6,6 +6,9 @@ const calculateSlot = createRequire(import.meta.url)('cluster-key-slot') as (key
 /** A cluster's hash slots: every key hashes to one of them, and each master serves a range. */
 export const HASH_SLOTS = 16_384;
 
+/** The hash slot of a key or a sharded channel (its `{…}` tag's, when it has one). */
+export const slotOf = (key: string): number => calculateSlot(key);
+
 /** Queue `index` of `of` queues that share one kind of work, to be spread over a cluster's masters. */
 export interface SlotShare {
   readonly index: number;
@@ -41,7 +44,7 @@ export function slotShareTag(tag: string, { index, of }: SlotShare): string {
   const to = Math.floor(((index + 1) * HASH_SLOTS) / of);
   for (let k = 0; ; k++) {
     const candidate = k === 0 ? tag : `${tag}#${k}`;
-    const slot = calculateSlot(candidate);
+    const slot = slotOf(candidate);
     if (slot >= from && slot < to) return candidate;
   }
 }

@@ -79,7 +79,7 @@ export default fp<{ config: GatewayConfig; events?: EventStore }>(
       MAX_VALIDATE_BATCH,
       queues.length,
     );
-    const channelOf = (gameId: string) => gameChannel(gameId, config.channelPrefix);
+    const channelOf = (gameId: string) => gameChannel(gameId, config.channelPrefix, config.validateQueues);
     const botTitles = cachedBotTitles((ids) => botAccountsAmong(store.db, ids), {
       onError: (err) => app.log.warn({ err }, 'bot titles: look-up failed; players shown without'),
     });
