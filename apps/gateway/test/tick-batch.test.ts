@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { tickBatcher } from '../src/domain/tick-batch.js';
+import { gatherTurns, tickBatcher } from '../src/domain/tick-batch.js';
 
 describe('tickBatcher', () => {
   test('calls of one turn run as one batch; a later turn starts another', async () => {
@@ -52,5 +52,14 @@ describe('tickBatcher', () => {
 
   test('turns must be a positive integer', () => {
     expect(() => tickBatcher<number>(async () => {}, 10, 0)).toThrow(/turns must be a positive integer/);
+  });
+});
+
+describe('gatherTurns', () => {
+  test('one turn on one queue, two per queue when the moves are split', () => {
+    expect(gatherTurns(1)).toBe(1);
+    expect(gatherTurns(2)).toBe(4);
+    expect(gatherTurns(3)).toBe(6);
+    for (const bad of [0, -1, 1.5, Number.NaN]) expect(() => gatherTurns(bad)).toThrow(/at least 1/);
   });
 });

@@ -39,3 +39,15 @@ export function tickBatcher<T>(
       waiting.push({ item, resolve, reject });
     });
 }
+
+/**
+ * The turns a gateway gathers its recorded moves over before they leave as one job per
+ * validate queue: one on a single queue (each turn's moves, one job), two per queue when the
+ * moves are split. A split makes each queue's job out of a share of the moves; more turns
+ * give each share as many moves again, and a cluster's turns are shorter than one Redis's
+ * (each master's replies and deliveries wake the loop apart), hence two per queue.
+ */
+export function gatherTurns(queues: number): number {
+  if (!Number.isInteger(queues) || queues < 1) throw new Error(`the validate queues must be at least 1, got ${queues}`);
+  return queues === 1 ? 1 : 2 * queues;
+}

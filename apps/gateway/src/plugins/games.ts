@@ -27,7 +27,7 @@ import { type BotTitles, cachedBotTitles } from '../domain/bot-titles.js';
 import { createGameService, type GameService, type GameServiceDeps } from '../domain/game-service.js';
 import { createGuest } from '../domain/names.js';
 import { playerChannel } from '../domain/player-channel.js';
-import { tickBatcher } from '../domain/tick-batch.js';
+import { gatherTurns, tickBatcher } from '../domain/tick-batch.js';
 import { storeOver } from './store.js';
 
 /** Guest players; `create` throws INVALID_NAME or NAME_TAKEN (domain/names.ts). */
@@ -70,14 +70,14 @@ export default fp<{ config: GatewayConfig; events?: EventStore }>(
     });
     // the moves recorded in one turn of the event loop (an append batch) leave as one job per
     // queue: BullMQ's scripts are paid per job. Split over several queues, a turn's moves would
-    // make as many thin jobs; gathering over as many turns as there are queues thickens each
-    // queue's jobs again under load (an idle loop's turns pass at once)
+    // make as many thin jobs; gathering over more turns (`gatherTurns`) thickens each queue's
+    // jobs again under load (an idle loop's turns pass at once)
     const enqueueMoves = tickBatcher<ValidateJobData>(
       async (moves) => {
         await enqueueValidate(queues, moves);
       },
       MAX_VALIDATE_BATCH,
-      queues.length,
+      gatherTurns(queues.length),
     );
     const channelOf = (gameId: string) => gameChannel(gameId, config.channelPrefix, config.validateQueues);
     const botTitles = cachedBotTitles((ids) => botAccountsAmong(store.db, ids), {
