@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createChannelPublisher } from '../../apps/worker/src/channel-publisher.js';
 import { REDIS_URL } from './harness.js';
+import { recordedPublisher } from './recorded-publisher.js';
 
 describe('channel publisher', () => {
   const prefix = `t${randomBytes(4).toString('hex')}:`;
@@ -29,18 +30,7 @@ describe('channel publisher', () => {
 
   test('publishes every message on its channel, in the order given, a batch per command', async () => {
     received.length = 0;
-    const commands: string[] = [];
-    const send = redis.sendCommand.bind(redis);
-    redis.sendCommand = ((command: { name: string }, ...rest: unknown[]) => {
-      commands.push(command.name);
-      return (send as (...args: unknown[]) => unknown)(command, ...rest);
-    }) as typeof redis.sendCommand;
-    const publisher = createChannelPublisher(redis);
-    const sent: [string, string][] = [];
-    const publish = (channel: string, message: string) => {
-      sent.push([channel, message]);
-      return publisher.publish(channel, message);
-    };
+    const { publish, commands, sent, stop } = recordedPublisher(redis);
     // one tick's publishes make a batch; those made while it is in flight, the next one
     const first = Array.from({ length: 50 }, (_, i) =>
       publish(`${prefix}game:${i % 7}`, JSON.stringify([{ seq: i, text: 'ü "quoted" \n' }])),
@@ -48,7 +38,7 @@ describe('channel publisher', () => {
     await new Promise((r) => setImmediate(r));
     const second = Array.from({ length: 20 }, (_, i) => publish(`${prefix}game:x${i}`, `m${i}`));
     await Promise.all([...first, ...second]);
-    redis.sendCommand = send;
+    stop();
     await until(sent.length);
     expect(received).toEqual(sent);
     expect(commands).not.toContain('publish');

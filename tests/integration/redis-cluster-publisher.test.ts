@@ -9,8 +9,8 @@ import { gameChannel, validateQueueOf } from '@shogi/pipeline';
 import { channelSubscriber, closeClient, slotOf } from '@shogi/redis';
 import type { Cluster } from 'ioredis';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createChannelPublisher } from '../../apps/worker/src/channel-publisher.js';
 import { ON_CLUSTER, testRedis } from './harness.js';
+import { byChannel, recordedPublisher } from './recorded-publisher.js';
 
 const prefix = `t${randomBytes(4).toString('hex')}:`;
 const redis = testRedis('publisher') as Cluster;
@@ -45,18 +45,7 @@ test('a tick of publishes leaves as one script per slot and arrives in order on 
   for (const slots of slotsOfQueue.values()) expect(slots.size).toBe(1);
   expect(new Set([...slotsOfQueue.values()].map((s) => [...s][0])).size).toBe(slotsOfQueue.size);
 
-  const commands: string[] = [];
-  const send = redis.sendCommand.bind(redis);
-  redis.sendCommand = ((command: { name: string }, ...rest: unknown[]) => {
-    commands.push(command.name);
-    return (send as (...args: unknown[]) => unknown)(command, ...rest);
-  }) as typeof redis.sendCommand;
-  const publisher = createChannelPublisher(redis);
-  const sent: [string, string][] = [];
-  const publish = (channel: string, message: string) => {
-    sent.push([channel, message]);
-    return publisher.publish(channel, message);
-  };
+  const { publish, commands, sent, stop } = recordedPublisher(redis);
   try {
     // one tick: 60 messages over 14 channels
     await Promise.all(
@@ -65,16 +54,11 @@ test('a tick of publishes leaves as one script per slot and arrives in order on 
       ),
     );
   } finally {
-    redis.sendCommand = send;
+    stop();
   }
   for (let i = 0; i < 300 && received.length < sent.length; i++) await new Promise((r) => setTimeout(r, 10));
 
   // every message, each channel's in the order published
-  const byChannel = (list: [string, string][]) => {
-    const out = new Map<string, string[]>();
-    for (const [channel, message] of list) out.set(channel, [...(out.get(channel) ?? []), message]);
-    return out;
-  };
   expect(received).toHaveLength(sent.length);
   expect(byChannel(received)).toEqual(byChannel(sent));
   // one script per slot (its first call may go as evalsha, then eval when the master lacks it)
