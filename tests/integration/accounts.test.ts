@@ -379,7 +379,7 @@ describe('accounts', () => {
     expect((await req('GET', '/api/me', { token: winner })).body.id).toBe(guest.id);
   });
 
-  test('a password change: the old password stops, the other sessions end on both gateways, this session and personal tokens stay', async () => {
+  test('a password change with revokePersonalTokens: false: the old password stops, the other sessions end on both gateways, this session and personal tokens stay', async () => {
     const a = await register();
     const here = await login(a.username, a.password);
     const elsewhere = await login(a.username, a.password, appB);
@@ -405,7 +405,7 @@ describe('accounts', () => {
 
     const changed = await req('POST', '/api/me/password', {
       token: here.token,
-      body: { currentPassword: a.password, newPassword: next },
+      body: { currentPassword: a.password, newPassword: next, revokePersonalTokens: false },
     });
     expect(changed.status).toBe(204);
     const oldLogin = await req('POST', '/api/session', { body: { username: a.username, password: a.password } });
@@ -430,7 +430,7 @@ describe('accounts', () => {
     expect(byGuest.body.code).toBe('SESSION_REQUIRED');
   });
 
-  test('a password change with revokePersonalTokens: every personal token ends too, on both gateways', async () => {
+  test('a password change revokes every personal token by default, on both gateways', async () => {
     const a = await register();
     const here = await login(a.username, a.password);
     const elsewhere = await login(a.username, a.password);
@@ -450,7 +450,8 @@ describe('accounts', () => {
 
     const changed = await req('POST', '/api/me/password', {
       token: here.token,
-      body: { currentPassword: a.password, newPassword: pw(), revokePersonalTokens: true },
+      // no revokePersonalTokens: revoking them is the default
+      body: { currentPassword: a.password, newPassword: pw() },
     });
     expect(changed.status, JSON.stringify(changed.body)).toBe(204);
     for (const bot of bots) {

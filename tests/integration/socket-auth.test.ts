@@ -130,10 +130,14 @@ describe('a token that goes closes its sockets on every gateway within a second'
     other.ws.close();
   });
 
-  test("a password change closes the account's other sessions' sockets", async () => {
+  test("a password change closes the account's other sessions' sockets and, by default, its personal tokens' sockets", async () => {
     const a = await account();
     const [kept, stolen] = [await a.login(), await a.login()];
+    const minted = (
+      await call(stack.app, 'POST', '/api/tokens', { name: 'minted', scopes: ['play'] }, bearer(stolen.token))
+    ).body;
     const thief = await open(urlB, '/api/lobby/ws', stolen.token);
+    const thiefsToken = await open(urlB, '/api/lobby/ws', minted.token);
     const owner = await open(urlA, '/api/lobby/ws', kept.token);
     const changed = await call(
       stack.app,
@@ -144,6 +148,7 @@ describe('a token that goes closes its sockets on every gateway within a second'
     );
     expect(changed.status).toBe(204);
     expect(await closesWithin(thief, 1000)).toBe(4001);
+    expect(await closesWithin(thiefsToken, 1000)).toBe(4001);
     expect(await closesWithin(owner, 300)).toBe('still open');
     owner.ws.close();
   });

@@ -61,9 +61,9 @@ export const ChangePasswordBody = Type.Object(
     newPassword: Password,
     revokePersonalTokens: Type.Optional(
       Type.Boolean({
-        default: false,
+        default: true,
         description:
-          'also revoke every personal API token of the account, on every gateway (a stolen session may have made some). Default false, so clients that do not send it keep the earlier behaviour: personal tokens stay',
+          'revoke every personal API token of the account too, on every gateway (a stolen session may have made some). Default true; false keeps them',
       }),
     ),
   },

@@ -309,14 +309,15 @@ export function createAuthService(deps: AuthServiceDeps) {
     /**
      * Changes an account's password, with a session token and the current password (a stolen
      * session alone cannot lock its owner out). The account's other sessions end on every
-     * gateway; the presented one keeps working, and so do personal API tokens unless
-     * `revokePersonalTokens` (those a stolen session minted would outlive the new password).
+     * gateway; the presented one keeps working. Personal API tokens end too unless
+     * `revokePersonalTokens` is false: those a stolen session minted would otherwise outlive
+     * the new password.
      */
     async changePassword(
       principal: Principal,
       currentPassword: string,
       newPassword: string,
-      { revokePersonalTokens = false }: { readonly revokePersonalTokens?: boolean } = {},
+      { revokePersonalTokens = true }: { readonly revokePersonalTokens?: boolean } = {},
     ): Promise<void> {
       if (principal.token.kind !== 'session') throw new ApiError('SESSION_REQUIRED');
       const account = await deps.store.findAccountById(principal.id);

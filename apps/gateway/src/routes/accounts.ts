@@ -111,7 +111,7 @@ const accounts: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['accounts'],
         summary:
-          "Change your password: {currentPassword, newPassword, revokePersonalTokens?} with a session token; the account's other sessions end on every gateway, and its personal tokens too with revokePersonalTokens",
+          "Change your password: {currentPassword, newPassword, revokePersonalTokens?} with a session token; the account's other sessions and its personal tokens end on every gateway; revokePersonalTokens: false keeps the personal tokens",
         security: bearer,
         body: ChangePasswordBody,
         response: { 204: { type: 'null' }, ...errors },
@@ -120,7 +120,7 @@ const accounts: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const principal = principalOf(request);
-      const { currentPassword, newPassword, revokePersonalTokens = false } = request.body;
+      const { currentPassword, newPassword, revokePersonalTokens = true } = request.body;
       await app.auth.changePassword(principal, currentPassword, newPassword, { revokePersonalTokens });
       request.log.info({ playerId: principal.id, revokePersonalTokens }, 'password changed');
       return reply.code(204).send(null);
