@@ -43,7 +43,11 @@ export interface GatewayConfig {
    * response (NDJSON streams) nor a WebSocket once upgraded.
    */
   readonly requestTimeoutMs: number;
-  /** spectating: unsent bytes after which a watcher is closed with RESYNC; sockets per IP (0: no limit); ping period, ms */
+  /**
+   * spectating: unsent bytes after which a watcher is closed with RESYNC; public long-lived
+   * connections per client address (spectator sockets, NDJSON game streams, streamed downloads;
+   * 0: no limit); ping period, ms
+   */
   readonly watchMaxBuffered: number;
   readonly watchMaxPerIp: number;
   readonly watchHeartbeatMs: number;
@@ -55,7 +59,7 @@ export interface GatewayConfig {
   readonly sessionTtlDays: number;
   /** lifetime of a one-use WebSocket ticket (POST /api/socket-ticket), ms */
   readonly socketTicketTtlMs: number;
-  /** open player and lobby sockets per client IP and per player, on each gateway (0: no limit) */
+  /** open player and lobby sockets and token-bound streams per client address and per player, on each gateway (0: no limit) */
   readonly socketMaxPerIp: number;
   readonly socketMaxPerPlayer: number;
   /** unknown bearer tokens a client IP may present per window before its lookups are refused (max 0: no limit) */

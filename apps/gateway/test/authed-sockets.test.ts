@@ -38,4 +38,18 @@ describe('AuthedSockets', () => {
     expect(sockets.tokenHashes()).toEqual(['h2']);
     expect(sockets.size).toBe(1);
   });
+
+  it('counts an IPv6 client by its /64 and an IPv4-mapped address as the IPv4 one', () => {
+    const sockets = new AuthedSockets<string>({ perIp: 2, perPlayer: 0 });
+    expect(sockets.add('a', owner('2001:db8:1:2::1', 'a'))).toBeNull();
+    expect(sockets.add('b', owner('2001:db8:1:2:ffff::9', 'b'))).toBeNull();
+    // another address of the same /64: no fresh room
+    expect(sockets.add('c', owner('2001:db8:1:2:abcd::1', 'c'))).toBe('ip');
+    expect(sockets.add('c', owner('2001:db8:1:3::1', 'c'))).toBeNull();
+    expect(sockets.add('d', owner('192.0.2.1', 'd'))).toBeNull();
+    expect(sockets.add('e', owner('::ffff:192.0.2.1', 'e'))).toBeNull();
+    expect(sockets.add('f', owner('192.0.2.1', 'f'))).toBe('ip');
+    sockets.delete('e');
+    expect(sockets.add('f', owner('192.0.2.1', 'f'))).toBeNull();
+  });
 });

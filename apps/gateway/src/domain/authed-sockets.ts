@@ -1,14 +1,16 @@
 /**
- * The authenticated sockets of one gateway (player and lobby sockets): how many each client
- * address and each player holds, so that one of them cannot exhaust the gateway, and which
- * token each was opened with, so that a revoked or expired token closes its sockets at once.
- * Pure bookkeeping: the caller closes what `revoke` and `expire` hand back.
+ * The authenticated long-lived connections of one gateway (player and lobby sockets, and the
+ * NDJSON streams a token opens: lishogi's event and game streams): how many each client address
+ * (an IPv6 client by its /64) and each player holds, so that one of them cannot exhaust the
+ * gateway, and which token each was opened with, so that a revoked or expired token closes
+ * them at once. Pure bookkeeping: the caller closes what `revoke` hands back.
  */
+import { addressKey } from './client-address.js';
 
 export interface SocketLimits {
-  /** open authenticated sockets per client IP (0: no limit) */
+  /** open authenticated connections per client address (0: no limit) */
   readonly perIp: number;
-  /** open authenticated sockets per player, whatever the token (0: no limit) */
+  /** open authenticated connections per player, whatever the token: an account's tokens share it (0: no limit) */
   readonly perPlayer: number;
 }
 
@@ -41,7 +43,7 @@ export class AuthedSockets<S> {
   refusal(owner: Pick<SocketOwner, 'ip' | 'playerId' | 'exempt'>): Refusal | null {
     if (owner.exempt === true) return null;
     const { perIp, perPlayer } = this.limits;
-    if (perIp > 0 && (this.byIp.get(owner.ip) ?? 0) >= perIp) return 'ip';
+    if (perIp > 0 && (this.byIp.get(addressKey(owner.ip)) ?? 0) >= perIp) return 'ip';
     if (perPlayer > 0 && (this.byPlayer.get(owner.playerId) ?? 0) >= perPlayer) return 'player';
     return null;
   }
@@ -53,7 +55,7 @@ export class AuthedSockets<S> {
     if (refused !== null) return refused;
     this.owners.set(socket, owner);
     if (owner.exempt !== true) {
-      bump(this.byIp, owner.ip, 1);
+      bump(this.byIp, addressKey(owner.ip), 1);
       bump(this.byPlayer, owner.playerId, 1);
     }
     const sockets = this.byToken.get(owner.tokenHash) ?? new Set<S>();
@@ -67,7 +69,7 @@ export class AuthedSockets<S> {
     if (owner === undefined) return;
     this.owners.delete(socket);
     if (owner.exempt !== true) {
-      bump(this.byIp, owner.ip, -1);
+      bump(this.byIp, addressKey(owner.ip), -1);
       bump(this.byPlayer, owner.playerId, -1);
     }
     const sockets = this.byToken.get(owner.tokenHash);

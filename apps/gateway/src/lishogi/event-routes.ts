@@ -1,8 +1,9 @@
 /**
  * lishogi's event stream, `GET /api/stream/event`: NDJSON (ndjson.ts: chunked, keep-alive
  * lines, cut off for a reader that does not keep up), open until the client leaves or the
- * gateway closes; what it says is event-feed.ts's. A stream that ends, whoever ends it,
- * releases its subscriptions.
+ * gateway closes; what it says is event-feed.ts's. It counts with the player's sockets
+ * (plugins/authed-sockets.ts). A stream that ends, whoever ends it, releases its subscriptions
+ * and its slot.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listGames } from '@shogi/store';
@@ -33,7 +34,10 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const player = principalOf(request);
       const shape = shaper(reads, originOf(request));
+      // counted with the player's sockets before the first byte (429 past a limit), ended when the token goes
+      const release = app.authedSockets.openStream(request, () => stream.end());
       const stream = openNdjson(reply, { registry: app.lishogiStreams });
+      stream.onClose(release);
       const log = request.log.child({ playerId: player.id });
       const feed = createEventFeed({
         joinPlayer: (listener, resync) => app.lobbyHub.join(player.id, listener, resync),

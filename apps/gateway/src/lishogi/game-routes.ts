@@ -80,9 +80,12 @@ const gameRoutes: FastifyPluginAsyncTypebox<GameRoutesOptions> = async (app, { a
       }
       const key = `${details.view.id}:${player.id}`;
       streams.get(key)?.end();
+      // counted with the player's sockets before the first byte (429 past a limit), ended when the token goes
+      const release = app.authedSockets.openStream(request, () => stream.end());
       const stream = streamGame(app, reply, details, players, request.log);
       streams.set(key, stream);
       stream.onClose(() => {
+        release();
         if (streams.get(key) === stream) streams.delete(key);
       });
       return reply;

@@ -3,7 +3,7 @@
  * feed: the rooms (domain/spectators.ts), the live games (domain/live-games.ts) with their
  * own subscription while a live feed is open (a pattern on every game's channel; on a Redis
  * Cluster, which has no sharded patterns, the featured games' channels), the ping/pong heartbeat, the
- * per-IP connection counts, the spectator counts shared with the other gateways (one
+ * per-address connection counts, the spectator counts shared with the other gateways (one
  * subscriber on one channel), and the timers (counts, live updates, idle resync).
  */
 import { randomUUID } from 'node:crypto';
@@ -12,6 +12,7 @@ import { isCluster, publish, readyToSubscribe } from '@shogi/redis';
 import { listGames, mainRatings } from '@shogi/store';
 import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
+import { AddressSlots } from '../domain/connection-caps.js';
 import { LiveGames } from '../domain/live-games.js';
 import { countsMessage, RemoteCounts } from '../domain/spectator-counts.js';
 import { createSpectators, type Spectators } from '../domain/spectators.js';
@@ -28,11 +29,17 @@ export interface Heartbeat {
   untrack(socket: Pingable): void;
 }
 
+/**
+ * The public long-lived connections of this gateway per client address (WATCH_MAX_PER_IP):
+ * spectator sockets, the public NDJSON game stream and the record downloads together.
+ */
 export interface ConnectionLimit {
   /** the address holds as many connections as it may (checked before the upgrade) */
   full(ip: string): boolean;
   acquire(ip: string): void;
   release(ip: string): void;
+  /** for a stream, before its first byte: a slot (429 TOO_MANY_CONNECTIONS when none is left) and its release */
+  hold(ip: string): () => void;
 }
 
 declare module 'fastify' {
@@ -105,17 +112,8 @@ export default fp<{ config: GatewayConfig }>(
       }
     }, config.watchHeartbeatMs);
 
-    // --- per-IP limit
-    const perIp = new Map<string, number>();
-    const watchLimit: ConnectionLimit = {
-      full: (ip) => config.watchMaxPerIp > 0 && (perIp.get(ip) ?? 0) >= config.watchMaxPerIp,
-      acquire: (ip) => perIp.set(ip, (perIp.get(ip) ?? 0) + 1),
-      release(ip) {
-        const n = (perIp.get(ip) ?? 1) - 1;
-        if (n <= 0) perIp.delete(ip);
-        else perIp.set(ip, n);
-      },
-    };
+    // --- per-address limit
+    const watchLimit: ConnectionLimit = new AddressSlots(config.watchMaxPerIp);
 
     // --- live feed: one pattern subscription for all games, only while someone follows it
     // (every game's messages come to this gateway while it is on); on a cluster, a subscription

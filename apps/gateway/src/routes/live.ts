@@ -7,7 +7,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CLOSE_CODES, ErrorResponse, errorBody, LiveQuery, LiveResponse, MAX_BAD_FRAMES } from '@shogi/protocol';
-import { ApiError } from '../domain/api-error.js';
+import { tooManyConnections } from '../domain/connection-caps.js';
 import type { FeedSocket } from '../domain/live-games.js';
 
 const KICK_GRACE_MS = 1000;
@@ -34,7 +34,7 @@ const live: FastifyPluginAsyncTypebox = async (app) => {
       websocket: true,
       schema: { tags: ['spectating'], summary: 'Live games feed (WebSocket): a `live` frame, then `updates` frames' },
       preValidation: async (request) => {
-        if (app.watchLimit.full(request.ip)) throw new ApiError('TOO_MANY_CONNECTIONS');
+        if (app.watchLimit.full(request.ip)) throw tooManyConnections('too many open connections from this address');
       },
     },
     (socket, request) => {

@@ -5,7 +5,8 @@
  * (domain/record-downloads.ts); a player's finished games as streamed NDJSON or CSA; and every
  * finished game of a period (`GET /api/games/export`), oldest end first, resumable after the
  * last game a download got. Streams are keyset-paged from the finished_games projection, so
- * memory stays flat for any number of games.
+ * memory stays flat for any number of games, and each open one counts against its address's
+ * public connections.
  */
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -13,7 +14,7 @@ import { recordOfEvents } from '@shogi/game';
 import { ErrorResponse, GameParams } from '@shogi/protocol';
 import type { GameRecord } from '@shogi/rules';
 import { type Db, type FinishedGamesTable, finishedGameEnd, periodGames, playerGames, readStream } from '@shogi/store';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ApiError } from '../domain/api-error.js';
 import {
@@ -94,6 +95,13 @@ function gameLine(g: Row, record: GameRecord | null): string {
 
 const records: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.databases.reads;
+  /**
+   * A streamed download holds one of its address's public connections (WATCH_MAX_PER_IP: 429
+   * TOO_MANY_CONNECTIONS when none is left) until its response closes, finished or cut off.
+   */
+  const holdSlot = (request: FastifyRequest, reply: FastifyReply) => {
+    reply.raw.once('close', app.watchLimit.hold(request.ip));
+  };
   const file = Type.String({ description: 'the record file' });
   const CsaVersionParam = Type.Optional(
     Type.String({
@@ -241,6 +249,7 @@ const records: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const version = (request.query.version ?? '3.0') as CsaVersion;
       const games = playerGames(db, request.params.id, { ...optionsOf(request.query), pageSize: 100 });
+      holdSlot(request, reply);
       return reply
         .type(`text/plain; charset=${charsetOf('csa', { csaVersion: version })}`)
         .send(Readable.from(csaRecords(games, version)) as never);
@@ -273,6 +282,7 @@ const records: FastifyPluginAsyncTypebox = async (app) => {
         ...optionsOf(request.query),
         ...(full ? { pageSize: 100 } : {}),
       });
+      holdSlot(request, reply);
       return reply.type('application/x-ndjson').send(Readable.from(ndjsonLines(games, full)) as never);
     },
   );
@@ -315,6 +325,7 @@ const records: FastifyPluginAsyncTypebox = async (app) => {
         ...(until === undefined ? {} : { until }),
         ...(after === undefined ? {} : { after }),
       });
+      holdSlot(request, reply);
       const name = `games_${since?.slice(0, 10) ?? 'start'}_${until?.slice(0, 10) ?? 'now'}${after === undefined ? '' : `_after_${after}`}`;
       if (request.query.format === 'csa') {
         const version = (request.query.version ?? '3.0') as CsaVersion;

@@ -4,6 +4,7 @@
  * `{"type":"snapshot","game":...}`, then one event per line in seq order; the response
  * ends after GameEnded. With `delay=N` the last N moves (and whatever followed them) are
  * held back until N more moves are played or the game ends: anti-cheating for broadcasts.
+ * Each open stream takes one of its address's spectator connections (WATCH_MAX_PER_IP).
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -71,8 +72,11 @@ const stream: FastifyPluginAsyncTypebox = async (app) => {
       // are taken from the view (an account in a game never changes its title)
       const players = delay > 0 ? (await app.games.view(gameId)).players : null;
       if (players === null && !app.spectators.rooms.has(gameId)) await app.games.view(gameId); // 404 before the first byte
+      // counted with the address's spectator sockets (429 past WATCH_MAX_PER_IP) until it closes, whoever closes it
+      const release = app.watchLimit.hold(request.ip);
       reply.hijack();
       const res = reply.raw;
+      res.once('close', release);
       res.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-cache' });
       // HEAD (which Fastify routes here too) gets the headers only: a body that follows the
       // game would keep it open until the game ends

@@ -11,6 +11,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CLOSE_CODES, errorBody, GameParams, MAX_BAD_FRAMES, WatchQuery, watchAnalysisOf } from '@shogi/protocol';
 import { ApiError } from '../domain/api-error.js';
+import { tooManyConnections } from '../domain/connection-caps.js';
 import type { Member } from '../domain/spectators.js';
 
 /** how long a socket closed for being slow may take to go before it is cut */
@@ -35,7 +36,7 @@ const watch: FastifyPluginAsyncTypebox = async (app) => {
         querystring: WatchQuery,
       },
       preValidation: async (request) => {
-        if (app.watchLimit.full(request.ip)) throw new ApiError('TOO_MANY_CONNECTIONS');
+        if (app.watchLimit.full(request.ip)) throw tooManyConnections('too many open connections from this address');
         if ((request.query as { ticket?: string }).ticket !== undefined)
           viewers.set(request, (await app.authenticate(request, { socket: true })).id);
         const { id } = request.params as { id: string };
