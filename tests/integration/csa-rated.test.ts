@@ -2,9 +2,12 @@
  * Trips (Floodgate's `LOGIN <name> <game>,<trip>`): here the trip is a personal API token of
  * the account `<name>` with the `csa:play` scope. Two players with trips play a rated game,
  * whose rating change the player profile shows; a wrong trip is LOGIN:incorrect and counts
- * against the address like an unknown bearer token.
+ * against the address like an unknown bearer token, and against the account; past the limit
+ * the right trip still logs in.
  */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { loadConfig } from '@shogi/gateway';
+import { insertToken } from '@shogi/store';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CsaClient, pairedGame, play } from './csa-client.js';
 import { bearer, type CsaStack, call, NO_LIMIT, type Stack, startCsaStack, startStack } from './harness.js';
@@ -36,6 +39,21 @@ async function account(on: Stack, username: string): Promise<Account> {
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const session = await call(on.app, 'POST', '/api/session', { username, password });
   return { id: created.body.id, username, session: session.body.token };
+}
+
+/** A csa:play personal token of the account, written to the store directly: the gateway has never seen it. */
+async function storedTrip(on: Stack, owner: Account): Promise<string> {
+  const trip = randomBytes(32).toString('base64url');
+  await insertToken(on.db, {
+    id: randomUUID(),
+    playerId: owner.id,
+    kind: 'personal',
+    name: 'engine',
+    tokenHash: createHash('sha256').update(trip).digest('hex'),
+    scopes: ['csa:play'],
+    expiresAt: null,
+  });
+  return trip;
 }
 
 async function token(on: Stack, owner: Account, scopes: string[]): Promise<string> {
@@ -105,27 +123,44 @@ describe('trips', () => {
   });
 });
 
-describe('the per-address limit on wrong tokens', () => {
-  test('wrong trips count with unknown bearer tokens: past the limit, even a right one is refused', async () => {
+describe('the limit on wrong tokens, per address and per account', () => {
+  test('past it guesses are refused, the right trip still logs in from the same address, for the guessed account and another, and its token works over HTTP', async () => {
     const limited = await startStack({
       listen: true,
       worker: false,
-      config: { csaListen: true, csaPort: 0, authFailures: { max: 2, windowMs: 60_000 } },
+      // no cache: a token the gateway has seen valid is looked up again on every use
+      config: { csaListen: true, csaPort: 0, authCacheMs: 0, authFailures: { max: 40, windowMs: 60_000 } },
     });
     try {
-      const f = await account(limited, 'engine_f');
-      const trip = await token(limited, f, ['csa:play']);
-      for (let i = 0; i < 3; i++) {
-        const client = await CsaClient.open(limited.csaPort as number);
+      const port = limited.csaPort as number;
+      const [f, g] = [await account(limited, 'engine_f'), await account(limited, 'engine_g')];
+      // the trips are made elsewhere (by the operator's store, as by another gateway): this
+      // gateway has never seen them, so it cannot tell them from guesses but by the accounts
+      const [tripF, tripG] = [await storedTrip(limited, f), await storedTrip(limited, g)];
+      for (let i = 0; i < 45; i++) {
+        const client = await CsaClient.open(port);
         expect(await client.login('engine_f', `limit-300-10,wrong${i}`)).toBe('LOGIN:incorrect');
+        client.close();
       }
       // the counter is kept in Redis: give its count a moment to come back
       await new Promise((r) => setTimeout(r, 200));
-      const client = await CsaClient.open(limited.csaPort as number);
-      expect(await client.login('engine_f', `limit-300-10,${trip}`)).toBe('LOGIN:incorrect');
-      // and an HTTP request with an unknown token from the same address is refused too
-      const http = await call(limited.app, 'GET', '/api/me', undefined, bearer('still-wrong'));
-      expect(http.status).toBe(429);
+      // the address is past its failures: an unknown bearer token is refused without a lookup
+      expect((await call(limited.app, 'GET', '/api/me', undefined, bearer('still-wrong'))).status).toBe(429);
+      // a guess at the hammered account is still refused
+      const guess = await CsaClient.open(port);
+      expect(await guess.login('engine_f', 'limit-300-10,one-more-guess')).toBe('LOGIN:incorrect');
+      // the right trips, of the guessed account and of another, log in from the same address
+      const right = await CsaClient.open(port);
+      expect(await right.login('engine_f', `limit-300-10,${tripF}`)).toBe('LOGIN:engine_f OK');
+      const other = await CsaClient.open(port);
+      expect(await other.login('engine_g', `limit-300-10,${tripG}`)).toBe('LOGIN:engine_g OK');
+      // and, seen valid now, the same tokens work over HTTP from that address
+      for (const trip of [tripF, tripG])
+        expect((await call(limited.app, 'GET', '/api/me', undefined, bearer(trip))).status).toBe(200);
+      // a trip of the right account used under another account's name is still wrong
+      const swapped = await CsaClient.open(port);
+      expect(await swapped.login('engine_g', `limit-300-10,${tripF}`)).toBe('LOGIN:incorrect');
+      for (const c of [guess, right, other, swapped]) c.close();
     } finally {
       await limited.close();
     }

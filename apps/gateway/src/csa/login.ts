@@ -3,7 +3,9 @@
  * `<name>`, made as `POST /api/players` makes one (the name rule, no account's username, the
  * per-address guest limit); with one, the trip is a personal API token of the account
  * `<name>` holding the `csa:play` scope. A wrong trip counts against the address like an
- * unknown bearer token (AUTH_FAILURES_MAX), and every refusal reads `LOGIN:incorrect`.
+ * unknown bearer token, and against the account (AUTH_FAILURES_MAX each), and every refusal
+ * reads `LOGIN:incorrect`. Past either count the right trip still gets in: it is checked against
+ * the account's own tokens, read once a window, instead of being looked up as a guess would be.
  */
 import type { Principal } from '../domain/auth.js';
 import type { Player } from '../domain/player.js';
@@ -15,10 +17,14 @@ export interface LoginDeps {
   createGuest(name: string, ip: string): Promise<Player>;
   /** the principal of a bearer token, or null when it is unknown, revoked or expired */
   principalOf(token: string): Promise<Principal | null>;
-  /** seconds this address must wait before its tokens are looked up again; 0 when it may */
-  blockedFor(ip: string): number;
-  /** counts a wrong token from this address */
-  failed(ip: string): void;
+  /** this gateway has seen the token valid: it may be looked up whatever the counts */
+  known(token: string): boolean;
+  /** the token is one of the account's csa:play tokens, checked without looking the token up */
+  accountHolds(name: string, token: string): Promise<boolean>;
+  /** seconds before this address's or account's unknown tokens are looked up again; 0 when they may */
+  blockedFor(ip: string, name: string): number;
+  /** counts a wrong token from this address for this account */
+  failed(ip: string, name: string): void;
 }
 
 export type LoginOutcome =
@@ -53,7 +59,11 @@ export async function login(
       return refused(`no guest: ${(err as Error).message}`);
     }
   }
-  if (deps.blockedFor(ip) > 0) return refused('too many wrong tokens from this address');
+  // past the failures a guess costs no lookup, and the right trip, one of the account's, still gets in
+  if (deps.blockedFor(ip, line.name) > 0 && !deps.known(trip) && !(await deps.accountHolds(line.name, trip))) {
+    deps.failed(ip, line.name);
+    return refused('too many wrong tokens from this address or for this account');
+  }
   const principal = await deps.principalOf(trip);
   const holds =
     principal !== null &&
@@ -62,7 +72,7 @@ export async function login(
     principal.username !== null &&
     principal.username.toLowerCase() === line.name.toLowerCase();
   if (!holds) {
-    deps.failed(ip);
+    deps.failed(ip, line.name);
     return refused('the trip is no csa:play token of this account');
   }
   return { ok: true, player: { id: principal.id, name: principal.name }, name: line.name, trip: true, game };

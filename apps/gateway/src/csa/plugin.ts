@@ -66,8 +66,10 @@ export default fp<{ config: GatewayConfig }>(
         return app.guests.create(name);
       },
       principalOf: (token) => app.auth.byHash(hashToken(token)),
-      blockedFor: (ip) => app.authFailures.blockedFor(ip),
-      failed: (ip) => app.authFailures.count(ip),
+      known: (token) => app.auth.known(hashToken(token)),
+      accountHolds: (name, token) => app.authFailures.accountHolds(name, hashToken(token)),
+      blockedFor: (ip, name) => app.authFailures.blockedFor(ip, name),
+      failed: (ip, name) => app.authFailures.count(ip, name),
     };
 
     const startGame = agreedGameStarter({ lobby: lobbyStore(app.databases.lobby), games: app.games });

@@ -109,6 +109,11 @@ export interface AuthServiceDeps {
 }
 
 const DAY_MS = 86_400_000;
+/**
+ * How long a gateway remembers that a token hash was valid (below): a session's lifetime. It
+ * only lets the token be looked up past the brake on unknown tokens; every use is still checked.
+ */
+const KNOWN_MS = 30 * DAY_MS;
 const isScope = (s: string): s is Scope => (SCOPES as readonly string[]).includes(s);
 
 export type AuthService = ReturnType<typeof createAuthService>;
@@ -117,11 +122,17 @@ export function createAuthService(deps: AuthServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const options = deps.argon2 ?? ARGON2_OPTIONS;
   const cache = new TokenCache<Principal>(deps.cacheMs);
+  // The hashes this gateway has seen valid (looked up or issued here). An address past its
+  // failures has its unknown tokens refused without a lookup; a token known here is still
+  // looked up, so its holder is not locked out by a guesser sharing the address.
+  const known = new TokenCache<true>(KNOWN_MS);
+  const vouch = (tokenHash: string) => known.set(tokenHash, true, now().getTime());
   // told of every token this gateway learns is revoked (sockets opened with it close)
   const revokedListeners = new Set<(tokenHash: string) => void>();
   const forgetAllListeners = new Set<() => void>();
   const forget = (tokenHash: string) => {
     cache.delete(tokenHash);
+    known.delete(tokenHash);
     for (const listener of revokedListeners) listener(tokenHash);
   };
   // a login for an unknown username verifies against this, so it takes as long as a wrong password
@@ -164,6 +175,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     const principal = principalOf(row);
     if (expired(principal, at)) return null;
     cache.set(tokenHash, principal, at.getTime());
+    known.set(tokenHash, true, at.getTime());
     return principal;
   }
 
@@ -183,6 +195,28 @@ export function createAuthService(deps: AuthServiceDeps) {
 
     /** Whether this token is in the cache (a lookup would cost nothing). */
     cached: (tokenHash: string) => cache.get(tokenHash, now().getTime()) !== undefined,
+
+    /**
+     * Whether this gateway has seen this token valid (cached, looked up or issued here, and not
+     * revoked since): it may be looked up even from an address past its failures.
+     */
+    known: (tokenHash: string) =>
+      cache.get(tokenHash, now().getTime()) !== undefined || known.get(tokenHash, now().getTime()) !== undefined,
+
+    /** Tells the service a token was just issued for a player (a guest's, made by the game service). */
+    vouch,
+
+    /**
+     * The hashes of the account's active personal tokens with `scope`, read in one query: a CSA
+     * trip is checked against them when its address or account is past its failures, so that
+     * the right trip gets in without a lookup of every wrong one. Empty for an unknown username.
+     */
+    async accountTokenHashes(username: string, scope: Scope): Promise<string[]> {
+      const account = await deps.store.findAccountByUsername(username);
+      if (account === undefined) return [];
+      const rows = await deps.store.listActiveTokens(account.playerId, now());
+      return rows.filter((r) => r.kind === 'personal' && r.scopes.includes(scope)).map((r) => r.token_hash);
+    },
 
     /** A revocation announced by another gateway. */
     forget,
@@ -284,6 +318,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         scopes,
         expiresAt: new Date(now().getTime() + deps.sessionTtlDays * DAY_MS),
       });
+      vouch(row.token_hash);
       return {
         id: row.id,
         token,
@@ -375,6 +410,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         at,
       );
       if (row === 'full') throw new ApiError('TOO_MANY_TOKENS', `at most ${MAX_PERSONAL_TOKENS} personal tokens`);
+      vouch(row.token_hash);
       return { ...infoOf(row), kind: 'personal', token };
     },
 

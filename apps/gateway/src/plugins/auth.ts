@@ -5,7 +5,10 @@
  * SOCKET_TICKET_TTL_MS, so that no long-lived token is ever in a URL. Revocations are announced
  * on Redis so every gateway drops the token from its cache, and closes its sockets, at once; a
  * lost notice is bounded by the cache age (AUTH_CACHE_MS). Unknown tokens are counted per client
- * IP: past AUTH_FAILURES_MAX in a window, that IP's uncached lookups are refused with 429.
+ * address (and wrong CSA trips per account too): past AUTH_FAILURES_MAX in a window, that
+ * address's lookups of tokens this gateway does not know are refused with 429. A token it has
+ * seen valid is still looked up: the brake saves lookups of guesses, and must not lock out the
+ * holders of real tokens who share an address with a guesser.
  */
 import { randomBytes } from 'node:crypto';
 import { publish } from '@shogi/redis';
@@ -14,6 +17,8 @@ import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
 import { ApiError } from '../domain/api-error.js';
 import { type AuthService, createAuthService, hashToken, type Principal } from '../domain/auth.js';
+import { addressKey } from '../domain/client-address.js';
+import { TokenCache } from '../domain/token-cache.js';
 import { authStoreOver } from './auth-store.js';
 
 declare module 'fastify' {
@@ -28,10 +33,21 @@ declare module 'fastify' {
     /** A one-use ticket that opens one WebSocket as this principal, on any gateway. */
     issueSocketTicket(principal: Principal): Promise<{ ticket: string; expiresAt: Date }>;
     /**
-     * The per-address count of unknown tokens, for a way in that takes tokens otherwise than
-     * in a header (a CSA login's trip): the same limit, AUTH_FAILURES_MAX.
+     * The counts of unknown tokens per address and per account, for a way in that takes tokens
+     * otherwise than in a header (a CSA login's trip): the same limit, AUTH_FAILURES_MAX.
      */
-    authFailures: { blockedFor(ip: string): number; count(ip: string): void };
+    authFailures: {
+      /** seconds before the address's (or the account's, when named) unknown tokens are looked up again; 0: now */
+      blockedFor(ip: string, account?: string): number;
+      /** counts a wrong token from the address (and against the account, when named) */
+      count(ip: string, account?: string): void;
+      /**
+       * Whether the token is one of the account's active personal tokens with `csa:play`,
+       * against the account's token hashes read at most once a window: how a trip is checked
+       * when its address or account is past its failures, without one lookup per guess.
+       */
+      accountHolds(account: string, tokenHash: string): Promise<boolean>;
+    };
   }
 }
 
@@ -67,7 +83,7 @@ export default fp<{ config: GatewayConfig }>(
 
     const principalOf = async (request: FastifyRequest, tokenHash: string): Promise<Principal> => {
       const blocked = failures.blockedFor(request.ip);
-      if (blocked > 0 && !auth.cached(tokenHash))
+      if (blocked > 0 && !auth.known(tokenHash))
         throw new ApiError('RATE_LIMITED', `too many unknown tokens from this address; retry in ${blocked} s`, {
           retryAfterSeconds: blocked,
         });
@@ -97,50 +113,73 @@ export default fp<{ config: GatewayConfig }>(
       await app.redis.set(ticketKey(ticket), principal.tokenHash, 'PX', config.socketTicketTtlMs);
       return { ticket, expiresAt: new Date(Date.now() + config.socketTicketTtlMs) };
     });
-    app.decorate('authFailures', { blockedFor: failures.blockedFor, count: failures.count });
+    // an account's csa:play token hashes, kept a window, for the trips of a blocked address or account
+    const accountTrips = new TokenCache<ReadonlySet<string>>(config.authFailures.windowMs, 10_000);
+    app.decorate('authFailures', {
+      blockedFor: failures.blockedFor,
+      count: failures.count,
+      async accountHolds(account: string, tokenHash: string) {
+        const key = account.toLowerCase();
+        let hashes = accountTrips.get(key, Date.now());
+        if (hashes === undefined) {
+          hashes = new Set(await auth.accountTokenHashes(account, 'csa:play'));
+          accountTrips.set(key, hashes, Date.now());
+        }
+        return hashes.has(tokenHash);
+      },
+    });
     app.addHook('onClose', async () => failures.close());
   },
   { name: 'auth', dependencies: ['redis', 'databases'] },
 );
 
 /**
- * Unknown tokens per client IP, counted in Redis across gateways (one key per IP and window).
- * A gateway that sees an IP pass the limit refuses its uncached lookups until the window ends,
- * from memory: a flood of random tokens then costs neither PostgreSQL nor Redis.
+ * Unknown tokens per client address (an IPv6 client by its /64) and wrong trips per account,
+ * counted in Redis across gateways (one key per address or account and window). A gateway that
+ * sees one pass the limit refuses its lookups of unknown tokens until the window ends, from
+ * memory: a flood of random tokens then costs neither PostgreSQL nor Redis.
  */
 function createFailureCounter(app: FastifyInstance, config: GatewayConfig) {
   const { max, windowMs } = config.authFailures;
   const blockedUntil = new Map<string, number>();
   const sweep = setInterval(() => {
     const now = Date.now();
-    for (const [ip, until] of blockedUntil) if (until <= now) blockedUntil.delete(ip);
+    for (const [key, until] of blockedUntil) if (until <= now) blockedUntil.delete(key);
   }, windowMs);
   sweep.unref();
+  const keysOf = (ip: string, account: string | undefined) =>
+    account === undefined ? [`ip:${addressKey(ip)}`] : [`ip:${addressKey(ip)}`, `account:${account.toLowerCase()}`];
+  const secondsLeft = (key: string): number => {
+    const until = blockedUntil.get(key);
+    if (until === undefined) return 0;
+    const left = until - Date.now();
+    if (left > 0) return Math.ceil(left / 1000);
+    blockedUntil.delete(key);
+    return 0;
+  };
+  const countKey = (counted: string): void => {
+    const key = `${config.channelPrefix}auth-failures:${counted}`;
+    app.redis
+      .multi()
+      .incr(key)
+      .pexpire(key, windowMs, 'NX')
+      .pttl(key)
+      .exec()
+      .then((results) => {
+        const count = Number(results?.[0]?.[1] ?? 0);
+        const ttl = Number(results?.[2]?.[1] ?? windowMs);
+        if (count > max) blockedUntil.set(counted, Date.now() + (ttl > 0 ? ttl : windowMs));
+      })
+      .catch((err: unknown) => app.log.debug({ err }, 'auth: failure count not kept'));
+  };
   return {
-    /** seconds this IP must wait, 0 when it may look tokens up */
-    blockedFor(ip: string): number {
-      const until = blockedUntil.get(ip);
-      if (until === undefined) return 0;
-      const left = until - Date.now();
-      if (left > 0) return Math.ceil(left / 1000);
-      blockedUntil.delete(ip);
-      return 0;
+    /** seconds the address (and the account, when named) must wait, 0 when its unknown tokens may be looked up */
+    blockedFor(ip: string, account?: string): number {
+      return Math.max(...keysOf(ip, account).map(secondsLeft));
     },
-    count(ip: string): void {
+    count(ip: string, account?: string): void {
       if (max === 0) return;
-      const key = `${config.channelPrefix}auth-failures:${ip}`;
-      app.redis
-        .multi()
-        .incr(key)
-        .pexpire(key, windowMs, 'NX')
-        .pttl(key)
-        .exec()
-        .then((results) => {
-          const count = Number(results?.[0]?.[1] ?? 0);
-          const ttl = Number(results?.[2]?.[1] ?? windowMs);
-          if (count > max) blockedUntil.set(ip, Date.now() + (ttl > 0 ? ttl : windowMs));
-        })
-        .catch((err: unknown) => app.log.debug({ err }, 'auth: failure count not kept'));
+      for (const key of keysOf(ip, account)) countKey(key);
     },
     close(): void {
       clearInterval(sweep);
