@@ -227,4 +227,17 @@ describe('limits', () => {
     // a guess is still refused
     expect((await call(stack.app, 'GET', '/api/me', undefined, bearer(`random-${randomUUID()}`))).status).toBe(429);
   });
+
+  test('a token issued on one gateway works on another from an address past its failures there', async () => {
+    const guest = (await call(stack.app, 'POST', '/api/players', { name: 'elsewhere' })).body;
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      statuses.push((await call(appB, 'GET', '/api/me', undefined, bearer(`random-b-${i}-${randomUUID()}`))).status);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(statuses.at(-1)).toBe(429);
+    // gateway B has never seen it: gateway A, which issued it, told the others it is real
+    expect((await call(appB, 'GET', '/api/me', undefined, bearer(guest.token))).status).toBe(200);
+    expect((await call(appB, 'GET', '/api/me', undefined, bearer(`random-${randomUUID()}`))).status).toBe(429);
+  });
 });

@@ -104,6 +104,11 @@ export interface AuthServiceDeps {
   readonly sessionTtlDays: number;
   /** tells the other gateways that a token was revoked (best effort: the cache age bounds the rest) */
   readonly announceRevoked: (tokenHash: string) => Promise<void>;
+  /**
+   * told once (per gateway and KNOWN_MS) of each token hash this gateway has learned is valid,
+   * so that the other gateways may know it too
+   */
+  readonly learned?: (tokenHash: string) => void;
   readonly now?: () => Date;
   readonly argon2?: Options;
 }
@@ -113,7 +118,7 @@ const DAY_MS = 86_400_000;
  * How long a gateway remembers that a token hash was valid (below): a session's lifetime. It
  * only lets the token be looked up past the brake on unknown tokens; every use is still checked.
  */
-const KNOWN_MS = 30 * DAY_MS;
+export const KNOWN_MS = 30 * DAY_MS;
 const isScope = (s: string): s is Scope => (SCOPES as readonly string[]).includes(s);
 
 export type AuthService = ReturnType<typeof createAuthService>;
@@ -126,7 +131,12 @@ export function createAuthService(deps: AuthServiceDeps) {
   // failures has its unknown tokens refused without a lookup; a token known here is still
   // looked up, so its holder is not locked out by a guesser sharing the address.
   const known = new TokenCache<true>(KNOWN_MS);
-  const vouch = (tokenHash: string) => known.set(tokenHash, true, now().getTime());
+  const vouch = (tokenHash: string) => {
+    const at = now().getTime();
+    const fresh = known.get(tokenHash, at) === undefined;
+    known.set(tokenHash, true, at);
+    if (fresh) deps.learned?.(tokenHash);
+  };
   // told of every token this gateway learns is revoked (sockets opened with it close)
   const revokedListeners = new Set<(tokenHash: string) => void>();
   const forgetAllListeners = new Set<() => void>();
@@ -175,7 +185,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     const principal = principalOf(row);
     if (expired(principal, at)) return null;
     cache.set(tokenHash, principal, at.getTime());
-    known.set(tokenHash, true, at.getTime());
+    vouch(tokenHash);
     return principal;
   }
 

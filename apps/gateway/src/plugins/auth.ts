@@ -6,7 +6,7 @@
  * on Redis so every gateway drops the token from its cache, and closes its sockets, at once; a
  * lost notice is bounded by the cache age (AUTH_CACHE_MS). Unknown tokens are counted per client
  * address (and wrong CSA trips per account too): past AUTH_FAILURES_MAX in a window, that
- * address's lookups of tokens this gateway does not know are refused with 429. A token it has
+ * address's lookups of tokens no gateway knows are refused with 429. A token some gateway has
  * seen valid is still looked up: the brake saves lookups of guesses, and must not lock out the
  * holders of real tokens who share an address with a guesser.
  */
@@ -16,7 +16,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
 import { ApiError } from '../domain/api-error.js';
-import { type AuthService, createAuthService, hashToken, type Principal } from '../domain/auth.js';
+import { type AuthService, createAuthService, hashToken, KNOWN_MS, type Principal } from '../domain/auth.js';
 import { addressKey } from '../domain/client-address.js';
 import { TokenCache } from '../domain/token-cache.js';
 import { authStoreOver } from './auth-store.js';
@@ -63,12 +63,23 @@ export function tokenOf(request: FastifyRequest): string | null {
 export default fp<{ config: GatewayConfig }>(
   async (app: FastifyInstance, { config }) => {
     const channel = `${config.channelPrefix}auth:revoked`;
+    // The token hashes some gateway has seen valid, each a key for KNOWN_MS: a gateway that
+    // has not seen a token yet asks here before refusing it to an address past its failures.
+    // Only a real token's hash is ever written, so a guess finds nothing, at the cost of one
+    // Redis read and no database lookup.
+    const knownKey = (tokenHash: string) => `${config.channelPrefix}known-token:${tokenHash}`;
     const auth = createAuthService({
       store: authStoreOver(app.databases.auth),
       cacheMs: config.authCacheMs,
       sessionTtlDays: config.sessionTtlDays,
       announceRevoked: async (tokenHash) => {
         await publish(app.redis, channel, tokenHash);
+        await app.redis.del(knownKey(tokenHash));
+      },
+      learned: (tokenHash) => {
+        app.redis
+          .set(knownKey(tokenHash), '1', 'PX', KNOWN_MS)
+          .catch((err: unknown) => app.log.debug({ err }, 'auth: known token not shared'));
       },
     });
     const subscriber = app.subscribers.auth;
@@ -81,9 +92,13 @@ export default fp<{ config: GatewayConfig }>(
     const failures = createFailureCounter(app, config);
     const ticketKey = (ticket: string) => `${config.channelPrefix}socket-ticket:${hashToken(ticket)}`;
 
+    /** Whether some gateway has seen this token valid (false when Redis cannot say). */
+    const knownElsewhere = async (tokenHash: string): Promise<boolean> =>
+      (await app.redis.exists(knownKey(tokenHash)).catch(() => 0)) === 1;
+
     const principalOf = async (request: FastifyRequest, tokenHash: string): Promise<Principal> => {
       const blocked = failures.blockedFor(request.ip);
-      if (blocked > 0 && !auth.known(tokenHash))
+      if (blocked > 0 && !auth.known(tokenHash) && !(await knownElsewhere(tokenHash)))
         throw new ApiError('RATE_LIMITED', `too many unknown tokens from this address; retry in ${blocked} s`, {
           retryAfterSeconds: blocked,
         });
@@ -136,8 +151,8 @@ export default fp<{ config: GatewayConfig }>(
 /**
  * Unknown tokens per client address (an IPv6 client by its /64) and wrong trips per account,
  * counted in Redis across gateways (one key per address or account and window). A gateway that
- * sees one pass the limit refuses its lookups of unknown tokens until the window ends, from
- * memory: a flood of random tokens then costs neither PostgreSQL nor Redis.
+ * sees one pass the limit refuses its lookups of unknown tokens until the window ends: a flood
+ * of random tokens then costs no PostgreSQL lookup, only the read of the shared known tokens.
  */
 function createFailureCounter(app: FastifyInstance, config: GatewayConfig) {
   const { max, windowMs } = config.authFailures;
