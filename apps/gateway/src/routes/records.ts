@@ -243,7 +243,7 @@ const records: FastifyPluginAsyncTypebox = async (app) => {
           { additionalProperties: false },
         ),
         produces: ['text/plain'],
-        response: { 400: ErrorResponse },
+        response: { 400: ErrorResponse, 429: ErrorResponse },
       },
     },
     async (request, reply) => {
@@ -273,7 +273,7 @@ const records: FastifyPluginAsyncTypebox = async (app) => {
           { additionalProperties: false },
         ),
         produces: ['application/x-ndjson'],
-        response: { 400: ErrorResponse },
+        response: { 400: ErrorResponse, 429: ErrorResponse },
       },
     },
     async (request, reply) => {

@@ -62,7 +62,7 @@ const stream: FastifyPluginAsyncTypebox = async (app) => {
         params: GameParams,
         querystring: StreamQuery,
         produces: ['application/x-ndjson'],
-        response: { 400: ErrorResponse, 404: ErrorResponse },
+        response: { 400: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse },
       },
     },
     async (request, reply) => {
