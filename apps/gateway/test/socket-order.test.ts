@@ -105,6 +105,21 @@ describe("SocketOrder: no frame tells a submission's outcome before its ack", ()
     expect(s.written).toEqual(['ack:2', 'events:3', 'verdict:2']);
   });
 
+  test('a replay acknowledged after its verdict went by unrecognised (resumed past its MoveSubmitted) gets the verdict', () => {
+    const s = socket();
+    // resumed with after=2; the catch-up brings the verdict while the replay is in flight
+    s.order.begin();
+    s.events(accepted(3, 2, 0));
+    s.ack(2);
+    expect(s.written).toEqual(['ack:2', 'events:3', 'verdict:2']);
+    // and when it came before the replay was sent
+    const t = socket();
+    t.events(accepted(3, 2, 0));
+    t.order.begin();
+    t.ack(2);
+    expect(t.written).toEqual(['events:3', 'ack:2', 'verdict:2']);
+  });
+
   test("the other side's verdicts are no verdict frames of this socket", () => {
     const s = socket('gote');
     s.events(submitted(2, 'sente', 0), accepted(3, 2, 0));

@@ -9,29 +9,34 @@
  * the stream brings (`events` and `verdict` frames) is held, and leaves right after the
  * command's ack or error. Nothing that tells a submission's outcome can then precede its ack.
  *
- * Every ack is followed by its verdict: a verdict already written before the ack (the ack of
- * a submission replayed under its idempotency key, after a reconnect or a lost answer) is
- * written again after it, and a submission acknowledged here counts as this player's even
+ * Every ack of a move is followed by its verdict: a verdict seen before the ack (the ack of a
+ * submission replayed under its idempotency key, after a reconnect or a lost answer) is
+ * written (again) after it, and a submission acknowledged here counts as this player's even
  * when the socket resumed (`after=`) past its MoveSubmitted.
  */
-import { submitterOf, verdictOf } from '@shogi/pipeline';
+import { submitterOf, type Verdict, verdictOf } from '@shogi/pipeline';
 import type { ServerMessage, Side, WireEvent } from '@shogi/protocol';
 
 /**
- * Verdicts already written, kept for a replayed ack: a client replays its latest
- * submissions, so the most recent few are enough.
+ * Verdicts seen, kept for a replayed ack: a client replays its latest submissions, so the
+ * most recent few are enough.
  */
 const REMEMBERED_VERDICTS = 32;
+
+const verdictFrame = (verdict: Verdict): string =>
+  JSON.stringify({ type: 'verdict', ...verdict } satisfies ServerMessage);
 
 export class SocketOrder {
   readonly #side: Side;
   readonly #write: (frame: string) => void;
   #inFlight = false;
   readonly #held: string[] = [];
+  /** submitted seqs whose verdict frame is among the held frames */
+  readonly #heldVerdicts = new Set<number>();
   /** seqs of this player's submissions whose verdict has not been seen */
   readonly #mine = new Set<number>();
-  /** submitted seq -> the verdict frame made for it (written or held) */
-  readonly #verdicts = new Map<number, string>();
+  /** submitted seq -> its verdict, for every verdict seen (this player's or not) */
+  readonly #verdicts = new Map<number, Verdict>();
 
   /** `write` puts one frame (a ServerMessage in JSON) on the socket. */
   constructor(side: Side, write: (frame: string) => void) {
@@ -50,22 +55,26 @@ export class SocketOrder {
     for (const event of events) {
       if (submitterOf(event) === this.#side) this.#mine.add(event.seq);
       const verdict = verdictOf(event);
-      if (verdict === null || !this.#mine.delete(verdict.submittedSeq)) continue;
-      const verdictFrame = JSON.stringify({ type: 'verdict', ...verdict } satisfies ServerMessage);
-      this.#remember(verdict.submittedSeq, verdictFrame);
-      this.#out(verdictFrame);
+      if (verdict === null) continue;
+      this.#remember(verdict);
+      if (this.#mine.delete(verdict.submittedSeq)) this.#verdict(verdict);
     }
   }
 
   /**
    * The command in flight was recorded at `seq` (a move's submission when `move`): its ack,
-   * the verdict again if one was written before it, then what was held.
+   * then what was held, then its verdict if it came before the ack and is not among them.
    */
   acked(seq: number, frame: string, move: boolean): void {
     this.#write(frame);
-    const verdict = move ? this.#verdicts.get(seq) : undefined;
-    if (verdict !== undefined && !this.#held.includes(verdict)) this.#write(verdict);
-    else if (move && verdict === undefined) this.#mine.add(seq);
+    if (move) {
+      const verdict = this.#verdicts.get(seq);
+      if (verdict === undefined) this.#mine.add(seq);
+      else if (!this.#heldVerdicts.has(seq)) {
+        this.#inFlight = true;
+        this.#verdict(verdict);
+      }
+    }
     this.settled();
   }
 
@@ -75,7 +84,13 @@ export class SocketOrder {
    */
   settled(): void {
     this.#inFlight = false;
+    this.#heldVerdicts.clear();
     for (const frame of this.#held.splice(0)) this.#write(frame);
+  }
+
+  #verdict(verdict: Verdict): void {
+    if (this.#inFlight) this.#heldVerdicts.add(verdict.submittedSeq);
+    this.#out(verdictFrame(verdict));
   }
 
   #out(frame: string): void {
@@ -83,8 +98,8 @@ export class SocketOrder {
     else this.#write(frame);
   }
 
-  #remember(seq: number, frame: string): void {
-    this.#verdicts.set(seq, frame);
+  #remember(verdict: Verdict): void {
+    this.#verdicts.set(verdict.submittedSeq, verdict);
     if (this.#verdicts.size > REMEMBERED_VERDICTS) {
       const oldest = this.#verdicts.keys().next().value;
       if (oldest !== undefined) this.#verdicts.delete(oldest);
