@@ -21,6 +21,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
+import { type AckSeen, ackOrderProblems, type SocketLog } from './ack-order-check.js';
 import { type Acknowledged, auditWhenSettled } from './audit.js';
 import { ADMIN_URL, REDIS_CONFIG, type Stack, silentLogger, startStack } from './harness.js';
 import { openSlowLink, type SlowLink } from './slow-link.js';
@@ -69,21 +70,6 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/** One connection of a seat: the frames it received, in order. */
-interface Connection {
-  readonly frames: ServerMessage[];
-  closed: boolean;
-}
-
-/** An ack the seat got, where it got it; `first`: it answers the move's first sending. */
-interface AckSeen {
-  readonly connection: Connection;
-  readonly index: number;
-  readonly seq: number;
-  readonly usi: string;
-  readonly first: boolean;
-}
-
 /** What the clients met on the way: error codes, closes, reconnections. */
 const faults = { errors: new Map<string, number>(), closes: new Map<number, number>(), reconnects: 0 };
 
@@ -93,7 +79,7 @@ const faults = { errors: new Map<string, number>(), closes: new Map<number, numb
  * close reconnects with `after=` the last seq it saw and resends.
  */
 class Seat {
-  readonly connections: Connection[] = [];
+  readonly connections: SocketLog[] = [];
   readonly acks: AckSeen[] = [];
   lastSeq = 0;
   private ws: WebSocket | null = null;
@@ -111,7 +97,7 @@ class Seat {
     this.dropEvery = dropEvery;
   }
 
-  async connect(): Promise<Connection> {
+  async connect(): Promise<SocketLog> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.open();
@@ -123,10 +109,10 @@ class Seat {
     }
   }
 
-  private open(): Promise<Connection> {
+  private open(): Promise<SocketLog> {
     const url = `${this.baseUrl.replace(/^http/, 'ws')}/api/games/${this.gameId}/ws?after=${this.lastSeq}`;
     const ws = new WebSocket(url, { headers: { authorization: `Bearer ${this.token}` } });
-    const connection: Connection = { frames: [], closed: false };
+    const connection: SocketLog = { frames: [], closed: false };
     ws.on('message', (data) => {
       const m = JSON.parse(String(data)) as ServerMessage;
       connection.frames.push(m);
@@ -178,7 +164,7 @@ class Seat {
           break;
         }
         if (answer?.type === 'ack') {
-          const ack = { connection, index: i, seq: answer.seq, usi, first: attempt === 0 };
+          const ack = { log: connection, index: i, seq: answer.seq, usi, first: attempt === 0 };
           if (frames.some((m, at) => at > i && m.type === 'verdict' && m.submittedSeq === answer.seq)) {
             this.acks.push(ack);
             return;
@@ -200,30 +186,6 @@ class Seat {
   close(): void {
     this.ws?.close(1000);
   }
-}
-
-const tellsVerdictOf = (m: ServerMessage, seq: number): boolean =>
-  (m.type === 'verdict' && m.submittedSeq === seq) ||
-  (m.type === 'events' &&
-    m.events.some((e) => (e.type === 'MoveAccepted' || e.type === 'MoveRejected') && e.payload.submittedSeq === seq));
-
-/**
- * The order each seat saw: an ack answering a move's first sending comes before any frame
- * telling its outcome, and every ack is followed by exactly one verdict frame (none only when
- * the connection closed first: the move was then resent, and its next ack has it).
- */
-function orderProblems(seat: Seat): string[] {
-  const problems: string[] = [];
-  for (const { connection, index, seq, usi, first } of seat.acks) {
-    const { frames } = connection;
-    const early = frames.slice(0, index).filter((m) => tellsVerdictOf(m, seq));
-    if (first && early.length > 0)
-      problems.push(`seq ${seq} (${usi}): ${early.map((m) => m.type).join(', ')} before its ack`);
-    const verdicts = frames.slice(index + 1).filter((m) => m.type === 'verdict' && m.submittedSeq === seq);
-    if (verdicts.length > 1 || (verdicts.length === 0 && !connection.closed))
-      problems.push(`seq ${seq} (${usi}): ${verdicts.length} verdict frames after its ack`);
-  }
-  return problems;
 }
 
 interface Table {
@@ -273,7 +235,7 @@ test('ack-order under load: no events or verdict frame before its ack, one verdi
   const acks = seats.flatMap((s) => s.acks);
   expect(acks.length).toBe(GAMES * moves.length);
   expect(acks.filter((a) => a.first).length).toBe(GAMES * moves.length);
-  expect(seats.flatMap(orderProblems)).toEqual([]);
+  expect(ackOrderProblems(seats.flatMap((s) => s.acks))).toEqual([]);
   const report = await auditWhenSettled(stack.db, { acknowledged });
   expect(report.problems).toEqual([]);
 }, 60_000);
@@ -305,7 +267,7 @@ test('ack-order under faults: PostgreSQL backends terminated, every acknowledged
     await killer;
   }
   const seats = tables.flatMap((t) => t.seats);
-  expect(seats.flatMap(orderProblems)).toEqual([]);
+  expect(ackOrderProblems(seats.flatMap((s) => s.acks))).toEqual([]);
   const report = await auditWhenSettled(stack.db, { acknowledged });
   expect(report.problems).toEqual([]);
   expect(terminated).toBeGreaterThan(0);
