@@ -23,7 +23,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { type AckSeen, ackOrderProblems, type SocketLog } from './ack-order-check.js';
 import { type Acknowledged, auditWhenSettled } from './audit.js';
-import { ADMIN_URL, REDIS_CONFIG, type Stack, silentLogger, startStack } from './harness.js';
+import { ADMIN_URL, REDIS_CONFIG, type Stack, silentLogger, startStack, startTestWorker } from './harness.js';
 import { openSlowLink, type SlowLink } from './slow-link.js';
 
 /** how late a gateway reads its queue connection's answers */
@@ -276,3 +276,27 @@ test('ack-order under faults: PostgreSQL backends terminated, every acknowledged
       `closes ${JSON.stringify(Object.fromEntries(faults.closes))}, ${faults.reconnects} reconnections`,
   );
 }, 60_000);
+
+test("a socket resumed (after=) past its player's submission awaiting its verdict still sends that verdict frame", async () => {
+  // no worker yet: the submission waits for its verdict
+  const idle = await startStack({ worker: false, listen: true });
+  let late: { close(): Promise<void> } | null = null;
+  try {
+    const sente = await idle.api.createPlayer('alice');
+    const gote = await idle.api.createPlayer('bob');
+    const game = await idle.api.createGame({ sente: sente.id, gote: gote.id });
+    // recorded over HTTP (or on a socket since dropped): the client saw up to its seq
+    const submitted = await idle.api.submitMove(game.id, sente.token, { usi: '7g7f', ply: 0 });
+    if (!submitted.ok) throw new Error(`move refused: ${submitted.status}`);
+    const { seq } = submitted.body;
+    const socket = await idle.api.playerSocket(game.id, sente.token, seq);
+    await socket.waitFor((m) => m.type === 'hello');
+    late = await startTestWorker(idle.config.databaseUrl, idle.config.queuePrefix);
+    const verdict = await socket.waitFor((m) => m.type === 'verdict' && m.submittedSeq === seq);
+    expect(verdict).toMatchObject({ type: 'verdict', submittedSeq: seq, accepted: true, usi: '7g7f' });
+    await socket.close();
+  } finally {
+    await late?.close();
+    await idle.close();
+  }
+});

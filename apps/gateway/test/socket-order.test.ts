@@ -18,15 +18,19 @@ const accepted = (seq: number, submittedSeq: number, ply: number): WireEvent => 
 const ended = (seq: number): WireEvent => ({ seq, type: 'GameEnded', payload: { result: 'gote_win' }, recordedAt: at });
 
 /** A socket's order, with what it wrote as short labels: `events:2,3`, `ack:2`, `verdict:2`, `error`. */
-function socket(side: 'sente' | 'gote' = 'sente') {
+function socket(side: 'sente' | 'gote' = 'sente', pending: number[] = []) {
   const written: string[] = [];
-  const order = new SocketOrder(side, (frame) => {
-    const m = JSON.parse(frame) as ServerMessage;
-    if (m.type === 'events') written.push(`events:${m.events.map((e) => e.seq).join(',')}`);
-    else if (m.type === 'ack') written.push(`ack:${m.seq}`);
-    else if (m.type === 'verdict') written.push(`verdict:${m.submittedSeq}`);
-    else written.push(m.type);
-  });
+  const order = new SocketOrder(
+    side,
+    (frame) => {
+      const m = JSON.parse(frame) as ServerMessage;
+      if (m.type === 'events') written.push(`events:${m.events.map((e) => e.seq).join(',')}`);
+      else if (m.type === 'ack') written.push(`ack:${m.seq}`);
+      else if (m.type === 'verdict') written.push(`verdict:${m.submittedSeq}`);
+      else written.push(m.type);
+    },
+    pending,
+  );
   const events = (...list: WireEvent[]) =>
     order.events(list, JSON.stringify({ type: 'events', events: list } satisfies ServerMessage));
   const ack = (seq: number, move = true) =>
@@ -118,6 +122,13 @@ describe("SocketOrder: no frame tells a submission's outcome before its ack", ()
     t.order.begin();
     t.ack(2);
     expect(t.written).toEqual(['events:3', 'ack:2', 'verdict:2']);
+  });
+
+  test("a socket resumed past its player's pending submission sends that submission's verdict", () => {
+    // submitted at seq 2 (over HTTP, or on a socket since dropped); this one opened with after=2
+    const s = socket('sente', [2]);
+    s.events(accepted(3, 2, 0));
+    expect(s.written).toEqual(['events:3', 'verdict:2']);
   });
 
   test("the other side's verdicts are no verdict frames of this socket", () => {

@@ -11,8 +11,9 @@
  *
  * Every ack of a move is followed by its verdict: a verdict seen before the ack (the ack of a
  * submission replayed under its idempotency key, after a reconnect or a lost answer) is
- * written (again) after it, and a submission acknowledged here counts as this player's even
- * when the socket resumed (`after=`) past its MoveSubmitted.
+ * written (again) after it. A submission acknowledged here, or awaiting its verdict when the
+ * socket opened, counts as this player's even when the socket resumed (`after=`) past its
+ * MoveSubmitted: its verdict frame comes all the same.
  */
 import { submitterOf, type Verdict, verdictOf } from '@shogi/pipeline';
 import type { ServerMessage, Side, WireEvent } from '@shogi/protocol';
@@ -38,10 +39,15 @@ export class SocketOrder {
   /** submitted seq -> its verdict, for every verdict seen (this player's or not) */
   readonly #verdicts = new Map<number, Verdict>();
 
-  /** `write` puts one frame (a ServerMessage in JSON) on the socket. */
-  constructor(side: Side, write: (frame: string) => void) {
+  /**
+   * `write` puts one frame (a ServerMessage in JSON) on the socket; `pending`: the player's
+   * submissions awaiting their verdict when the socket opened, whose MoveSubmitted a socket
+   * resumed with `after=` may not see again.
+   */
+  constructor(side: Side, write: (frame: string) => void, pending: readonly number[] = []) {
     this.#side = side;
     this.#write = write;
+    for (const seq of pending) this.#mine.add(seq);
   }
 
   /** A command was taken up: what the stream brings waits for its answer. */
@@ -70,10 +76,7 @@ export class SocketOrder {
     if (move) {
       const verdict = this.#verdicts.get(seq);
       if (verdict === undefined) this.#mine.add(seq);
-      else if (!this.#heldVerdicts.has(seq)) {
-        this.#inFlight = true;
-        this.#verdict(verdict);
-      }
+      else if (!this.#heldVerdicts.has(seq)) this.#held.push(verdictFrame(verdict));
     }
     this.settled();
   }

@@ -63,6 +63,8 @@ function eventsFrame(events: readonly WireEvent[]): string {
 interface SocketSession {
   readonly player: Principal;
   readonly side: Side;
+  /** the player's submissions awaiting their verdict when the socket opened */
+  readonly pending: readonly number[];
 }
 
 const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
@@ -83,11 +85,11 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
         const player = principalOf(request);
         app.authedSockets.check(request);
         const { id } = request.params as { id: string };
-        const { side, lastSeq } = await app.games.seatOf(id, player.id);
+        const { side, lastSeq, pending } = await app.games.seatOf(id, player.id);
         const after = Number((request.query as { after?: string }).after ?? 0);
         if (after > lastSeq)
           throw new ApiError('BAD_REQUEST', `after=${after} is ahead of the game (last seq ${lastSeq})`);
-        sessions.set(request, { player, side });
+        sessions.set(request, { player, side, pending });
       },
     },
     (socket, request) => {
@@ -124,7 +126,7 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
       };
       const send = (message: ServerMessage) => sendFrame(JSON.stringify(message));
       // no frame that tells a submission's outcome leaves before its ack (socket-order.ts)
-      const order = new SocketOrder(session.side, sendFrame);
+      const order = new SocketOrder(session.side, sendFrame, session.pending);
       const feed = new Feed(after, {
         readAfter: (seq) => app.games.eventsAfter(gameId, seq),
         send: (events) => order.events(events, eventsFrame(events)),
