@@ -24,13 +24,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findPlayout } from '@shogi/game/testing';
 import { buildApp } from '@shogi/gateway';
-import type { WireEvent } from '@shogi/protocol';
+import type { ServerMessage, WireEvent } from '@shogi/protocol';
 import { type RunningWorker, startWorker } from '@shogi/worker';
 import { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { expect, test } from 'vitest';
 import WebSocket from 'ws';
+import { type AckSeen, ackOrderProblems, type SocketLog } from './ack-order-check.js';
 import { type Acknowledged, auditWhenSettled } from './audit.js';
 import { Conditions } from './conditions.js';
 import { bearer, call, type Stack, silentLogger, startStack } from './harness.js';
@@ -66,12 +67,18 @@ function startRedis(redis: PrivateRedis, persistent: boolean, dataDir: string): 
 class Player {
   readonly events: WireEvent[] = [];
   readonly acks: Acknowledged[] = [];
+  /** the acks where they came, for the order check (ack-order-check.ts) */
+  readonly acksSeen: AckSeen[] = [];
   readonly problems: string[] = [];
   readonly errors: string[] = [];
   private readonly conditions = new Conditions();
   private ws: WebSocket | null = null;
+  /** the frames of the connection open now */
+  private log: SocketLog = { frames: [], closed: true };
   private closing = false;
   private pending: { usi: string; ply: number; key: string } | null = null;
+  /** where the pending move was first sent; null once it was sent again */
+  private firstSending: { log: SocketLog; index: number } | null = null;
 
   readonly name: string;
   private readonly baseUrl: string;
@@ -93,8 +100,15 @@ class Player {
     const url = `${this.baseUrl.replace(/^http/, 'ws')}/api/games/${this.gameId}/ws?after=${this.lastSeq}`;
     const ws = new WebSocket(url, { headers: { authorization: `Bearer ${this.token}` } });
     this.ws = ws;
-    ws.on('message', (data) => this.take(JSON.parse(String(data)) as Record<string, unknown>));
+    const log: SocketLog = { frames: [], closed: false };
+    this.log = log;
+    ws.on('message', (data) => {
+      const m = JSON.parse(String(data)) as Record<string, unknown>;
+      log.frames.push(m as unknown as ServerMessage);
+      this.take(m);
+    });
     ws.on('close', () => {
+      log.closed = true;
       if (this.ws === ws && !this.closing) void this.reconnect();
     });
     await new Promise<void>((resolve, reject) => {
@@ -110,8 +124,18 @@ class Player {
         if (e.seq > this.lastSeq) this.events.push(e);
       }
     }
-    if (m.type === 'ack' && typeof m.usi === 'string')
+    if (m.type === 'ack' && typeof m.usi === 'string') {
       this.acks.push({ gameId: this.gameId, seq: Number(m.seq), usi: m.usi });
+      const index = this.log.frames.length - 1;
+      const sent = this.firstSending;
+      // the answer to the move's first sending, with no error frame for it in between
+      const first =
+        sent !== null &&
+        sent.log === this.log &&
+        m.ply === this.pending?.ply &&
+        !this.log.frames.slice(sent.index, index).some((f) => f.type === 'error');
+      this.acksSeen.push({ log: this.log, index, seq: Number(m.seq), usi: m.usi, first });
+    }
     if (m.type === 'error') {
       const code = (m.error as { code: string }).code;
       this.errors.push(code);
@@ -143,6 +167,8 @@ class Player {
   /** Sends a move and resolves once its MoveAccepted is in this socket's stream. */
   async play(usi: string, ply: number): Promise<void> {
     this.pending = { usi, ply, key: `${this.gameId}-${ply}` };
+    this.firstSending =
+      this.ws?.readyState === WebSocket.OPEN ? { log: this.log, index: this.log.frames.length } : null;
     this.sendMove(this.pending);
     await this.waitForPly(ply + 1);
     this.pending = null;
@@ -345,6 +371,8 @@ for (const { persistence, persistent } of CASES) {
           await p.waitForSeq(view.lastSeq);
           expect(p.problems).toEqual([]);
           expect(p.events.map((e) => e.seq)).toEqual(range(1, view.lastSeq));
+          // no frame telling a move's outcome before its ack, one verdict after each ack
+          expect(ackOrderProblems(p.acksSeen)).toEqual([]);
           acknowledged.push(...p.acks);
         }
         await g.watcher.waitForSeq(view.lastSeq, 30_000);

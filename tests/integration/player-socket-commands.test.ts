@@ -1,6 +1,6 @@
 /**
  * The player socket's command path: a submission's ack always reaches the player before
- * its verdict, and every game command (move, resign, abort, impasse) counts against the
+ * any frame that tells its outcome (its verdict, the events frame with it), and every game command (move, resign, abort, impasse) counts against the
  * per-token moves limit, so replayed frames are refused cheaply.
  */
 import { fastifyOptions, app as gateway, loadConfig } from '@shogi/gateway';
@@ -36,31 +36,33 @@ async function setup() {
   return { sente, gote, game };
 }
 
-test('the ack of a move is sent before its verdict, even when the verdict comes back first', async () => {
+test('the ack of a move is sent before its verdict and the events frame with it, even when the verdict comes back first', async () => {
   const { sente, game } = await setup();
   const socket = await openApi.playerSocket(game.id, sente.token);
-  await socket.waitFor((m) => m.type === 'hello');
+  // its catch-up read is done (GameCreated): what comes next comes live
+  await socket.waitFor((m) => m.type === 'events');
   const games = open.games;
   const submit = games.submitMove;
-  // the race made certain: the submission's answer is held until its verdict's events frame
-  // has reached the client
+  // the race made certain: the submission's answer is held until its verdict is in the log
+  // and has had time to come back through Redis to this gateway's hub
   games.submitMove = async (gameId, player, move) => {
     const answer = await submit(gameId, player, move);
-    await socket.waitFor(
-      (m) =>
-        m.type === 'events' && m.events.some((e) => e.type === 'MoveAccepted' && e.payload.submittedSeq === answer.seq),
-    );
+    for (;;) {
+      const { events } = await openApi.events(gameId, answer.seq);
+      if (events.some((e) => e.type === 'MoveAccepted' && e.payload.submittedSeq === answer.seq)) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await new Promise((r) => setTimeout(r, 100));
     return answer;
   };
   try {
     socket.send({ type: 'move', usi: '7g7f', ply: 0 });
     const ack = await socket.waitFor((m) => m.type === 'ack');
     await socket.waitFor((m) => m.type === 'verdict');
-    const order = socket.received.filter((m) => m.type === 'ack' || m.type === 'verdict');
-    expect(order).toMatchObject([
-      { type: 'ack', seq: 2 },
-      { type: 'verdict', submittedSeq: 2, accepted: true },
-    ]);
+    const order = socket.received
+      .filter((m) => m.type === 'ack' || m.type === 'verdict' || m.type === 'events')
+      .map((m) => (m.type === 'events' ? `events:${m.events.map((e) => e.type).join(',')}` : m.type));
+    expect(order).toEqual(['events:GameCreated', 'ack', 'events:MoveSubmitted,MoveAccepted', 'verdict']);
     expect(ack).toMatchObject({ seq: 2 });
   } finally {
     games.submitMove = submit;

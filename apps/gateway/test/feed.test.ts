@@ -82,4 +82,34 @@ describe('Feed: every event once, in order, gaps filled from the log', () => {
     feed.push([ev(3)]);
     expect(sent).toEqual([]);
   });
+
+  test('a catch-up asked for while one is reading reads again: the first read may predate the event', async () => {
+    const log = [1];
+    const sent: number[] = [];
+    const reads: number[] = [];
+    let release: () => void = () => undefined;
+    const feed = new Feed(0, {
+      readAfter: async (seq) => {
+        reads.push(seq);
+        // the first read sees the log as it was when it started
+        const seen = log.filter((s) => s > seq).map(ev);
+        if (reads.length === 1) await new Promise<void>((r) => (release = r));
+        return seen;
+      },
+      send: (events) => sent.push(...events.map((e) => e.seq)),
+      onError: (err) => {
+        throw err;
+      },
+    });
+    feed.catchUp();
+    await flush();
+    // a verdict appended while Redis was away, then Redis is back: the hub asks again
+    log.push(2);
+    feed.catchUp();
+    release();
+    await flush();
+    await flush();
+    expect(reads).toEqual([0, 1]);
+    expect(sent).toEqual([1, 2]);
+  });
 });

@@ -14,6 +14,8 @@ export interface FeedDeps {
 export class Feed {
   private lastSeq: number;
   private catching = false;
+  /** a catch-up was asked for while one was reading: its read may predate what was asked for */
+  private again = false;
   private readonly pending: WireEvent[] = [];
   private readonly deps: FeedDeps;
   private closed = false;
@@ -54,10 +56,20 @@ export class Feed {
     this.emit(fresh);
   }
 
-  /** Reads everything after the last seq sent from PostgreSQL, then drains what arrived meanwhile. */
+  /**
+   * Reads everything after the last seq sent from PostgreSQL, then drains what arrived
+   * meanwhile. Asked for again while reading (Redis came back: what was published while it
+   * was away is only in PostgreSQL, and the read under way may have started before it was
+   * appended), it reads once more when this read is done.
+   */
   catchUp(): void {
-    if (this.catching || this.closed) return;
+    if (this.closed) return;
+    if (this.catching) {
+      this.again = true;
+      return;
+    }
     this.catching = true;
+    this.again = false;
     this.deps
       .readAfter(this.lastSeq)
       .then((events) => {
@@ -65,6 +77,10 @@ export class Feed {
         const fresh = events.filter((e) => e.seq > this.lastSeq);
         if (fresh.length > 0) this.emit(fresh);
         this.catching = false;
+        if (this.again) {
+          this.catchUp();
+          return;
+        }
         const queued = this.pending.splice(0);
         if (queued.length > 0) this.push(queued);
       })

@@ -63,6 +63,14 @@ export interface GameDetails {
   readonly createdAt: string;
 }
 
+/** A player's place in a game (GameService.seatOf). */
+export interface Seat {
+  readonly side: Side;
+  readonly lastSeq: number;
+  /** seqs of the player's submissions awaiting their verdict */
+  readonly pending: readonly number[];
+}
+
 /** What the routes need from the game domain. */
 export interface GameService {
   createPlayer(name: string): Promise<Player & { token: string }>;
@@ -74,10 +82,11 @@ export interface GameService {
   /** Throws ApiError GAME_NOT_FOUND. */
   eventsAfter(gameId: string, afterSeq: number, limit?: number): Promise<WireEvent[]>;
   /**
-   * The player's side in the game and the game's last seq, from one read of the log;
-   * throws GAME_NOT_FOUND or NOT_A_PLAYER.
+   * The player's side in the game, the game's last seq and the seqs of the player's
+   * submissions still awaiting their verdict, from one read of the log; throws
+   * GAME_NOT_FOUND or NOT_A_PLAYER.
    */
-  seatOf(gameId: string, playerId: string): Promise<{ side: Side; lastSeq: number }>;
+  seatOf(gameId: string, playerId: string): Promise<Seat>;
   /**
    * Durable MoveSubmitted, its job enqueued (a job Redis cannot take is left to the sweeper:
    * a recorded submission is always answered); throws ApiError with a catalog code.
@@ -236,11 +245,12 @@ async function detailsOf(games: Games, state: GameState, at: Date): Promise<Game
   return { view, createdAt: state.info?.createdAt ?? '' };
 }
 
-function seatIn(state: GameState, playerId: string): { side: Side; lastSeq: number } {
+function seatIn(state: GameState, playerId: string): Seat {
   const info = state.info;
-  if (info?.sente.id === playerId) return { side: 'sente', lastSeq: state.seq };
-  if (info?.gote.id === playerId) return { side: 'gote', lastSeq: state.seq };
-  throw new ApiError('NOT_A_PLAYER');
+  const side = info?.sente.id === playerId ? 'sente' : info?.gote.id === playerId ? 'gote' : null;
+  if (side === null) throw new ApiError('NOT_A_PLAYER');
+  const pending = state.pending.filter((p) => p.playerId === playerId).map((p) => p.seq);
+  return { side, lastSeq: state.seq, pending };
 }
 
 async function createPlayer(players: PlayerStore, name: string): Promise<Player & { token: string }> {

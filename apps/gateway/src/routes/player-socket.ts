@@ -1,13 +1,13 @@
 /**
  * The player WebSocket `/api/games/:id/ws?ticket=...&after=SEQ`: moves and resignation in,
  * acks, verdicts, the game's events and error frames out (a submission's ack always before
- * its verdict). Authentication and the game membership are checked before the upgrade, so a
- * refused socket is a plain HTTP 4xx.
+ * any frame that tells its outcome: socket-order.ts). Authentication and the game membership
+ * are checked before the upgrade, so a refused socket is a plain HTTP 4xx.
  */
 
 import type { Socket } from 'node:net';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { submitterOf, toWire, verdictOf } from '@shogi/pipeline';
+import { toWire } from '@shogi/pipeline';
 import {
   CLOSE_CODES,
   type ClientMessage,
@@ -25,6 +25,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError, isUnavailable, toErrorBody } from '../domain/api-error.js';
 import type { Principal } from '../domain/auth.js';
 import { Feed } from '../domain/feed.js';
+import { SocketOrder } from '../domain/socket-order.js';
 import { principalOf } from '../plugins/access.js';
 
 /** unsent bytes before a client counts as too slow to follow the game */
@@ -62,6 +63,8 @@ function eventsFrame(events: readonly WireEvent[]): string {
 interface SocketSession {
   readonly player: Principal;
   readonly side: Side;
+  /** the player's submissions awaiting their verdict when the socket opened */
+  readonly pending: readonly number[];
 }
 
 const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
@@ -82,11 +85,11 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
         const player = principalOf(request);
         app.authedSockets.check(request);
         const { id } = request.params as { id: string };
-        const { side, lastSeq } = await app.games.seatOf(id, player.id);
+        const { side, lastSeq, pending } = await app.games.seatOf(id, player.id);
         const after = Number((request.query as { after?: string }).after ?? 0);
         if (after > lastSeq)
           throw new ApiError('BAD_REQUEST', `after=${after} is ahead of the game (last seq ${lastSeq})`);
-        sessions.set(request, { player, side });
+        sessions.set(request, { player, side, pending });
       },
     },
     (socket, request) => {
@@ -122,32 +125,11 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
         socket.send(frame);
       };
       const send = (message: ServerMessage) => sendFrame(JSON.stringify(message));
-      // seqs of this player's submissions seen in the stream, so their verdicts go to them
-      const mine = new Set<number>();
-      // A verdict can come back through the hub (or the in-process delivery) before the
-      // command that recorded its submission has answered, and the seq of a submission in
-      // flight is not known until then: while a command is in flight, this socket's verdicts
-      // wait, and leave right after its ack (or error).
-      let inFlight = false;
-      const heldVerdicts: string[] = [];
-      const releaseVerdicts = () => {
-        inFlight = false;
-        for (const frame of heldVerdicts.splice(0)) sendFrame(frame);
-      };
-      const sendEvents = (events: readonly WireEvent[]) => {
-        sendFrame(eventsFrame(events));
-        for (const event of events) {
-          if (submitterOf(event) === session.side) mine.add(event.seq);
-          const verdict = verdictOf(event);
-          if (verdict === null || !mine.delete(verdict.submittedSeq)) continue;
-          const frame = JSON.stringify({ type: 'verdict', ...verdict } satisfies ServerMessage);
-          if (inFlight) heldVerdicts.push(frame);
-          else sendFrame(frame);
-        }
-      };
+      // no frame that tells a submission's outcome leaves before its ack (socket-order.ts)
+      const order = new SocketOrder(session.side, sendFrame, session.pending);
       const feed = new Feed(after, {
         readAfter: (seq) => app.games.eventsAfter(gameId, seq),
-        send: sendEvents,
+        send: (events) => order.events(events, eventsFrame(events)),
         onError: (err) => {
           // a lost database connection is not our bug: the client reconnects with after=
           if (isUnavailable(err)) {
@@ -178,7 +160,7 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
           ...(message.type === 'move' ? { ply: message.ply } : {}),
           ...(message.idempotencyKey !== undefined ? { idempotencyKey: message.idempotencyKey } : {}),
         };
-        inFlight = true;
+        order.begin();
         try {
           // a token revoked or expired while the socket is open stops here (the auth cache
           // drops a revoked token at once on every gateway, at most AUTH_CACHE_MS on a lost notice)
@@ -192,7 +174,8 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
           await app.consumeLimit('moves', request);
           if (message.type === 'move') {
             const { seq } = await app.games.submitMove(gameId, session.player, message);
-            send({ type: 'ack', seq, ply: message.ply, usi: message.usi, ...extra });
+            const ack = { type: 'ack', seq, ply: message.ply, usi: message.usi, ...extra } satisfies ServerMessage;
+            order.acked(seq, JSON.stringify(ack), true);
           } else {
             const act =
               message.type === 'resign'
@@ -201,7 +184,7 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
                   ? app.games.abort
                   : app.games.declareImpasse;
             const { seq } = await act(gameId, session.player, message.idempotencyKey);
-            send({ type: 'ack', seq, ...extra });
+            order.acked(seq, JSON.stringify({ type: 'ack', seq, ...extra } satisfies ServerMessage), false);
           }
           badFrames = 0;
         } catch (err) {
@@ -209,7 +192,7 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
           if (status >= 500) log.error({ err }, 'ws: command failed');
           fail(body.code, body.detail, extra);
         } finally {
-          releaseVerdicts();
+          order.settled();
         }
       };
 
