@@ -25,12 +25,7 @@ import { principalOf } from '../plugins/access.js';
 
 /** The record's bytes and the uploaded file's name (null for a body that is the record itself). */
 async function recordBytes(request: FastifyRequest): Promise<{ bytes: Uint8Array; fileName: string | null }> {
-  if (request.isMultipart()) {
-    const file = await request.file();
-    if (file === undefined) throw new ApiError('BAD_REQUEST', 'the form holds no file: send the record as a file part');
-    // throws 413 past the limit (limits.fileSize below)
-    return { bytes: await file.toBuffer(), fileName: file.filename };
-  }
+  if (request.isMultipart()) return uploadedFile(request);
   const body = request.body;
   if (Buffer.isBuffer(body)) return { bytes: body, fileName: null };
   if (typeof body === 'object' && body !== null && typeof (body as ImportJsonBody).record === 'string')
@@ -40,6 +35,38 @@ async function recordBytes(request: FastifyRequest): Promise<{ bytes: Uint8Array
     'send the record as text/plain bytes, a multipart/form-data file, or JSON {"record": "..."}',
   );
 }
+
+/**
+ * The one file part of a form, read to the end of the body so that a second file, a field
+ * or a body cut short is seen. The parser's errors are all the body's: a boundary missing
+ * from the header or the body, a part cut short, a header that is no header. They answer
+ * 400 MALFORMED_MULTIPART (its size limits keep their 413).
+ */
+async function uploadedFile(request: FastifyRequest): Promise<{ bytes: Uint8Array; fileName: string }> {
+  let file: { bytes: Uint8Array; fileName: string } | null = null;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field')
+        throw new ApiError(
+          'MALFORMED_MULTIPART',
+          `the form holds a field (${clip(part.fieldname)}): send only the file`,
+        );
+      if (file !== null)
+        throw new ApiError('MALFORMED_MULTIPART', 'the form holds two files: import one file at a time');
+      // throws 413 past the limit (limits.fileSize below)
+      file = { bytes: await part.toBuffer(), fileName: part.filename };
+    }
+  } catch (e) {
+    if (e instanceof ApiError || (e as { statusCode?: unknown }).statusCode === 413) throw e;
+    throw new ApiError('MALFORMED_MULTIPART', `the form cannot be read: ${clip((e as Error).message)}`);
+  }
+  if (file === null)
+    throw new ApiError('MALFORMED_MULTIPART', 'the form holds no file: send the record as a file part');
+  return file;
+}
+
+/** A name or message from the body, short enough for an answer. */
+const clip = (text: string): string => (text.length > 100 ? `${text.slice(0, 100)}…` : text);
 
 /** The CLI's report of a record it refused: `FILE: ply N (line L): reason`. */
 const refusalDetail = (r: Extract<FileImport, { kind: 'invalid' }>) =>
@@ -52,7 +79,9 @@ const importRoute: FastifyPluginAsyncTypebox = async (app) => {
     done(null, body),
   );
   await app.register(multipart, {
-    limits: { fileSize: maxBytes, files: 1, fields: 4, fieldSize: 1024, parts: 5, headerPairs: 100 },
+    // one more file and one field than a form may hold, so that they reach uploadedFile and are
+    // refused as what they are rather than dropped
+    limits: { fileSize: maxBytes, files: 2, fields: 1, fieldSize: 1024, parts: 3, headerPairs: 20 },
   });
 
   app.post(
