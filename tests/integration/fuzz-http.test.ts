@@ -29,7 +29,7 @@ let main: { id: string; players: Players };
 let other: { id: string; players: Players };
 let ended: { id: string; players: Players };
 const acknowledged: Acknowledged[] = [];
-const created = { players: 0, games: 0, resigned: new Set<string>() };
+const created = { players: 0, games: 0, resigned: new Set<string>(), imported: new Set<string>() };
 const counted = { http: 0, frames: 0, upgrades: 0 };
 /** A game played to checkmate between the fuzzed requests (then another), with idempotency keys. */
 let fixture: { id: string; players: Players; round: number };
@@ -194,6 +194,8 @@ interface Req {
   payload?: string;
   /** which route the generator aimed at, for the bookkeeping of 2xx answers */
   route: string;
+  /** the route's own Content-Type (a multipart body's boundary), over the generated one */
+  contentType?: string;
   id?: string;
   usi?: string;
 }
@@ -226,6 +228,62 @@ const moveShape = fc.record(
   { usi, ply, idempotencyKey: maybe(fc.oneof(fc.constantFrom('k1', 'k2', 'replayed'), ascii)), extra: text },
   { requiredKeys: ['usi', 'ply'] },
 );
+
+/** A small CSA record the rules accept: the one upload of the import fuzz that imports. */
+const IMPORT_RECORD = 'V2.2\nN+fuzz-a\nN-fuzz-b\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n';
+
+/**
+ * multipart/form-data bodies for POST /api/import: parts (files, fields, parts without
+ * headers or with headers that are none) around a small record, the closing boundary
+ * there or not, the body cut anywhere, the boundary declared, missing, or another.
+ */
+function multipartImport() {
+  const part = fc.oneof(
+    fc
+      .record({
+        name: fc.oneof(fc.constantFrom('file', 'record', '__proto__'), text),
+        filename: maybe(fc.oneof(fc.constantFrom('a.csa', 'a.kif', ''), text)),
+        type: maybe(fc.constantFrom('text/plain', 'application/json', 'multipart/mixed; boundary=inner')),
+        content: fc.oneof(fc.constant(IMPORT_RECORD), text),
+      })
+      .map(
+        (p) =>
+          `Content-Disposition: form-data; name="${p.name}"${p.filename === undefined ? '' : `; filename="${p.filename}"`}\r\n` +
+          `${p.type === undefined ? '' : `Content-Type: ${p.type}\r\n`}\r\n${p.content}`,
+      ),
+    fc.constantFrom('\r\n', 'no header here\r\n\r\nx', `Content-Disposition: attachment\r\n\r\n${IMPORT_RECORD}`),
+    text,
+  );
+  return fc
+    .record({
+      boundary: fc.constantFrom('fz', '----WebKitFormBoundary7MA4YWxkTrZu0gW', 'a b'),
+      declared: fc.oneof(
+        { weight: 6, arbitrary: fc.constant('same') },
+        { weight: 1, arbitrary: fc.constantFrom('none', 'empty', 'other', 'quoted') },
+      ),
+      parts: fc.array(part, { minLength: 0, maxLength: 3 }),
+      closed: fc.boolean(),
+      cut: maybe(fc.nat({ max: 400 })),
+    })
+    .map((m) => {
+      const whole =
+        m.parts.map((p) => `--${m.boundary}\r\n${p}\r\n`).join('') + (m.closed ? `--${m.boundary}--\r\n` : '');
+      const param = {
+        same: `; boundary=${m.boundary}`,
+        none: '',
+        empty: '; boundary=',
+        other: '; boundary=zz',
+        quoted: `; boundary="${m.boundary}"`,
+      }[m.declared];
+      return {
+        route: 'import',
+        method: 'POST' as const,
+        url: '/api/import',
+        contentType: `multipart/form-data${param}`,
+        body: m.cut === undefined ? whole : whole.slice(0, m.cut),
+      };
+    });
+}
 
 function requests(): fc.Arbitrary<Req> {
   const id = pathId();
@@ -331,6 +389,15 @@ function requests(): fc.Arbitrary<Req> {
       .tuple(fc.oneof(fc.constant(ended.id), hostileText.map(enc), fc.constant('nope')), query(['delay']))
       .map(([i, q]) => ({ route: 'stream', method: 'GET' as const, url: `/api/games/${i}/stream${q}`, id: i })),
     query(['limit']).map((q) => ({ route: 'live', method: 'GET' as const, url: `/api/live${q}` })),
+    // record imports: multipart bodies whole and broken, and raw text
+    multipartImport(),
+    fc.oneof(fc.constant(IMPORT_RECORD), text).map((body) => ({
+      route: 'import',
+      method: 'POST' as const,
+      url: '/api/import',
+      contentType: 'text/plain',
+      body,
+    })),
     // statistics and records
     fc
       .tuple(
@@ -391,7 +458,8 @@ function requests(): fc.Arbitrary<Req> {
       const headers: Record<string, string> = {};
       if (h.authorization !== undefined) headers.authorization = h.authorization;
       if (h.idempotencyKey !== undefined) headers['idempotency-key'] = h.idempotencyKey;
-      if (body !== undefined && h.contentType !== undefined) headers['content-type'] = h.contentType;
+      const contentType = 'contentType' in r ? r.contentType : h.contentType;
+      if (body !== undefined && contentType !== undefined) headers['content-type'] = contentType;
       let usiSent: string | undefined;
       try {
         const parsed = body === undefined ? undefined : JSON.parse(body);
@@ -473,6 +541,9 @@ async function send(req: Req): Promise<void> {
     // an account is a player too
     if ((req.route === 'players' || req.route === 'accounts') && res.statusCode === 201) created.players++;
     if (req.route === 'games' && res.statusCode === 201) created.games++;
+    if (req.route === 'import' && res.statusCode === 201)
+      for (const g of body.games as { gameId: string; duplicate: boolean }[])
+        if (!g.duplicate) created.imported.add(g.gameId);
     if (req.route === 'moves' && res.statusCode === 202 && req.id !== undefined && req.usi !== undefined)
       acknowledged.push({ gameId: req.id, seq: body.seq, usi: req.usi });
     // a replayed key answers its original seq; a key reused for another move is never a 202
@@ -703,6 +774,8 @@ describe('fuzzing every route', () => {
     const acked = new Set(acknowledged.map((a) => `${a.gameId}:${a.seq}`));
     for (const r of submitted.rows) {
       const key = `${r.game_id}:${r.seq}`;
+      // an imported record's moves and ending were answered by its import's 201
+      if (created.imported.has(r.game_id)) continue;
       if (r.type === 'MoveSubmitted') expect(acked.has(key), `unacknowledged submission ${key}`).toBe(true);
       // the setup resigned one game
       else if (r.game_id !== ended.id) expect(created.resigned.has(key), `unanswered resignation ${key}`).toBe(true);
@@ -714,7 +787,7 @@ describe('fuzzing every route', () => {
     const fixtures = fixture.round + 1;
     // 7 of the setup's, the operator account that holds the admin token, two per fixture game
     expect(Number(players.n)).toBe(8 + 2 * fixtures + created.players);
-    expect(report.games).toBe(3 + fixtures + created.games);
+    expect(report.games).toBe(3 + fixtures + created.games + created.imported.size);
     const total = counted.http + counted.frames + counted.upgrades;
     console.log(
       `fuzz: ${counted.http} HTTP requests, ${counted.frames} WebSocket frames, ${counted.upgrades} refused upgrades (${total} in all); ` +

@@ -5,7 +5,9 @@
  * `npm run import` (domain/record-import.ts), which detects the encoding and the format;
  * 201 with the games, 400 INVALID_RECORD naming the record, line, ply and reason, 409
  * RECORD_ALREADY_IMPORTED when every record is already there. Bodies up to
- * IMPORT_MAX_BYTES (413 above), limited per token (RATE_LIMIT_IMPORTS_*).
+ * IMPORT_MAX_BYTES (413 above), files of up to IMPORT_MAX_RECORDS records (413
+ * TOO_MANY_RECORDS), IMPORT_MAX_RECORDS_PER_DAY new records a day per account and per client
+ * address (429 IMPORT_QUOTA_EXCEEDED), requests limited per token (RATE_LIMIT_IMPORTS_*).
  */
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -20,6 +22,7 @@ import {
 } from '@shogi/protocol';
 import type { FastifyRequest } from 'fastify';
 import { ApiError, ApiErrorWithFields } from '../domain/api-error.js';
+import { addressKey } from '../domain/client-address.js';
 import { type FileImport, importRecordFile } from '../domain/record-import.js';
 import { principalOf } from '../plugins/access.js';
 
@@ -92,7 +95,7 @@ const importRoute: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['records'],
         summary:
-          'Import a game record (KIF or CSA; a CSA file of several records imports all of them or none): raw text in any encoding, a multipart/form-data file, or JSON {record}. 201 with the games; 400 INVALID_RECORD naming the record, line, ply and reason; 409 RECORD_ALREADY_IMPORTED. At most IMPORT_MAX_BYTES (413), limited per token (RATE_LIMIT_IMPORTS_MAX)',
+          'Import a game record (KIF or CSA; a CSA file of several records imports all of them or none): raw text in any encoding, a multipart/form-data file (one file part), or JSON {record}. 201 with the games; 400 INVALID_RECORD naming the record, line, ply and reason; 400 MALFORMED_MULTIPART; 409 RECORD_ALREADY_IMPORTED. At most IMPORT_MAX_BYTES (413 PAYLOAD_TOO_LARGE) and IMPORT_MAX_RECORDS records (413 TOO_MANY_RECORDS); IMPORT_MAX_RECORDS_PER_DAY new records a day per account and per address (429 IMPORT_QUOTA_EXCEEDED, Retry-After); limited per token (RATE_LIMIT_IMPORTS_MAX). Imported games count in the statistics only under source=imported or all',
         security: [{ bearer: [] }],
         headers: AuthHeaders,
         querystring: ImportQuery,
@@ -124,7 +127,23 @@ const importRoute: FastifyPluginAsyncTypebox = async (app) => {
         fileName,
         importerId: importer.id,
         ruleset,
+        caps: {
+          maxRecords: app.config.importMaxRecords,
+          maxRecordsPerDay: app.config.importMaxRecordsPerDay,
+          address: addressKey(request.ip),
+        },
       });
+      if (result.kind === 'too-many-records')
+        throw new ApiError(
+          'TOO_MANY_RECORDS',
+          `the file holds more than ${result.max} records (IMPORT_MAX_RECORDS): split it into files of at most ${result.max}`,
+        );
+      if (result.kind === 'over-quota')
+        throw new ApiError(
+          'IMPORT_QUOTA_EXCEEDED',
+          `${result.owner === 'account' ? 'your account' : 'your network address'} may import ${result.left} more of ${result.max} records a day (IMPORT_MAX_RECORDS_PER_DAY)${result.records > 0 ? `; this file adds ${result.records}` : ''}`,
+          { retryAfterSeconds: result.retryAfterSeconds },
+        );
       if (result.kind === 'invalid')
         throw new ApiErrorWithFields('INVALID_RECORD', refusalDetail(result), {
           file: result.file,

@@ -1,3 +1,4 @@
+export { addImportQuotaUse, IMPORT_QUOTA_WINDOW_MS, type ImportQuotaUse, importQuotaUse } from './import-quota.js';
 export {
   type ImportBytesOptions,
   type ImportFailureCode,
@@ -35,6 +36,7 @@ export {
   type ResultsSummary,
   resultsSummary,
   type Shares,
+  type SourceFilter,
   type StatsFilter,
   type Streaks,
   shares,
@@ -46,7 +48,9 @@ export {
   GAME_RESULTS,
   type GameResult,
   STATS_END_REASONS,
+  STATS_SOURCES,
   type StatsDb,
   type StatsEndReason,
+  type StatsSource,
   type StatsTables,
 } from './schema.js';
