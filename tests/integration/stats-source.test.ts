@@ -89,7 +89,22 @@ test('a large import leaves the site-wide statistics as played games made them; 
   expect((await read(`/api/stats/players/${player}`)).total).toEqual({ wins: 0, losses: 0, draws: 0, noResult: 0 });
   expect((await read(`/api/stats/players/${player}?source=imported`)).total).toMatchObject({ wins: CAP });
   expect((await read(`/api/stats/players/${player}?source=all`)).total).toMatchObject({ wins: CAP });
-  // imports are never rated: nothing to rank, under any source
+  // imports are never rated: no rating moved, nothing to rank, under any source
+  const rated = await stack.db
+    .withTables<{ finished_games: { game_id: string; imported: boolean; rated: boolean } }>()
+    .selectFrom('finished_games')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('imported', '=', true)
+    .where('rated', '=', true)
+    .executeTakeFirstOrThrow();
+  expect(Number(rated.n)).toBe(0);
+  const history = await stack.db
+    .withTables<{ rating_history: { game_id: string } }>()
+    .selectFrom('rating_history')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('game_id', 'like', 'imp-%')
+    .executeTakeFirstOrThrow();
+  expect(Number(history.n)).toBe(0);
   expect((await read('/api/leaderboards/blitz?source=imported')).players).toEqual([]);
   expect(await read('/api/leaderboards/blitz?source=all')).toEqual(before[6]);
 });
