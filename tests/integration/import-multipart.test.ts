@@ -5,6 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { buildApp, createLogger } from '@shogi/gateway';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { bearer, call, type Stack, startStack } from './harness.js';
 
@@ -28,12 +31,25 @@ const body = (...parts: (Buffer | string)[]) =>
   Buffer.concat(parts.map((p) => (Buffer.isBuffer(p) ? p : Buffer.from(p))));
 
 let stack: Stack;
+/** the stack's gateway again, with its log lines kept: a client's error is no error line */
+let app: FastifyInstance;
+const lines: { level: number; msg?: string; code?: string }[] = [];
 let token: string;
 beforeAll(async () => {
   stack = await startStack({ worker: false, config: { importMaxBytes: IMPORT_MAX } });
-  token = (await call(stack.app, 'POST', '/api/players', { name: 'uploader' })).body.token;
+  const sink = new Writable({
+    write(chunk, _e, done) {
+      for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l));
+      done();
+    },
+  });
+  app = await buildApp(stack.config, createLogger({ level: 'debug' }, sink));
+  token = (await call(app, 'POST', '/api/players', { name: 'uploader' })).body.token;
 });
-afterAll(async () => stack?.close());
+afterAll(async () => {
+  await app?.close();
+  await stack?.close();
+});
 
 const written = async () =>
   Number(
@@ -47,7 +63,7 @@ const written = async () =>
   );
 
 async function upload(contentType: string, payload: Buffer) {
-  const res = await stack.app.inject({
+  const res = await app.inject({
     method: 'POST',
     url: '/api/import',
     headers: { 'content-type': contentType, ...bearer(token) },
@@ -136,13 +152,20 @@ const SHAPES: Shape[] = [
   ],
 ];
 
-test.each(SHAPES)('%s: refused, nothing written', async (_name, contentType, payload, status, code) => {
-  const before = await written();
-  const res = await upload(contentType, payload);
-  expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
-  expect(res.body.detail ?? '').not.toBe('');
-  expect(await written()).toBe(before);
-});
+test.each(SHAPES)(
+  '%s: refused, logged at debug, nothing written',
+  async (_name, contentType, payload, status, code) => {
+    const before = await written();
+    const logged = lines.length;
+    const res = await upload(contentType, payload);
+    expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
+    expect(res.body.detail ?? '').not.toBe('');
+    expect(await written()).toBe(before);
+    const said = lines.slice(logged);
+    expect(said.filter((l) => l.level >= 40)).toEqual([]);
+    expect(said.filter((l) => l.level === 20 && l.msg === 'client error').map((l) => l.code)).toEqual([code]);
+  },
+);
 
 test('the well-formed upload beside them is imported', async () => {
   const res = await upload(type(), body(filePart(), end));
