@@ -11,10 +11,11 @@
  *
  * Unlike the CLI, an HTTP import is capped: a file of more than `maxRecords` records is
  * refused before any is read (the split stops there), and the new records of a day are
- * capped per account and per client address. The day's count is read and written in the
- * import's transaction under both owners' quota locks, so imports that arrive together are
- * counted one after another and never pass the cap between them; a refused or invalid file
- * counts nothing, and a record imported before (a duplicate) is not new.
+ * capped per account and per client address: a file whose records would pass the cap is
+ * refused before any is read. The day's count is read and written in the import's
+ * transaction under both owners' quota locks, so imports that arrive together are counted
+ * one after another and never pass the cap between them; a refused or invalid file counts
+ * nothing, and a record imported before (a duplicate) is not counted again.
  */
 import { type Ruleset, splitRecords } from '@shogi/rules';
 import { addImportQuotaUse, type Db, importQuotaUse, importRecord, lockQuota } from '@shogi/store';
@@ -53,7 +54,7 @@ export type FileImport =
       readonly owner: 'account' | 'address';
       readonly max: number;
       readonly left: number;
-      /** the file's new records (0 when the cap was reached before it was read) */
+      /** the file's records */
       readonly records: number;
       readonly retryAfterSeconds: number;
     };
@@ -120,17 +121,18 @@ export async function importRecordFile(db: Db, bytes: Uint8Array, options: FileI
         const id = `${o.owner === 'account' ? 'p' : 'a'}:${o.key}`;
         used.push({ owner: o.owner, id, ...(await importQuotaUse(trx, id)) });
       }
-      const refusal = (over: (typeof used)[number], records: number): FileImport => ({
-        kind: 'over-quota',
-        owner: over.owner,
-        max: perDay,
-        left: Math.max(0, perDay - over.records),
-        records,
-        retryAfterSeconds: Math.max(1, over.freesInSeconds),
-      });
-      // the cap reached already: refused before any record is read
-      const full = used.find((u) => u.records >= perDay);
-      if (full !== undefined) return refusal(full, 0);
+      // a file whose records would pass the cap is refused before any is read (each counted as
+      // new: a duplicate is known only once read), so no file past it costs the replay
+      const over = used.find((u) => u.records + parts.length > perDay);
+      if (over !== undefined)
+        return {
+          kind: 'over-quota',
+          owner: over.owner,
+          max: perDay,
+          left: Math.max(0, perDay - over.records),
+          records: parts.length,
+          retryAfterSeconds: Math.max(1, over.freesInSeconds),
+        };
       const games: ImportedGame[] = [];
       for (const [i, part] of parts.entries()) {
         const file = parts.length > 1 ? `${name}#${i + 1}` : name;
@@ -161,13 +163,11 @@ export async function importRecordFile(db: Db, bytes: Uint8Array, options: FileI
             reason: outcome.reason,
           });
       }
-      const fresh = games.filter((g) => !g.duplicate).length;
-      const over = used.find((u) => u.records + fresh > perDay);
-      if (over !== undefined) return refusal(over, fresh);
+      // only the new records count: one imported before added nothing
       await addImportQuotaUse(
         trx,
         used.map((u) => u.id),
-        fresh,
+        games.filter((g) => !g.duplicate).length,
       );
       return { kind: games.every((g) => g.duplicate) ? 'duplicate' : 'imported', games };
     },

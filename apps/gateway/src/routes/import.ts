@@ -141,7 +141,7 @@ const importRoute: FastifyPluginAsyncTypebox = async (app) => {
       if (result.kind === 'over-quota')
         throw new ApiError(
           'IMPORT_QUOTA_EXCEEDED',
-          `${result.owner === 'account' ? 'your account' : 'your network address'} may import ${result.left} more of ${result.max} records a day (IMPORT_MAX_RECORDS_PER_DAY)${result.records > 0 ? `; this file adds ${result.records}` : ''}`,
+          `${result.owner === 'account' ? 'your account' : 'your network address'} may import ${result.left} more of ${result.max} records a day (IMPORT_MAX_RECORDS_PER_DAY); this file holds ${result.records}`,
           { retryAfterSeconds: result.retryAfterSeconds },
         );
       if (result.kind === 'invalid')
