@@ -4,8 +4,10 @@
  * day per account and per client address (IMPORT_MAX_RECORDS_PER_DAY: 429 with Retry-After
  * past it), counted in records, not requests, and held by imports that arrive together.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { bearer, call, type Stack, startStack } from './harness.js';
+import { sweepImportQuotas } from '../../apps/worker/src/sweeper.js';
+import { bearer, type Stack, startStack } from './harness.js';
 
 const PER_FILE = 5;
 const PER_DAY = 8;
@@ -147,5 +149,26 @@ describe('new records a day per account and per address (IMPORT_MAX_RECORDS_PER_
     expect((await importText(me, '10.6.0.1', records(4))).status).toBe(201);
     expect(await written(me.id)).toBe(PER_DAY);
     expect((await importText(me, '10.6.0.1', records(1))).status).toBe(429);
+  });
+});
+
+describe('the day passes', () => {
+  test('imports older than the day count no more, and the sweep deletes them with their addresses', async () => {
+    const me = await guest('10.7.0.1');
+    expect((await importText(me, '10.7.0.1', records(5))).status).toBe(201);
+    expect((await importText(me, '10.7.0.1', records(4))).status).toBe(429);
+    // the day since those imports passes
+    await sql`update import_quota_uses set at = at - interval '1 day 1 second' where owner in
+      (${`p:${me.id}`}, ${'a:10.7.0.1'})`.execute(stack.db);
+    const owners = await sql<{
+      owner: string;
+    }>`select owner from import_quota_uses where at <= now() - interval '1 day'`.execute(stack.db);
+    expect(owners.rows.map((r) => r.owner).sort()).toEqual(['a:10.7.0.1', `p:${me.id}`]);
+    expect(await sweepImportQuotas(stack.db, 1)).toBe(2);
+    expect(await sweepImportQuotas(stack.db)).toBe(0);
+    const left = await sql<{ n: string }>`select count(*) as n from import_quota_uses where owner in
+      (${`p:${me.id}`}, ${'a:10.7.0.1'})`.execute(stack.db);
+    expect(Number(left.rows[0]?.n)).toBe(0);
+    expect((await importText(me, '10.7.0.1', records(PER_FILE))).status).toBe(201);
   });
 });

@@ -138,6 +138,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('records', 'integer', (col) => col.notNull())
     .execute();
   await sql`create index import_quota_uses_owner on import_quota_uses (owner, at)`.execute(db);
+  // the workers' sweep of the rows past the day, whoever they count for
+  await sql`create index import_quota_uses_at on import_quota_uses (at)`.execute(db);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations are frozen in time and never see the app schema

@@ -3,7 +3,8 @@
  * player id, 'a:' and a client address key. Read and written under the owner's quota lock
  * (quota-lock.ts) in the import's own transaction, so imports that arrive together are
  * counted one after the other and cannot pass the cap between them. Rows older than the
- * day are deleted as the owner is counted: no address is kept longer.
+ * day are deleted as the owner is counted, and the others by the workers' hourly sweep
+ * (`deleteExpiredImportQuotaUses`): no address is kept much longer than the day.
  */
 import { sql } from 'kysely';
 import type { Db } from '../schema.js';
@@ -42,4 +43,11 @@ export async function addImportQuotaUse(db: Db, owners: readonly string[], recor
     .insertInto('import_quota_uses')
     .values(owners.map((owner) => ({ owner, records })))
     .execute();
+}
+
+/** Deletes up to `limit` rows older than the day, of any owner; returns how many. */
+export async function deleteExpiredImportQuotaUses(db: Db, limit = 1_000): Promise<number> {
+  const r = await sql`delete from import_quota_uses where ctid in (select ctid from import_quota_uses
+    where at <= now() - ${`${IMPORT_QUOTA_WINDOW_MS} milliseconds`}::interval limit ${limit})`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
 }

@@ -1,4 +1,10 @@
-export { addImportQuotaUse, IMPORT_QUOTA_WINDOW_MS, type ImportQuotaUse, importQuotaUse } from './import-quota.js';
+export {
+  addImportQuotaUse,
+  deleteExpiredImportQuotaUses,
+  IMPORT_QUOTA_WINDOW_MS,
+  type ImportQuotaUse,
+  importQuotaUse,
+} from './import-quota.js';
 export {
   type ImportBytesOptions,
   type ImportFailureCode,
