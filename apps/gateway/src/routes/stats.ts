@@ -83,6 +83,8 @@ const stats: FastifyPluginAsyncTypebox = async (app) => {
   // imported games are never rated: the rating statistics count played games only, and
   // source=imported answers them empty
   const rated = (q: { source?: string }) => sourceOf(q) !== 'imported';
+  const ratedOnly =
+    'Rated games only, all played here: source played (default) and all answer the same, imported answers none.';
 
   app.get(
     '/api/stats/results',
@@ -174,6 +176,7 @@ const stats: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['stats'],
         summary: "A player's rated results by the opponent's pre-game rating band (100 wide)",
+        description: ratedOnly,
         params: StatsPlayerParams,
         querystring: OpponentBandsQuery,
         response: { 200: OpponentBands, ...errors },
@@ -196,6 +199,7 @@ const stats: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['stats'],
         summary:
           "The higher-rated player's observed score vs the Glicko-2 expectation, by bucket of pre-game rating difference (50 wide, the last from 800)",
+        description: ratedOnly,
         querystring: ScoreByDifferenceQuery,
         response: { 200: ScoreByDifference, ...errors },
       },
@@ -217,6 +221,7 @@ const stats: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['stats'],
         summary:
           'The top players of a rating category: those with a rated game in it in the last 30 days and RD, grown to now, at most 110',
+        description: ratedOnly,
         params: LeaderboardParams,
         querystring: LeaderboardQuery,
         response: { 200: Leaderboard, ...errors },
