@@ -159,6 +159,7 @@ const pathId = () =>
 const queryValue = fc.oneof(
   fc.constantFrom('0', '1', '3', '999999999', '-1', '1e3', '', '0x10', 'true', 'sente', 'kif', 'csa', 'sfen', 'jsa'),
   fc.constantFrom('2026-11-30', '2026-11-30T00:00:00Z', '9999-99-99', '7g7f,3c3d', '7g7f,,', 'bishop', 'none', 'blitz'),
+  fc.constantFrom('played', 'imported', 'all'),
   text,
 );
 const query = (names: string[]) =>
@@ -403,11 +404,11 @@ function requests(): fc.Arbitrary<Req> {
     fc
       .tuple(
         fc.constantFrom('results', 'endings', 'lengths'),
-        query(['ruleset', 'handicap', 'rated', 'timeCategory', 'from', 'to']),
+        query(['source', 'ruleset', 'handicap', 'rated', 'timeCategory', 'from', 'to']),
       )
       .map(([r, q]) => ({ route: 'stats', method: 'GET' as const, url: `/api/stats/${r}${q}` })),
     fc
-      .tuple(fc.oneof(fc.constant(main.players.sente.id), id), query(['color', 'since', 'until']))
+      .tuple(fc.oneof(fc.constant(main.players.sente.id), id), query(['source', 'color', 'since', 'until']))
       .map(([i, q]) => ({ route: 'stats', method: 'GET' as const, url: `/api/stats/players/${i}` + q })),
     fc
       .tuple(
@@ -416,7 +417,7 @@ function requests(): fc.Arbitrary<Req> {
         query(['color', 'since', 'until', 'result', 'timeCategory']),
       )
       .map(([i, r, q]) => ({ route: 'records', method: 'GET' as const, url: `/api/players/${i}/games.${r}${q}` })),
-    query(['moves', 'handicap']).map((q) => ({
+    query(['moves', 'handicap', 'source']).map((q) => ({
       route: 'stats',
       method: 'GET' as const,
       url: `/api/stats/openings${q}`,
