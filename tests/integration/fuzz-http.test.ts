@@ -29,8 +29,8 @@ let main: { id: string; players: Players };
 let other: { id: string; players: Players };
 let ended: { id: string; players: Players };
 const acknowledged: Acknowledged[] = [];
-const created = { players: 0, games: 0, resigned: new Set<string>() };
-const counted = { http: 0, frames: 0, upgrades: 0 };
+const created = { players: 0, games: 0, resigned: new Set<string>(), imported: new Set<string>() };
+const counted = { http: 0, frames: 0, upgrades: 0, importsRead: 0 };
 /** A game played to checkmate between the fuzzed requests (then another), with idempotency keys. */
 let fixture: { id: string; players: Players; round: number };
 /** the first 202 for each idempotency key of the fixture games */
@@ -159,6 +159,7 @@ const pathId = () =>
 const queryValue = fc.oneof(
   fc.constantFrom('0', '1', '3', '999999999', '-1', '1e3', '', '0x10', 'true', 'sente', 'kif', 'csa', 'sfen', 'jsa'),
   fc.constantFrom('2026-11-30', '2026-11-30T00:00:00Z', '9999-99-99', '7g7f,3c3d', '7g7f,,', 'bishop', 'none', 'blitz'),
+  fc.constantFrom('played', 'imported', 'all'),
   text,
 );
 const query = (names: string[]) =>
@@ -194,6 +195,8 @@ interface Req {
   payload?: string;
   /** which route the generator aimed at, for the bookkeeping of 2xx answers */
   route: string;
+  /** the route's own Content-Type (a multipart body's boundary), over the generated one */
+  contentType?: string;
   id?: string;
   usi?: string;
 }
@@ -226,6 +229,62 @@ const moveShape = fc.record(
   { usi, ply, idempotencyKey: maybe(fc.oneof(fc.constantFrom('k1', 'k2', 'replayed'), ascii)), extra: text },
   { requiredKeys: ['usi', 'ply'] },
 );
+
+/** A small CSA record the rules accept: the one upload of the import fuzz that imports. */
+const IMPORT_RECORD = 'V2.2\nN+fuzz-a\nN-fuzz-b\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n';
+
+/**
+ * multipart/form-data bodies for POST /api/import: parts (files, fields, parts without
+ * headers or with headers that are none) around a small record, the closing boundary
+ * there or not, the body cut anywhere, the boundary declared, missing, or another.
+ */
+function multipartImport() {
+  const part = fc.oneof(
+    fc
+      .record({
+        name: fc.oneof(fc.constantFrom('file', 'record', '__proto__'), text),
+        filename: maybe(fc.oneof(fc.constantFrom('a.csa', 'a.kif', ''), text)),
+        type: maybe(fc.constantFrom('text/plain', 'application/json', 'multipart/mixed; boundary=inner')),
+        content: fc.oneof(fc.constant(IMPORT_RECORD), text),
+      })
+      .map(
+        (p) =>
+          `Content-Disposition: form-data; name="${p.name}"${p.filename === undefined ? '' : `; filename="${p.filename}"`}\r\n` +
+          `${p.type === undefined ? '' : `Content-Type: ${p.type}\r\n`}\r\n${p.content}`,
+      ),
+    fc.constantFrom('\r\n', 'no header here\r\n\r\nx', `Content-Disposition: attachment\r\n\r\n${IMPORT_RECORD}`),
+    text,
+  );
+  return fc
+    .record({
+      boundary: fc.constantFrom('fz', '----WebKitFormBoundary7MA4YWxkTrZu0gW', 'a b'),
+      declared: fc.oneof(
+        { weight: 6, arbitrary: fc.constant('same') },
+        { weight: 1, arbitrary: fc.constantFrom('none', 'empty', 'other', 'quoted') },
+      ),
+      parts: fc.array(part, { minLength: 0, maxLength: 3 }),
+      closed: fc.boolean(),
+      cut: maybe(fc.nat({ max: 400 })),
+    })
+    .map((m) => {
+      const whole =
+        m.parts.map((p) => `--${m.boundary}\r\n${p}\r\n`).join('') + (m.closed ? `--${m.boundary}--\r\n` : '');
+      const param = {
+        same: `; boundary=${m.boundary}`,
+        none: '',
+        empty: '; boundary=',
+        other: '; boundary=zz',
+        quoted: `; boundary="${m.boundary}"`,
+      }[m.declared];
+      return {
+        route: 'import',
+        method: 'POST' as const,
+        url: '/api/import',
+        contentType: `multipart/form-data${param}`,
+        body: m.cut === undefined ? whole : whole.slice(0, m.cut),
+      };
+    });
+}
 
 function requests(): fc.Arbitrary<Req> {
   const id = pathId();
@@ -331,15 +390,25 @@ function requests(): fc.Arbitrary<Req> {
       .tuple(fc.oneof(fc.constant(ended.id), hostileText.map(enc), fc.constant('nope')), query(['delay']))
       .map(([i, q]) => ({ route: 'stream', method: 'GET' as const, url: `/api/games/${i}/stream${q}`, id: i })),
     query(['limit']).map((q) => ({ route: 'live', method: 'GET' as const, url: `/api/live${q}` })),
+    // record imports: multipart bodies whole and broken (more of them: a third of the
+    // tokens reach the parser), and raw text
+    { weight: 3, arbitrary: multipartImport() },
+    fc.oneof(fc.constant(IMPORT_RECORD), text).map((body) => ({
+      route: 'import',
+      method: 'POST' as const,
+      url: '/api/import',
+      contentType: 'text/plain',
+      body,
+    })),
     // statistics and records
     fc
       .tuple(
         fc.constantFrom('results', 'endings', 'lengths'),
-        query(['ruleset', 'handicap', 'rated', 'timeCategory', 'from', 'to']),
+        query(['source', 'ruleset', 'handicap', 'rated', 'timeCategory', 'from', 'to']),
       )
       .map(([r, q]) => ({ route: 'stats', method: 'GET' as const, url: `/api/stats/${r}${q}` })),
     fc
-      .tuple(fc.oneof(fc.constant(main.players.sente.id), id), query(['color', 'since', 'until']))
+      .tuple(fc.oneof(fc.constant(main.players.sente.id), id), query(['source', 'color', 'since', 'until']))
       .map(([i, q]) => ({ route: 'stats', method: 'GET' as const, url: `/api/stats/players/${i}` + q })),
     fc
       .tuple(
@@ -348,7 +417,7 @@ function requests(): fc.Arbitrary<Req> {
         query(['color', 'since', 'until', 'result', 'timeCategory']),
       )
       .map(([i, r, q]) => ({ route: 'records', method: 'GET' as const, url: `/api/players/${i}/games.${r}${q}` })),
-    query(['moves', 'handicap']).map((q) => ({
+    query(['moves', 'handicap', 'source']).map((q) => ({
       route: 'stats',
       method: 'GET' as const,
       url: `/api/stats/openings${q}`,
@@ -391,7 +460,8 @@ function requests(): fc.Arbitrary<Req> {
       const headers: Record<string, string> = {};
       if (h.authorization !== undefined) headers.authorization = h.authorization;
       if (h.idempotencyKey !== undefined) headers['idempotency-key'] = h.idempotencyKey;
-      if (body !== undefined && h.contentType !== undefined) headers['content-type'] = h.contentType;
+      const contentType = 'contentType' in r ? r.contentType : h.contentType;
+      if (body !== undefined && contentType !== undefined) headers['content-type'] = contentType;
       let usiSent: string | undefined;
       try {
         const parsed = body === undefined ? undefined : JSON.parse(body);
@@ -468,11 +538,17 @@ async function send(req: Req): Promise<void> {
   const where = `${req.method} ${req.url.slice(0, 120)}`;
   if (res.statusCode >= 500) throw new Error(`${where}: ${res.statusCode} ${res.body.slice(0, 300)}`);
   if (res.statusCode >= 400 && req.method !== 'HEAD') checkErrorBody(res.statusCode, res.body, where);
+  // an import past the door (token, scope, rate limit): its body was read
+  if (req.route === 'import' && req.method === 'POST' && ![401, 403, 404, 429].includes(res.statusCode))
+    counted.importsRead++;
   if (res.statusCode < 300 && req.method === 'POST') {
     const body = JSON.parse(res.body);
     // an account is a player too
     if ((req.route === 'players' || req.route === 'accounts') && res.statusCode === 201) created.players++;
     if (req.route === 'games' && res.statusCode === 201) created.games++;
+    if (req.route === 'import' && res.statusCode === 201)
+      for (const g of body.games as { gameId: string; duplicate: boolean }[])
+        if (!g.duplicate) created.imported.add(g.gameId);
     if (req.route === 'moves' && res.statusCode === 202 && req.id !== undefined && req.usi !== undefined)
       acknowledged.push({ gameId: req.id, seq: body.seq, usi: req.usi });
     // a replayed key answers its original seq; a key reused for another move is never a 202
@@ -703,6 +779,8 @@ describe('fuzzing every route', () => {
     const acked = new Set(acknowledged.map((a) => `${a.gameId}:${a.seq}`));
     for (const r of submitted.rows) {
       const key = `${r.game_id}:${r.seq}`;
+      // an imported record's moves and ending were answered by its import's 201
+      if (created.imported.has(r.game_id)) continue;
       if (r.type === 'MoveSubmitted') expect(acked.has(key), `unacknowledged submission ${key}`).toBe(true);
       // the setup resigned one game
       else if (r.game_id !== ended.id) expect(created.resigned.has(key), `unanswered resignation ${key}`).toBe(true);
@@ -714,12 +792,14 @@ describe('fuzzing every route', () => {
     const fixtures = fixture.round + 1;
     // 7 of the setup's, the operator account that holds the admin token, two per fixture game
     expect(Number(players.n)).toBe(8 + 2 * fixtures + created.players);
-    expect(report.games).toBe(3 + fixtures + created.games);
+    expect(report.games).toBe(3 + fixtures + created.games + created.imported.size);
     const total = counted.http + counted.frames + counted.upgrades;
     console.log(
       `fuzz: ${counted.http} HTTP requests, ${counted.frames} WebSocket frames, ${counted.upgrades} refused upgrades (${total} in all); ` +
-        `${report.submissions} submissions, ${report.accepted} accepted, ${fixtures} fixture games, ${created.players} players and ${created.games} games created`,
+        `${report.submissions} submissions, ${report.accepted} accepted, ${fixtures} fixture games, ${created.players} players and ${created.games} games created; ` +
+        `${counted.importsRead} import bodies read, ${created.imported.size} records imported`,
     );
+    expect(counted.importsRead).toBeGreaterThan(50);
     expect(total).toBeGreaterThanOrEqual(10_000);
   });
 });

@@ -42,10 +42,21 @@ const get = async (url: string) => {
 
 describe('GET /api/stats/*', () => {
   test('results: counts and percentages, filtered', async () => {
-    const all = await call(stack.app, 'GET', '/api/stats/results');
+    // by default the games played here: the live game, not the imported records
+    const played = await call(stack.app, 'GET', '/api/stats/results');
+    expect(played.status).toBe(200);
+    expect(played.body.games + played.body.noResult).toBe(1);
+    expect((await call(stack.app, 'GET', '/api/stats/results?source=played')).body).toEqual(played.body);
+    const imported = await call(stack.app, 'GET', '/api/stats/results?source=imported');
+    expect(imported.body.games + imported.body.noResult).toBe(FILES.length);
+    const all = await call(stack.app, 'GET', '/api/stats/results?source=all');
     expect(all.status).toBe(200);
     expect(all.body.games + all.body.noResult).toBe(FILES.length + 1);
-    const may2018 = await call(stack.app, 'GET', '/api/stats/results?from=2018-05-01&to=2018-05-31&rated=false');
+    const may2018 = await call(
+      stack.app,
+      'GET',
+      '/api/stats/results?from=2018-05-01&to=2018-05-31&rated=false&source=imported',
+    );
     expect(may2018.body.games + may2018.body.noResult).toBe(FILES.length);
     expect(may2018.body.sentePct + may2018.body.gotePct + may2018.body.drawPct).toBeCloseTo(100, 1);
     const none = await call(stack.app, 'GET', '/api/stats/results?ruleset=jsa');
@@ -60,6 +71,13 @@ describe('GET /api/stats/*', () => {
     ['/api/stats/lengths?from=2026-00-10'],
     ['/api/stats/results?colour=sente'],
     ['/api/stats/openings?moves=7g7f,zz'],
+    ['/api/stats/results?source=everything'],
+    ['/api/stats/endings?source=Played'],
+    ['/api/stats/openings?source='],
+    ['/api/stats/players/someone?source=both'],
+    ['/api/stats/players/someone/opponents?source=1'],
+    ['/api/stats/score-by-rating-difference?source=imports'],
+    ['/api/leaderboards/blitz?source=all,imported'],
   ])('%s is a 400 BAD_REQUEST', async (url) => {
     const r = await call(stack.app, 'GET', url);
     expect(r.status).toBe(400);
@@ -67,7 +85,7 @@ describe('GET /api/stats/*', () => {
   });
 
   test('endings, lengths, a player, the opening explorer', async () => {
-    const endings = await call(stack.app, 'GET', '/api/stats/endings');
+    const endings = await call(stack.app, 'GET', '/api/stats/endings?source=all');
     const total = endings.body.reasons.reduce(
       (n: number, r: { games: number; noResult: number }) => n + r.games + r.noResult,
       0,
@@ -79,17 +97,31 @@ describe('GET /api/stats/*', () => {
     const player = await call(stack.app, 'GET', `/api/stats/players/${live.sente}`);
     expect(player.body.byColor.sente).toEqual({ wins: 1, losses: 0, draws: 0, noResult: 0 });
     expect(player.body.streaks).toEqual({ current: { outcome: 'win', games: 1 }, bestWin: 1 });
-    const root = await call(stack.app, 'GET', '/api/stats/openings');
-    expect(root.body.games).toBe(FILES.length); // the live game has no moves
+    // the imported records' openings only under source imported or all: the live game has no moves
+    expect((await call(stack.app, 'GET', '/api/stats/openings')).body.games).toBe(0);
+    const root = await call(stack.app, 'GET', '/api/stats/openings?source=all');
+    expect(root.body.games).toBe(FILES.length);
+    expect((await call(stack.app, 'GET', '/api/stats/openings?source=imported')).body).toEqual(root.body);
     const first = root.body.next[0];
-    const next = await call(stack.app, 'GET', `/api/stats/openings?moves=${first.usi}`);
+    const next = await call(stack.app, 'GET', `/api/stats/openings?moves=${first.usi}&source=imported`);
     expect(next.body.games).toBe(first.games);
     expect(next.body.moves).toEqual([first.usi]);
     // by position: the start, and the position after the most played first move
-    const start = await call(stack.app, 'GET', `/api/stats/openings?sfen=${encodeURIComponent(START_SFEN)}`);
+    const start = await call(
+      stack.app,
+      'GET',
+      `/api/stats/openings?sfen=${encodeURIComponent(START_SFEN)}&source=imported`,
+    );
     expect(start.body.games).toBe(root.body.games);
     const played = replayMoves(START_SFEN, [first.usi]);
-    const after = await call(stack.app, 'GET', `/api/stats/openings?sfen=${encodeURIComponent(played.sfen)}`);
+    expect(
+      (await call(stack.app, 'GET', `/api/stats/openings?sfen=${encodeURIComponent(played.sfen)}`)).body.games,
+    ).toBe(0);
+    const after = await call(
+      stack.app,
+      'GET',
+      `/api/stats/openings?sfen=${encodeURIComponent(played.sfen)}&source=imported`,
+    );
     expect(after.body.games).toBe(first.games);
     expect(after.body.next).toEqual(next.body.next);
     const bad = await call(stack.app, 'GET', '/api/stats/openings?sfen=nonsense');
@@ -150,7 +182,10 @@ describe('records out', () => {
     const first = decodeRecord(readFileSync(join(ROOT, FILES[0] as string)));
     if (!first.ok) throw new Error('fixture');
     const player = `imported:${first.value.record.players.sente}`;
-    const stats = await call(stack.app, 'GET', `/api/stats/players/${encodeURIComponent(player)}`);
+    const stats = await call(stack.app, 'GET', `/api/stats/players/${encodeURIComponent(player)}?source=imported`);
+    // the player's imported games are not in their played statistics
+    const played = await call(stack.app, 'GET', `/api/stats/players/${encodeURIComponent(player)}`);
+    expect(played.body.total).toEqual({ wins: 0, losses: 0, draws: 0, noResult: 0 });
     const { wins, losses, draws, noResult } = stats.body.total;
     const res = await get(`/api/players/${encodeURIComponent(player)}/games.csa`);
     expect(res.status).toBe(200);

@@ -83,6 +83,8 @@ let t: TestDatabase;
 const expected = { sente: 0, gote: 0, draw: 0, none: 0 };
 /** Game id -> the move lines of its file (an %ILLEGAL_MOVE record's last one is not a move played). */
 const moveLines = new Map<string, number>();
+/** imported games count under source imported (or all), never under the default played */
+const IMPORTED = { source: 'imported' } as const;
 
 beforeAll(async () => {
   t = await createTestDatabase({ max: 4 });
@@ -102,12 +104,18 @@ afterAll(async () => t?.drop());
 describe('importing ../shared/fixtures/games', () => {
   test('all 143 records are imported, one finished game each', async () => {
     expect(files).toHaveLength(143);
-    const s = await resultsSummary(t.db);
+    const s = await resultsSummary(t.db, IMPORTED);
     expect(s.games + s.noResult).toBe(143);
+    expect(await resultsSummary(t.db, { source: 'all' })).toEqual(s);
+    // no game was played here: the site's statistics are empty
+    const played = await resultsSummary(t.db);
+    expect(played.games + played.noResult).toBe(0);
+    expect((await openingExplorer(t.db, [])).games).toBe(0);
+    expect((await playerStats(t.db, 'imported:elmo')).total).toEqual({ wins: 0, losses: 0, draws: 0, noResult: 0 });
   });
 
   test('results equal the counts computed from the files', async () => {
-    const s = await resultsSummary(t.db);
+    const s = await resultsSummary(t.db, IMPORTED);
     expect({ sente: s.senteWins, gote: s.goteWins, draw: s.draws, none: s.noResult }).toEqual(expected);
     expect(s.sentePct + s.gotePct + s.drawPct).toBeCloseTo(100, 1);
   });
@@ -124,9 +132,9 @@ describe('importing ../shared/fixtures/games', () => {
   });
 
   test('filters: the date range of WCSC28 (May 2018) holds its 131 games', async () => {
-    const s = await resultsSummary(t.db, { from: '2018-05-01', to: '2018-05-31' });
+    const s = await resultsSummary(t.db, { ...IMPORTED, from: '2018-05-01', to: '2018-05-31' });
     expect(s.games + s.noResult).toBe(131);
-    const none = await resultsSummary(t.db, { ruleset: 'jsa' });
+    const none = await resultsSummary(t.db, { ...IMPORTED, ruleset: 'jsa' });
     expect(none.games).toBe(0);
   });
 
@@ -137,7 +145,8 @@ describe('importing ../shared/fixtures/games', () => {
     [{ to: '2018-05-03' }],
     [{ from: '2008-02-15', to: '2020-06-30' }],
     [{ from: '2006-04-28', to: '2018-12-31', handicap: 'even' }],
-  ])('a range summed from rollups equals a count of finished_games: %o', async (filter) => {
+  ])('a range summed from rollups equals a count of finished_games: %o', async (range) => {
+    const filter = { ...IMPORTED, ...range };
     let q = t.db
       .withTables<{ finished_games: { result: string; ended_at: Date; handicap: string | null } }>()
       .selectFrom('finished_games')
@@ -161,24 +170,24 @@ describe('importing ../shared/fixtures/games', () => {
   });
 
   test('ending reasons, lengths, a player and the opening explorer add up', async () => {
-    const reasons = await endingReasons(t.db);
+    const reasons = await endingReasons(t.db, IMPORTED);
     expect(reasons.reduce((n, r) => n + r.games + r.noResult, 0)).toBe(143);
     expect(reasons.find((r) => r.reason === 'perpetual_check')?.games).toBe(2);
-    const lengths = await lengthDistribution(t.db);
+    const lengths = await lengthDistribution(t.db, IMPORTED);
     expect(lengths.buckets.reduce((n, b) => n + b.games, 0)).toBe(143);
-    const elmo = await playerStats(t.db, 'imported:elmo');
+    const elmo = await playerStats(t.db, 'imported:elmo', 'imported');
     expect(elmo.total.wins + elmo.total.losses + elmo.total.draws + elmo.total.noResult).toBeGreaterThan(0);
-    const root = await openingExplorer(t.db, []);
+    const root = await openingExplorer(t.db, [], '', 'imported');
     const decided = expected.sente + expected.gote + expected.draw;
     expect(root.games).toBe(decided);
     const first = root.moves[0];
     expect(first).toBeDefined();
-    const next = await openingExplorer(t.db, [first?.usi ?? '']);
+    const next = await openingExplorer(t.db, [first?.usi ?? ''], '', 'imported');
     expect(next.games).toBe(first?.games);
   });
 
   test('an illegal record is reported with its file and ply and leaves nothing behind', async () => {
-    const before = await resultsSummary(t.db);
+    const before = await resultsSummary(t.db, IMPORTED);
     const bad = 'V2.2\nN+a\nN-b\nPI\n+\n+7776FU\n-3334FU\n+8822KA\n-2288UM\n+0055KA\n-0055KA\n%TORYO\n';
     const r = await importRecord(t.db, new TextEncoder().encode(bad), 'bad.csa');
     // ply 4: gote moves sente's bishop (8822KA took on 22)
@@ -190,7 +199,7 @@ describe('importing ../shared/fixtures/games', () => {
     const again = await importRecord(t.db, readFileSync(join(ROOT, files[0] as string)), files[0] as string);
     expect(again).toMatchObject({ ok: true, duplicate: true });
     await catchUp(t.db);
-    expect(await resultsSummary(t.db)).toEqual(before);
+    expect(await resultsSummary(t.db, IMPORTED)).toEqual(before);
     const after = await t.db
       .selectFrom('game_events')
       .select((eb) => eb.fn.countAll().as('n'))

@@ -114,8 +114,13 @@ test('live projectors count each finished game once; a rebuild equals the live t
   const finished = ended.filter(Boolean).length + files.length;
   const live = await snapshot();
   expect(live.finished_games).toHaveLength(finished);
-  const s = await resultsSummary(t.db);
+  const s = await resultsSummary(t.db, { source: 'all' });
   expect(s.games + s.noResult).toBe(finished);
+  // played and imported apart: the imports only under their own source
+  const imported = await resultsSummary(t.db, { source: 'imported' });
+  expect(imported.games + imported.noResult).toBe(files.length);
+  const played = await resultsSummary(t.db);
+  expect(played.games + played.noResult).toBe(finished - files.length);
 
   // 4. truncate and replay from position 0: the same rows
   expect(await rebuildStats(t.db, 100)).toBe(finished);

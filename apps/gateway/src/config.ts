@@ -27,6 +27,13 @@ export interface GatewayConfig {
    * route whose body may exceed bodyLimit (413 PAYLOAD_TOO_LARGE above)
    */
   readonly importMaxBytes: number;
+  /** records one POST /api/import takes (IMPORT_MAX_RECORDS; 0: no cap): a file of more is refused whole, 413 TOO_MANY_RECORDS */
+  readonly importMaxRecords: number;
+  /**
+   * new records HTTP imports add per account and per client address over a day
+   * (IMPORT_MAX_RECORDS_PER_DAY; 0: no cap): past it 429 IMPORT_QUOTA_EXCEEDED
+   */
+  readonly importMaxRecordsPerDay: number;
   /** largest accepted WebSocket frame, bytes */
   readonly wsMaxPayload: number;
   /** retries of decide+append after a version conflict */
@@ -147,6 +154,9 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     bodyLimit: int(env, 'BODY_LIMIT', 4096),
     // a long KIF with comments is tens of KiB; a player's whole games.csa, a few MiB
     importMaxBytes: int(env, 'IMPORT_MAX_BYTES', 1024 * 1024),
+    // a player's games file of years, not a site-wide dump (operators have npm run import)
+    importMaxRecords: int(env, 'IMPORT_MAX_RECORDS', 1000),
+    importMaxRecordsPerDay: int(env, 'IMPORT_MAX_RECORDS_PER_DAY', 5000),
     wsMaxPayload: int(env, 'WS_MAX_PAYLOAD', 1024),
     maxAppendRetries: int(env, 'MAX_APPEND_RETRIES', 5),
     dbPoolSize: int(env, 'DB_POOL_SIZE', 16),

@@ -14,11 +14,18 @@
  * with Redis' data or never scheduled (a gateway or worker dying after its append).
  *
  * And, once an hour, it deletes the tokens that expired or were revoked longer than the
- * retention ago (every login adds a session token; dead ones only take space).
+ * retention ago (every login adds a session token; dead ones only take space), and the
+ * counts of HTTP imports older than their day (they hold client addresses).
  */
 import { LAG_ALLOWANCE_MS } from '@shogi/game';
 import { enqueueFlagCheck, enqueueValidate, type FlagQueues, type ValidateQueues } from '@shogi/pipeline';
-import { type Db, deleteDeadTokens, findOverdueClocks, findStalledSubmissions } from '@shogi/store';
+import {
+  type Db,
+  deleteDeadTokens,
+  deleteExpiredImportQuotaUses,
+  findOverdueClocks,
+  findStalledSubmissions,
+} from '@shogi/store';
 import type { Logger } from 'pino';
 
 export async function sweepStalled(
@@ -71,6 +78,16 @@ export async function sweepDeadTokens(db: Db, retentionMs: number, now = Date.no
   }
 }
 
+/** Deletes the import counts past their day (import-quota.ts), in batches until none is left. */
+export async function sweepImportQuotas(db: Db, batch = 1_000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const n = await deleteExpiredImportQuotaUses(db, batch);
+    if (n === 0) return total;
+    total += n;
+  }
+}
+
 export function startSweeper(
   db: Db,
   queue: ValidateQueues,
@@ -105,15 +122,26 @@ export function startSweeper(
             },
             (err: unknown) => options.logger.warn({ err }, 'sweeper: clock sweep failed'),
           );
-    let cleanup: Promise<void> | null = null;
-    if (retention > 0 && Date.now() >= nextCleanup) {
+    let cleanup: Promise<unknown> | null = null;
+    if (Date.now() >= nextCleanup) {
       nextCleanup = Date.now() + TOKEN_CLEANUP_INTERVAL_MS;
-      cleanup = sweepDeadTokens(db, retention).then(
+      const tokens =
+        retention > 0
+          ? sweepDeadTokens(db, retention).then(
+              (n) => {
+                if (n > 0)
+                  options.logger.info({ count: n }, 'sweeper: deleted tokens dead for longer than the retention');
+              },
+              (err: unknown) => options.logger.warn({ err }, 'sweeper: token cleanup failed'),
+            )
+          : null;
+      const imports = sweepImportQuotas(db).then(
         (n) => {
-          if (n > 0) options.logger.info({ count: n }, 'sweeper: deleted tokens dead for longer than the retention');
+          if (n > 0) options.logger.info({ count: n }, 'sweeper: deleted import counts past their day');
         },
-        (err: unknown) => options.logger.warn({ err }, 'sweeper: token cleanup failed'),
+        (err: unknown) => options.logger.warn({ err }, 'sweeper: import count cleanup failed'),
       );
+      cleanup = Promise.all([tokens, imports]);
     }
     running = Promise.all([stalled, overdue, cleanup]);
   }, options.intervalMs);

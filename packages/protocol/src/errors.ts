@@ -10,6 +10,11 @@ export const ERRORS = {
   // 400: the request itself is malformed
   BAD_REQUEST: { status: 400, message: 'The request does not match the schema of this route' },
   MALFORMED_JSON: { status: 400, message: 'The body is not valid JSON' },
+  MALFORMED_MULTIPART: {
+    status: 400,
+    message:
+      'The multipart/form-data body is malformed or holds something else than one file part (the detail says what): send the record as the one file part of the form, or as the raw body',
+  },
   MALFORMED_USI: { status: 400, message: 'The move is not well-formed USI (like 7g7f, 8h2b+ or P*5e)' },
   INVALID_SFEN: { status: 400, message: 'The initial position is not a valid SFEN' },
   INVALID_SETUP: { status: 400, message: 'Give either a handicap or an SFEN, not both' },
@@ -92,10 +97,20 @@ export const ERRORS = {
   },
   // 413/415
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The body is too large' },
+  TOO_MANY_RECORDS: {
+    status: 413,
+    message:
+      'The file holds more records than one import takes (the detail names the cap, IMPORT_MAX_RECORDS): split it into files of at most that many records',
+  },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send application/json' },
   // 429
   TOO_MANY_CONNECTIONS: { status: 429, message: 'Too many open connections from this address or token' },
   RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the Retry-After header (seconds)' },
+  IMPORT_QUOTA_EXCEEDED: {
+    status: 429,
+    message:
+      'Your account or your network address has imported as many records as a day allows (IMPORT_MAX_RECORDS_PER_DAY; the detail says how many are left); retry after the Retry-After header (seconds)',
+  },
   // 422: well-formed but refused by the rules
   ILLEGAL_MOVE: { status: 422, message: 'The move is illegal in this position' },
   UNKNOWN_PLAYER: { status: 422, message: 'A player id does not exist' },

@@ -10,4 +10,5 @@ export * from './records.js';
 export * from './schema-errors.js';
 export * from './spectate.js';
 export * from './stats.js';
+export * from './stats-source.js';
 export * from './ws.js';

@@ -4,6 +4,7 @@
  */
 import { type Static, Type } from 'typebox';
 import { BotTitle } from './http.js';
+import { StatsSource } from './stats-source.js';
 
 const closed = { additionalProperties: false } as const;
 const Count = Type.Integer({ minimum: 0 });
@@ -110,7 +111,10 @@ export type RatingHistory = Static<typeof RatingHistory>;
 
 export const LeaderboardParams = Type.Object({ category: RatingCategoryName }, closed);
 export const LeaderboardQuery = Type.Object(
-  { limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,2}$', description: '1-200, default 50' })) },
+  {
+    limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,2}$', description: '1-200, default 50' })),
+    source: Type.Optional(StatsSource),
+  },
   closed,
 );
 export const Leaderboard = Type.Object(
@@ -135,7 +139,10 @@ export const Leaderboard = Type.Object(
 );
 export type Leaderboard = Static<typeof Leaderboard>;
 
-export const OpponentBandsQuery = Type.Object({ category: Type.Optional(RatingCategoryName) }, closed);
+export const OpponentBandsQuery = Type.Object(
+  { category: Type.Optional(RatingCategoryName), source: Type.Optional(StatsSource) },
+  closed,
+);
 export const OpponentBands = Type.Object(
   {
     playerId: Type.String(),
@@ -156,6 +163,7 @@ export type OpponentBands = Static<typeof OpponentBands>;
 export const ScoreByDifferenceQuery = Type.Object(
   {
     category: Type.Optional(RatingCategoryName),
+    source: Type.Optional(StatsSource),
     higherColor: Type.Optional(
       Type.String({ enum: ['sente', 'gote'], description: 'only games where the higher-rated player had this colour' }),
     ),

@@ -4,6 +4,7 @@
  */
 import { type Static, Type } from 'typebox';
 import { RatingBound } from './players.js';
+import { StatsSource } from './stats-source.js';
 
 const closed = { additionalProperties: false } as const;
 const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'UTC day, YYYY-MM-DD (inclusive)' });
@@ -11,6 +12,7 @@ const USI = '([1-9][a-i][1-9][a-i]\\+?|[PLNSGBR]\\*[1-9][a-i])';
 
 export const StatsQuery = Type.Object(
   {
+    source: Type.Optional(StatsSource),
     ruleset: Type.Optional(Type.String({ enum: ['default', 'jsa'] })),
     handicap: Type.Optional(
       Type.String({ maxLength: 32, pattern: '^[a-z_]+$', description: "a handicap name, or 'even' for none" }),
@@ -82,6 +84,7 @@ export const StatsPlayerParams = Type.Object(
 );
 export const OpeningsQuery = Type.Object(
   {
+    source: Type.Optional(StatsSource),
     moves: Type.Optional(
       Type.String({
         maxLength: 200,

@@ -281,4 +281,13 @@ describe('splitRecords', () => {
       expect(d.ok && d.value.record.players.sente).toBe('上手');
     }
   });
+  test('atMost: the split stops at the record past the cap; blank parts do not count', () => {
+    const rec = (n: number) => `V2.2\nN+p${n}\nN-q\nPI\n+\n+7776FU\n%TORYO\n`;
+    const file = utf8(`/\n\n/\n${[1, 2, 3, 4, 5].map(rec).join('/\n')}`);
+    expect(text(splitRecords(file, 2))).toEqual([rec(1), rec(2), rec(3)]);
+    expect(text(splitRecords(file, 5))).toEqual([1, 2, 3, 4, 5].map(rec));
+    expect(splitRecords(file, 5)).toEqual(splitRecords(file));
+    const single = utf8(rec(1));
+    expect(splitRecords(single, 0)).toEqual([single]);
+  });
 });

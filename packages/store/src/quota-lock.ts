@@ -1,8 +1,8 @@
 /** Per-player limits (personal tokens, open seeks, pending challenges) and per-address ones held under concurrency. */
 import { type QueryExecutorProvider, sql } from 'kysely';
 
-/** Per player, except 'seeks-by-address': per client address (the lobby's address key). */
-export type QuotaKind = 'tokens' | 'seeks' | 'challenges' | 'seeks-by-address';
+/** Per player, except the '-by-address' ones: per client address (the lobby's address key). */
+export type QuotaKind = 'tokens' | 'seeks' | 'challenges' | 'seeks-by-address' | 'imports' | 'imports-by-address';
 
 /**
  * Takes, until the transaction ends, the lock of one player's (or address's) `kind` quota. Counting and

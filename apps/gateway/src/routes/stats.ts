@@ -23,9 +23,11 @@ import {
   StatsLengthsResponse,
   StatsPlayerParams,
   StatsQuery,
+  StatsSourceQuery,
 } from '@shogi/protocol';
 import { parseSfen } from '@shogi/rules';
 import {
+  DIFF_BUCKET,
   endingReasons,
   leaderboard,
   lengthDistribution,
@@ -35,6 +37,7 @@ import {
   playerStats,
   RATING_BAND,
   resultsSummary,
+  type SourceFilter,
   type StatsFilter,
   scoreByRatingDifference,
 } from '@shogi/store';
@@ -42,8 +45,11 @@ import { ApiError } from '../domain/api-error.js';
 
 const errors = { 400: ErrorResponse };
 
+/** The games counted: played here unless the query asks for imported records or both. */
+const sourceOf = (q: { source?: string }): SourceFilter => (q.source ?? 'played') as SourceFilter;
+
 function filterOf(q: StatsQuery): StatsFilter {
-  const f: { -readonly [K in keyof StatsFilter]: StatsFilter[K] } = {};
+  const f: { -readonly [K in keyof StatsFilter]: StatsFilter[K] } = { source: sourceOf(q) };
   if (q.ruleset !== undefined) f.ruleset = q.ruleset;
   if (q.handicap !== undefined) f.handicap = q.handicap;
   if (q.rated !== undefined) f.rated = q.rated === 'true';
@@ -72,7 +78,13 @@ function resultsFilterOf(q: ResultsQuery): StatsFilter {
 
 const stats: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.databases.reads;
-  const filtered = 'Filters: ruleset, handicap (or even), rated, timeCategory, from/to (UTC days).';
+  const filtered =
+    'Filters: source (played, the default; imported; all), ruleset, handicap (or even), rated, timeCategory, from/to (UTC days).';
+  // imported games are never rated: the rating statistics count played games only, and
+  // source=imported answers them empty
+  const rated = (q: { source?: string }) => sourceOf(q) !== 'imported';
+  const ratedOnly =
+    'Rated games only, all played here: source played (default) and all answer the same, imported answers none.';
 
   app.get(
     '/api/stats/results',
@@ -122,11 +134,13 @@ const stats: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['stats'],
         summary: "A player's results: total, by colour, by ending reason, and streaks",
+        description: 'source: played (default), imported or all.',
         params: StatsPlayerParams,
+        querystring: StatsSourceQuery,
         response: { 200: PlayerStatsResponse, ...errors },
       },
     },
-    async (request) => playerStats(db, request.params.id),
+    async (request) => playerStats(db, request.params.id, sourceOf(request.query)),
   );
 
   app.get(
@@ -136,7 +150,8 @@ const stats: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['stats'],
         summary:
           'Opening explorer: the moves played next after a USI move list (or from an SFEN position), with game counts and result shares',
-        description: 'Covers the first 12 plies of games from the even start or a standard handicap start.',
+        description:
+          'Covers the first 12 plies of games from the even start or a standard handicap start. source: played (default), imported or all.',
         querystring: OpeningsQuery,
         response: { 200: OpeningsResponse, ...errors },
       },
@@ -146,11 +161,11 @@ const stats: FastifyPluginAsyncTypebox = async (app) => {
       if (sfen !== undefined) {
         if (request.query.moves !== undefined) throw new ApiError('BAD_REQUEST', 'give moves or sfen, not both');
         if (!parseSfen(sfen).ok) throw new ApiError('INVALID_SFEN');
-        const r = await openingsAtPosition(db, sfen);
+        const r = await openingsAtPosition(db, sfen, sourceOf(request.query));
         return { moves: [], sfen, games: r.games, next: r.moves };
       }
       const moves = request.query.moves ? request.query.moves.split(',') : [];
-      const r = await openingExplorer(db, moves, request.query.handicap ?? '');
+      const r = await openingExplorer(db, moves, request.query.handicap ?? '', sourceOf(request.query));
       return { moves, games: r.games, next: r.moves };
     },
   );
@@ -161,6 +176,7 @@ const stats: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['stats'],
         summary: "A player's rated results by the opponent's pre-game rating band (100 wide)",
+        description: ratedOnly,
         params: StatsPlayerParams,
         querystring: OpponentBandsQuery,
         response: { 200: OpponentBands, ...errors },
@@ -170,7 +186,9 @@ const stats: FastifyPluginAsyncTypebox = async (app) => {
       playerId: request.params.id,
       category: request.query.category ?? null,
       bandSize: RATING_BAND,
-      bands: await playerResultsByOpponentBand(db, request.params.id, request.query.category),
+      bands: rated(request.query)
+        ? await playerResultsByOpponentBand(db, request.params.id, request.query.category)
+        : [],
     }),
   );
 
@@ -181,12 +199,14 @@ const stats: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['stats'],
         summary:
           "The higher-rated player's observed score vs the Glicko-2 expectation, by bucket of pre-game rating difference (50 wide, the last from 800)",
+        description: ratedOnly,
         querystring: ScoreByDifferenceQuery,
         response: { 200: ScoreByDifference, ...errors },
       },
     },
     async (request) => {
       const { category, higherColor } = request.query;
+      if (!rated(request.query)) return { bucketSize: DIFF_BUCKET, buckets: [] };
       return scoreByRatingDifference(db, {
         ...(category === undefined ? {} : { category }),
         ...(higherColor === undefined ? {} : { higherColor: higherColor as 'sente' | 'gote' }),
@@ -201,6 +221,7 @@ const stats: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['stats'],
         summary:
           'The top players of a rating category: those with a rated game in it in the last 30 days and RD, grown to now, at most 110',
+        description: ratedOnly,
         params: LeaderboardParams,
         querystring: LeaderboardQuery,
         response: { 200: Leaderboard, ...errors },
@@ -209,7 +230,7 @@ const stats: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const limit = Number(request.query.limit ?? 50);
       if (limit > 200) throw new ApiError('BAD_REQUEST', 'limit is at most 200');
-      const players = await leaderboard(db, request.params.category, limit);
+      const players = rated(request.query) ? await leaderboard(db, request.params.category, limit) : [];
       const bots = await app.botTitles.bots(players.map((p) => p.playerId));
       return {
         category: request.params.category,

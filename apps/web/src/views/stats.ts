@@ -72,12 +72,22 @@ export function statsPage(root: HTMLElement): () => void {
     'form',
     {
       class: 'filters',
-      onchange: () => void refresh(),
+      onchange: () => {
+        void refresh();
+        // the explorer counts the games of the chosen source too
+        void explore();
+      },
       onsubmit: (e: Event) => {
         e.preventDefault();
         void refresh();
       },
     },
+    // the server counts the games played here unless asked for imported records too
+    select('source', 'Games', [
+      ['', 'played here'],
+      ['imported', 'imported'],
+      ['all', 'all'],
+    ]),
     select('ruleset', 'Ruleset', [
       ['', 'any'],
       ['default', 'default'],
@@ -248,7 +258,10 @@ export function statsPage(root: HTMLElement): () => void {
   };
   const explore = async () => {
     try {
-      const o = await api.get<Openings>(`/api/stats/openings?moves=${line.join(',')}`);
+      const source = new FormData(form).get('source');
+      const o = await api.get<Openings>(
+        `/api/stats/openings?moves=${line.join(',')}${typeof source === 'string' && source !== '' ? `&source=${source}` : ''}`,
+      );
       const game = newGame(START, 'default');
       for (const m of line) game.playUsi(m);
       const last = line.at(-1);

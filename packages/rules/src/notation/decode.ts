@@ -138,21 +138,31 @@ const CR = 0x0d;
  * format's separator, as `/api/players/:id/games.csa` writes it); any other file comes back
  * whole. Split as bytes, before decoding: `/`, CR and LF never occur inside a Shift_JIS or
  * UTF-8 character, so each part keeps its encoding. Parts with nothing but blanks are dropped.
+ *
+ * With `atMost`, the split stops at the record after the `atMost`-th: a caller that refuses
+ * a file of more records than that (the HTTP import's cap) learns it without reading on.
  */
-export function splitRecords(bytes: Uint8Array): Uint8Array[] {
+export function splitRecords(bytes: Uint8Array, atMost = Number.POSITIVE_INFINITY): Uint8Array[] {
   const parts: Uint8Array[] = [];
   let start = 0;
   let lineStart = 0;
+  let separators = 0;
   for (let i = 0; i <= bytes.length; i++) {
     if (i < bytes.length && bytes[i] !== LF) continue;
     const end = i > lineStart && bytes[i - 1] === CR ? i - 1 : i;
     if (end - lineStart === 1 && bytes[lineStart] === SLASH) {
-      parts.push(bytes.subarray(start, lineStart));
+      separators++;
+      const part = bytes.subarray(start, lineStart);
+      if (!isBlank(part)) parts.push(part);
+      if (parts.length > atMost) return parts;
       start = i + 1;
     }
     lineStart = i + 1;
   }
-  if (parts.length === 0) return [bytes];
-  parts.push(bytes.subarray(start));
-  return parts.filter((p) => p.some((b) => b !== 0x20 && b !== 0x09 && b !== CR && b !== LF));
+  if (separators === 0) return [bytes];
+  const last = bytes.subarray(start);
+  if (!isBlank(last)) parts.push(last);
+  return parts;
 }
+
+const isBlank = (part: Uint8Array): boolean => part.every((b) => b === 0x20 || b === 0x09 || b === CR || b === LF);

@@ -2,7 +2,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../schema.js';
 import { dayOf, explorerRoot, type FinishedRow, lengthBucket, periodsOf, positionKey, Tally } from './rows.js';
-import type { StatsTables } from './schema.js';
+import type { StatsSource, StatsTables } from './schema.js';
 
 type Trx = Transaction<Database & StatsTables>;
 
@@ -36,6 +36,9 @@ export async function addCounts<DB>(
       .execute();
   }
 }
+
+/** Imported games are counted apart from played ones (migration 0015). */
+const sourceOf = (r: FinishedRow): StatsSource => (r.imported ? 'imported' : 'played');
 
 const outcome = (r: FinishedRow) => ({
   sente_wins: r.result === 'sente' ? 1 : 0,
@@ -71,9 +74,18 @@ export async function writeCounters(
     const o = outcome(r);
     const handicap = r.handicap ?? '';
     const category = r.time_category ?? '';
+    const source = sourceOf(r);
     for (const [grain, day] of periodsOf(dayOf(r.ended_at))) {
-      const dims = () => ({ grain, day, ruleset: r.ruleset, handicap, rated: r.rated, time_category: category });
-      const dimsId = `${grain}|${day}|${r.ruleset}|${handicap}|${r.rated}|${category}`;
+      const dims = () => ({
+        grain,
+        day,
+        source,
+        ruleset: r.ruleset,
+        handicap,
+        rated: r.rated,
+        time_category: category,
+      });
+      const dimsId = `${grain}|${day}|${source}|${r.ruleset}|${handicap}|${r.rated}|${category}`;
       results.add(`${dimsId}|${r.end_reason}`, () => ({ ...dims(), end_reason: r.end_reason }), o);
       rollups.add(dimsId, dims, o);
       lengths.add(`${dimsId}|${bucket}`, () => ({ ...dims(), bucket }), oneGame);
@@ -83,8 +95,8 @@ export async function writeCounters(
       const won = r.result === color;
       const lost = r.result === (color === 'sente' ? 'gote' : 'sente');
       players.add(
-        `${player}|${color}|${r.end_reason}`,
-        () => ({ player_id: player, color, end_reason: r.end_reason }),
+        `${player}|${source}|${color}|${r.end_reason}`,
+        () => ({ player_id: player, source, color, end_reason: r.end_reason }),
         {
           wins: won ? 1 : 0,
           losses: lost ? 1 : 0,
@@ -103,11 +115,12 @@ export async function writeCounters(
         const before = i === 0 ? r.initial_sfen : after?.[i - 1];
         const at = prefix;
         openings.add(
-          `${root}|${at}|${next}`,
+          `${root}|${at}|${next}|${source}`,
           () => ({
             handicap: root,
             prefix: at,
             next,
+            source,
             position: after === undefined || before === undefined ? '' : positionKey(before),
           }),
           counts,
@@ -116,7 +129,7 @@ export async function writeCounters(
       }
     }
   }
-  const dimKey = ['grain', 'day', 'ruleset', 'handicap', 'rated', 'time_category'];
+  const dimKey = ['grain', 'day', 'source', 'ruleset', 'handicap', 'rated', 'time_category'];
   await addCounts(trx, 'results_rollups', rollups.rows(), dimKey, ['sente_wins', 'gote_wins', 'draws', 'no_result']);
   await addCounts(
     trx,
@@ -130,14 +143,14 @@ export async function writeCounters(
     trx,
     'player_results',
     players.rows(),
-    ['player_id', 'color', 'end_reason'],
+    ['player_id', 'source', 'color', 'end_reason'],
     ['wins', 'losses', 'draws', 'no_result'],
   );
   await addCounts(
     trx,
     'opening_counters',
     openings.rows(),
-    ['handicap', 'prefix', 'next'],
+    ['handicap', 'prefix', 'next', 'source'],
     ['games', 'sente_wins', 'gote_wins', 'draws'],
   );
 }

@@ -1,4 +1,11 @@
 export {
+  addImportQuotaUse,
+  deleteExpiredImportQuotaUses,
+  IMPORT_QUOTA_WINDOW_MS,
+  type ImportQuotaUse,
+  importQuotaUse,
+} from './import-quota.js';
+export {
   type ImportBytesOptions,
   type ImportFailureCode,
   type ImportOptions,
@@ -35,6 +42,7 @@ export {
   type ResultsSummary,
   resultsSummary,
   type Shares,
+  type SourceFilter,
   type StatsFilter,
   type Streaks,
   shares,
@@ -46,7 +54,9 @@ export {
   GAME_RESULTS,
   type GameResult,
   STATS_END_REASONS,
+  STATS_SOURCES,
   type StatsDb,
   type StatsEndReason,
+  type StatsSource,
   type StatsTables,
 } from './schema.js';

@@ -7,9 +7,14 @@ import type { Database, Db } from '../schema.js';
 import { periodsIn } from './periods.js';
 import { statsDb } from './projector.js';
 import { ALL_PERIOD, positionKey } from './rows.js';
-import type { Grain, StatsTables } from './schema.js';
+import type { Grain, StatsSource, StatsTables } from './schema.js';
+
+/** The games a statistic counts: played on this server (the default), imported from records, or both. */
+export type SourceFilter = StatsSource | 'all';
 
 export interface StatsFilter {
+  /** default 'played': imported records never move the site's statistics unless asked for */
+  readonly source?: SourceFilter;
   readonly ruleset?: string;
   /** '' or 'even': games without a handicap. */
   readonly handicap?: string;
@@ -70,8 +75,20 @@ async function earliestDay(db: Db): Promise<string> {
   return r?.d ?? ALL_PERIOD;
 }
 
-/** The filter as a condition on the counters: dimensions, and the range as (grain, day) periods. */
-async function condition(db: Db, filter: StatsFilter) {
+/** The condition on a counters table's `source` column (migration 0015): none for 'all'. */
+function sourceCondition<T extends 'player_results' | 'opening_counters' | Counters>(
+  eb: ExpressionBuilder<Database & StatsTables, T>,
+  source: SourceFilter = 'played',
+): Expression<SqlBool> {
+  const e = eb as unknown as ExpressionBuilder<Database & StatsTables, 'results_rollups'>;
+  return source === 'all' ? e.lit(true) : e('source', '=', source);
+}
+
+/**
+ * The filter as a condition on the counters: dimensions, and the range as (grain, day) periods.
+ * `bySource` false for the rating tables, which hold played games only (no import is rated).
+ */
+async function condition(db: Db, filter: StatsFilter, bySource = true) {
   const periods = periodsIn(
     filter.from,
     filter.to,
@@ -80,6 +97,7 @@ async function condition(db: Db, filter: StatsFilter) {
   return <T extends Counters>(eb: ExpressionBuilder<Database & StatsTables, T>) => {
     const e = eb as unknown as ExpressionBuilder<Database & StatsTables, 'results_rollups'>;
     const c: Expression<SqlBool>[] = [];
+    if (bySource) c.push(sourceCondition(e, filter.source));
     if (filter.ruleset !== undefined) c.push(e('ruleset', '=', filter.ruleset));
     if (filter.handicap !== undefined) c.push(e('handicap', '=', filter.handicap === 'even' ? '' : filter.handicap));
     if (filter.rated !== undefined) c.push(e('rated', '=', filter.rated));
@@ -102,6 +120,8 @@ const n = (v: unknown): number => Number(v ?? 0);
 export async function resultsSummary(db: Db, filter: StatsFilter = {}): Promise<ResultsSummary> {
   const { ratingMin, ratingMax } = filter;
   const banded = ratingMin !== undefined || ratingMax !== undefined;
+  // rated games only, which are all played: none is imported
+  if (banded && filter.source === 'imported') return { ...shares(0, 0, 0), noResult: 0 };
   // a rating band reads the same counters split by band (migration 0009), rated games only
   let q = statsDb(db)
     .selectFrom((banded ? 'rating_band_rollups' : 'results_rollups') as 'results_rollups')
@@ -111,7 +131,7 @@ export async function resultsSummary(db: Db, filter: StatsFilter = {}): Promise<
       sql<string>`coalesce(sum(draws), 0)`.as('d'),
       sql<string>`coalesce(sum(no_result), 0)`.as('x'),
     ])
-    .where(await condition(db, filter));
+    .where(await condition(db, filter, !banded));
   if (ratingMin !== undefined) q = q.where(sql<boolean>`band >= ${ratingMin}`);
   if (ratingMax !== undefined) q = q.where(sql<boolean>`band < ${ratingMax}`);
   const r = await q.executeTakeFirstOrThrow();
@@ -175,8 +195,13 @@ const zero = (): { wins: number; losses: number; draws: number; noResult: number
   noResult: 0,
 });
 
-export async function playerStats(db: Db, playerId: string): Promise<PlayerStats> {
-  const rows = await statsDb(db).selectFrom('player_results').selectAll().where('player_id', '=', playerId).execute();
+export async function playerStats(db: Db, playerId: string, source: SourceFilter = 'played'): Promise<PlayerStats> {
+  const rows = await statsDb(db)
+    .selectFrom('player_results')
+    .selectAll()
+    .where('player_id', '=', playerId)
+    .where((eb) => sourceCondition(eb, source))
+    .execute();
   const total = zero();
   const byColor = { sente: zero(), gote: zero() };
   const byReason = new Map<string, ReturnType<typeof zero>>();
@@ -198,7 +223,7 @@ export async function playerStats(db: Db, playerId: string): Promise<PlayerStats
   }
   return {
     playerId,
-    streaks: await playerStreaks(db, playerId),
+    streaks: await playerStreaks(db, playerId, source),
     total,
     byColor,
     byReason: [...byReason].map(([reason, t]) => ({ reason, ...t })).sort((a, b) => a.reason.localeCompare(b.reason)),
@@ -214,16 +239,26 @@ export async function openingExplorer(
   db: Db,
   moves: readonly string[],
   handicap = '',
+  source: SourceFilter = 'played',
 ): Promise<{ games: number; moves: OpeningMove[] }> {
+  // summed over the sources ('all' reads a row of each per move)
   const rows = await statsDb(db)
     .selectFrom('opening_counters')
-    .select(['next', 'games', 'sente_wins', 'gote_wins', 'draws'])
+    .select([
+      'next',
+      sql<string>`sum(games)`.as('games'),
+      sql<string>`sum(sente_wins)`.as('s'),
+      sql<string>`sum(gote_wins)`.as('g'),
+      sql<string>`sum(draws)`.as('d'),
+    ])
     .where('handicap', '=', handicap === 'even' ? '' : handicap)
     .where('prefix', '=', moves.join(' '))
-    .orderBy('games', 'desc')
+    .where((eb) => sourceCondition(eb, source))
+    .groupBy('next')
+    .orderBy(sql`sum(games)`, 'desc')
     .orderBy('next')
     .execute();
-  const out = rows.map((r) => ({ usi: r.next, ...shares(n(r.sente_wins), n(r.gote_wins), n(r.draws)) }));
+  const out = rows.map((r) => ({ usi: r.next, ...shares(n(r.s), n(r.g), n(r.d)) }));
   return { games: out.reduce((s, m) => s + m.games, 0), moves: out };
 }
 
@@ -244,16 +279,15 @@ export interface Streaks {
   readonly bestWin: number;
 }
 
-/** Current and best win streaks over the player's games with a result, oldest to newest. */
-export async function playerStreaks(db: Db, playerId: string): Promise<Streaks> {
-  const rows = await statsDb(db)
+/** Current and best win streaks over the player's games with a result (of `source`), oldest to newest. */
+export async function playerStreaks(db: Db, playerId: string, source: SourceFilter = 'played'): Promise<Streaks> {
+  let q = statsDb(db)
     .selectFrom('finished_games')
     .select(['result', 'sente_id'])
     .where((eb) => eb.or([eb('sente_id', '=', playerId), eb('gote_id', '=', playerId)]))
-    .where('result', '!=', 'none')
-    .orderBy('ended_at')
-    .orderBy('game_id')
-    .execute();
+    .where('result', '!=', 'none');
+  if (source !== 'all') q = q.where('imported', '=', source === 'imported');
+  const rows = await q.orderBy('ended_at').orderBy('game_id').execute();
   let current = null as { outcome: 'win' | 'loss' | 'draw'; games: number } | null;
   let bestWin = 0;
   for (const r of rows) {
@@ -269,7 +303,11 @@ export async function playerStreaks(db: Db, playerId: string): Promise<Streaks> 
  * The moves played from a position (SFEN; its move number is ignored), whatever the move
  * order that reached it (within the first 12 plies of games), most played first.
  */
-export async function openingsAtPosition(db: Db, sfen: string): Promise<{ games: number; moves: OpeningMove[] }> {
+export async function openingsAtPosition(
+  db: Db,
+  sfen: string,
+  source: SourceFilter = 'played',
+): Promise<{ games: number; moves: OpeningMove[] }> {
   const rows = await statsDb(db)
     .selectFrom('opening_counters')
     .select([
@@ -280,6 +318,7 @@ export async function openingsAtPosition(db: Db, sfen: string): Promise<{ games:
       sql<string>`sum(draws)`.as('d'),
     ])
     .where('position', '=', positionKey(sfen))
+    .where((eb) => sourceCondition(eb, source))
     .groupBy('next')
     .orderBy(sql`sum(games)`, 'desc')
     .orderBy('next')

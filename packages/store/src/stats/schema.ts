@@ -59,6 +59,13 @@ export interface FinishedGamesTable {
   global_position: ColumnType<string, number | string, number | string>;
 }
 
+/**
+ * Where a counted game comes from (migration 0015): played on this server, or imported from a
+ * record. The statistics read one of them, or both.
+ */
+export const STATS_SOURCES = ['played', 'imported'] as const;
+export type StatsSource = (typeof STATS_SOURCES)[number];
+
 export const GRAINS = ['day', 'month', 'year', 'all'] as const;
 export type Grain = (typeof GRAINS)[number];
 
@@ -66,6 +73,7 @@ interface Dimensions {
   /** Migration 0005: the period's length; `day` is its first day (1970-01-01 for 'all'). */
   grain: Grain;
   day: ColumnType<string, string, string>;
+  source: StatsSource;
   ruleset: string;
   handicap: string;
   rated: boolean;
@@ -95,6 +103,7 @@ export interface LengthCountersTable extends Dimensions {
 
 export interface PlayerResultsTable {
   player_id: string;
+  source: StatsSource;
   color: 'sente' | 'gote';
   end_reason: string;
   wins: Count;
@@ -107,6 +116,7 @@ export interface OpeningCountersTable {
   handicap: string;
   prefix: string;
   next: string;
+  source: StatsSource;
   /** The position before `next`: SFEN board, side and hands (migration 0006; '' if unknown). */
   position: ColumnType<string, string | undefined, string>;
   games: Count;
@@ -115,7 +125,15 @@ export interface OpeningCountersTable {
   draws: Count;
 }
 
+/** What each HTTP import added, per owner ('p:' player id, 'a:' address key), for a day (migration 0015). */
+export interface ImportQuotaUsesTable {
+  owner: string;
+  at: ColumnType<Date, Date | string | undefined, never>;
+  records: number;
+}
+
 export type StatsTables = {
+  import_quota_uses: ImportQuotaUsesTable;
   projection_checkpoints: ProjectionCheckpointsTable;
   imported_games: ImportedGamesTable;
   finished_games: FinishedGamesTable;
