@@ -59,7 +59,8 @@ export function agreedGameStarter({ lobby, games, ratedGamesPerPair = 0 }: Agree
             },
             { gameId: proposal.gameId, clockRules: 'csa', illegalMoveLoses: true, maxMoves: proposal.maxMoves },
           ),
-        ratedGamesPerPair,
+        // a casual proposal has no rated game to count
+        proposal.rated ? ratedGamesPerPair : 0,
       );
     } catch (err) {
       const after = await existing(proposal.gameId);

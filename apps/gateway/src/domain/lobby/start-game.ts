@@ -189,11 +189,13 @@ export async function startTogether<T>(
 ): Promise<T> {
   const ids = players.map(([id]) => id);
   const [a, b] = [players[0][0], players[1][0]];
-  if (!isRealTime(timeControl))
+  if (!isRealTime(timeControl)) {
+    if (ratedGamesPerPair === 0) return start(true);
     return store.transaction(async (tx) => {
       await tx.lockPlayers(ids);
       return start(await ratedPairAllowed(tx, ratedGamesPerPair, a, b, at));
     });
+  }
   return store.transaction(async (tx) => {
     await tx.lockPlayers(ids);
     for (const [id, name] of players) {
