@@ -6,7 +6,7 @@
  * them), and one pair's rated games a day are capped (RATED_PAIR_LIMIT, casual still open).
  */
 import { randomBytes } from 'node:crypto';
-import { loadConfig } from '@shogi/gateway';
+import { BotRegistry, loadConfig } from '@shogi/gateway';
 import { catchUp } from '@shogi/store';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -15,14 +15,18 @@ import { type Stack, startStack } from './harness.js';
 
 let stack: Stack;
 let app: FastifyInstance;
+let botId: string;
 
 const PAIR_CAP = 4;
 const LOBBY_PER_ACCOUNT = 12;
 const LOBBY_PER_ADDRESS = 20;
+const BOT_GAMES_PER_ACCOUNT = 2;
 const bullet = { kind: 'fischer', mainSeconds: 60, incrementSeconds: 0 } as const;
 
 beforeAll(async () => {
+  const bots = new BotRegistry();
   stack = await startStack({
+    extras: { bots },
     config: {
       ratedGamesPerPairPerDay: PAIR_CAP,
       rateLimits: {
@@ -30,10 +34,16 @@ beforeAll(async () => {
         guests: { max: 0, windowMs: 60_000 },
         lobby: { max: LOBBY_PER_ACCOUNT, windowMs: 60_000 },
         lobbyPerIp: { max: LOBBY_PER_ADDRESS, windowMs: 60_000 },
+        botGames: { max: BOT_GAMES_PER_ACCOUNT, windowMs: 60_000 },
+        botGamesPerIp: { max: 0, windowMs: 60_000 },
       },
     },
   });
   app = stack.app;
+  // a bot that only takes the games it is given: the limits are the gateway's
+  const player = await req('POST', '/api/players', { body: { name: 'quiet-bot' }, ip: '192.0.2.250' });
+  botId = player.body.id;
+  bots.add({ id: botId, name: 'quiet-bot', join: () => undefined });
 });
 afterAll(async () => {
   await stack?.close();
@@ -251,5 +261,18 @@ describe('lobby limits count per account and per address, never per token', () =
     expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
     // an IPv6 client counts by its /64 like any other limit by address; c elsewhere is free
     expect((await ticket(c.tokens[0] as string, '2001:db8:5:6::1')).status).toBe(201);
+  });
+});
+
+describe('bot games count per account, never per token', () => {
+  test('a third bot game of one account is 429, whichever of its tokens asks', async () => {
+    const one = await account(3);
+    const botGame = (token: string | undefined) =>
+      req('POST', `/api/bots/${botId}/games`, { token, body: {}, ip: '203.0.113.30' });
+    for (let i = 0; i < BOT_GAMES_PER_ACCOUNT; i++) expect((await botGame(one.tokens[i])).status).toBe(201);
+    const refused = await botGame(one.tokens[2]);
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('RATE_LIMITED');
+    expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
   });
 });
