@@ -20,6 +20,7 @@ export const BENCH_CLIENT_LIMITS_OFF: Readonly<Record<string, string>> = {
   RATE_LIMIT_GUESTS_MAX: '0',
   SOCKET_MAX_PER_IP: '0',
   RATE_LIMIT_LOBBY_MAX: '0',
+  RATE_LIMIT_LOBBY_IP_MAX: '0',
   // no CSA listener unless a bench asks for one (bench/csa): 4081 may be taken on the machine
   CSA_PORT: '0',
 };

@@ -4,7 +4,7 @@
  * server, for a fixed time. Prints accepted moves/s, submit→verdict latency percentiles,
  * and where the time goes.
  *
- *   RATE_LIMIT_GUESTS_MAX=0 SOCKET_MAX_PER_IP=0 RATE_LIMIT_LOBBY_MAX=0 npm start -- --no-demo
+ *   RATE_LIMIT_GUESTS_MAX=0 SOCKET_MAX_PER_IP=0 RATE_LIMIT_LOBBY_MAX=0 RATE_LIMIT_LOBBY_IP_MAX=0 npm start -- --no-demo
  *   (or --role gateway / --role worker in two processes, with the same settings)
  *   npx tsx --conditions=@shogi/source bench/e2e/main.ts --games 200 --seconds 20
  *   npx tsx --conditions=@shogi/source bench/e2e/main.ts --games 100 --rate 1000 --seconds 20

@@ -56,6 +56,7 @@ export async function startServer(
       WATCH_MAX_PER_IP: '0',
       // the bench starts its games as players do (challenge, accept), all from two players
       RATE_LIMIT_LOBBY_MAX: '0',
+      RATE_LIMIT_LOBBY_IP_MAX: '0',
       // every player comes from this address
       RATE_LIMIT_GUESTS_MAX: '0',
       WATCH_MAX_BUFFERED: String(1 << 20),

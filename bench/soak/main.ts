@@ -248,6 +248,7 @@ async function main(): Promise<void> {
     RATE_LIMIT_GUESTS_MAX: '0',
     SOCKET_MAX_PER_IP: '0',
     RATE_LIMIT_LOBBY_MAX: '0',
+    RATE_LIMIT_LOBBY_IP_MAX: '0',
   };
   console.log(
     `soak: 2 gateways + 2 workers, ${RATE} moves/s over ${G} games, ${K} spectators, ${SECONDS / 60} min (warm-up ${WARMUP} s), database ${dbName}`,

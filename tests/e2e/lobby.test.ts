@@ -377,6 +377,10 @@ describe('the lobby and the players', () => {
     const guest = await stack.api.createPlayer('titled-guest');
     const game = await stack.api.createGame({ sente: guest.id, gote: bot.id });
     await move(game, guest, '7g7f', 0);
+    // the bot replies over the Bot API: a resignation before both sides moved would be an abort (the ply rule)
+    const reply = await post(`/api/bot/game/${game.id}/move/3c3d`, {}, bot.token);
+    expect(reply.status, await reply.clone().text()).toBe(200);
+    await expect.poll(async () => (await stack.api.game(game.id)).ply, { timeout: 10_000 }).toBe(2);
     const page = await chromium.contextAs(guest, 1366);
     await page.goto(url('/'));
     // the live boards, and your games in progress

@@ -240,7 +240,7 @@ describe('web client', () => {
     expect(await page.locator('.banner.result').textContent()).toMatch(/Gote \(demo-bot\) wins by resignation/);
   });
 
-  test('a bot resigns a game its person walked away from', async () => {
+  test('a bot resigns a game its person walked away from: nobody had moved, so it is an abort', async () => {
     const guest = await stack.api.createPlayer('walker');
     const created = await fetch(url(`/api/bots/${idleBot.id}/games`), {
       method: 'POST',
@@ -255,7 +255,8 @@ describe('web client', () => {
       await new Promise((r) => setTimeout(r, 250));
       view = await stack.api.game(game.id);
     }
-    expect(view.result).toEqual({ winner: 'sente', reason: 'resignation' });
+    // the ply rule: a resignation before both sides moved aborts the game, which nobody wins
+    expect(view.result).toEqual({ winner: null, reason: 'abort' });
   });
 
   test('a read-only token may not start a bot game', async () => {

@@ -335,6 +335,10 @@ describe('impasse declaration', () => {
 
   it('loses for a wrong declaration', async () => {
     const { game, players } = await newGame(stack.app, { sfen: SHORT });
+    // both sides move first: a wrong declaration before that aborts the game (the ply rule)
+    await startWorker();
+    await playMove(stack.app, game.id, players.sente.token, '5b4b', 0);
+    await playMove(stack.app, game.id, players.gote.token, '5i5h', 1);
     const keyed = { ...bearer(players.sente.token), 'idempotency-key': 'declare-1' };
     const res = await call(stack.app, 'POST', `/api/games/${game.id}/impasse`, {}, keyed);
     expect(res.status).toBe(202);

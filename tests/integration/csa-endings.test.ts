@@ -49,15 +49,16 @@ const result = async (gameId: string, on: Stack = stack) =>
 describe('endings', () => {
   test('an illegal move: #ILLEGAL_MOVE, and its mover loses at once', async () => {
     const { sente, gote, gameId } = await pairedGame(stack.csaPort, ['ill1', 'ill2'], 'illegal-300-10');
-    sente.send('+7775FU');
+    // after both first moves: before them an ending is an abort (the ply rule, below)
+    await playAll(sente, gote, ['+7776FU', '-3334FU']);
+    sente.send('+7774FU');
     expect(await endings(sente, gote, '')).toEqual([
       ['#ILLEGAL_MOVE', '#LOSE'],
       ['#ILLEGAL_MOVE', '#WIN'],
     ]);
     expect(await result(gameId)).toEqual({ winner: 'gote', reason: 'illegal_move' });
     const events = (await call(stack.app, 'GET', `/api/games/${gameId}/events?after=0`)).body.events;
-    expect(events.map((e: { type: string }) => e.type)).toEqual([
-      'GameCreated',
+    expect(events.map((e: { type: string }) => e.type).slice(-3)).toEqual([
       'MoveSubmitted',
       'MoveRejected',
       'GameEnded',
@@ -66,8 +67,8 @@ describe('endings', () => {
 
   test('a move that names the wrong piece is an illegal move too', async () => {
     const { sente, gote, gameId } = await pairedGame(stack.csaPort, ['ill3', 'ill4'], 'illegal-300-10');
-    await play(sente, gote, '+7776FU');
-    gote.send('-3334KA');
+    await playAll(sente, gote, ['+7776FU', '-3334FU', '+2726FU']);
+    gote.send('-8384KA');
     expect(await endings(sente, gote, '')).toEqual([
       ['#ILLEGAL_MOVE', '#WIN'],
       ['#ILLEGAL_MOVE', '#LOSE'],
@@ -123,6 +124,7 @@ describe('endings', () => {
 
   test('a wrong declaration: %KACHI, #ILLEGAL_MOVE, and the declarer loses', async () => {
     const { sente, gote } = await pairedGame(stack.csaPort, ['kachi3', 'kachi4'], 'kachi-300-10');
+    await playAll(sente, gote, ['+7776FU', '-3334FU']);
     sente.send('%KACHI');
     expect(await endings(sente, gote, '')).toEqual([
       ['%KACHI', '#ILLEGAL_MOVE', '#LOSE'],
@@ -131,8 +133,10 @@ describe('endings', () => {
   });
 
   test('time up: #TIME_UP, from the clock running since the start', async () => {
-    const { sente, gote, gameId, summaries } = await pairedGame(stack.csaPort, ['tu1', 'tu2'], 'tu-1-0');
-    expect(summaries[0].field('Total_Time')).toBe('1');
+    const { sente, gote, gameId, summaries } = await pairedGame(stack.csaPort, ['tu1', 'tu2'], 'tu-3-0');
+    expect(summaries[0].field('Total_Time')).toBe('3');
+    // both first moves at once; then sente thinks past its 3 s (from the start, less what it used)
+    await playAll(sente, gote, ['+7776FU', '-3334FU']);
     expect(await endings(sente, gote, '')).toEqual([
       ['#TIME_UP', '#LOSE'],
       ['#TIME_UP', '#WIN'],
@@ -142,10 +146,22 @@ describe('endings', () => {
 
   test('a client that drops mid-game loses on time', async () => {
     const { sente, gote, gameId } = await pairedGame(stack.csaPort, ['drop1', 'drop2'], 'drop-2-0');
-    await play(sente, gote, '+7776FU');
+    await playAll(sente, gote, ['+7776FU', '-3334FU', '+2726FU']);
     gote.close();
     expect(await sente.readUntil('#WIN', 15_000)).toEqual(['#TIME_UP', '#WIN']);
     expect(await result(gameId)).toEqual({ winner: 'sente', reason: 'timeout' });
+  });
+
+  test.each([
+    ['an illegal move', 'ply0a', async (s: CsaClient) => s.send('+7775FU')],
+    ['a wrong declaration', 'ply0b', async (s: CsaClient) => s.send('%KACHI')],
+    // the first mover's time runs out before the second mover moved
+    ['time up', 'ply0c', async () => undefined],
+  ])('%s before both sides moved aborts the game: #CHUDAN to both, no winner (the ply rule)', async (_, name, act) => {
+    const { sente, gote, gameId } = await pairedGame(stack.csaPort, [`${name}s`, `${name}g`], `${name}-1-0`);
+    await act(sente);
+    expect(await endings(sente, gote, '')).toEqual([['#CHUDAN'], ['#CHUDAN']]);
+    expect(await result(gameId)).toEqual({ winner: null, reason: 'abort' });
   });
 
   test('%CHUDAN before the first move: #CHUDAN to both, and the game is aborted', async () => {

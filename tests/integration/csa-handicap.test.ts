@@ -89,8 +89,9 @@ describe('handicap game names', () => {
     const view = await call(stack.app, 'GET', `/api/games/${gameId}`);
     expect(view.body).toMatchObject({ rated: true, initialSfen: HANDICAP_SFENS.two_piece, status: 'ongoing' });
     expect(view.body.players.sente.name).toBe('hc_rated_a');
+    // the giver (gote) has not moved: its resignation aborts the game, unrated (the ply rule)
     gote.send('%TORYO');
-    await Promise.all([gote.readUntil('#LOSE'), sente.readUntil('#WIN')]);
+    await Promise.all([gote.readUntil('#CHUDAN'), sente.readUntil('#CHUDAN')]);
   });
 
   test('two players who asked no side wait; one who asks a side is paired with the first of them', async () => {

@@ -149,8 +149,9 @@ test('two gateways starting one agreed game at once (a slow start taken over): o
   await play(sente, gote, '+7776FU');
   const view = await call(stack.app, 'GET', `/api/games/${summary.gameId}`);
   expect(view.body).toMatchObject({ status: 'ongoing', moves: ['7g7f'] });
+  // gote has not moved: its resignation aborts the game (the ply rule), on both gateways alike
   gote.send('%TORYO');
-  await Promise.all([gote.readUntil('#LOSE'), sente.readUntil('#WIN')]);
+  await Promise.all([gote.readUntil('#CHUDAN'), sente.readUntil('#CHUDAN')]);
 });
 
 test('a gateway that dies between claiming the start and creating the game: the other player gets START all the same', async () => {

@@ -174,8 +174,16 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const defaults = loadConfig({});
   const config: GatewayConfig = {
     ...defaults,
-    // the tests make many guests and bot games from 127.0.0.1; abuse-limits.test.ts turns these on
-    rateLimits: { ...defaults.rateLimits, guests: NO_LIMIT, botGames: NO_LIMIT, botGamesPerIp: NO_LIMIT },
+    // the tests make many guests, bot games and lobby writes from 127.0.0.1, and many rated
+    // games between the same two players; abuse-limits.test.ts and rating-farming.test.ts turn these on
+    rateLimits: {
+      ...defaults.rateLimits,
+      guests: NO_LIMIT,
+      botGames: NO_LIMIT,
+      botGamesPerIp: NO_LIMIT,
+      lobbyPerIp: NO_LIMIT,
+    },
+    ratedGamesPerPairPerDay: 0,
     host: '127.0.0.1',
     port: 0,
     databaseUrl: database.url,

@@ -304,7 +304,8 @@ describe('hostile input on POST /api/games/:id/moves and friends', () => {
     expect(resigned.status).toBe(202);
     const view = (await call(stack.app, 'GET', `/api/games/${game.id}`)).body;
     expect(view.status).toBe('ended');
-    expect(view.result).toEqual({ winner: 'sente', reason: 'resignation' });
+    // nobody had moved: the resignation aborts the game (the ply rule)
+    expect(view.result).toEqual({ winner: null, reason: 'abort' });
     const seq = view.lastSeq;
     const move = await call(stack.app, 'POST', moves(game.id), { usi: '7g7f', ply: 0 }, sente(p));
     expect(move.status).toBe(409);

@@ -147,9 +147,11 @@ describe('a whole game through the Board API', () => {
     const { s, g, full } = await streams(gameId, erin, frank);
     expect(full).toMatchObject({ clock: null, speed: 'correspondence', perf: { name: 'Correspondence' } });
     expect(full.state).toMatchObject({ btime: 2_147_483_647, wtime: 2_147_483_647, binc: 0, winc: 0, byo: 0 });
-    // /resign ends it too
+    // /resign ends it too; before both sides moved it is an abort, as on lishogi (the ply rule)
     expect((await post(stack, `/api/board/game/${gameId}/resign`, frank.token)).body).toEqual({ ok: true });
-    expect((await s.rest()).at(-1)).toMatchObject({ status: 'resign', winner: 'sente' });
+    const last = (await s.rest()).at(-1);
+    expect(last).toMatchObject({ status: 'aborted' });
+    expect(last).not.toHaveProperty('winner');
     g.close();
   });
   test('a flag: the final state is `outoftime`, the loser`s time at zero', async () => {

@@ -192,11 +192,15 @@ describe('tokens in URLs', () => {
     expect(await open('made-up-ticket')).toBe(401);
   });
 
-  test('tickets are limited per token like lobby writes (429 with Retry-After)', async () => {
+  test('tickets are limited per account like lobby writes (429 with Retry-After)', async () => {
     const { max } = stack.config.rateLimits.lobby;
+    // an account of its own: the lobby limit counts every token of an account together
+    await call(stack.app, 'POST', '/api/accounts', { username: 'ticketer', password: 'correct horse' });
+    const session = (await call(stack.app, 'POST', '/api/session', { username: 'ticketer', password: 'correct horse' }))
+      .body.token as string;
     const statuses: number[] = [];
     for (let i = 0; i <= max; i++)
-      statuses.push((await call(stack.app, 'POST', '/api/socket-ticket', {}, bearer(tokens.playOnly))).status);
+      statuses.push((await call(stack.app, 'POST', '/api/socket-ticket', {}, bearer(session))).status);
     expect(statuses.slice(0, max).every((s) => s === 201)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
   });

@@ -32,6 +32,7 @@ beforeAll(async () => {
         auth: NO_LIMIT,
         moves: NO_LIMIT,
         lobby: NO_LIMIT,
+        lobbyPerIp: NO_LIMIT,
         guests: NO_LIMIT,
         botGames: NO_LIMIT,
         botGamesPerIp: NO_LIMIT,

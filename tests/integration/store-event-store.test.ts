@@ -113,7 +113,11 @@ describe('postgres event store', () => {
       side_to_move: 'sente',
       sfen: 'lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3',
     });
-    const resign = decide({ type: 'Resign', playerId: SENTE.id, now: T0 }, fold([gameCreated('row1')], initialState()));
+    const played = fold(
+      (await readStream(t.db, 'row1')).map(({ type, data }) => ({ type, data }) as GameEvent),
+      initialState(),
+    );
+    const resign = decide({ type: 'Resign', playerId: SENTE.id, now: T0 }, played);
     if (!resign.ok) throw new Error('resign');
     await appendEvents(t.db, 'row1', 5, resign.events);
     expect(await getGame(t.db, 'row1')).toMatchObject({

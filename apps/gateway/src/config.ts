@@ -79,6 +79,12 @@ export interface GatewayConfig {
    * lets one client fill the open-seek list.
    */
   readonly lobbyMaxOpenSeeksPerIp: number;
+  /**
+   * rated games two players may start together in 24 hours (either colour; RATED_PAIR_LIMIT
+   * past it, or a casual game where the protocol cannot answer so); 0: no cap. Two accounts
+   * of one person would otherwise trade rating points.
+   */
+  readonly ratedGamesPerPairPerDay: number;
   /** the CSA protocol's TCP listener (docs/csa.md): whether it runs (CSA_PORT=0 turns it off) */
   readonly csaListen: boolean;
   /** its port; 0 in a config made by code asks the OS for a free one (tests) */
@@ -109,11 +115,16 @@ export interface RateLimits {
   readonly auth: RateLimit;
   /** moves and resignations (HTTP and player WebSocket), per token */
   readonly moves: RateLimit;
-  /** seeks, challenges and other lobby writes, per token */
+  /**
+   * seeks, challenges, answers, rematches, socket tickets and other lobby writes, per account
+   * (never per token: an account may hold many)...
+   */
   readonly lobby: RateLimit;
+  /** ...and per client IP, all its accounts together (a household or a club shares one) */
+  readonly lobbyPerIp: RateLimit;
   /** guest players (POST /api/players), per client IP */
   readonly guests: RateLimit;
-  /** games against a bot (POST /api/bots/:id/games), per token... */
+  /** games against a bot (POST /api/bots/:id/games), per account... */
   readonly botGames: RateLimit;
   /** ...and per client IP, so new guests' tokens do not lift it */
   readonly botGamesPerIp: RateLimit;
@@ -180,6 +191,11 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       auth: { max: int(env, 'RATE_LIMIT_AUTH_MAX', 10), windowMs: int(env, 'RATE_LIMIT_AUTH_WINDOW_MS', 60_000) },
       moves: { max: int(env, 'RATE_LIMIT_MOVES_MAX', 20), windowMs: int(env, 'RATE_LIMIT_MOVES_WINDOW_MS', 1_000) },
       lobby: { max: int(env, 'RATE_LIMIT_LOBBY_MAX', 30), windowMs: int(env, 'RATE_LIMIT_LOBBY_WINDOW_MS', 60_000) },
+      // four accounts' worth: players who share an address still play, one client cannot multiply accounts
+      lobbyPerIp: {
+        max: int(env, 'RATE_LIMIT_LOBBY_IP_MAX', 120),
+        windowMs: int(env, 'RATE_LIMIT_LOBBY_IP_WINDOW_MS', 60_000),
+      },
       // room for a household or a classroom behind one address, not for a flood of players
       guests: {
         max: int(env, 'RATE_LIMIT_GUESTS_MAX', 10),
@@ -213,6 +229,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       },
     },
     lobbyMaxOpenSeeksPerIp: int(env, 'LOBBY_MAX_OPEN_SEEKS_PER_IP', 20),
+    ratedGamesPerPairPerDay: int(env, 'RATED_GAMES_PER_PAIR_PER_DAY', 10),
     csaListen: int(env, 'CSA_PORT', 4081) !== 0,
     csaPort: int(env, 'CSA_PORT', 4081),
     csaAgreeTimeoutMs: int(env, 'CSA_AGREE_TIMEOUT_MS', 120_000),

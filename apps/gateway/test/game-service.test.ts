@@ -130,9 +130,10 @@ describe('the game service', () => {
   test('resignation ends the game at once', async () => {
     const game = await service.createGame({ sente: 'alice', gote: 'bob' });
     const first = await service.resign(game.id, bob, 'r1');
+    // nobody had moved: the ply rule makes it an abort, which nobody wins (packages/game's ply-rule.ts)
     expect(await service.view(game.id)).toMatchObject({
       status: 'ended',
-      result: { winner: 'sente', reason: 'resignation' },
+      result: { winner: null, reason: 'abort' },
     });
     expect(await code(service.resign(game.id, alice))).toBe('GAME_OVER');
     // a replay with a key answers the original seq; without one, or by the winner, it is 409

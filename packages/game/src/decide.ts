@@ -31,6 +31,7 @@ import type {
 import type { GameEvent, MoveRejected, MoveSubmitted, VerdictRejection } from './events.js';
 import { clockStarted, flagAt } from './game-clock.js';
 import { historyAt } from './move-line.js';
+import { abortBeforeBothMoved } from './ply-rule.js';
 import { type Rejection, rejection } from './rejections.js';
 import { colorOfPlayer, type GameState, lineOf, opponentOf } from './state.js';
 import { UNLIMITED, validateTimeControl } from './time-control.js';
@@ -55,7 +56,15 @@ export const MAX_COMMENT_CHARS = 2000;
 /** The longest move limit a game may have: longer games are not played. */
 const MAX_MOVE_LIMIT = 10_000;
 
+/** The events a command makes on `state`, or its rejection; every ending passes the ply rule (ply-rule.ts). */
 export function decide(command: GameCommand, state: GameState): Decision {
+  const decision = decideCommand(command, state);
+  if (!decision.ok) return decision;
+  const events = abortBeforeBothMoved(state, decision.events);
+  return events === decision.events ? decision : { ...decision, events };
+}
+
+function decideCommand(command: GameCommand, state: GameState): Decision {
   switch (command.type) {
     case 'CreateGame':
       return createGame(command, state);

@@ -179,8 +179,10 @@ export interface GameEnded {
     /** An abort's request key (the player's own ending: see Resigned). */
     readonly idempotencyKey?: string;
     /**
-     * The side whose request aborted the game (absent for the first-move timer's abort, and
-     * in aborts recorded before it was kept): its key replays for that side only.
+     * The side whose request aborted the game: an abort, or a resignation or impasse
+     * declaration made before both sides had moved (ply-rule.ts). Absent for a flag's or an
+     * illegal move's abort, and in aborts recorded before it was kept. An abort request's key
+     * replays for that side only.
      */
     readonly abortedBy?: ColorName;
   };

@@ -100,7 +100,9 @@ export function evolve(state: GameState, event: GameEvent): GameState {
       const d = event.data;
       next.status = 'ended';
       next.result = { winner: d.winner, reason: d.reason, at: d.at };
-      if (d.abortedBy !== undefined) next.endedBy = endingRequest('Abort', d.abortedBy, next.seq, d.idempotencyKey);
+      // a resignation or declaration that the ply rule made an abort keeps its own request (the Resigned before)
+      if (d.abortedBy !== undefined && state.endedBy === null)
+        next.endedBy = endingRequest('Abort', d.abortedBy, next.seq, d.idempotencyKey);
       return next;
     }
     default: {

@@ -89,6 +89,7 @@ export {
 } from './game-clock.js';
 export { recordOfEvents } from './game-record.js';
 export { type CaughtUp, GameStates, type GameStatesOptions } from './game-states.js';
+export { abortBeforeBothMoved, beforeBothMoved, PLIES_BEFORE_RESULT } from './ply-rule.js';
 export { RecentStates } from './recent-states.js';
 export { isRejectionCode, REJECTION_CODES, type Rejection, type RejectionCode, rejection } from './rejections.js';
 export {

@@ -99,8 +99,8 @@ describe('byoyomi (Total_Time, Byoyomi)', () => {
     else
       expect(events).toEqual([
         { type: 'MoveRejected', data: { submittedSeq: 2, usi: '7g7f', ply: 0, reason: 'timeout' } },
-        // the flag is dated at the last millisecond in time
-        { type: 'GameEnded', data: { winner: 'gote', reason: 'timeout', at: iso(10 * S - 1) } },
+        // the flag is dated at the last millisecond in time; nobody had moved: the ply rule aborts
+        { type: 'GameEnded', data: { winner: null, reason: 'abort', at: iso(10 * S - 1) } },
       ]);
   });
 });
@@ -129,11 +129,11 @@ describe('Fischer (Total_Time, Increment)', () => {
     else
       expect(events).toEqual([
         { type: 'MoveRejected', data: { submittedSeq: 2, usi: '7g7f', ply: 0, reason: 'timeout' } },
-        { type: 'GameEnded', data: { winner: 'gote', reason: 'timeout', at: iso(7 * S - 1) } },
+        { type: 'GameEnded', data: { winner: null, reason: 'abort', at: iso(7 * S - 1) } },
       ]);
   });
 
-  it('flags the side on move by a clock check at its deadline: a timeout, never an abort', () => {
+  it('flags the side on move by a clock check at its deadline: an abort before both first moves, then a timeout', () => {
     // sudden death 900 s (floodgate-900-0): nobody has moved; the check comes at 900 s
     const log = [created(fischer(900, 0))];
     given(log)
@@ -141,7 +141,12 @@ describe('Fischer (Total_Time, Increment)', () => {
       .then([]);
     given(log)
       .when({ type: 'CheckClock', now: t(900 * S) })
-      .then([{ type: 'GameEnded', data: { winner: 'gote', reason: 'timeout', at: iso(900 * S - 1) } }]);
+      .then([{ type: 'GameEnded', data: { winner: null, reason: 'abort', at: iso(900 * S - 1) } }]);
+    // both moved (1 s each): sente, on move from 2 s with 899 s left, runs out
+    const opened = history(fischer(900, 0), [1000, 2000]);
+    given(opened)
+      .when({ type: 'CheckClock', now: t(2000 + 899 * S) })
+      .then([{ type: 'GameEnded', data: { winner: 'gote', reason: 'timeout', at: iso(2000 + 899 * S - 1) } }]);
   });
 });
 

@@ -2,10 +2,12 @@ import { START_SFEN } from '@shogi/rules';
 import { describe, expect, it } from 'vitest';
 import { decide, fold, type GameEvent, initialState, movesOf } from '../src/index.js';
 import { GOTE, gameCreated, given, moveSubmitted, SENTE, T0 } from '../src/testing/index.js';
-import { created, mustAccept, play, playAll } from './helpers.js';
+import { created, mustAccept, play, playAll, playedLog } from './helpers.js';
 
 const at = T0.toISOString();
 const created1 = gameCreated('g1');
+/** The game after both first moves: from here a player's ending names a winner (ply-rule.ts). */
+const opened = playedLog(created1, ['7g7f', '3c3d']);
 const BYOYOMI = { kind: 'byoyomi', mainSeconds: 600, byoyomiSeconds: 30, periods: 1 } as const;
 
 describe('CreateGame', () => {
@@ -253,7 +255,7 @@ describe('game ends', () => {
         { type: 'ImpasseDeclared', data: { color: 'sente', valid: true, points: 37, piecesInCamp: 13, at } },
         { type: 'GameEnded', data: { winner: 'sente', reason: 'impasse', at } },
       ]);
-    given([created1])
+    given(opened)
       .when({ type: 'DeclareImpasse', playerId: SENTE.id, now: T0 })
       .then([
         { type: 'ImpasseDeclared', data: { color: 'sente', valid: false, points: 0, piecesInCamp: 0, at } },
@@ -265,7 +267,7 @@ describe('game ends', () => {
       .thenRejects('move_pending');
   });
   it('resigning ends the game for the opponent', () => {
-    given([created1])
+    given(opened)
       .when({ type: 'Resign', playerId: GOTE.id, now: T0 })
       .then([
         { type: 'Resigned', data: { color: 'gote', at } },
@@ -279,12 +281,12 @@ describe('game ends', () => {
       type: 'MoveRejected',
       data: { submittedSeq: 2, usi: '7g7f', ply: 0, reason: 'game_over' },
     };
-    given([created1, pending])
+    given([...opened, moveSubmitted('2g2f', 2)])
       .when({ type: 'Resign', playerId: GOTE.id, now: T0 })
       .then([
         { type: 'Resigned', data: { color: 'gote', at } },
         { type: 'GameEnded', data: { winner: 'sente', reason: 'resignation', at } },
-        rejected,
+        { type: 'MoveRejected', data: { submittedSeq: 6, usi: '2g2f', ply: 2, reason: 'game_over' } },
       ]);
     given([created1, pending])
       .when({ type: 'Abort', playerId: GOTE.id, now: T0 })

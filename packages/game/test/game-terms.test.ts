@@ -28,24 +28,24 @@ function played(first: GameEvent, moves: readonly string[]): GameEvent[] {
 
 describe('an illegal move loses, in a game whose terms say so', () => {
   it('records the submission, its rejection and the end at once', () => {
-    given([created()])
-      .when({ type: 'SubmitMove', playerId: SENTE.id, usi: '7g7e', ply: 0, now: T0 })
+    given(played(created(), ['7g7f', '3c3d']))
+      .when({ type: 'SubmitMove', playerId: SENTE.id, usi: '2g2e', ply: 2, now: T0 })
       .then([
-        { type: 'MoveSubmitted', data: { playerId: SENTE.id, color: 'sente', usi: '7g7e', ply: 0, receivedAt: iso } },
-        { type: 'MoveRejected', data: { submittedSeq: 2, usi: '7g7e', ply: 0, reason: 'illegal_piece_move' } },
+        { type: 'MoveSubmitted', data: { playerId: SENTE.id, color: 'sente', usi: '2g2e', ply: 2, receivedAt: iso } },
+        { type: 'MoveRejected', data: { submittedSeq: 6, usi: '2g2e', ply: 2, reason: 'illegal_piece_move' } },
         { type: 'GameEnded', data: { winner: 'gote', reason: 'illegal_move', at: iso } },
       ]);
   });
 
   it('records text that is no move as sent, rejected as malformed', () => {
-    given([created()])
-      .when({ type: 'SubmitMove', playerId: SENTE.id, usi: '+7776KA', ply: 0, now: T0 })
+    given(played(created(), ['7g7f', '3c3d']))
+      .when({ type: 'SubmitMove', playerId: SENTE.id, usi: '+7776KA', ply: 2, now: T0 })
       .then([
         {
           type: 'MoveSubmitted',
-          data: { playerId: SENTE.id, color: 'sente', usi: '+7776KA', ply: 0, receivedAt: iso },
+          data: { playerId: SENTE.id, color: 'sente', usi: '+7776KA', ply: 2, receivedAt: iso },
         },
-        { type: 'MoveRejected', data: { submittedSeq: 2, usi: '+7776KA', ply: 0, reason: 'malformed_usi' } },
+        { type: 'MoveRejected', data: { submittedSeq: 6, usi: '+7776KA', ply: 2, reason: 'malformed_usi' } },
         { type: 'GameEnded', data: { winner: 'gote', reason: 'illegal_move', at: iso } },
       ]);
   });

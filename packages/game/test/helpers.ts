@@ -45,3 +45,18 @@ export function playAll(state: GameState, moves: readonly string[]): { state: Ga
   }
   return { state: s, verdicts };
 }
+
+/** The log of a game from `first` after `moves` were submitted and validated in turn. */
+export function playedLog(first: GameEvent, moves: readonly string[], now: Date = T0): GameEvent[] {
+  const log: GameEvent[] = [first];
+  let state = fold(log, initialState());
+  moves.forEach((usi, ply) => {
+    const player = state.sideToMove === 'sente' ? SENTE : GOTE;
+    const submitted = mustAccept(decide({ type: 'SubmitMove', playerId: player.id, usi, ply, now }, state));
+    state = fold(submitted, state);
+    const verdict = mustAccept(decide({ type: 'ValidatePending', seq: state.seq, now }, state));
+    state = fold(verdict, state);
+    log.push(...submitted, ...verdict);
+  });
+  return log;
+}

@@ -136,6 +136,11 @@ export const ERRORS = {
     message:
       'Too many open seeks come from your network address (all its players together); cancel one, or wait until some are paired or expire',
   },
+  RATED_PAIR_LIMIT: {
+    status: 409,
+    message:
+      'You two have played as many rated games together as a day allows (RATED_GAMES_PER_PAIR_PER_DAY, over the last 24 hours); play a casual game instead',
+  },
   ALREADY_PLAYING: {
     status: 409,
     message:

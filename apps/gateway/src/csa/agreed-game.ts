@@ -15,9 +15,11 @@ import type { StartGame } from './proposals.js';
 export interface AgreedGameDeps {
   readonly lobby: Transactional<StartTx>;
   readonly games: Pick<GameService, 'createGame' | 'details'>;
+  /** rated games one pair may start in 24 hours; past it their game is casual (0: no cap) */
+  readonly ratedGamesPerPair?: number;
 }
 
-export function agreedGameStarter({ lobby, games }: AgreedGameDeps): StartGame {
+export function agreedGameStarter({ lobby, games, ratedGamesPerPair = 0 }: AgreedGameDeps): StartGame {
   /** The game under the id if it exists already (a start made before, maybe by a gateway since gone). */
   const existing = async (gameId: string): Promise<StartedGame | null> => {
     try {
@@ -38,19 +40,27 @@ export function agreedGameStarter({ lobby, games }: AgreedGameDeps): StartGame {
       [gote.playerId, gote.name],
     ] as const;
     try {
-      await startTogether(lobby, players, proposal.timeControl, new Date(), () =>
-        games.createGame(
-          {
-            sente: sente.playerId,
-            gote: gote.playerId,
-            // shogi-server's rules: perpetual check loses for the checker, it is no illegal move
-            ruleset: 'jsa',
-            timeControl: proposal.timeControl,
-            rated: proposal.rated,
-            ...(proposal.handicap === null ? {} : { handicap: proposal.handicap }),
-          },
-          { gameId: proposal.gameId, clockRules: 'csa', illegalMoveLoses: true, maxMoves: proposal.maxMoves },
-        ),
+      // the Game_Summary says nothing of rating, so a pair past its daily cap plays on, casual
+      await startTogether(
+        lobby,
+        players,
+        proposal.timeControl,
+        new Date(),
+        (ratedAllowed) =>
+          games.createGame(
+            {
+              sente: sente.playerId,
+              gote: gote.playerId,
+              // shogi-server's rules: perpetual check loses for the checker, it is no illegal move
+              ruleset: 'jsa',
+              timeControl: proposal.timeControl,
+              rated: proposal.rated && ratedAllowed,
+              ...(proposal.handicap === null ? {} : { handicap: proposal.handicap }),
+            },
+            { gameId: proposal.gameId, clockRules: 'csa', illegalMoveLoses: true, maxMoves: proposal.maxMoves },
+          ),
+        // a casual proposal has no rated game to count
+        proposal.rated ? ratedGamesPerPair : 0,
       );
     } catch (err) {
       const after = await existing(proposal.gameId);

@@ -72,7 +72,11 @@ export default fp<{ config: GatewayConfig }>(
       failed: (ip, name) => app.authFailures.count(ip, name),
     };
 
-    const startGame = agreedGameStarter({ lobby: lobbyStore(app.databases.lobby), games: app.games });
+    const startGame = agreedGameStarter({
+      lobby: lobbyStore(app.databases.lobby),
+      games: app.games,
+      ratedGamesPerPair: config.ratedGamesPerPairPerDay,
+    });
 
     const x1: X1Context = {
       presence: (sessionId, presence) => {

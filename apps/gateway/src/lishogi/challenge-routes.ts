@@ -31,6 +31,8 @@ const NOT_FOUND_ON_LISHOGI: ReadonlySet<ErrorCode> = new Set([
   'CHALLENGE_CLOSED',
   'ALREADY_PLAYING',
   'OPPONENT_PLAYING',
+  // the pair's rated games for the day are played: a bot client skips the challenge and goes on
+  'RATED_PAIR_LIMIT',
 ]);
 
 async function answered(answer: () => Promise<unknown>): Promise<{ ok: true }> {

@@ -30,6 +30,7 @@ import {
   ongoingGameOf,
   openSeeksInPool,
   playersNamed,
+  ratedGamesBetween,
   rematchesOf,
   withdrawOpenSeeks,
 } from '@shogi/store';
@@ -63,6 +64,7 @@ export function lobbyStore(db: Db): LobbyStore {
 function reads(executor: LobbyDb): PlayingReads & BotReads & SeekCounts {
   return {
     ongoingGameOf: (playerId, kinds) => ongoingGameOf(executor, playerId, kinds),
+    ratedGamesBetween: (a, b, since) => ratedGamesBetween(executor, a, b, since),
     isBotAccount: (playerId) => isBotAccount(executor, playerId),
     countOpenSeeks: (playerId, at) => countOpenSeeks(executor, playerId, at),
     countOpenSeeksFrom: (key, at) => countOpenSeeksFrom(executor, key, at),

@@ -39,6 +39,7 @@ export default fp<{ config: GatewayConfig; bots?: BotRegistry }>(
       store: lobbyStore(db),
       games: app.games,
       maxOpenSeeksPerAddress: config.lobbyMaxOpenSeeksPerIp,
+      ratedGamesPerPair: config.ratedGamesPerPairPerDay,
       titles: app.botTitles,
       ...(bots === undefined ? {} : { bots: botsOf(bots) }),
       notify: async (playerId, message) => {

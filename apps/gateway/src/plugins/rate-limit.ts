@@ -1,15 +1,17 @@
 /**
  * Request rate limits (@fastify/rate-limit) counted in Redis, so a limit holds across
  * every gateway. Nothing is limited globally: a route opts in with `config: app.limits.X`
- * (`X`: auth, guests, botGamesPerIp and exports per client IP, an IPv6 client by its /64; moves, lobby,
- * botGames, analysis, chat and imports per token, or per IP without one), or counts with `consumeLimit` where a second
- * key applies. Above the limit: 429 RATE_LIMITED with Retry-After (seconds). A limit whose max
- * is 0 is off.
+ * (`X`: auth, guests, botGamesPerIp, lobbyPerIp and exports per client IP, an IPv6 client by its /64;
+ * lobby and botGames per account, never per token, as an account may hold many; moves, analysis,
+ * chat and imports per token; each per IP without a principal), or counts with `consumeLimit`
+ * where a second key applies. A route limited by `lobby` is counted by `lobbyPerIp` too: it
+ * passes only under both. Above the limit: 429 RATE_LIMITED with Retry-After (seconds). A
+ * limit whose max is 0 is off.
  */
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { GatewayConfig, RateLimit, RateLimits } from '../config.js';
+import type { GatewayConfig, RateLimits } from '../config.js';
 import { ApiError } from '../domain/api-error.js';
 import { hashToken } from '../domain/auth.js';
 import { addressKey } from '../domain/client-address.js';
@@ -18,7 +20,12 @@ import { tokenOf } from './auth.js';
 /** What a route puts in its `config` to be limited (or `{ rateLimit: false }` when the limit is off). */
 export interface RouteLimit {
   readonly rateLimit: RateLimitOptions | false;
+  /** a second limit the route's requests count against, by its own key (consumeLimit) */
+  readonly alsoLimit?: keyof RateLimits;
 }
+
+/** The limits counted by a second key as well: the account's limit, then its address's. */
+const ALSO: Partial<Record<keyof RateLimits, keyof RateLimits>> = { lobby: 'lobbyPerIp' };
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -42,6 +49,9 @@ const byToken = (request: FastifyRequest) => {
   const hash = request.principal?.tokenHash ?? (token === null ? null : hashToken(token));
   return hash === null ? byIp(request) : `t:${hash.slice(0, 32)}`;
 };
+/** the principal's player, whichever of its tokens it came with (the access check ran first) */
+const byAccount = (request: FastifyRequest) =>
+  request.principal === null ? byToken(request) : `a:${request.principal.id}`;
 
 export default fp<{ config: GatewayConfig }>(
   async (app: FastifyInstance, { config }) => {
@@ -57,9 +67,10 @@ export default fp<{ config: GatewayConfig }>(
     const keys: Record<keyof RateLimits, (r: FastifyRequest) => string> = {
       auth: byIp,
       moves: byToken,
-      lobby: byToken,
+      lobby: byAccount,
+      lobbyPerIp: byIp,
       guests: byIp,
-      botGames: byToken,
+      botGames: byAccount,
       botGamesPerIp: byIp,
       analysis: byToken,
       chat: byToken,
@@ -70,19 +81,29 @@ export default fp<{ config: GatewayConfig }>(
     // the bots this server runs play many games at once on one token each: the limits meant
     // for clients would throttle every game they play
     const ownBot = (r: FastifyRequest) => r.principal !== null && app.runsBot(r.principal.id);
-    const options = (limit: RateLimit, keyGenerator: (r: FastifyRequest) => string): RouteLimit => ({
-      rateLimit:
-        limit.max === 0
-          ? false
-          : { max: limit.max, timeWindow: limit.windowMs, keyGenerator, allowList: (r) => ownBot(r) },
-    });
+    const options = (name: keyof RateLimits): RouteLimit => {
+      const limit = config.rateLimits[name];
+      const also = ALSO[name];
+      return {
+        rateLimit:
+          limit.max === 0
+            ? false
+            : { max: limit.max, timeWindow: limit.windowMs, keyGenerator: keys[name], allowList: (r) => ownBot(r) },
+        ...(also === undefined ? {} : { alsoLimit: also }),
+      };
+    };
     app.decorate(
       'limits',
-      Object.fromEntries(names.map((name) => [name, options(config.rateLimits[name], keys[name])])) as Record<
-        keyof RateLimits,
-        RouteLimit
-      >,
+      Object.fromEntries(names.map((name) => [name, options(name)])) as Record<keyof RateLimits, RouteLimit>,
     );
+    // the second key of a route's limit, counted after the first (both run after the access
+    // check, which comes first on every route): a request passes only when both allow it
+    app.addHook('onRoute', (route) => {
+      const also = (route.config as Partial<RouteLimit> | undefined)?.alsoLimit;
+      if (also === undefined) return;
+      const own = route.onRequest === undefined ? [] : [route.onRequest].flat();
+      route.onRequest = [...own, async (request, reply) => app.consumeLimit(also, request, reply)];
+    });
     // counters of socket frames and of routes' second keys, apart from the routes' own
     // (which are keyed by route)
     const checks = new Map<keyof RateLimits, ReturnType<FastifyInstance['createRateLimit']>>();

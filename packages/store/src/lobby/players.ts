@@ -47,3 +47,18 @@ export async function attempt<T>(trx: LobbyDb, fn: () => Promise<T | undefined>)
   await sql`release savepoint lobby_attempt`.execute(trx);
   return result;
 }
+
+/**
+ * The rated games the two players started together (either colour) since `since`, aborted
+ * ones included: the daily cap on one pair's rated games counts games started, read from
+ * each game's GameCreated (seq 1), as the lobby's start path writes it before it commits.
+ */
+export async function ratedGamesBetween(db: LobbyDb, a: string, b: string, since: Date): Promise<number> {
+  const { rows } = await sql<{ n: string }>`
+    select count(*) as n from games g
+    join game_events e on e.game_id = g.id and e.seq = 1 and e.type = 'GameCreated'
+    where ((g.sente_id = ${a} and g.gote_id = ${b}) or (g.sente_id = ${b} and g.gote_id = ${a}))
+      and g.created_at >= ${since}
+      and (e.payload->>'rated')::boolean`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}

@@ -16,7 +16,13 @@ import { ApiError } from '../api-error.js';
 import type { Player } from '../player.js';
 import { answerable, checkSetup, checkTerms } from './checks.js';
 import type { ChallengeStore } from './ports.js';
-import { acceptLocked, announceAccepted, type LobbyContext, refuseIfPlaying } from './start-game.js';
+import {
+  acceptLocked,
+  announceAccepted,
+  type LobbyContext,
+  refuseIfPlaying,
+  refuseRatedPairOverLimit,
+} from './start-game.js';
 import { challengeView, statusOf, withChallengeTitle, withChallengeTitles } from './views.js';
 
 export interface ChallengeDeps extends LobbyContext {
@@ -86,6 +92,7 @@ async function createChallenge(deps: ChallengeDeps, player: Player, body: Create
   // a bot account plays many games at once, as on lishogi
   if (!(await store.isBotAccount(player.id))) await refuseIfPlaying(store, player.id, body.timeControl);
   const at = deps.now();
+  if (body.rated) await refuseRatedPairOverLimit(store, deps.ratedGamesPerPair, player.id, opponent.id, at);
   const row = await store.transaction(async (tx) => {
     await tx.lockQuota('challenges', player.id);
     if ((await tx.countPendingChallenges(player.id, at)) >= MAX_PENDING_CHALLENGES)

@@ -30,6 +30,8 @@ export interface LobbyDeps {
   readonly bots?: LobbyBots;
   /** the BOT titles of the players challenges show (none when absent) */
   readonly titles?: BotTitles;
+  /** rated games one pair may start in 24 hours; 0 or absent: no cap */
+  readonly ratedGamesPerPair?: number;
 }
 
 export type LobbyService = ReturnType<typeof createLobbyService>;
@@ -42,6 +44,7 @@ export function createLobbyService(deps: LobbyDeps) {
     coin: deps.coin ?? (() => Math.random() < 0.5),
     bots: deps.bots ?? NO_BOTS,
     titles: deps.titles ?? NO_BOT_TITLES,
+    ratedGamesPerPair: deps.ratedGamesPerPair ?? 0,
   };
   const { store } = deps;
   return {

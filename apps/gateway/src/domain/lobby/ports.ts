@@ -85,6 +85,8 @@ export interface Transactional<Tx> {
 export interface PlayingReads {
   /** The player's oldest ongoing game with a time control of one of `kinds`, or null. */
   ongoingGameOf(playerId: string, kinds: readonly string[]): Promise<string | null>;
+  /** The rated games the two players started together (either colour, aborted ones too) since `since`. */
+  ratedGamesBetween(a: string, b: string, since: Date): Promise<number>;
 }
 
 export interface BotReads {

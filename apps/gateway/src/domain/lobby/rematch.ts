@@ -12,7 +12,13 @@ import { ApiError } from '../api-error.js';
 import type { Player } from '../player.js';
 import { other, rematchSide } from './pairing.js';
 import type { RematchStore, RematchTx, StoredChallenge } from './ports.js';
-import { acceptLocked, announceAccepted, type LobbyContext, refuseIfPlaying } from './start-game.js';
+import {
+  acceptLocked,
+  announceAccepted,
+  type LobbyContext,
+  refuseIfPlaying,
+  refuseRatedPairOverLimit,
+} from './start-game.js';
 import { challengeView, withChallengeTitle } from './views.js';
 
 export interface RematchDeps extends LobbyContext {
@@ -97,6 +103,7 @@ async function answerOrOffer(
   const mine = live.find((r) => r.challenger_id === player.id);
   if (mine) return { row: mine, kind: 'existing' };
   await refuseIfPlaying(tx, player.id, previous.view.timeControl);
+  if (previous.view.rated) await refuseRatedPairOverLimit(tx, deps.ratedGamesPerPair, player.id, opponent.id, at);
   const row = await offer(tx, player, previous, at);
   // a bot the gateway runs plays only casual games, and takes every one it is offered
   if (!deps.bots.runs(opponent.id) || row.rated) return { row, kind: 'offered' };

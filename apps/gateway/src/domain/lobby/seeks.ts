@@ -24,7 +24,7 @@ import { refuseBot } from './bot-accounts.js';
 import { checkTerms } from './checks.js';
 import { other, poolKeyOf, rankCandidates, type SeekTerms, sideOf } from './pairing.js';
 import type { NewSeek, SeekCounts, SeekStore, SeekTx, StoredSeek } from './ports.js';
-import { createGameFor, type LobbyContext, realTimeGameOf, refuseIfPlaying } from './start-game.js';
+import { createGameFor, type LobbyContext, ratedPairAllowed, realTimeGameOf, refuseIfPlaying } from './start-game.js';
 import { seekView, termsOfSeek } from './views.js';
 
 export interface SeekDeps extends LobbyContext {
@@ -191,6 +191,9 @@ async function pairWith(
   await refuseIfPlaying(tx, player.id, terms.timeControl);
   const theirs = await tx.lockOpenSeek(candidate.id, at);
   if (!theirs) return undefined;
+  // a rated seek is not paired with an opponent the player has met in too many rated games today
+  if (terms.rated && !(await ratedPairAllowed(tx, deps.ratedGamesPerPair, player.id, theirs.player_id, at)))
+    return undefined;
   // a seek posted before its player's real-time game began waits for its end
   if (isRealTime(terms.timeControl) && (await realTimeGameOf(tx, theirs.player_id)) !== null) return undefined;
   const side = sideOf(terms.color, candidate.color, deps.coin);

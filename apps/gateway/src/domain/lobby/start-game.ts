@@ -40,6 +40,39 @@ export interface LobbyContext {
   readonly bots: LobbyBots;
   /** the BOT titles of the players challenges show */
   readonly titles: BotTitles;
+  /** rated games one pair may start in 24 hours (RATED_GAMES_PER_PAIR_PER_DAY); 0: no cap */
+  readonly ratedGamesPerPair: number;
+}
+
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * Whether the two players may start one more rated game together: fewer than `max` rated
+ * games between them started in the last 24 hours (either colour). Two accounts of one person
+ * would otherwise trade rating points game after game. Under both players' locks (a start)
+ * it is the rule; without them, only an early answer.
+ */
+export async function ratedPairAllowed(
+  reads: PlayingReads,
+  max: number,
+  a: string,
+  b: string,
+  at: Date,
+): Promise<boolean> {
+  if (max === 0) return true;
+  return (await reads.ratedGamesBetween(a, b, new Date(at.getTime() - DAY_MS))) < max;
+}
+
+/** Refuses a rated game between a pair that has reached the cap: they may play casual instead. */
+export async function refuseRatedPairOverLimit(
+  reads: PlayingReads,
+  max: number,
+  a: string,
+  b: string,
+  at: Date,
+): Promise<void> {
+  if (!(await ratedPairAllowed(reads, max, a, b, at)))
+    throw new ApiError('RATED_PAIR_LIMIT', `at most ${max} rated games together in 24 hours`);
 }
 
 /** A gateway without bots of its own. */
@@ -113,8 +146,12 @@ export async function acceptLocked(
   const held: string[] = [];
   for (const id of [row.challenger_id, row.opponent_id])
     if (!context.bots.runs(id) && !(await tx.isBotAccount(id))) held.push(id);
+  // a rated game's pair count holds under both players' locks, bots' included (one lock step, in id order)
+  const pairCapped = terms.rated && context.ratedGamesPerPair > 0;
+  if (pairCapped) await tx.lockPlayers([row.challenger_id, row.opponent_id]);
+  else if (realTime) await tx.lockPlayers(held);
+  if (pairCapped) await refuseRatedPairOverLimit(tx, context.ratedGamesPerPair, row.challenger_id, row.opponent_id, at);
   if (realTime) {
-    await tx.lockPlayers(held);
     const askerId = asker === 'opponent' ? row.opponent_id : row.challenger_id;
     for (const [id, name] of [
       [row.opponent_id, row.opponent_name],
@@ -139,24 +176,34 @@ export async function acceptLocked(
  * Starts a game between two players who were put together outside the lobby's tables (a CSA
  * pairing) under the one-real-time-game rule: a real-time one only when neither is in one,
  * checked under both players' locks, their open real-time seeks withdrawn with it. `players`
- * are [id, name] pairs; one already playing is ALREADY_PLAYING, naming them.
+ * are [id, name] pairs; one already playing is ALREADY_PLAYING, naming them. `start` learns
+ * whether the pair may still start a rated game today (ratedPairAllowed), under the locks.
  */
 export async function startTogether<T>(
   store: Transactional<StartTx>,
-  players: readonly (readonly [id: string, name: string])[],
+  players: readonly [readonly [id: string, name: string], readonly [id: string, name: string]],
   timeControl: TimeControl,
   at: Date,
-  start: () => Promise<T>,
+  start: (ratedAllowed: boolean) => Promise<T>,
+  ratedGamesPerPair = 0,
 ): Promise<T> {
-  if (!isRealTime(timeControl)) return start();
   const ids = players.map(([id]) => id);
+  const [a, b] = [players[0][0], players[1][0]];
+  if (!isRealTime(timeControl)) {
+    if (ratedGamesPerPair === 0) return start(true);
+    return store.transaction(async (tx) => {
+      await tx.lockPlayers(ids);
+      return start(await ratedPairAllowed(tx, ratedGamesPerPair, a, b, at));
+    });
+  }
   return store.transaction(async (tx) => {
     await tx.lockPlayers(ids);
     for (const [id, name] of players) {
       const playing = await realTimeGameOf(tx, id);
       if (playing !== null) throw new ApiError('ALREADY_PLAYING', `${name} plays game ${playing}`);
     }
-    const started = await start();
+    // a pair past its daily cap of rated games still plays: casual, as the caller decides
+    const started = await start(await ratedPairAllowed(tx, ratedGamesPerPair, a, b, at));
     await tx.withdrawOpenSeeks(ids, at, REAL_TIME_KINDS);
     return started;
   });
