@@ -3,12 +3,12 @@
  * a round trip through any export loses nothing, and read back by every parser:
  *
  * - a CSA header with no KIF name (`$TIME_LIMIT`, `$TIME`, `$TIME+`, any other `$KEY`) is a KIF or
- *   JKF header named `$KEY`; a KIF header with no CSA tag (表題, 持ち時間, 作者, 対局ID, ...) is a
+ *   JKF header named `$KEY`, and the server's `'summary:` line a header named `'summary`; a KIF header with no CSA tag (表題, 持ち時間, 作者, 対局ID, ...) is a
  *   CSA comment line `'KEY:value` before the start position, which CSA readers skip;
  * - a failed impasse declaration (`%KACHI` that the board refutes) is written as the declarer's
  *   foul, which is how every reader scores it (tsshogi reads the first special move of a line and
- *   no later one), followed by the note `%KACHI`, which readers skip and these parsers read back as
- *   the declaration.
+ *   no later one, so `%KACHI` and then the result would read as the declarer's win), followed by
+ *   the note `%KACHI`, which readers skip and these parsers read back as the declaration.
  */
 import type { Color } from '../types.js';
 import { HEADER_KEYS } from './kif-words.js';
@@ -39,9 +39,13 @@ export function readCsaInfo(record: RecordDraft, tag: string, value: string): vo
   else record.extraInfo.push({ format: 'csa', key: tag, value });
 }
 
-/** A KIF or JKF header `key：value` that is neither a player nor the start: `$KEY` is CSA's. */
+/** The KIF and JKF header that holds the CSA server's `'summary:` line. */
+export const SUMMARY_HEADER = "'summary";
+
+/** A KIF or JKF header `key：value` that is neither a player nor the start: `$KEY` and `'summary` are CSA's. */
 export function readKifInfo(record: RecordDraft, key: string, value: string): void {
-  if (key.startsWith('$') && key.length > 1) readCsaInfo(record, key.slice(1), value);
+  if (key === SUMMARY_HEADER) record.summary = value;
+  else if (key.startsWith('$') && key.length > 1) readCsaInfo(record, key.slice(1), value);
   else if (Object.hasOwn(HEADER_KEYS, key)) record.info[HEADER_KEYS[key] as InfoKey] = value;
   else record.extraInfo.push({ format: 'kif', key, value });
 }
@@ -54,6 +58,7 @@ export function csaOnlyHeaders(record: GameRecord): [string, string][] {
     if (value !== undefined && kifName(key) === undefined) out.push([`$${tag}`, value]);
   }
   for (const extra of record.extraInfo) if (extra.format === 'csa') out.push([`$${extra.key}`, extra.value]);
+  if (record.summary !== null) out.push([SUMMARY_HEADER, record.summary]);
   return out;
 }
 
@@ -95,8 +100,12 @@ export function declarationFailed(record: Pick<GameRecord, 'ending' | 'result'>,
   return record.ending?.kind === 'kachi' && winner !== undefined && winner !== null && winner !== mover;
 }
 
-/** The foul a failed declaration is written as: the side to move's illegal action. */
-export const declarerFoul = (mover: Color): Ending['kind'] => (mover === 0 ? '+illegal_action' : '-illegal_action');
+/**
+ * The foul a failed declaration is written as: CSA's `%ILLEGAL_MOVE` (the side to move loses by a
+ * foul), KIF's 反則負け. Not `%+ILLEGAL_ACTION`/`%-ILLEGAL_ACTION`, which tsshogi (2.2) reads
+ * as the named side's win where the CSA standard makes it that side's loss.
+ */
+export const DECLARER_FOUL: Ending['kind'] = 'illegal_move';
 
 /** The note that follows that foul, after the ending (ply `endPly`). */
 export const declarationNote = (endPly: number): RecordComment => ({
@@ -106,7 +115,7 @@ export const declarationNote = (endPly: number): RecordComment => ({
 });
 
 /**
- * Reads a failed declaration back: a foul of the side to move (CSA `%ILLEGAL_MOVE` or its
+ * Reads a failed declaration back: a foul of the side to move (CSA `%ILLEGAL_MOVE` or that side's
  * `%±ILLEGAL_ACTION`, KIF 反則負け) followed by the note `%KACHI` is that side's `%KACHI`, which
  * the importer judges on the board as it judges any declaration.
  */
@@ -114,7 +123,7 @@ export function readDeclaration(record: RecordDraft): void {
   const end = record.ending;
   if (end === null) return;
   const mover = sideAfter(record.sfen, record.moves.length);
-  if (end.kind !== 'illegal_move' && end.kind !== declarerFoul(mover)) return;
+  if (end.kind !== DECLARER_FOUL && end.kind !== (mover === 0 ? '+illegal_action' : '-illegal_action')) return;
   const endPly = record.moves.length + 1;
   const at = record.comments.findIndex((c) => c.kind === 'note' && c.ply === endPly && c.text === DECLARATION_NOTE);
   if (at < 0) return;

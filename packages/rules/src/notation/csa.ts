@@ -11,8 +11,8 @@ import { START_SFEN } from '../sfen.js';
 import { type Color, KING, ok, PROMOTED, type Result } from '../types.js';
 import {
   DECLARATION_NOTE,
+  DECLARER_FOUL,
   declarationFailed,
-  declarerFoul,
   CSA_INFO_TAGS as INFO_TAGS,
   kifOnlyLines,
   readCsaInfo,
@@ -344,7 +344,7 @@ export function exportCsa(record: GameRecord, options: CsaExportOptions): Result
   if (record.ending) {
     // a failed declaration is the declarer's foul, as readers score it, and the note says what it was
     const failed = declarationFailed(record, board.side);
-    out.push(failed ? `%${declarerFoul(board.side).toUpperCase()}` : endingText(record.ending));
+    out.push(failed ? `%${DECLARER_FOUL.toUpperCase()}` : endingText(record.ending));
     if (record.ending.seconds !== null) out.push(`T${timeText(record.ending.seconds, options.version)}`);
     if (failed) out.push(`'${DECLARATION_NOTE}`);
     comments(record.moves.length + 1);

@@ -12,8 +12,8 @@ import { type Color, canPromoteType, KING, ok, type Result } from '../types.js';
 import {
   csaOnlyHeaders,
   DECLARATION_NOTE,
+  DECLARER_FOUL,
   declarationFailed,
-  declarerFoul,
   readDeclaration,
   readKifInfo,
 } from './cross-format.js';
@@ -319,7 +319,7 @@ function writeLine(
     line.ending !== null && declarationFailed({ ending: line.ending, result: start.result ?? null }, board.side);
   if (line.ending) {
     const time = timeOf(line.ending.seconds, board.side);
-    const kind = failed ? declarerFoul(board.side) : line.ending.kind;
+    const kind = failed ? DECLARER_FOUL : line.ending.kind;
     const special = kind === 'other' ? 'ERROR' : kind.toUpperCase();
     nodes.push({ node: { special, ...(time ? { time } : {}) }, ply: endPly });
   }
