@@ -9,11 +9,19 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { sideAfter } from '../src/notation/cross-format.js';
-import { decodeRecord } from '../src/notation/decode.js';
+import { decodeRecord, decodeText } from '../src/notation/decode.js';
 import type { GameRecord, RecordComment } from '../src/notation/record.js';
 import { type WriteRecordOptions, writeRecord } from '../src/notation/write.js';
 import { FIXTURES } from './fixtures.js';
-import { type Outcome, otherSide as other, tsComments, tsMoves, tsOutcome, tsshogiRead } from './tsshogi-reader.js';
+import {
+  type Outcome,
+  otherSide as other,
+  type TsRecord,
+  tsComments,
+  tsMoves,
+  tsOutcome,
+  tsshogiRead,
+} from './tsshogi-reader.js';
 
 const GAMES = `${FIXTURES}games/`;
 const files = readdirSync(GAMES).flatMap((dir) => readdirSync(`${GAMES}${dir}`).map((f) => `${dir}/${f}`));
@@ -100,6 +108,18 @@ const SAMPLES = `${import.meta.dirname}/fixtures/records/`;
 const samples = readdirSync(SAMPLES).map((f) => `samples/${f}`);
 const path = (name: string): string => (name.startsWith('samples/') ? `${SAMPLES}${name.slice(8)}` : `${GAMES}${name}`);
 
+/** tsshogi's reading of an original file it reads (CSA, KIF, JKF); null for another format or a failure. */
+function tsshogiOriginal(name: string): TsRecord | null {
+  const format = /\.(csa|kif|jkf)$/.exec(name)?.[1] as 'csa' | 'kif' | 'jkf' | undefined;
+  const text = decodeText(readFileSync(path(name)));
+  if (format === undefined || !text.ok) return null;
+  try {
+    return tsshogiRead(format, text.value.text);
+  } catch {
+    return null;
+  }
+}
+
 /** A CSA export says in a last note that it has no variations: not the record's own words. */
 function withoutNotice(r: GameRecord, format: string, variations: boolean): GameRecord {
   if (format !== 'csa' || !variations) return r;
@@ -150,6 +170,24 @@ describe.each([...files, ...samples])('%s', (name) => {
     if (action && o.format !== 'kif') expect(out.value).toContain(record.ending?.kind.toUpperCase());
     else if (unnamed) expect(tsOutcome(theirs)).toBe('none');
     else expect(tsOutcome(theirs)).toBe(ourOutcome(record));
+  });
+
+  // the independent check: tsshogi reading our export sees what it sees in the original file.
+  // Only where tsshogi reads the original's moves as we do: it stops early in some dialects
+  // (half-width KIF, Kifu for Windows' 封じ手), and there it is no judge of what the file says
+  const first = tsshogiOriginal(name);
+  const judge = first !== null && JSON.stringify(tsMoves(first)) === JSON.stringify(record.moves);
+  test.runIf(judge).each(EXPORTS)('→ %s → tsshogi reads what it reads in the original', (_, o) => {
+    const out = writeRecord(record, o);
+    if (!out.ok || first === null) throw new Error(`${name}: not written`);
+    const theirs = tsshogiRead(o.format, out.value);
+    expect(tsMoves(theirs)).toEqual(tsMoves(first));
+    // tsshogi ends each KIF and CSA comment line with a new line, and joins a JKF list without one
+    const lines = (r: TsRecord) => tsComments(r).map(([ply, c]) => [ply, c.replace(/\n$/, '')]);
+    expect(lines(theirs)).toEqual(lines(first));
+    const action = record.ending?.kind === '+illegal_action' || record.ending?.kind === '-illegal_action';
+    const unnamed = o.format === 'kif' && (record.ending?.kind === 'hikiwake' || record.ending?.kind === 'max_moves');
+    if (!action && !unnamed) expect(tsOutcome(theirs)).toBe(tsOutcome(first));
   });
 });
 
