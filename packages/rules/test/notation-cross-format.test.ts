@@ -147,3 +147,23 @@ describe('headers one format has no field for are kept the other’s way', () =>
     }
   });
 });
+
+describe('bad input stays out of the other formats’ lines', () => {
+  test('a JKF header with line breaks is one line in every export', () => {
+    const jkf = JSON.stringify({
+      header: { 先手: 'a\nb', 作者: 'x\r\n+7776FU', 'key\nwith break': 'v' },
+      moves: [{}, { move: { color: 0, from: { x: 7, y: 7 }, to: { x: 7, y: 6 }, piece: 'FU' } }],
+    });
+    const record = reread(jkf, 'jkf');
+    expect(record.players.sente).toBe('a b');
+    expect(record.extraInfo).toEqual([
+      { format: 'kif', key: '作者', value: 'x +7776FU' },
+      { format: 'kif', key: 'key with break', value: 'v' },
+    ]);
+    for (const [, o] of FORMATS) {
+      const back = reread(written(record, o), o.format);
+      expect(back.moves).toEqual(['7g7f']);
+      expect(back.extraInfo).toEqual(record.extraInfo);
+    }
+  });
+});

@@ -74,7 +74,7 @@ export function kifOnlyLines(record: GameRecord): string[] {
 }
 
 /** `'KEY:value` before the position: a KIF header a CSA export kept (see kifOnlyLines). */
-const KIF_LINE = /^'([^\s'*$:：][^\s:：]{0,39}):(.*)$/;
+const KIF_LINE = /^'([^\s'*$:：](?:[^:：]{0,38}[^\s:：])?):(.*)$/;
 
 /** Reads a CSA comment line before the start as a KIF header; false when it is none. */
 export function readKifLine(record: RecordDraft, line: string): boolean {

@@ -226,6 +226,8 @@ function readLine(cursor: LineCursor, nodes: unknown[], depth: number): Fail | n
   return null;
 }
 
+const oneLine = (text: string): string => text.replace(/[\r\n]+/g, ' ');
+
 export function parseJkf(input: string): Result<GameRecord, RecordError> {
   if (input.length > MAX_RECORD_CHARS) return recordError('too_large', 0, 'record too large');
   let json: unknown;
@@ -239,8 +241,10 @@ export function parseJkf(input: string): Result<GameRecord, RecordError> {
   if (!sfen.ok) return sfen;
   const record = newDraft(sfen.value);
   if (isObject(json.header))
-    for (const [key, raw] of Object.entries(json.header)) {
-      const value = String(raw);
+    for (const [name, raw] of Object.entries(json.header)) {
+      // a header is one line in KIF and CSA: a line break in JSON would end it there and make
+      // the rest a line of moves in every export
+      const [key, value] = [oneLine(name), oneLine(String(raw))];
       if (key === '先手' || key === '下手') record.players.sente = value;
       else if (key === '後手' || key === '上手') record.players.gote = value;
       else if (key === '手合割') continue;
