@@ -15,6 +15,7 @@ import { catchUp, importRecordBytes, readStream } from '@shogi/store';
 import { createTestDatabase, type TestDatabase } from '@shogi/store/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { tsOutcome, tsshogiRead } from '../../packages/rules/test/tsshogi-reader.js';
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -151,9 +152,18 @@ describe('every ending through import → view → stats → export → import',
       expect(again.record.comments.slice(0, first.record.comments.length)).toEqual(first.record.comments);
       expect(again.record.moves).toEqual(first.record.moves);
       expect(again.record.ending?.seconds ?? null).toBe(first.record.ending?.seconds ?? null);
-      const kept = format === 'csa' ? (['event', 'site', 'opening'] as const) : null;
-      if (kept === null) expect(again.record.info).toEqual(first.record.info);
-      else for (const key of kept) expect(again.record.info[key]).toBe(first.record.info[key]);
+      // every header, in every format: one the other format has no field for is kept its way
+      expect(again.record.info).toEqual(first.record.info);
+      expect(again.record.extraInfo).toEqual(first.record.extraInfo);
+      // a reader nobody here wrote scores the export as the server did (a failed %KACHI for gote).
+      // Not where tsshogi has no word (連続王手の千日手, KIF's 引き分け and 最大手数) or reads
+      // CSA's and JKF's %±ILLEGAL_ACTION the other way round (records-export-roundtrip.test.ts)
+      const theirs = tsOutcome(tsshogiRead(format, out.value));
+      const kind = again.record.ending?.kind;
+      const action = (kind === '+illegal_action' || kind === '-illegal_action') && format !== 'kif';
+      const unnamed = kind === 'oute_sennichite' || (format === 'kif' && (kind === 'hikiwake' || kind === 'max_moves'));
+      const named = expected.winner ?? (expected.reason === 'abort' ? 'none' : 'draw');
+      if (!action && !unnamed && !opponentTurn && !finer) expect({ where, theirs }).toEqual({ where, theirs: named });
       if (isKif && format === 'kif') expect(again.record.ending?.raw).toBe(first.record.ending?.raw);
     }
   });

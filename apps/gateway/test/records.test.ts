@@ -65,7 +65,12 @@ function winnerRead(record: GameRecord): Side | 'draw' | 'unknown' {
 }
 
 /** The record of `events` exported as KIF and CSA and read back. */
-function readBack(events: readonly RecordedEvent[]): { kif: GameRecord; csa: GameRecord; kifText: string } {
+function readBack(events: readonly RecordedEvent[]): {
+  kif: GameRecord;
+  csa: GameRecord;
+  kifText: string;
+  csaText: string;
+} {
   const record = recordOfEvents(events);
   if (record === null) throw new Error('no record');
   const kifText = exportKif(record);
@@ -74,7 +79,7 @@ function readBack(events: readonly RecordedEvent[]): { kif: GameRecord; csa: Gam
   const kif = parseKif(kifText.value);
   const csa = parseCsa(csaText.value);
   if (!kif.ok || !csa.ok) throw new Error('read back failed');
-  return { kif: kif.value, csa: csa.value, kifText: kifText.value };
+  return { kif: kif.value, csa: csa.value, kifText: kifText.value, csaText: csaText.value };
 }
 
 const at = '2026-11-30T10:05:00.000Z';
@@ -111,9 +116,15 @@ describe('game records name the winner the log names', () => {
     const won = readBack(log(['7g7f', '3c3d'], { winner: 'sente', reason: 'impasse', at }));
     expect(won.csa.ending?.kind).toBe('kachi');
     expect(winnerRead(won.csa)).toBe('sente');
+    // a wrong declaration is written as the declarer's foul, which readers score for gote, with a
+    // note that it was a declaration, which this server reads back as one (its importer judges it)
     const wrong = readBack(log(['7g7f', '3c3d'], { winner: 'gote', reason: 'impasse', at }));
-    expect(winnerRead(wrong.kif)).toBe('gote');
-    expect(winnerRead(wrong.csa)).toBe('gote');
+    expect(wrong.kifText).toContain('   3 反則負け\n#%KACHI\nまで2手で後手の勝ち');
+    expect(wrong.csaText).toContain("\n%ILLEGAL_MOVE\n'%KACHI\n");
+    expect(wrong.csaText).not.toMatch(/^%KACHI$/m);
+    expect(wrong.kif.ending?.kind).toBe('kachi');
+    expect(wrong.kif.result?.winner).toBe(1);
+    expect(wrong.csa.ending?.kind).toBe('kachi');
     const drawn = readBack(log(['7g7f', '3c3d'], { winner: null, reason: 'impasse', at }));
     expect(winnerRead(drawn.kif)).toBe('draw');
     expect(winnerRead(drawn.csa)).toBe('draw');

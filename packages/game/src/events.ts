@@ -83,6 +83,12 @@ export type RecordNotes = Omit<GameRecord, 'sfen' | 'moves'> & {
   readonly format: string;
   /** The player who imported it, when one did (the HTTP import); absent for `npm run import`. */
   readonly importedBy?: string;
+  /**
+   * Set on records imported since comments have kinds (a note readers skip, else a comment on
+   * its move): before, a CSA record's comments kept the `*` of `'*` and had no kind, which
+   * recordOfEvents reads them back from.
+   */
+  readonly commentKinds?: true;
 };
 
 export interface MoveSubmitted {

@@ -4,8 +4,8 @@
  * CSA state it. An imported game gives back what its file said (GameCreated.record: headers,
  * comments, variations, the ending as written), so export → import reads the same game.
  */
-import type { Color, EndingKind, GameRecord, StatedResult } from '@shogi/rules';
-import type { GameCreated, GameEnded, RecordedEvent } from './events.js';
+import type { Color, EndingKind, GameRecord, RecordComment, StatedResult } from '@shogi/rules';
+import type { GameCreated, GameEnded, RecordedEvent, RecordNotes } from './events.js';
 import { sideOfSfen } from './state.js';
 
 type Side = 'sente' | 'gote';
@@ -23,7 +23,7 @@ interface RecordEnd {
 const COLOR: Readonly<Record<Side, Color>> = { sente: 0, gote: 1 };
 
 /** The closing line's words for an end (`後手の勝ち`, `時間切れにより先手の勝ち`, `千日手`). */
-function closingText(ended: GameEnded['data'], handicap: boolean): StatedResult | null {
+function closingText(ended: GameEnded['data'], handicap: boolean, toMove: Side): StatedResult | null {
   const { winner, reason } = ended;
   const name = (side: Side): string => (side === 'sente' ? (handicap ? '下手' : '先手') : handicap ? '上手' : '後手');
   if (winner === null) {
@@ -38,7 +38,8 @@ function closingText(ended: GameEnded['data'], handicap: boolean): StatedResult 
   if (reason === 'timeout') return { winner: c, text: `時間切れにより${name(winner)}の勝ち` };
   if (reason === 'illegal_move' || reason === 'abort' || reason === 'perpetual_check')
     return { winner: c, text: `${name(loser)}の反則負け` };
-  if (reason === 'impasse') return { winner: c, text: `${name(winner)}の入玉勝ち` };
+  // the declarer is the side to move: a declaration that fails wins nothing for it
+  if (reason === 'impasse' && winner === toMove) return { winner: c, text: `${name(winner)}の入玉勝ち` };
   return { winner: c, text: `${name(winner)}の勝ち` };
 }
 
@@ -54,7 +55,7 @@ function endOf(
   names: Readonly<Record<Side, string>>,
   handicap: boolean,
 ): RecordEnd {
-  const result = closingText(ended, handicap);
+  const result = closingText(ended, handicap, toMove);
   const stated = (kind: EndingKind): RecordEnd => ({ kind, comment: null, summary: null, result });
   const { winner, reason } = ended;
   // a foul (an imported illegal move, a wrong impasse declaration) is the loser's action
@@ -76,8 +77,10 @@ function endOf(
       return stated('other');
     case 'abort':
       return stated(foulBy(loser));
+    // the declaration as made; its result says whether it held, and an exporter writes a failed
+    // one as the declarer's foul (rules' cross-format.ts)
     case 'impasse':
-      return stated(winner === toMove ? 'kachi' : foulBy(toMove));
+      return stated('kachi');
     // the illegal move is not in the record: its mover is the side to move
     case 'illegal_move':
       return stated(loser === toMove ? 'illegal_move' : foulBy(loser));
@@ -95,6 +98,28 @@ function endOf(
   };
 }
 
+/**
+ * A player's comment with a move, as sent after `,` (csa.md): `'*…` comments the move; any other
+ * `'…` is a line CSA readers skip, kept as such. A note never reads as the server's summary line
+ * when the record is imported.
+ */
+function playerComment(ply: number, comment: string): RecordComment {
+  if (comment.startsWith('*')) return { ply, text: comment.slice(1) };
+  return { ply, text: comment.startsWith('summary:') ? ` ${comment}` : comment, kind: 'note' };
+}
+
+/**
+ * The comments of a record imported before comments had kinds: a CSA file's were kept with the
+ * `*` of `'*` (a comment on the move) and without it for a line readers skip; other formats had
+ * only comments on moves.
+ */
+function legacyComments(notes: RecordNotes): readonly RecordComment[] {
+  if (notes.format !== 'csa') return notes.comments;
+  return notes.comments.map((c) =>
+    c.text.startsWith('*') ? { ply: c.ply, text: c.text.slice(1) } : { ply: c.ply, text: c.text, kind: 'note' },
+  );
+}
+
 /** JST (+09:00) `YYYY/MM/DD HH:MM:SS`, the header time both formats use. */
 const headerTime = (iso: string): string =>
   new Date(Date.parse(iso) + 9 * 3600_000).toISOString().replace('T', ' ').replace(/-/g, '/').slice(0, 19);
@@ -109,7 +134,7 @@ export function recordOfEvents(events: readonly RecordedEvent[]): GameRecord | n
   let submitted = last;
   let ended: GameEnded['data'] | null = null;
   // the players' words with their moves (a CSA engine's score and line), after each move
-  const comments: { ply: number; text: string }[] = [];
+  const comments: RecordComment[] = [];
   const commentOf = new Map<number, string>();
   for (const e of events) {
     if (e.type === 'MoveSubmitted') {
@@ -120,9 +145,7 @@ export function recordOfEvents(events: readonly RecordedEvent[]): GameRecord | n
       times.push(Math.max(0, Math.floor((submitted - last) / 1000)));
       last = submitted;
       const comment = commentOf.get(e.data.submittedSeq);
-      // a player's comment never reads as the server's summary line when the record is imported
-      if (comment !== undefined)
-        comments.push({ ply: moves.length, text: comment.startsWith('summary:') ? ` ${comment}` : comment });
+      if (comment !== undefined) comments.push(playerComment(moves.length, comment));
     } else if (e.type === 'GameEnded') ended = e.data;
   }
   const { data } = created;
@@ -134,6 +157,8 @@ export function recordOfEvents(events: readonly RecordedEvent[]): GameRecord | n
   if (notes !== undefined) {
     // an imported game: its file's words first; what the server decided fills what the file left unsaid
     const stated = notes.ending !== null;
+    // a failed %KACHI is stated, and only the server's judgement says it failed: that result is written
+    const failedDeclaration = notes.ending?.kind === 'kachi' && ended?.winner != null && ended.winner !== toMove;
     return {
       sfen: data.initialSfen,
       moves,
@@ -143,8 +168,8 @@ export function recordOfEvents(events: readonly RecordedEvent[]): GameRecord | n
       players: notes.players,
       info: notes.info,
       extraInfo: notes.extraInfo,
-      comments: notes.comments,
-      result: notes.result ?? (stated ? null : (end?.result ?? null)),
+      comments: notes.commentKinds === true ? notes.comments : legacyComments(notes),
+      result: notes.result ?? (stated && !failedDeclaration ? null : (end?.result ?? null)),
       variations: notes.variations ?? [],
     };
   }

@@ -3,7 +3,7 @@
  * back to the same winner; a resignation on the opponent's turn in KIF's closing line and
  * CSA's summary), and an imported game given back in its file's own words.
  */
-import { parseCsa, parseKif, START_SFEN, writeRecord } from '@shogi/rules';
+import { decodeRecord, parseCsa, parseKif, START_SFEN, writeRecord } from '@shogi/rules';
 import { describe, expect, test } from 'vitest';
 import type { EndReason, GameEvent, RecordedEvent, RecordNotes } from '../src/events.js';
 import { recordOfEvents } from '../src/game-record.js';
@@ -12,12 +12,19 @@ import { gameCreated, moveSubmitted, T0 } from '../src/testing/fixtures.js';
 const at = (s: number): string => new Date(T0.getTime() + s * 1000).toISOString();
 
 /** A game of `moves` (a move every 10 s), ended as given. */
-function events(moves: readonly string[], winner: 'sente' | 'gote' | null, reason: EndReason, record?: RecordNotes) {
+function events(
+  moves: readonly string[],
+  winner: 'sente' | 'gote' | null,
+  reason: EndReason,
+  record?: RecordNotes,
+  comments: readonly (string | undefined)[] = [],
+) {
   const log: GameEvent[] = [gameCreated('g1', record === undefined ? {} : { record })];
   for (const [i, usi] of moves.entries()) {
     const submitted = moveSubmitted(usi, i);
+    const comment = comments[i] === undefined ? {} : { comment: comments[i] };
     log.push(
-      { ...submitted, data: { ...submitted.data, receivedAt: at(10 * (i + 1)) } },
+      { ...submitted, data: { ...submitted.data, receivedAt: at(10 * (i + 1)), ...comment } },
       { type: 'MoveAccepted', data: { submittedSeq: log.length + 1, ply: i + 1, usi, sfen: START_SFEN, check: false } },
     );
   }
@@ -61,6 +68,36 @@ describe('a game played here', () => {
   });
 });
 
+describe('a game played here: what only the events know', () => {
+  test('a failed impasse declaration: the declaration, and gote’s win in the closing line; every export scores it for gote', () => {
+    // sente, to move after two plies, declared and lost: the server judged the declaration
+    const record = recordOfEvents(events(TWO, 'gote', 'impasse'));
+    if (record === null) throw new Error('no record');
+    expect(record.ending?.kind).toBe('kachi');
+    expect(record.result).toEqual({ winner: 1, text: '後手の勝ち' });
+    for (const format of ['kif', 'csa', 'jkf'] as const) {
+      const text = writeRecord(record, { format });
+      expect(text.ok && text.value).not.toMatch(/入玉勝ち|^%KACHI$|"special":"KACHI"/m);
+      const back = text.ok ? decodeRecord(new TextEncoder().encode(text.value), `x.${format}`) : null;
+      expect(back?.ok && back.value.record.ending?.kind).toBe('kachi');
+    }
+  });
+
+  test('a declaration that held: 入玉勝ち and sente’s win', () => {
+    const record = recordOfEvents(events([...TWO, '2g2f'], 'gote', 'impasse'));
+    expect(record?.ending?.kind).toBe('kachi');
+    expect(record?.result).toEqual({ winner: 1, text: '後手の入玉勝ち' });
+  });
+
+  test("a player’s `'*` comment comments the move; any other words with a move are a note", () => {
+    const record = recordOfEvents(events(TWO, 'gote', 'resignation', undefined, ['* 30 -3334FU', 'hello']));
+    expect(record?.comments).toEqual([
+      { ply: 1, text: ' 30 -3334FU' },
+      { ply: 2, text: 'hello', kind: 'note' },
+    ]);
+  });
+});
+
 describe('an imported game', () => {
   const notes: RecordNotes = {
     format: 'kif',
@@ -90,6 +127,35 @@ describe('an imported game', () => {
       result: notes.result,
       variations: notes.variations,
     });
+  });
+
+  test('a failed %KACHI the file states: the server’s judgement is its result, so exports score it for gote', () => {
+    const kachi = {
+      ...notes,
+      format: 'csa',
+      ending: { kind: 'kachi', raw: '%KACHI', seconds: null },
+      result: null,
+    } as const;
+    const record = recordOfEvents(events(TWO, 'gote', 'impasse', kachi));
+    expect(record?.ending).toEqual(kachi.ending);
+    expect(record?.result).toEqual({ winner: 1, text: '後手の勝ち' });
+  });
+
+  test('a CSA record imported before comments had kinds: `*…` comments its move, the rest are notes', () => {
+    const legacy = {
+      ...notes,
+      format: 'csa',
+      comments: [
+        { ply: 1, text: '* 30 -3334FU' },
+        { ply: 2, text: 'plain' },
+      ],
+    };
+    expect(recordOfEvents(events(TWO, null, 'max_moves', legacy))?.comments).toEqual([
+      { ply: 1, text: ' 30 -3334FU' },
+      { ply: 2, text: 'plain', kind: 'note' },
+    ]);
+    const marked = { ...legacy, commentKinds: true } as const;
+    expect(recordOfEvents(events(TWO, null, 'max_moves', marked))?.comments).toEqual(legacy.comments);
   });
 
   test('without an ending of its own, what the server decided is written', () => {

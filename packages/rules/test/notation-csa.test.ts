@@ -65,9 +65,10 @@ T5
       players: { sente: 'Sente Player', gote: 'Gote' },
       info: { event: 'Test Cup', start_time: '2024/01/02 10:00:00', time_limit: '00:25+00', opening: 'YAGURA' },
       extraInfo: [{ format: 'csa', key: 'COLOR', value: 'blue' }],
+      // `'*` comments a move (here Floodgate's `'**`: the comment is `* 0 eval`), `'` is a note readers skip
       comments: [
-        { ply: 0, text: 'before the first move' },
-        { ply: 2, text: '** 0 eval' },
+        { ply: 0, text: 'before the first move', kind: 'note' },
+        { ply: 2, text: '* 0 eval' },
       ],
     });
   });

@@ -103,16 +103,37 @@ describe('the dialects', () => {
     expect(record.players).toEqual({ sente: '先手ソフト', gote: '後手ソフト' });
     expect(record.info.site).toBe('テスト会場');
     expect(record.ending?.kind).toBe('hikiwake');
-    expect(record.comments).toEqual([{ ply: 2, text: '* 10 +2726FU' }]);
+    expect(record.comments).toEqual([{ ply: 2, text: ' 10 +2726FU' }]);
   });
 
   test("a CSA special move with a comment, as Floodgate writes it: %KACHI,'* -5000 win", () => {
     const record = value(parseCsa("PI\n+\n+7776FU,T3\n-3334FU,'* 12 +2726FU\n%KACHI,'* -5000 win\n"));
     expect(record.ending?.kind).toBe('kachi');
+    // the comment after the special move is the special move's (ply 3), as tsshogi attaches it
     expect(record.comments).toEqual([
-      { ply: 2, text: '* 12 +2726FU' },
-      { ply: 2, text: '* -5000 win' },
+      { ply: 2, text: ' 12 +2726FU' },
+      { ply: 3, text: ' -5000 win' },
     ]);
+  });
+
+  // shogi-server writes the special move its player sent (with the player's comment), then its
+  // own line for the result: `%KACHI` again (its GameResultKachiWin and GameResultIllegalKachiWin
+  // both log `%KACHI`), or the same `%TORYO` after a `'*` line
+  test.each([
+    ['%KACHI with its comment, then %KACHI', "%KACHI,'* -5000 win\n%KACHI\n", 'kachi', [' -5000 win']],
+    ['%TORYO with its time, a comment, %TORYO', "%TORYO,T1\n'* resign\n%TORYO\n", 'toryo', [' resign']],
+    ['%KACHI, a note, %KACHI with a time', "%KACHI\n'note\n%KACHI,T2\n", 'kachi', ['note']],
+  ])('a special move said again is one ending with its comments: %s', (_, tail, kind, texts) => {
+    const record = value(parseCsa(`PI\n+\n+7776FU\n-3334FU\n${tail}'summary:x\n`));
+    expect(record.ending?.kind).toBe(kind);
+    expect(record.comments.map((c) => [c.ply, c.text])).toEqual(texts.map((t) => [3, t]));
+  });
+
+  test('a different special move after the ending is still a second ending', () => {
+    expect(parseCsa('PI\n+\n+7776FU\n%TORYO\n%CHUDAN\n')).toMatchObject({
+      ok: false,
+      error: { code: 'bad_line', line: 5, message: 'a second ending' },
+    });
   });
 });
 

@@ -181,7 +181,10 @@ export function createAnalysisService(deps: AnalysisServiceDeps): AnalysisServic
     const view = await deps.view(gameId);
     const record = await deps.record(gameId);
     if (record === null) return null;
-    const plies = commentEvaluations(record.sfen, record.moves, record.comments).map(({ ply, evaluation }) => ({
+    // an engine's comment is read in the form it was sent, `*` first: the record keeps a comment on
+    // a move without the `*` that made it one (CSA `'*`)
+    const moveComments = record.comments.filter((c) => c.kind === undefined).map((c) => ({ ...c, text: `*${c.text}` }));
+    const plies = commentEvaluations(record.sfen, record.moves, moveComments).map(({ ply, evaluation }) => ({
       ply,
       score: scoreText(evaluation.score),
       pv: evaluation.pv,

@@ -10,6 +10,16 @@
 import { START_SFEN } from '../sfen.js';
 import { type Color, KING, ok, PROMOTED, type Result } from '../types.js';
 import {
+  DECLARATION_NOTE,
+  DECLARER_FOUL,
+  declarationFailed,
+  CSA_INFO_TAGS as INFO_TAGS,
+  kifOnlyLines,
+  readCsaInfo,
+  readDeclaration,
+  readKifLine,
+} from './cross-format.js';
+import {
   CSA_PIECE_CODES as CODES,
   csaCodeType as codeType,
   csaBoardLines,
@@ -22,7 +32,6 @@ import {
   ENDINGS,
   type EndingKind,
   type GameRecord,
-  type InfoKey,
   MAX_LINE_CHARS,
   MAX_RECORD_CHARS,
   MAX_RECORD_MOVES,
@@ -35,19 +44,6 @@ import {
   type TrackBoard,
   trackBoard,
 } from './record.js';
-
-const INFO_TAGS: readonly (readonly [InfoKey, string])[] = [
-  ['event', 'EVENT'],
-  ['site', 'SITE'],
-  ['start_time', 'START_TIME'],
-  ['end_time', 'END_TIME'],
-  ['time_limit', 'TIME_LIMIT'],
-  ['time', 'TIME'],
-  ['opening', 'OPENING'],
-  ['max_moves', 'MAX_MOVES'],
-  ['jishogi', 'JISHOGI'],
-  ['note', 'NOTE'],
-];
 
 const csaEnding = (word: string): EndingKind => {
   const kind = word.toLowerCase();
@@ -173,20 +169,29 @@ function timeStatement(st: State, text: string, line: number): Fail | null {
   return null;
 }
 
+/**
+ * `'*…` is a comment on the move (or ending) before it; any other `'…` line is one readers skip
+ * (CSA standard V3.0, 1.2; tsshogi shows the first kind and drops the second), kept as a note.
+ * Before the start, `'KEY:value` is a KIF header a CSA export kept (cross-format.ts).
+ */
 function comment(st: State, text: string): void {
-  if (text.startsWith("'summary:")) st.record.summary = text.slice(9);
-  else if (!/^'CSA encoding=/i.test(text))
-    st.record.comments.push({ ply: st.record.moves.length, text: text.slice(1) });
+  const { record } = st;
+  if (text.startsWith("'summary:")) record.summary = text.slice(9);
+  else if (/^'CSA encoding=/i.test(text)) return;
+  else if (st.sfen === null && readKifLine(record, text)) return;
+  else {
+    // a comment after the ending is the ending's
+    const ply = record.moves.length + (record.ending ? 1 : 0);
+    record.comments.push(
+      text.startsWith("'*") ? { ply, text: text.slice(2) } : { ply, text: text.slice(1), kind: 'note' },
+    );
+  }
 }
 
 function infoLine(st: State, text: string, line: number): Fail | null {
   const colon = text.indexOf(':');
   if (colon < 2) return recordError('bad_line', line, `bad info line '${text.slice(0, 40)}'`);
-  const tag = text.slice(1, colon);
-  const value = text.slice(colon + 1);
-  const known = INFO_TAGS.find(([, t]) => t === tag);
-  if (known) st.record.info[known[0]] = value;
-  else st.record.extraInfo.push({ format: 'csa', key: tag, value });
+  readCsaInfo(st.record, text.slice(1, colon), text.slice(colon + 1));
   return null;
 }
 
@@ -220,6 +225,9 @@ function statement(st: State, text: string, line: number): Fail | null {
   if (text === '+' || text === '-') return sideLine(st, text, line);
   if (text.startsWith('%')) {
     if (st.sfen === null) return recordError('missing_side', line, 'an ending before the side-to-move line');
+    // servers write a special move again after its comment (`%KACHI,'* -5000 win` then `%KACHI`):
+    // the same declaration, said twice; a different one is a second ending
+    if (st.record.ending?.raw === text) return null;
     if (st.record.ending) return recordError('bad_line', line, 'a second ending');
     st.record.ending = { kind: csaEnding(text.slice(1)), raw: text, seconds: null };
     return null;
@@ -264,6 +272,7 @@ export function parseCsa(input: string): Result<GameRecord, RecordError> {
       ? recordError('missing_side', 0, 'no side-to-move line')
       : recordError('missing_position', 0, 'no start position');
   st.record.sfen = st.sfen;
+  readDeclaration(st.record);
   return ok(st.record);
 }
 
@@ -311,9 +320,15 @@ export function exportCsa(record: GameRecord, options: CsaExportOptions): Result
   if (record.players.gote !== null) out.push(`N-${record.players.gote}`);
   for (const [key, tag] of INFO_TAGS) if (record.info[key] !== undefined) out.push(`$${tag}:${record.info[key]}`);
   for (const extra of record.extraInfo) if (extra.format === 'csa') out.push(`$${extra.key}:${extra.value}`);
+  out.push(...kifOnlyLines(record));
   out.push(...positionLines(board), board.side === 0 ? '+' : '-');
   const comments = (ply: number): void => {
-    for (const c of record.comments) if (c.ply === ply) for (const text of c.text.split(/\r?\n/)) out.push(`'${text}`);
+    for (const c of record.comments)
+      if (c.ply === ply)
+        // a note reads as a KIF header when it has that shape before the start: never so here, as
+        // the start is written; a note that begins with `*` would read as a comment: a blank first
+        for (const text of c.text.split(/\r?\n/))
+          out.push(c.kind === 'note' ? `'${text.startsWith('*') ? ` ${text}` : text}` : `'*${text}`);
   };
   comments(0);
   for (const [i, usi] of record.moves.entries()) {
@@ -327,8 +342,12 @@ export function exportCsa(record: GameRecord, options: CsaExportOptions): Result
     comments(i + 1);
   }
   if (record.ending) {
-    out.push(endingText(record.ending));
+    // a failed declaration is the declarer's foul, as readers score it, and the note says what it was
+    const failed = declarationFailed(record, board.side);
+    out.push(failed ? `%${DECLARER_FOUL.toUpperCase()}` : endingText(record.ending));
     if (record.ending.seconds !== null) out.push(`T${timeText(record.ending.seconds, options.version)}`);
+    if (failed) out.push(`'${DECLARATION_NOTE}`);
+    comments(record.moves.length + 1);
   }
   if (record.summary !== null) out.push(`'summary:${record.summary}`);
   return ok(`${out.join('\n')}\n`);

@@ -9,6 +9,14 @@
 import { HANDICAP_SFENS, RECORD_HANDICAP_SFENS } from '../handicaps.js';
 import { START_SFEN } from '../sfen.js';
 import { type Color, canPromoteType, KING, ok, type Result } from '../types.js';
+import {
+  csaOnlyHeaders,
+  DECLARATION_NOTE,
+  DECLARER_FOUL,
+  declarationFailed,
+  readDeclaration,
+  readKifInfo,
+} from './cross-format.js';
 import { CSA_PIECE_CODES, csaCodeType } from './csa-move.js';
 import { HEADER_KEYS } from './kif-words.js';
 import {
@@ -22,7 +30,6 @@ import {
   type EndingKind,
   fileOfIndex,
   type GameRecord,
-  type InfoKey,
   MAX_RECORD_CHARS,
   newDraft,
   type RecordComment,
@@ -31,6 +38,7 @@ import {
   rankOfIndex,
   readUsi,
   recordError,
+  type StatedResult,
   squareIndex,
   type TrackBoard,
   trackBoard,
@@ -86,6 +94,11 @@ export interface JkfNode {
   readonly time?: { readonly now: JkfTime; readonly total: JkfTime };
   readonly special?: string;
   readonly forks?: JkfNode[][];
+  /**
+   * This server's addition, which other readers ignore: the lines of a record that readers skip
+   * (CSA `'…`, KIF `#…`) after this node, so that an export to JKF and back keeps them.
+   */
+  readonly notes?: string[];
 }
 export interface Jkf {
   readonly header: Record<string, string>;
@@ -204,6 +217,7 @@ function readLine(cursor: LineCursor, nodes: unknown[], depth: number): Fail | n
       if (failed) return failed;
     }
     if (Array.isArray(node.comments)) for (const c of node.comments) cursor.comment(String(c));
+    if (Array.isArray(node.notes)) for (const c of node.notes) cursor.comment(String(c), 'note');
   }
   for (const fork of forks.sort((a, b) => b.ply - a.ply)) {
     const failed = cursor.branch(fork.ply, 0) ?? readLine(cursor, fork.line, depth + 1);
@@ -211,6 +225,8 @@ function readLine(cursor: LineCursor, nodes: unknown[], depth: number): Fail | n
   }
   return null;
 }
+
+const oneLine = (text: string): string => text.replace(/[\r\n]+/g, ' ');
 
 export function parseJkf(input: string): Result<GameRecord, RecordError> {
   if (input.length > MAX_RECORD_CHARS) return recordError('too_large', 0, 'record too large');
@@ -225,18 +241,21 @@ export function parseJkf(input: string): Result<GameRecord, RecordError> {
   if (!sfen.ok) return sfen;
   const record = newDraft(sfen.value);
   if (isObject(json.header))
-    for (const [key, raw] of Object.entries(json.header)) {
-      const value = String(raw);
+    for (const [name, raw] of Object.entries(json.header)) {
+      // a header is one line in KIF and CSA: a line break in JSON would end it there and make
+      // the rest a line of moves in every export
+      const [key, value] = [oneLine(name), oneLine(String(raw))];
       if (key === '先手' || key === '下手') record.players.sente = value;
       else if (key === '後手' || key === '上手') record.players.gote = value;
       else if (key === '手合割') continue;
-      else if (Object.hasOwn(HEADER_KEYS, key)) record.info[HEADER_KEYS[key] as InfoKey] = value;
-      else record.extraInfo.push({ format: 'kif', key, value });
+      else readKifInfo(record, key, value);
     }
   const board = trackBoard(sfen.value);
   if (!board.ok) return board;
   const failed = readLine(new LineCursor(record, board.value), json.moves, 0);
-  return failed ?? ok(record);
+  if (failed) return failed;
+  readDeclaration(record);
+  return ok(record);
 }
 
 // --- writing ---------------------------------------------------------------------------
@@ -258,15 +277,18 @@ interface Line {
 
 function writeLine(
   line: Line,
-  start: { board: TrackBoard; lastTo: number; totals: [number, number]; main?: Line },
+  start: { board: TrackBoard; lastTo: number; totals: [number, number]; main?: Line; result?: StatedResult | null },
 ): Result<JkfNode[], RecordError> {
   const board = cloneBoard(start.board);
   const totals: [number, number] = [...start.totals];
   let lastTo = start.lastTo;
-  const nodes: { node: JkfNode & { forks?: JkfNode[][]; comments?: string[] }; ply: number }[] = [];
+  const nodes: {
+    node: JkfNode & { forks?: JkfNode[][]; comments?: string[]; notes?: string[] };
+    ply: number;
+  }[] = [];
   const starts = new Map<number, { board: TrackBoard; lastTo: number; totals: [number, number] }>();
-  const commentsAt = (ply: number): string[] =>
-    line.comments.filter((c) => c.ply === ply).flatMap((c) => c.text.split(/\r?\n/));
+  const commentsAt = (ply: number, kind?: 'note'): string[] =>
+    line.comments.filter((c) => c.ply === ply && c.kind === kind).flatMap((c) => c.text.split(/\r?\n/));
   const timeOf = (t: number | null, side: Color): JkfNode['time'] | undefined => {
     if (t === null) return undefined;
     totals[side] += Math.round(t);
@@ -296,18 +318,26 @@ function writeLine(
   }
   const endPly = line.ply + line.moves.length;
   starts.set(endPly, { board: cloneBoard(board), lastTo, totals: [...totals] });
+  // a failed declaration is the declarer's foul, as readers score it, and a note says what it was
+  const failed =
+    line.ending !== null && declarationFailed({ ending: line.ending, result: start.result ?? null }, board.side);
   if (line.ending) {
     const time = timeOf(line.ending.seconds, board.side);
-    const special = line.ending.kind === 'other' ? 'ERROR' : line.ending.kind.toUpperCase();
+    const kind = failed ? DECLARER_FOUL : line.ending.kind;
+    const special = kind === 'other' ? 'ERROR' : kind.toUpperCase();
     nodes.push({ node: { special, ...(time ? { time } : {}) }, ply: endPly });
   }
   for (const n of nodes) {
     const c = commentsAt(n.ply);
     if (c.length > 0) n.node.comments = c;
+    const notes = [...(failed && n.ply === endPly ? [DECLARATION_NOTE] : []), ...commentsAt(n.ply, 'note')];
+    if (notes.length > 0) n.node.notes = notes;
   }
   // JKF has no node before a fork's first move: its comments join that move's
   const before = line === start.main ? [] : commentsAt(line.ply - 1);
   if (before.length > 0 && nodes[0]) nodes[0].node.comments = [...before, ...(nodes[0].node.comments ?? [])];
+  const notesBefore = line === start.main ? [] : commentsAt(line.ply - 1, 'note');
+  if (notesBefore.length > 0 && nodes[0]) nodes[0].node.notes = [...notesBefore, ...(nodes[0].node.notes ?? [])];
   for (const v of line.variations) {
     const at = starts.get(v.ply);
     const host = nodes.find((n) => n.ply === v.ply);
@@ -335,6 +365,7 @@ export function exportJkf(record: GameRecord): Result<Jkf, RecordError> {
     if (value !== undefined) header[name] = value;
   }
   for (const extra of record.extraInfo) if (extra.format === 'kif') header[extra.key] = extra.value;
+  for (const [key, value] of csaOnlyHeaders(record)) header[key] = value;
   const initial: Jkf['initial'] =
     preset !== undefined
       ? { preset }
@@ -356,8 +387,11 @@ export function exportJkf(record: GameRecord): Result<Jkf, RecordError> {
           },
         };
   const main: Line = { ...record, ply: 1, variations: record.variations ?? [] };
-  const nodes = writeLine(main, { board, lastTo: -1, totals: [0, 0], main });
+  const nodes = writeLine(main, { board, lastTo: -1, totals: [0, 0], main, result: record.result ?? null });
   if (!nodes.ok) return nodes;
-  const first = record.comments.filter((c) => c.ply === 0).flatMap((c) => c.text.split(/\r?\n/));
-  return ok({ header, initial, moves: [first.length > 0 ? { comments: first } : {}, ...nodes.value] });
+  const at0 = (kind?: 'note'): string[] =>
+    record.comments.filter((c) => c.ply === 0 && c.kind === kind).flatMap((c) => c.text.split(/\r?\n/));
+  const [first, notes] = [at0(), at0('note')];
+  const start: JkfNode = { ...(first.length > 0 ? { comments: first } : {}), ...(notes.length > 0 ? { notes } : {}) };
+  return ok({ header, initial, moves: [start, ...nodes.value] });
 }

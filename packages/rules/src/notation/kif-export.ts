@@ -1,5 +1,6 @@
 /** A GameRecord written as KIF, UTF-8, in the vocabulary the parser reads (kif.ts), variations included. */
 import { type Color, ok, type Result } from '../types.js';
+import { csaOnlyHeaders, DECLARATION_NOTE, declarationFailed } from './cross-format.js';
 import {
   BOD_NAMES,
   countKanji,
@@ -21,6 +22,7 @@ import {
   type RecordError,
   type RecordVariation,
   readUsi,
+  type StatedResult,
   type TrackBoard,
   trackBoard,
 } from './record.js';
@@ -100,13 +102,14 @@ interface LineStart {
  * (Kifu for Windows' order, which readers rely on: a 変化 hangs from the last line written that
  * reaches it). A move with alternatives ends in `+`.
  */
-function writeLine(out: string[], line: Line, start: LineStart): RecordError | null {
+function writeLine(out: string[], line: Line, start: LineStart, result?: StatedResult | null): RecordError | null {
   const board = cloneBoard(start.board);
   const totals: [number, number] = [...start.totals];
   let lastTo = start.lastTo;
   const branched = new Set(line.variations.map((v) => v.ply));
   const comments = (ply: number): void => {
-    for (const c of line.comments) if (c.ply === ply) for (const text of c.text.split(/\r?\n/)) out.push(`*${text}`);
+    for (const c of line.comments)
+      if (c.ply === ply) for (const text of c.text.split(/\r?\n/)) out.push(`${c.kind === 'note' ? '#' : '*'}${text}`);
   };
   comments(line.ply - 1);
   for (const [i, usi] of line.moves.entries()) {
@@ -130,7 +133,12 @@ function writeLine(out: string[], line: Line, start: LineStart): RecordError | n
     const side = board.side;
     totals[side] += Math.round(s ?? 0);
     const time = s === null ? '' : `   ${clock(Math.round(s), totals[side])}`;
-    out.push(`${String(endPly).padStart(4)} ${endingWord(line.ending, side)}${time}${branched.has(endPly) ? '+' : ''}`);
+    // a failed declaration is the declarer's foul (反則負け), as readers score it, and a note says what it was
+    const failed = result !== undefined && declarationFailed({ ending: line.ending, result }, side);
+    const word = failed ? '反則負け' : endingWord(line.ending, side);
+    out.push(`${String(endPly).padStart(4)} ${word}${time}${branched.has(endPly) ? '+' : ''}`);
+    if (failed) out.push(`#${DECLARATION_NOTE}`);
+    comments(endPly);
   }
   return null;
 }
@@ -180,17 +188,28 @@ export function exportKif(record: GameRecord): Result<string, RecordError> {
     const value = record.info[key];
     if (value !== undefined) out.push(`${Object.keys(HEADER_KEYS).find((k) => HEADER_KEYS[k] === key)}：${value}`);
   };
-  for (const key of ['start_time', 'end_time', 'title', 'event', 'site', 'time_control'] as const) info(key);
+  for (const key of [
+    'start_time',
+    'end_time',
+    'title',
+    'event',
+    'site',
+    'time_control',
+    'max_moves',
+    'jishogi',
+  ] as const)
+    info(key);
   if (name !== null) out.push(`手合割：${name}`);
   if (record.players.sente !== null) out.push(`${handicap ? '下手' : '先手'}：${record.players.sente}`);
   if (record.players.gote !== null) out.push(`${handicap ? '上手' : '後手'}：${record.players.gote}`);
   for (const key of ['opening', 'note'] as const) info(key);
   for (const extra of record.extraInfo) if (extra.format === 'kif') out.push(`${extra.key}：${extra.value}`);
+  for (const [key, value] of csaOnlyHeaders(record)) out.push(`${key}：${value}`);
   if (name === null) out.push(...bod(board));
   out.push('手数----指手---------消費時間--');
   const main: Line = { ...record, ply: 1, variations: record.variations ?? [] };
   const start: LineStart = { board, lastTo: -1, totals: [0, 0] };
-  const failed = writeLine(out, main, start);
+  const failed = writeLine(out, main, start, record.result ?? null);
   if (failed) return { ok: false, error: failed };
   const closing = closingLine(record);
   if (closing !== null) out.push(closing);

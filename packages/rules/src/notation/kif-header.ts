@@ -5,10 +5,10 @@
  */
 import { START_SFEN } from '../sfen.js';
 import { type Color, KING, ok, type Result } from '../types.js';
-import { digit, HEADER_KEYS, KIF_STARTS, pieceType } from './kif-words.js';
+import { readKifInfo } from './cross-format.js';
+import { digit, KIF_STARTS, pieceType } from './kif-words.js';
 import {
   boardSfen,
-  type InfoKey,
   type RecordDraft,
   type RecordError,
   recordError,
@@ -101,8 +101,7 @@ export function headerLine(st: HeaderState, text: string, line: number): Fail | 
   } else if (key === '手合割') st.handicap = value;
   else if (key === '先手' || key === '下手') st.record.players.sente = value;
   else if (key === '後手' || key === '上手') st.record.players.gote = value;
-  else if (Object.hasOwn(HEADER_KEYS, key)) st.record.info[HEADER_KEYS[key] as InfoKey] = value;
-  else st.record.extraInfo.push({ format: 'kif', key, value });
+  else readKifInfo(st.record, key, value);
   return null;
 }
 

@@ -137,4 +137,7 @@ export const HEADER_KEYS: Readonly<Record<string, InfoKey>> = {
   戦型: 'opening',
   表題: 'title',
   備考: 'note',
+  // the names tsshogi gives CSA's $MAX_MOVES and $JISHOGI in KIF
+  最大手数: 'max_moves',
+  持将棋: 'jishogi',
 };

@@ -13,6 +13,7 @@
 
 import { START_SFEN } from '../sfen.js';
 import { canPromoteType, KING, ok, type Result } from '../types.js';
+import { readDeclaration } from './cross-format.js';
 import { closingResult, type HeaderState, headerLine, newHeader, startBoard } from './kif-header.js';
 import { digit, ENDING_WORDS, FOUL_WORDS, NAMES, pieceType } from './kif-words.js';
 import {
@@ -200,6 +201,9 @@ export function parseKif(input: string): Result<GameRecord, RecordError> {
     }
     // native trimming (it covers the ideographic space): a trailing-blank regex is quadratic
     const text = raw.trimEnd();
+    // `#` lines are the ones readers skip: in the header a program's banner or the encoding, which
+    // say nothing of the game; among the moves a note (a CSA `'` line a KIF export kept)
+    if (text.startsWith('#') && st.cursor !== null) st.cursor.comment(raw.slice(1), 'note');
     if (text === '' || text.startsWith('#') || text.startsWith('&')) continue;
     let failed: Fail | null = null;
     const variation = VARIATION_LINE.exec(text);
@@ -220,5 +224,6 @@ export function parseKif(input: string): Result<GameRecord, RecordError> {
   }
   const cursor = cursorOf(st, lines.length);
   if (!cursor.ok) return cursor;
+  readDeclaration(record);
   return ok(record);
 }

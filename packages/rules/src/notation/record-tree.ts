@@ -84,8 +84,10 @@ export class LineCursor {
     this.line.ending = null;
   }
 
-  comment(text: string): void {
-    this.line.comments.push({ ply: this.ply, text });
+  /** A comment after the ending is the ending's: the ply after the line's last move. */
+  comment(text: string, kind?: 'note'): void {
+    const ply = this.ply + (this.line.ending === null ? 0 : 1);
+    this.line.comments.push(kind === undefined ? { ply, text } : { ply, text, kind });
   }
 
   /**

@@ -70,10 +70,20 @@ export interface ExtraInfo {
   readonly value: string;
 }
 
-/** A comment after ply `ply` (0: before the first move). */
+/**
+ * A comment after ply `ply` (0: before the first move). A line's ending counts as the ply after
+ * its last move, so a comment written after the ending (Floodgate's `%KACHI,'* -5000 win`) is
+ * the ending's, as the formats' readers attach it.
+ */
 export interface RecordComment {
   readonly ply: number;
   readonly text: string;
+  /**
+   * Absent: a comment on its move, which readers show with the move (KIF `*`, CSA `'*`, JKF
+   * `comments`). `note`: a line readers skip (CSA `'`, KIF `#`), kept so an export says it again
+   * where it stood and skipped again.
+   */
+  readonly kind?: 'note';
 }
 
 /**

@@ -138,6 +138,7 @@ function notesOf(record: GameRecord, format: string, importedBy: string | undefi
     info: record.info,
     extraInfo: record.extraInfo,
     comments: record.comments,
+    commentKinds: true,
     result: record.result ?? null,
     variations: record.variations ?? [],
     ...(importedBy === undefined ? {} : { importedBy }),
