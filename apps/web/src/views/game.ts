@@ -128,11 +128,14 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
   void api.game(gameId).catch((err: unknown) => {
     if (err instanceof ApiFailure && err.status === 404) {
       root.replaceChildren(noSuchGame());
+      document.title = 'No such game · Shogi';
       watcher.close();
     }
   });
 
   return () => {
+    // a question asked on this page does not follow the player to the next one
+    document.querySelector<HTMLDialogElement>('dialog.confirm-action')?.close();
     document.removeEventListener('keydown', onKey);
     document.removeEventListener('keydown', onOtherKeys);
     stopSettings();
