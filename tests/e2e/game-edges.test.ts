@@ -291,23 +291,27 @@ describe("the page's words and questions", () => {
     expect(native).toEqual([]);
   });
 
-  test("the sound toggle's pressed state follows the sound, from the button and from the settings", async () => {
+  test("the sound toggle's name stays put and its pressed state follows the sound, from the button and from the settings", async () => {
     const { ann, game } = await twoPlayers('sound');
     const page = await pageAs(ann, DESKTOP);
     await page.goto(url(`/games/${game.id}`));
-    const toggle = page.locator('.board-tools .sound-toggle');
     await page.locator('.board-box .board').waitFor();
-    const state = async () => [await toggle.getAttribute('aria-pressed'), (await toggle.textContent())?.trim()];
-    expect(await state()).toEqual(['true', 'Sound']);
-    await toggle.click();
-    expect(await state()).toEqual(['false', 'Muted']);
+    // as a screen reader finds it: one button named "Sound", pressed while the sound is on
+    // (it was named "Sound off" when muted, which with "not pressed" read as the opposite)
+    const toggle = (pressed: boolean) => page.getByRole('button', { name: 'Sound', exact: true, pressed });
+    const muted = () => page.locator('.board-tools .sound-toggle').getAttribute('title');
+    expect(await toggle(true).count()).toBe(1);
+    await toggle(true).click();
+    expect(await toggle(false).count()).toBe(1);
+    expect(await muted()).toBe('Sound off: click to turn on');
     await page.reload();
     await page.locator('.board-box .board').waitFor();
-    expect(await state()).toEqual(['false', 'Muted']);
+    expect(await toggle(false).count()).toBe(1);
     // the same setting in the settings dialog
     await page.click('.board-tools .open-settings');
     await page.locator('dialog.settings #setting-sound').check();
-    expect(await state()).toEqual(['true', 'Sound']);
+    expect(await toggle(true).count()).toBe(1);
+    expect(await muted()).toBe('Sound on: click to mute');
   });
 
   test('every page has a title of its own', async () => {
