@@ -61,7 +61,7 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
     const bot = quickBot(bots);
     show(
       bot === null
-        ? 'No bot runs on this server (it starts with `npm start`).'
+        ? 'No computer opponent is playing on this server just now.'
         : await play.playBot(bot.id, { side: 'sente' }),
     );
   };
