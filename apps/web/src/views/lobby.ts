@@ -57,15 +57,8 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
   const dialog = createGameDialog((request) => play.create(request));
   const computer = computerPlay((botId, body) => play.playBot(botId, body));
 
-  const playQuick = async () => {
-    const bot = quickBot(bots);
-    show(
-      bot === null
-        ? 'No computer opponent is playing on this server just now.'
-        : await play.playBot(bot.id, { side: 'sente' }),
-    );
-  };
-  api.bots().then(
+  // a click that comes before the list waits for it, rather than finding no bot
+  const listed = api.bots().then(
     (list) => {
       bots = list.bots;
       dialog.offerBots(bots);
@@ -73,6 +66,15 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
     },
     () => {},
   );
+  const playQuick = async () => {
+    await listed;
+    const bot = quickBot(bots);
+    show(
+      bot === null
+        ? 'No computer opponent is playing on this server just now.'
+        : await play.playBot(bot.id, { side: 'sente' }),
+    );
+  };
 
   root.replaceChildren(
     h(
