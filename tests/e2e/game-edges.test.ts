@@ -251,7 +251,7 @@ describe("the page's words and questions", () => {
     await expect.poll(() => note.textContent()).toBe('You are going too fast: wait a few seconds and try again.');
   });
 
-  test("resign and abort ask in the page's own dialog; Keep playing keeps the game", async () => {
+  test("resign and abort ask in the page's own dialog; Keep playing keeps the game; the game's end closes it", async () => {
     const { ann, ben, game } = await twoPlayers('ask');
     const page = await pageAs(ann, DESKTOP);
     const native: string[] = [];
@@ -288,6 +288,16 @@ describe("the page's words and questions", () => {
     await dialog.locator('button.yes').click();
     await page.locator('.banner.result').waitFor();
     expect(await page.locator('.banner.result').textContent()).toMatch(/Gote \(ask-ben\) wins by resignation/);
+
+    // a question left open when the game ends another way goes with it
+    const next = await stack.api.createGame({ sente: ann.id, gote: ben.id });
+    await page.goto(url(`/games/${next.id}`));
+    await page.click('button:has-text("Resign")');
+    await dialog.waitFor();
+    await post(`/api/games/${next.id}/resign`, {}, ben.token);
+    await page.locator('.banner.result').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.locator('.banner.result').textContent()).toMatch(/Sente \(ask-ann\) wins by resignation/);
     expect(native).toEqual([]);
   });
 

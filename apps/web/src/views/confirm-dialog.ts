@@ -33,3 +33,8 @@ export function askToConfirm(question: string, yes: string, no = 'Keep playing')
     dialog.showModal();
   });
 }
+
+/** Closes the open question as a No: the page it was asked on is left, or its game has ended. */
+export function dismissQuestion(): void {
+  document.querySelector<HTMLDialogElement>('dialog.confirm-action')?.close();
+}
