@@ -77,6 +77,28 @@ const accepted = (usi: string, ply: number, submittedSeq = 100 + ply) =>
     clock: { sente: side, gote: side, movedAt: '2026-01-01T00:00:10.000Z' },
   });
 
+describe('game page state: what goes when the game moves on', () => {
+  test('a note about the position before goes when a move arrives, and when the game ends', () => {
+    const state = following(SENTE);
+    state.message = 'You cannot play 7g7e: that piece cannot move there.';
+    applyEvents(state, [accepted('7g7f', 1)]);
+    expect(state.message).toBe('');
+    state.message = 'You cannot play 5i5g: you cannot take your own piece.';
+    applyEvents(state, [
+      event('GameEnded', { winner: 'sente', reason: 'resignation', at: '2026-01-01T00:00:20.000Z' }),
+    ]);
+    expect(state.message).toBe('');
+  });
+
+  test("a loss on time stops the clocks with the loser's at nothing", () => {
+    const state = following(SENTE);
+    applyEvents(state, [accepted('7g7f', 1), accepted('3c3d', 2)]);
+    expect(state.clock?.running).toBe('sente');
+    applyEvents(state, [event('GameEnded', { winner: 'gote', reason: 'timeout', at: '2026-01-01T00:11:00.000Z' })]);
+    expect(state.clock).toMatchObject({ running: null, sente: { mainMs: 0, periodsLeft: 0, periodMs: 0 }, gote: side });
+  });
+});
+
 describe('game page state: the watch socket', () => {
   test('a snapshot replays the moves, reads the clocks, and drops a half-made move', () => {
     const state = newGamePageState(SENTE);
