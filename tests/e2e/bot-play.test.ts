@@ -81,8 +81,9 @@ const me = (page: Page) =>
   page.evaluate(() => JSON.parse(localStorage.getItem('shogi.identity') ?? 'null') as { id: string; name: string });
 
 async function resign(page: Page): Promise<void> {
-  page.once('dialog', (dialog) => void dialog.accept());
   await page.click('button:has-text("Resign")');
+  // the page's own question, not the browser's confirm()
+  await page.click('dialog.confirm-action button.yes');
   await page.locator('.banner.result').waitFor();
 }
 
