@@ -29,6 +29,14 @@ describe("the page's messages are a player's sentences", () => {
     expect(errorSentence(422, { code: 'ILLEGAL_MOVE', detail: 'nifu' })).toBe(
       'This move is not allowed: you already have a pawn on that file (nifu).',
     );
+    // the refusals a player meets in the lobby and the import page have their own sentence
+    for (const code of [
+      'RATED_PAIR_LIMIT',
+      'TOO_MANY_RECORDS',
+      'IMPORT_QUOTA_EXCEEDED',
+      'MALFORMED_MULTIPART',
+    ] as const)
+      expect(errorSentence(ERRORS[code].status, { code }), code).not.toBe('This could not be done.');
     // a code this client does not know yet still reads as a sentence
     expect(errorSentence(409, { code: 'SOMETHING_NEW' as 'CONFLICT' })).toBe('This could not be done.');
   });

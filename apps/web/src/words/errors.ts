@@ -53,6 +53,10 @@ const SENTENCES: Partial<Readonly<Record<ErrorCode, string>>> = {
   ANALYSIS_NOT_FOUND: 'This game has not been analysed yet.',
   ENGINE_UNAVAILABLE: 'The computer is not running on this server just now: try again later.',
   UNAVAILABLE: 'The server is busy or restarting: try again in a moment.',
+  RATED_PAIR_LIMIT: 'You two have played enough rated games today: play this one casual.',
+  TOO_MANY_RECORDS: 'This file holds too many games: split it into smaller files.',
+  IMPORT_QUOTA_EXCEEDED: 'You have imported as many games as a day allows: try again tomorrow.',
+  MALFORMED_MULTIPART: 'The file did not arrive whole: choose it again.',
 };
 
 /** The sentence for an error answer: the catalog's code in a player's words. */
