@@ -291,6 +291,9 @@ describe("the page's words and questions", () => {
 
     // a question left open when the game ends another way goes with it
     const next = await stack.api.createGame({ sente: ann.id, gote: ben.id });
+    // both sides move first: a resignation before that would abort the game (the ply rule)
+    await move(next, ann, '7g7f', 0);
+    await move(next, ben, '3c3d', 1);
     await page.goto(url(`/games/${next.id}`));
     await page.click('button:has-text("Resign")');
     await dialog.waitFor();
