@@ -229,6 +229,26 @@ describe('limits', () => {
     expect((await call(stack.app, 'GET', '/api/me', undefined, bearer(`random-${randomUUID()}`))).status).toBe(429);
   });
 
+  test("a guest's replaced token works at once from an address past its failures, on either gateway", async () => {
+    const guest = (await call(stack.app, 'POST', '/api/players', { name: 'rotating' })).body;
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      statuses.push(
+        (await call(stack.app, 'GET', '/api/me', undefined, bearer(`random-r-${i}-${randomUUID()}`))).status,
+      );
+      statuses.push((await call(appB, 'GET', '/api/me', undefined, bearer(`random-r-${i}-${randomUUID()}`))).status);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(statuses.slice(-2)).toEqual([429, 429]);
+    // the guest replaces its token from that address: the new one was issued here, no guess
+    const replaced = await call(stack.app, 'POST', '/api/me/token', undefined, bearer(guest.token));
+    expect(replaced.status).toBe(201);
+    expect((await call(stack.app, 'GET', '/api/me', undefined, bearer(replaced.body.token))).status).toBe(200);
+    expect((await call(appB, 'GET', '/api/me', undefined, bearer(replaced.body.token))).status).toBe(200);
+    // and the one it replaced is no longer known anywhere: refused as a guess would be
+    expect((await call(appB, 'GET', '/api/me', undefined, bearer(guest.token))).status).toBe(429);
+  });
+
   test('a token issued on one gateway works on another from an address past its failures there', async () => {
     const guest = (await call(stack.app, 'POST', '/api/players', { name: 'elsewhere' })).body;
     const statuses: number[] = [];

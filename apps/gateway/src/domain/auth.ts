@@ -273,6 +273,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         scopes: ['admin'],
         expiresAt,
       });
+      vouch(row.token_hash);
       return { token, id: row.id, expiresAt };
     },
 
@@ -295,6 +296,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         scopes: [...OWN_PLAYER_SCOPES],
         expiresAt: null,
       });
+      vouch(row.token_hash);
       return {
         ...player,
         token,
@@ -345,8 +347,11 @@ export function createAuthService(deps: AuthServiceDeps) {
     async replaceGuestToken(principal: Principal): Promise<{ token: string }> {
       if (principal.token.kind !== 'guest') throw new ApiError('GUEST_TOKEN_REQUIRED');
       const token = newToken();
-      if (!(await deps.store.replaceGuestTokenHash(principal.id, principal.tokenHash, hashToken(token))))
+      const tokenHash = hashToken(token);
+      if (!(await deps.store.replaceGuestTokenHash(principal.id, principal.tokenHash, tokenHash)))
         throw new ApiError('UNAUTHORIZED', 'the token was replaced already');
+      // issued here like any other: its holder may share an address with a guesser
+      vouch(tokenHash);
       await revoked(principal.tokenHash);
       return { token };
     },
