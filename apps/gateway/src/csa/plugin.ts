@@ -66,8 +66,8 @@ export default fp<{ config: GatewayConfig }>(
         return app.guests.create(name);
       },
       principalOf: (token) => app.auth.byHash(hashToken(token)),
-      known: (token) => app.auth.known(hashToken(token)),
-      accountHolds: (name, token) => app.authFailures.accountHolds(name, hashToken(token)),
+      known: (token) => app.authFailures.known(hashToken(token)),
+      accountHolds: (name, token, ip) => app.authFailures.accountHolds(name, hashToken(token), ip),
       blockedFor: (ip, name) => app.authFailures.blockedFor(ip, name),
       failed: (ip, name) => app.authFailures.count(ip, name),
     };
