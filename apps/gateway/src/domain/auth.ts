@@ -119,6 +119,12 @@ const DAY_MS = 86_400_000;
  * only lets the token be looked up past the brake on unknown tokens; every use is still checked.
  */
 export const KNOWN_MS = 30 * DAY_MS;
+/**
+ * The Redis key that tells every gateway a token hash is real (plugins/auth.ts): written by a
+ * gateway that issues or looks one up, and by the operator CLI that mints one outside them.
+ */
+export const knownTokenKey = (channelPrefix: string, tokenHash: string): string =>
+  `${channelPrefix}known-token:${tokenHash}`;
 const isScope = (s: string): s is Scope => (SCOPES as readonly string[]).includes(s);
 
 export type AuthService = ReturnType<typeof createAuthService>;

@@ -17,7 +17,14 @@ import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
 import { AccountTrips } from '../domain/account-trips.js';
 import { ApiError } from '../domain/api-error.js';
-import { type AuthService, createAuthService, hashToken, KNOWN_MS, type Principal } from '../domain/auth.js';
+import {
+  type AuthService,
+  createAuthService,
+  hashToken,
+  KNOWN_MS,
+  knownTokenKey,
+  type Principal,
+} from '../domain/auth.js';
 import { addressKey } from '../domain/client-address.js';
 import { authStoreOver } from './auth-store.js';
 
@@ -71,7 +78,7 @@ export default fp<{ config: GatewayConfig }>(
     // has not seen a token yet asks here before refusing it to an address past its failures.
     // Only a real token's hash is ever written, so a guess finds nothing, at the cost of one
     // Redis read and no database lookup.
-    const knownKey = (tokenHash: string) => `${config.channelPrefix}known-token:${tokenHash}`;
+    const knownKey = (tokenHash: string) => knownTokenKey(config.channelPrefix, tokenHash);
     const auth = createAuthService({
       store: authStoreOver(app.databases.auth),
       cacheMs: config.authCacheMs,
