@@ -260,4 +260,27 @@ describe('the caps, lowered', () => {
       await csa.closed;
     }
   });
+
+  test('a public game stream on a game nobody moves in asks the TCP peer to prove it is there: a client gone without a FIN frees its slot', async () => {
+    // a stream of a quiet game writes nothing, so without keep-alive probes a peer that
+    // vanished (a dropped link, a NAT that forgot it) would hold its slot until the game ends
+    const probes: unknown[][] = [];
+    const watch = (socket: import('node:net').Socket) => {
+      const setKeepAlive = socket.setKeepAlive.bind(socket);
+      socket.setKeepAlive = (...args: Parameters<typeof socket.setKeepAlive>) => {
+        probes.push(args);
+        return setKeepAlive(...args);
+      };
+    };
+    low.server.on('connection', watch);
+    try {
+      const { game } = await newGame(stack.app);
+      const stream = await openStream(lowUrl, `/api/games/${game.id}/stream`);
+      expect(stream.status).toBe(200);
+      expect(probes.some(([enable, delay]) => enable === true && typeof delay === 'number' && delay > 0)).toBe(true);
+      await closeAll([stream]);
+    } finally {
+      low.server.off('connection', watch);
+    }
+  });
 });
