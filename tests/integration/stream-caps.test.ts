@@ -283,4 +283,32 @@ describe('the caps, lowered', () => {
       low.server.off('connection', watch);
     }
   });
+
+  test('a player socket whose client stops answering pings is dropped, and its slot freed', async () => {
+    // the player socket shares the player's cap with the streams: a client gone without a FIN
+    // from a quiet game, where nothing is written, would otherwise hold its slot for good
+    const quick = await buildApp({ ...stack.config, ...LOW, watchHeartbeatMs: 200 }, silentLogger());
+    const quickUrl = await quick.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const { game, players } = await newGame(stack.app);
+      const path = `/api/games/${game.id}/ws`;
+      const mute = new WebSocket(`${quickUrl.replace(/^http/, 'ws')}${path}`, {
+        headers: bearer(players.sente.token),
+        autoPong: false,
+      });
+      const closed = new Promise<number>((resolve) => mute.once('close', (code) => resolve(code)));
+      await new Promise((resolve, reject) => {
+        mute.once('open', resolve);
+        mute.once('unexpected-response', () => reject(new Error('upgrade refused')));
+      });
+      const lively = await openSocket(quickUrl, path, players.sente.token);
+      expect(lively.status).toBe(101);
+      const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('still open'), 3_000));
+      expect(await Promise.race([closed, timeout])).toBe(1006);
+      expect(lively.ws.readyState).toBe(WebSocket.OPEN);
+      lively.ws.close();
+    } finally {
+      await quick.close();
+    }
+  });
 });
