@@ -79,6 +79,11 @@ const stream: FastifyPluginAsyncTypebox = async (app) => {
       const release = app.watchLimit.hold(request.ip);
       reply.hijack();
       const res = reply.raw;
+      // a client gone while the game was read brought its 'close' before anyone listened
+      if (res.req.socket.destroyed) {
+        release();
+        return;
+      }
       res.once('close', release);
       // a quiet game's stream writes nothing for as long as nobody moves: TCP keep-alive probes
       // find a peer gone without a FIN (a dropped link, a NAT that forgot it), whose socket then
