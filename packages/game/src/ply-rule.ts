@@ -18,6 +18,18 @@ export const PLIES_BEFORE_RESULT = 2;
 export const beforeBothMoved = (ply: number): boolean => ply < PLIES_BEFORE_RESULT;
 
 /**
+ * The endings the position itself decides. A flag may come in the same decision as the move
+ * before it (a clock check gives a pending first move its verdict, then flags the other side):
+ * it follows that move, but the clock decided it, not the position.
+ */
+const BY_POSITION: ReadonlySet<GameEnded['data']['reason']> = new Set([
+  'checkmate',
+  'stalemate',
+  'perpetual_check',
+  'impasse',
+]);
+
+/**
  * The decision's events with every ending that names a winner before both sides have moved
  * made an abort. An ending the position decided (a mate by the move accepted just before it,
  * a valid impasse declaration: possible so early only from a set-up position, which is never
@@ -43,7 +55,7 @@ export function abortBeforeBothMoved(state: GameState, events: GameEvent[]): Gam
       byPosition = e.type === 'ImpasseDeclared' && e.data.valid;
       return e;
     }
-    if (e.data.winner === null || byPosition || !beforeBothMoved(ply)) return e;
+    if (e.data.winner === null || (byPosition && BY_POSITION.has(e.data.reason)) || !beforeBothMoved(ply)) return e;
     return aborted(e, requestedBy);
   });
 }
