@@ -36,6 +36,21 @@ describe('the ply rule: an ending before both sides moved is an abort', () => {
       ]);
   });
 
+  it('a move limit of one draws nothing: the game that ends on its first move is an abort', () => {
+    const limited = gameCreated('g1', { rated: true, timeControl: byoyomi(300, 10), maxMoves: 1 });
+    const submitted = [
+      limited,
+      ...mustAccept(
+        decide({ type: 'SubmitMove', playerId: SENTE.id, usi: '7g7f', ply: 0, now: T0 }, fold([limited], initialState())),
+      ),
+    ];
+    const state = fold(submitted, initialState());
+    const ended = mustAccept(decide({ type: 'ValidatePending', seq: state.seq, now: T0 }, state)).filter(
+      (e) => e.type === 'GameEnded',
+    );
+    expect(ended).toEqual([abort()]);
+  });
+
   it('a handicap game counts both sides too: the giver moves first, then the receiver', () => {
     const handicap = gameCreated('g1', {
       rated: true,
