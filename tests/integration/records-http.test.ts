@@ -307,7 +307,7 @@ describe('downloads', () => {
     expect((await download(`/api/games/${gameId}/record?format=jkf`)).bytes).toEqual(jkf.bytes);
   });
 
-  test('KI2 in Shift_JIS: the moves as players write them, read back by the rules package and by tsshogi', async () => {
+  test('KI2 in Shift_JIS: the moves as players write them, read back by the rules package, by tsshogi and by import', async () => {
     const ki2 = await download(`/api/games/${gameId}.ki2`);
     expect(ki2.status).toBe(200);
     expect(ki2.type).toBe('text/plain; charset=Shift_JIS');
@@ -325,6 +325,13 @@ describe('downloads', () => {
     expect(back.value.record.players).toEqual({ sente: '山田太郎', gote: '鈴木花子' });
     const theirs = tsshogiRead('ki2', ki2.text);
     expect(tsMoves(theirs)).toEqual(['7g7f', '3c3d', '8h2b+', '3a2b', 'B*4e']);
+    // imported again, the file is the same game with the same result
+    const me = await guest();
+    const again = await importUpload(me.token, 'game.ki2', ki2.bytes);
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    expect(again.body.games).toMatchObject([{ plies: 5, result: 'sente' }]);
+    const view = await call(stack.app, 'GET', `/api/games/${again.body.gameId}`);
+    expect(view.body.moves).toEqual(['7g7f', '3c3d', '8h2b+', '3a2b', 'B*4e']);
     // the first shape and ?format= answer the same file
     expect((await download(`/api/games/${gameId}/record.ki2`)).bytes).toEqual(ki2.bytes);
     expect((await download(`/api/games/${gameId}/record?format=ki2`)).bytes).toEqual(ki2.bytes);
