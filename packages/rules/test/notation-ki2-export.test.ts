@@ -240,6 +240,26 @@ describe('KI2 records', () => {
     expect(back.moves).toEqual(r.moves);
   });
 
+  test('notes before the first move and among the moves, a move limit, a variation: read back the same', () => {
+    const r = record(START_SFEN, ['7g7f', '3c3d'], {
+      ending: { kind: 'max_moves', raw: '%MAX_MOVES', seconds: null },
+      comments: [
+        { ply: 0, text: 'a line readers skip', kind: 'note' },
+        { ply: 1, text: 'after move 1', kind: 'note' },
+      ],
+      variations: [
+        { ply: 2, moves: ['8c8d', '2g2f'], times: [null, null], comments: [], ending: null, variations: [] },
+      ],
+    });
+    const text = value(exportKi2(r));
+    expect(text).toContain('後手：Gote\n#a line readers skip\n▲７六歩\n#after move 1\n△３四歩\nまで2手で最大手数\n');
+    expect(text).toContain('\n\n変化：2手\n△８四歩    ▲２六歩\n');
+    const back = value(parseKi2(text));
+    expect(back.comments).toEqual(r.comments);
+    expect(back.ending?.kind).toBe('max_moves');
+    expect(back.variations).toEqual(r.variations);
+  });
+
   test('a failed declaration is the declarer’s foul with the note %KACHI, read back as the declaration', () => {
     const r = record(START_SFEN, ['7g7f'], {
       ending: { kind: 'kachi', raw: '%KACHI', seconds: null },
