@@ -21,7 +21,7 @@ export function setMoveNotation(notation: Notation): void {
 
 /** The settings' words for each notation, with an example move. */
 export const NOTATION_LABELS: Readonly<Record<Notation, string>> = {
-  japanese: 'Japanese, as players write it (▲７六歩, ▲５八金右)',
+  japanese: 'Japanese (▲７六歩, ▲５八金右)',
   western: 'Western (P-7f)',
   kif: 'KIF, with the origin (７六歩(77))',
   csa: 'CSA (+7776FU)',
