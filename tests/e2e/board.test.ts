@@ -252,10 +252,11 @@ describe('around a game', () => {
     expect(await links.evaluateAll((as) => as.map((a) => a.getAttribute('data-format')))).toEqual([
       'kif',
       'kifu',
+      'ki2',
       'csa',
       'sfen',
     ]);
-    for (const format of ['kif', 'csa', 'sfen']) {
+    for (const format of ['kif', 'ki2', 'csa', 'sfen']) {
       const href = await page.locator(`.downloads a[data-format="${format}"]`).getAttribute('href');
       const answer = await fetch(url(href ?? ''));
       expect(answer.status, format).toBe(200);

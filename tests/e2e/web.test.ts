@@ -22,7 +22,8 @@ import { startBotOpponent } from '../../apps/server/src/demo/opponent.js';
 import { type Stack, silentLogger, startStack } from '../integration/harness.js';
 import { ARTIFACTS, bounded, buildWebClient, type Chromium, openChromium, removeWebClient } from './browser.js';
 
-// a cooperative mate: ▲7六歩 △1四歩 ▲5三歩不成 △1五歩 ▲5二金打 (頭金)
+// a cooperative mate: ▲7六歩 △1四歩 ▲5三歩不成 △1五歩 ▲5二金 (頭金, dropped: KI2 writes 打 only
+// where a gold on the board could reach 5二 too)
 const START = '4k4/9/8p/4P4/9/9/2P6/9/4K4 b G 1';
 const MOVES = [
   { usi: '7g7f', by: 'click' },
@@ -169,7 +170,7 @@ describe('web client', () => {
       '△１四歩',
       '▲５三歩不成',
       '△１五歩',
-      '▲５二金打',
+      '▲５二金',
     ]);
     expect(await watcher.locator('.board .sq.check').getAttribute('aria-label')).toBe('5a, gote king');
     expect(await watcher.locator('.board .sq.last').count()).toBe(1); // a drop marks only its square

@@ -12,6 +12,7 @@ import { catchUp, importRecord } from '@shogi/store';
 import { createTestDatabase } from '@shogi/store/testing';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { tsMoves, tsshogiRead } from '../../packages/rules/test/tsshogi-reader.js';
 import { bearer, call, type Stack, startStack } from './harness.js';
 
 const SAMPLES = join(import.meta.dirname, 'records');
@@ -304,6 +305,37 @@ describe('downloads', () => {
     expect(back.value.format).toBe('jkf');
     expect(back.value.record.moves).toEqual(['7g7f', '3c3d', '8h2b+', '3a2b', 'B*4e']);
     expect((await download(`/api/games/${gameId}/record?format=jkf`)).bytes).toEqual(jkf.bytes);
+  });
+
+  test('KI2 in Shift_JIS: the moves as players write them, read back by the rules package, by tsshogi and by import', async () => {
+    const ki2 = await download(`/api/games/${gameId}.ki2`);
+    expect(ki2.status).toBe(200);
+    expect(ki2.type).toBe('text/plain; charset=Shift_JIS');
+    expect(ki2.disposition).toMatch(/\.ki2"; filename\*=UTF-8''.*\.ki2$/);
+    expect(() => new TextDecoder('utf-8', { fatal: true }).decode(ki2.bytes)).toThrow();
+    const lines = ki2.text.split('\r\n');
+    expect(lines[0]).toBe('#KI2 version=2.0 encoding=Shift_JIS');
+    expect(lines).toContain('先手：山田太郎');
+    // 同　 with a full-width space for the recapture; 打 is not written where no bishop on the board reaches 4五
+    expect(lines).toContain('▲７六歩    △３四歩    ▲２二角成  △同　銀    ▲４五角');
+    const back = decodeRecord(ki2.bytes);
+    if (!back.ok) throw new Error(back.error.message);
+    expect(back.value.format).toBe('ki2');
+    expect(back.value.record.moves).toEqual(['7g7f', '3c3d', '8h2b+', '3a2b', 'B*4e']);
+    expect(back.value.record.players).toEqual({ sente: '山田太郎', gote: '鈴木花子' });
+    const theirs = tsshogiRead('ki2', ki2.text);
+    expect(tsMoves(theirs)).toEqual(['7g7f', '3c3d', '8h2b+', '3a2b', 'B*4e']);
+    // imported again, the file is the same game with the same result
+    const me = await guest();
+    const again = await importUpload(me.token, 'game.ki2', ki2.bytes);
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    expect(again.body.games).toMatchObject([{ plies: 5, result: 'sente' }]);
+    const view = await call(stack.app, 'GET', `/api/games/${again.body.gameId}`);
+    expect(view.body.moves).toEqual(['7g7f', '3c3d', '8h2b+', '3a2b', 'B*4e']);
+    // the first shape and ?format= answer the same file
+    expect((await download(`/api/games/${gameId}/record.ki2`)).bytes).toEqual(ki2.bytes);
+    expect((await download(`/api/games/${gameId}/record?format=ki2`)).bytes).toEqual(ki2.bytes);
+    expect((await download('/api/games/no-such-game.ki2')).status).toBe(404);
   });
 
   test('a name Shift_JIS cannot hold is written ? in .kif and kept in .kifu', async () => {

@@ -127,6 +127,7 @@ export const ROUTE_ACCESS = {
   'GET /api/players/:id/games.csa': 'public',
   'GET /api/games/:id/record': 'public',
   'GET /api/games/:id/record.kif': 'public',
+  'GET /api/games/:id/record.ki2': 'public',
   'GET /api/games/:id/record.csa': 'public',
   'GET /api/games/:id/record.sfen': 'public',
   'GET /api/games/:id.kif': 'public',
@@ -134,6 +135,7 @@ export const ROUTE_ACCESS = {
   'GET /api/games/:id.sfen': 'public',
   'GET /api/games/:id.kifu': 'public',
   'GET /api/games/:id.jkf': 'public',
+  'GET /api/games/:id.ki2': 'public',
   'GET /api/games/export': 'public',
   // a player who can play (a guest, an account's session, a personal token with `play`), as
   // lishogi lets anyone who can play paste a game

@@ -19,7 +19,7 @@ describe('game history', () => {
     // after ▲２二角成 the bishop is promoted (horse) and sente holds gote's bishop
     expect(history.boardAt(3).squares[square('2b')]).toEqual({ type: 13, gote: false });
     expect(history.boardAt(3).hands[0]).toEqual([[5, 1]]);
-    // △同銀 took it back; ▲４五角打 dropped sente's
+    // △同銀 took it back; ▲４五角 dropped sente's
     expect(history.boardAt(4).hands[1]).toEqual([[5, 1]]);
     expect(history.boardAt(5).hands[0]).toEqual([]);
     expect(history.boardAt(5).squares[square('4e')]).toEqual({ type: 5, gote: false });
@@ -31,7 +31,8 @@ describe('game history', () => {
     expect(history.moveAt(0)).toBeNull();
     expect(history.moveAt(1)).toBe('7g7f');
     expect(history.moveAt(5)).toBe('B*4e');
-    expect(history.kifu).toEqual(['▲７六歩', '△３四歩', '▲２二角成', '△同　銀', '▲４五角打']);
+    // KI2: no bishop on the board reaches 4五, so the drop needs no 打
+    expect(history.kifu).toEqual(['▲７六歩', '△３四歩', '▲２二角成', '△同　銀', '▲４五角']);
   });
 
   test('a move that does not replay changes nothing', () => {

@@ -10,12 +10,17 @@ describe('Japanese move notation', () => {
       'a promoting capture, a recapture on the same square (同), a drop (打)',
       START_SFEN,
       ['7g7f', '3c3d', '8h2b+', '3a2b', 'B*4e'],
-      ['▲７六歩', '△３四歩', '▲２二角成', '△同　銀', '▲４五角打'],
+      ['▲７六歩', '△３四歩', '▲２二角成', '△同　銀', '▲４五角'],
     ],
-    // both golds reach 5h: the origin tells them apart, as KIF writes it
-    ['two pieces that can reach the square', START_SFEN, ['6i5h'], ['▲５八金(69)']],
-    // rank c is in the zone but not the last rank: promotion was optional and declined
-    ['a declined promotion (不成)', '4k4/9/8p/4P4/9/9/2P6/9/4K4 b G 1', ['5d5c'], ['▲５三歩不成']],
+    // both golds reach 5h: the mover's left one, as players write it (KI2), not the origin
+    ['two pieces that can reach the square', START_SFEN, ['6i5h'], ['▲５八金左']],
+    ['the other gold', START_SFEN, ['4i5h'], ['▲５八金右']],
+    // gote's right is the high files: its gold on 4一 is on its left
+    ['gote’s 左', START_SFEN, ['7g7f', '4a5b'], ['▲７六歩', '△５二金左']],
+    ['gote’s 右', START_SFEN, ['7g7f', '6a5b'], ['▲７六歩', '△５二金右']],
+    // 打 only where a piece on the board reaches the square too
+    ['a drop beside a bishop that reaches', '4k4/9/9/9/9/9/9/9/B3K4 b B 1', ['B*5e'], ['▲５五角打']],
+    ['a drop no piece on the board reaches', '4k4/9/9/9/9/9/9/9/B3K4 b B 1', ['B*5d'], ['▲５四角']],
   ])('%s', (_name, sfen, moves, expected) => {
     expect(japaneseMoves(sfen, 'default', moves)).toEqual(expected);
   });

@@ -75,7 +75,7 @@ describe('a game played here: what only the events know', () => {
     if (record === null) throw new Error('no record');
     expect(record.ending?.kind).toBe('kachi');
     expect(record.result).toEqual({ winner: 1, text: '後手の勝ち' });
-    for (const format of ['kif', 'csa', 'jkf'] as const) {
+    for (const format of ['kif', 'ki2', 'csa', 'jkf'] as const) {
       const text = writeRecord(record, { format });
       expect(text.ok && text.value).not.toMatch(/入玉勝ち|^%KACHI$|"special":"KACHI"/m);
       const back = text.ok ? decodeRecord(new TextEncoder().encode(text.value), `x.${format}`) : null;

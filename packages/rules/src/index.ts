@@ -17,6 +17,8 @@ export {
 } from './notation/decode.js';
 export { exportJkf, type Jkf, type JkfMove, type JkfNode, parseJkf } from './notation/jkf.js';
 export { parseKi2 } from './notation/ki2.js';
+export { exportKi2 } from './notation/ki2-export.js';
+export { type Ki2Board, ki2Move } from './notation/ki2-move.js';
 export { KIF_HANDICAPS, parseKif } from './notation/kif.js';
 export { exportKif } from './notation/kif-export.js';
 export {

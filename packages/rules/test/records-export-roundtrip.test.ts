@@ -1,7 +1,7 @@
 /**
  * Every record of the shared fixtures (../shared/fixtures/games, 143 CSA files: Floodgate and
  * shogi-server logs with engines' `'**` comments, WCSC28 games, professional games) through
- * every export this package writes (KIF, CSA V2.2 and V3.0, JKF) and back: the same moves,
+ * every export this package writes (KIF, KI2 (which has no times), CSA V2.2 and V3.0, JKF) and back: the same moves,
  * ending, comments (on the same move, of the same kind), headers and summary. And tsshogi, a
  * reader nobody here wrote, reading each export: the same moves, the comments attached to the
  * same moves (and none of the lines CSA and KIF readers skip), the same result.
@@ -35,6 +35,7 @@ function load(bytes: Uint8Array, name: string): GameRecord {
 
 const EXPORTS: readonly (readonly [string, WriteRecordOptions])[] = [
   ['kif', { format: 'kif' }],
+  ['ki2', { format: 'ki2' }],
   ['csa 2.2', { format: 'csa', csaVersion: '2.2' }],
   ['csa 3.0', { format: 'csa', csaVersion: '3.0' }],
   ['jkf', { format: 'jkf' }],
@@ -54,13 +55,15 @@ function byPly(comments: readonly RecordComment[], kind?: 'note'): Map<number, s
 function endingKind(r: GameRecord, format: string): string | null {
   const kind = r.ending?.kind ?? null;
   const moverFoul = sideAfter(r.sfen, r.moves.length) === 0 ? '+illegal_action' : '-illegal_action';
-  return format === 'kif' && kind === moverFoul ? 'illegal_move' : kind;
+  return (format === 'kif' || format === 'ki2') && kind === moverFoul ? 'illegal_move' : kind;
 }
 
 /** What a record says apart from its moves, for comparing a round trip. */
 const words = (r: GameRecord, format: string) => ({
-  ending: r.ending === null ? null : { kind: endingKind(r, format), seconds: r.ending.seconds },
-  times: r.times,
+  // KI2 has no times: its moves and ending have none
+  ending:
+    r.ending === null ? null : { kind: endingKind(r, format), seconds: format === 'ki2' ? null : r.ending.seconds },
+  times: format === 'ki2' ? r.times.map(() => null) : r.times,
   players: r.players,
   info: r.info,
   extraInfo: [...r.extraInfo].sort((a, b) => `${a.format}${a.key}`.localeCompare(`${b.format}${b.key}`)),
@@ -69,12 +72,13 @@ const words = (r: GameRecord, format: string) => ({
   notes: byPly(r.comments, 'note'),
 });
 
-/** Variations without the words their endings were written in (`時間切れにより先手の勝ち` is KIF's 切れ負け). */
-const lines = (vs: GameRecord['variations']): unknown =>
+/** Variations without the words their endings were written in (`時間切れにより先手の勝ち` is KIF's 切れ負け), and without times through KI2. */
+const lines = (vs: GameRecord['variations'], format = 'kif'): unknown =>
   (vs ?? []).map((v) => ({
     ...v,
-    ending: v.ending === null ? null : { kind: v.ending.kind, seconds: v.ending.seconds },
-    variations: lines(v.variations),
+    times: format === 'ki2' ? v.times.map(() => null) : v.times,
+    ending: v.ending === null ? null : { kind: v.ending.kind, seconds: format === 'ki2' ? null : v.ending.seconds },
+    variations: lines(v.variations, format),
   }));
 
 /** The result our record states, from its ending and the side to move (who every ending speaks of). */
@@ -145,7 +149,8 @@ describe.each([...files, ...samples])('%s', (name) => {
     expect(back.moves).toEqual(record.moves);
     expect(words(back, options.format)).toEqual(words(record, options.format));
     // CSA has no variations; KIF and JKF keep them
-    if (options.format !== 'csa') expect(lines(back.variations)).toEqual(lines(record.variations));
+    if (options.format !== 'csa')
+      expect(lines(back.variations, options.format)).toEqual(lines(record.variations, options.format));
   });
 
   test.each(EXPORTS)('→ %s → tsshogi reads the same moves, comments on the same moves, the same result', (_, o) => {
@@ -166,8 +171,11 @@ describe.each([...files, ...samples])('%s', (name) => {
     const action = record.ending?.kind === '+illegal_action' || record.ending?.kind === '-illegal_action';
     // Kakinoki's list of ending words has none for an agreed draw or a move limit: tsshogi reads
     // our 引き分け and 最大手数 as no result (it writes both as 持将棋, which reads back as an impasse)
-    const unnamed = o.format === 'kif' && (record.ending?.kind === 'hikiwake' || record.ending?.kind === 'max_moves');
-    if (action && o.format !== 'kif') expect(out.value).toContain(record.ending?.kind.toUpperCase());
+    const unnamed =
+      (o.format === 'kif' || o.format === 'ki2') &&
+      (record.ending?.kind === 'hikiwake' || record.ending?.kind === 'max_moves');
+    if (action && o.format !== 'kif' && o.format !== 'ki2')
+      expect(out.value).toContain(record.ending?.kind.toUpperCase());
     else if (unnamed) expect(tsOutcome(theirs)).toBe('none');
     else expect(tsOutcome(theirs)).toBe(ourOutcome(record));
   });
@@ -186,7 +194,9 @@ describe.each([...files, ...samples])('%s', (name) => {
     const lines = (r: TsRecord) => tsComments(r).map(([ply, c]) => [ply, c.replace(/\n$/, '')]);
     expect(lines(theirs)).toEqual(lines(first));
     const action = record.ending?.kind === '+illegal_action' || record.ending?.kind === '-illegal_action';
-    const unnamed = o.format === 'kif' && (record.ending?.kind === 'hikiwake' || record.ending?.kind === 'max_moves');
+    const unnamed =
+      (o.format === 'kif' || o.format === 'ki2') &&
+      (record.ending?.kind === 'hikiwake' || record.ending?.kind === 'max_moves');
     if (!action && !unnamed) expect(tsOutcome(theirs)).toBe(tsOutcome(first));
   });
 });

@@ -18,6 +18,7 @@ export interface TsRecord {
 }
 interface Tsshogi {
   importKIF(text: string): TsRecord | Error;
+  importKI2(text: string): TsRecord | Error;
   importCSA(text: string): TsRecord | Error;
   importJKFString(text: string): TsRecord | Error;
   readonly Move: abstract new (...args: never[]) => object;
@@ -25,13 +26,15 @@ interface Tsshogi {
 const tsshogi = untyped as unknown as Tsshogi;
 
 /** Reads an export as tsshogi does; its error is thrown. */
-export function tsshogiRead(format: 'kif' | 'csa' | 'jkf', text: string): TsRecord {
+export function tsshogiRead(format: 'kif' | 'ki2' | 'csa' | 'jkf', text: string): TsRecord {
   const read =
     format === 'kif'
       ? tsshogi.importKIF(text)
-      : format === 'jkf'
-        ? tsshogi.importJKFString(text)
-        : tsshogi.importCSA(text);
+      : format === 'ki2'
+        ? tsshogi.importKI2(text)
+        : format === 'jkf'
+          ? tsshogi.importJKFString(text)
+          : tsshogi.importCSA(text);
   if (read instanceof Error) throw read;
   return read;
 }

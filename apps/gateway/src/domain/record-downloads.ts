@@ -7,6 +7,8 @@
  *   tools); a character Shift_JIS cannot hold (an emoji or an accented letter in a name) is
  *   written `?`, and the `.kifu` download keeps it;
  * - `.kifu`: the same KIF in UTF-8;
+ * - `.ki2`: KI2, the moves as players write them (▲７六歩, ▲５八金右), in Shift_JIS with CR LF
+ *   as `.kif` (Kakinoki's convention for `.ki2`), with no times, which KI2 has no place for;
  * - `.csa`: V3.0 (the default) in UTF-8, as its `'CSA encoding=UTF-8` line declares, or V2.2
  *   in Shift_JIS with CR LF, which a CSA file without that line is taken to be (CSA standard
  *   record format V3.0, 2.2);
@@ -14,10 +16,10 @@
  * - `.sfen`: the USI `position` line, ASCII.
  * A further format is one entry of DOWNLOADS.
  */
-import { exportCsa, exportKif, type GameRecord, writeRecord } from '@shogi/rules';
+import { exportCsa, exportKi2, exportKif, type GameRecord, writeRecord } from '@shogi/rules';
 import iconv from 'iconv-lite';
 
-export const DOWNLOAD_FORMATS = ['kif', 'kifu', 'csa', 'jkf', 'sfen'] as const;
+export const DOWNLOAD_FORMATS = ['kif', 'kifu', 'ki2', 'csa', 'jkf', 'sfen'] as const;
 export type DownloadFormat = (typeof DOWNLOAD_FORMATS)[number];
 export const CSA_VERSIONS = ['2.2', '3.0'] as const;
 export type CsaVersion = (typeof CSA_VERSIONS)[number];
@@ -47,9 +49,9 @@ const exported = (result: ReturnType<typeof exportKif>): string => {
   return result.value;
 };
 
-/** The KIF header line that names the encoding, made to name the one the bytes are in. */
+/** The KIF (or KI2) header line that names the encoding, made to name the one the bytes are in. */
 const kifIn = (text: string, charset: Charset): string =>
-  text.replace(/^#KIF version=([\d.]+) encoding=\S+/, `#KIF version=$1 encoding=${charset}`);
+  text.replace(/^#(KIF|KI2) version=([\d.]+) encoding=\S+/, `#$1 version=$2 encoding=${charset}`);
 
 const DOWNLOADS: Readonly<Record<DownloadFormat, Download>> = {
   kif: {
@@ -59,6 +61,10 @@ const DOWNLOADS: Readonly<Record<DownloadFormat, Download>> = {
   kifu: {
     extension: 'kifu',
     text: (record) => ({ text: kifIn(exported(exportKif(record)), 'utf-8'), charset: 'utf-8' }),
+  },
+  ki2: {
+    extension: 'ki2',
+    text: (record) => ({ text: kifIn(exported(exportKi2(record)), 'Shift_JIS'), charset: 'Shift_JIS' }),
   },
   csa: {
     extension: 'csa',
@@ -99,7 +105,7 @@ export function recordFile(record: GameRecord, format: DownloadFormat, options: 
 
 /** The charset of a format's bytes (the bulk exports encode record by record). */
 export const charsetOf = (format: DownloadFormat, options: DownloadOptions = {}): Charset =>
-  format === 'kif' || (format === 'csa' && options.csaVersion === '2.2') ? 'Shift_JIS' : 'utf-8';
+  format === 'kif' || format === 'ki2' || (format === 'csa' && options.csaVersion === '2.2') ? 'Shift_JIS' : 'utf-8';
 
 /** The text of a format before encoding (the bulk exports add their separators to it). */
 export const recordText = (record: GameRecord, format: DownloadFormat, options: DownloadOptions = {}): string =>

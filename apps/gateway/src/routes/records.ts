@@ -1,6 +1,6 @@
 /**
  * Game records out, built from the event log with the rules package's exporters:
- * `GET /api/games/:id.kif|.kifu|.csa|.sfen` (also `/record.kif|.csa|.sfen` and
+ * `GET /api/games/:id.kif|.kifu|.ki2|.csa|.jkf|.sfen` (also `/record.kif|.ki2|.csa|.sfen` and
  * `/record?format=`), each a file download in the encoding its kind calls for
  * (domain/record-downloads.ts); a player's finished games as streamed NDJSON or CSA; and every
  * finished game of a period (`GET /api/games/export`), oldest end first, resumable after the
@@ -31,7 +31,7 @@ import {
 } from '../domain/record-downloads.js';
 
 /** The formats of `/api/games/:id/record.<ext>`, the first shape, kept as it was. */
-const FIRST_SHAPE_FORMATS = ['kif', 'csa', 'sfen'] as const satisfies readonly DownloadFormat[];
+const FIRST_SHAPE_FORMATS = ['kif', 'ki2', 'csa', 'sfen'] as const satisfies readonly DownloadFormat[];
 
 async function recordOfGame(db: Db, id: string): Promise<GameRecord> {
   const record = recordOfEvents(await readStream(db, id, 0));
@@ -124,6 +124,7 @@ const records: FastifyPluginAsyncTypebox = async (app) => {
     const summaries: Record<DownloadFormat, string> = {
       kif: 'A game as KIF in Shift_JIS, as KIF readers expect (a character Shift_JIS lacks is written ?)',
       kifu: 'A game as KIF in UTF-8 (.kifu)',
+      ki2: 'A game as KI2 in Shift_JIS: the moves as players write them (▲７六歩, ▲５八金右), without times',
       csa: 'A game as CSA: V3.0 in UTF-8, or ?version=2.2 in Shift_JIS',
       jkf: 'A game as JKF (JSON Kifu Format), with its variations when imported with them',
       sfen: 'A game as SFEN + USI moves (a USI position command)',
@@ -155,7 +156,8 @@ const records: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['records'],
-        summary: 'A game as KIF (Shift_JIS), KIFU (KIF in UTF-8), CSA, JKF or SFEN + USI moves, chosen by ?format=',
+        summary:
+          'A game as KIF (Shift_JIS), KIFU (KIF in UTF-8), KI2, CSA, JKF or SFEN + USI moves, chosen by ?format=',
         description: downloadNote,
         params: GameParams,
         querystring: Type.Object(

@@ -21,9 +21,9 @@ export function setMoveNotation(notation: Notation): void {
 
 /** The settings' words for each notation, with an example move. */
 export const NOTATION_LABELS: Readonly<Record<Notation, string>> = {
-  japanese: 'Japanese (▲７六歩)',
+  japanese: 'Japanese (▲７六歩, ▲５八金右)',
   western: 'Western (P-7f)',
-  kif: 'KIF (７六歩(77))',
+  kif: 'KIF, with the origin (７六歩(77))',
   csa: 'CSA (+7776FU)',
   usi: 'USI (7g7f)',
 };

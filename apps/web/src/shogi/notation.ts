@@ -1,13 +1,15 @@
 /**
- * Move notation from USI moves, replayed on the rules engine: Japanese (▲７六歩, △同　歩,
- * ▲５五角打, ▲２二角成), Western (P-7f, Bx2b+, G*5b, S-4c=), KIF (７六歩(77)), CSA
- * (+7776FU) and USI itself. When two pieces of a kind can reach the square, Japanese adds
- * the origin in parentheses as KIF does (▲５八金(49)) instead of the 右/左/上/引 words, and
- * Western adds it before the move (G6i-5h), as Hodges' notation does: exact, and short.
+ * Move notation from USI moves, replayed on the rules engine: Japanese as players write it (KI2,
+ * the rules package's writer: ▲７六歩, △同　歩, ▲２二角成, ▲５八金右, ▲５二金直, 打 only where a
+ * piece on the board could reach the square too), Western (P-7f, Bx2b+, G*5b, S-4c=), KIF
+ * (７六歩(77), the origin instead of the words), CSA (+7776FU) and USI itself. When two pieces
+ * of a kind can reach the square, Western adds the origin before the move (G6i-5h), as Hodges'
+ * notation does: exact, and short.
  */
 import {
   isDrop,
   isPromotion,
+  ki2Move,
   legalMoves,
   moveFrom,
   moveTo,
@@ -15,11 +17,10 @@ import {
   parseUsi,
   type Ruleset,
 } from '@shogi/rules';
-import { newGame } from './model.js';
+import { engineSquare, indexOfEngine, newGame } from './model.js';
 
 const ZEN = '１２３４５６７８９';
 const KAN = '一二三四五六七八九';
-const NAMES = ['', '歩', '香', '桂', '銀', '角', '飛', '金', '玉', 'と', '成香', '成桂', '成銀', '馬', '龍'];
 
 const fileOf = (s: number) => 9 - (s % 10);
 const rankOf = (s: number) => ((s / 10) | 0) - 1;
@@ -73,26 +74,15 @@ export function notateMove(game: PositionHistory, usi: string, previousTo: numbe
   };
 }
 
-/** One move in Japanese notation on the game's position before it; the game is not changed. */
+/**
+ * One move in Japanese notation (KI2) on the game's position before it; the game is not changed.
+ * `previousTo` is the previous move's destination as the engine numbers squares, for 同.
+ */
 export function japaneseMove(game: PositionHistory, usi: string, previousTo: number | null): string {
   const pos = game.position;
-  const m = parseUsi(usi);
-  if (m < 0) return usi;
-  const mark = pos.side === 0 ? '▲' : '△';
-  const to = moveTo(m);
-  const where = previousTo === to ? '同　' : `${ZEN[fileOf(to) - 1]}${KAN[rankOf(to) - 1]}`;
-  if (isDrop(m)) return `${mark}${where}${NAMES[moveFrom(m)]}打`;
-  const from = moveFrom(m);
-  const type = (pos.board[from] ?? 0) & 15;
-  const legal = legalMoves(pos);
-  let suffix = '';
-  if (isPromotion(m)) suffix = '成';
-  else if (legal.some((o) => isPromotion(o) && moveFrom(o) === from && moveTo(o) === to)) suffix = '不成';
-  const rivals = legal.some(
-    (o) => !isDrop(o) && moveTo(o) === to && moveFrom(o) !== from && ((pos.board[moveFrom(o)] ?? 0) & 15) === type,
-  );
-  const origin = rivals ? `(${fileOf(from)}${rankOf(from)})` : '';
-  return `${mark}${where}${NAMES[type]}${suffix}${origin}`;
+  const squares = Array.from({ length: 81 }, (_, i) => pos.board[engineSquare(i)] ?? 0);
+  const lastTo = previousTo === null ? -1 : indexOfEngine(previousTo);
+  return ki2Move({ squares, side: pos.side }, usi, lastTo) ?? usi;
 }
 
 /** Every move of a game in Japanese notation; stops at the first move that does not replay. */

@@ -28,7 +28,7 @@ const halfWidthKana = (text: string): number => text.match(/[\uff61-\uff9f]/g)?.
 
 /**
  * Decodes text: a UTF-8 BOM or valid UTF-8 wins, unless a line declares the encoding (CSA V3
- * `'CSA encoding=`, KIF `#KIF version=2.0 encoding=`). Shift_JIS and EUC-JP share most byte
+ * `'CSA encoding=`, KIF `#KIF version=2.0 encoding=`, KI2 `#KI2 …`). Shift_JIS and EUC-JP share most byte
  * values, so undeclared text that both can decode is the one with fewer half-width katakana.
  */
 export function decodeText(
@@ -38,7 +38,7 @@ export function decodeText(
   if (bytes.length > MAX_RECORD_CHARS * 3) return recordError('too_large', 0, 'record too large');
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   const head = new TextDecoder('latin1').decode(bytes.subarray(0, 200));
-  const declared = /^(?:'CSA |#KIF .*)encoding=([\w-]+)/im.exec(head)?.[1];
+  const declared = /^(?:'CSA |#KI[F2] .*)encoding=([\w-]+)/im.exec(head)?.[1];
   const tryDecode = (label: string): string | null => {
     try {
       return new TextDecoder(label, { fatal: true }).decode(bytes.subarray(label === 'utf-8' && bom ? 3 : 0));

@@ -10,6 +10,7 @@ import { legalMoves } from '../movegen.js';
 import { positionFromSetup, START_SFEN } from '../sfen.js';
 import { type Color, ok, type Result } from '../types.js';
 import { formatUsi } from '../usi.js';
+import { readDeclaration } from './cross-format.js';
 import { closingResult, type HeaderState, headerLine, newHeader, startBoard } from './kif-header.js';
 import { digit, pieceType } from './kif-words.js';
 import {
@@ -114,6 +115,7 @@ function closingEnding(text: string, toMove: Color): Ending | null {
   if (body.includes('連続王手の千日手')) return stated('oute_sennichite');
   if (body.includes('千日手')) return stated('sennichite');
   if (body.includes('持将棋')) return stated('jishogi');
+  if (body.includes('最大手数')) return stated('max_moves');
   // an adjourned game's record ends at its sealed move, as KIF's does
   if (body.includes('中断') || body.includes('封じ手')) return stated('chudan');
   if (body.includes('引き分け') || body.includes('引分')) return stated('hikiwake');
@@ -134,6 +136,7 @@ export function parseKi2(input: string): Result<GameRecord, RecordError> {
   const record = newDraft(START_SFEN);
   const header: HeaderState = newHeader(record);
   let cursor: LineCursor | null = null;
+  let headerSeen = false;
   const lines = input.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
   const begin = (line: number): Fail | null => {
     if (cursor !== null) return null;
@@ -152,7 +155,12 @@ export function parseKi2(input: string): Result<GameRecord, RecordError> {
       continue;
     }
     const text = raw.trim();
+    // a `#` line is a note (a CSA `'` line an export kept), as in KIF: among the moves, or after
+    // the header (KI2 has no 手数---- line to start the moves); before it a program's banner
+    if (text.startsWith('#') && c !== null) c.comment(raw.slice(1), 'note');
+    else if (text.startsWith('#') && headerSeen) record.comments.push({ ply: 0, text: raw.slice(1), kind: 'note' });
     if (text === '' || text.startsWith('#') || text.startsWith('&')) continue;
+    headerSeen = true;
     const variation = /^変化[：:][\s\u3000]*(\d{1,5})/.exec(text);
     let failed: Fail | null = null;
     if (variation) failed = c === null ? null : c.branch(Number(variation[1]), line);
@@ -176,5 +184,6 @@ export function parseKi2(input: string): Result<GameRecord, RecordError> {
   }
   const failed = begin(lines.length);
   if (failed) return failed;
+  readDeclaration(record);
   return ok(record);
 }

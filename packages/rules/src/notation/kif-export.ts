@@ -176,14 +176,11 @@ function closingLine(record: GameRecord): string | null {
   return `まで${record.moves.length}手で${record.result.text}`;
 }
 
-/** The record as KIF text (UTF-8 when encoded); an invalid start or unplayable move is an error. */
-export function exportKif(record: GameRecord): Result<string, RecordError> {
-  const tracked = trackBoard(record.sfen);
-  if (!tracked.ok) return tracked;
-  const board = tracked.value;
+/** The header KIF and KI2 share: key：value lines, players, 手合割 or a BOD diagram of any other start. */
+export function kifHeaderLines(record: GameRecord, board: TrackBoard): string[] {
   const name = kifHandicapName(record.sfen);
   const handicap = name !== null && name !== '平手';
-  const out = ['#KIF version=2.0 encoding=UTF-8'];
+  const out: string[] = [];
   const info = (key: InfoKey): void => {
     const value = record.info[key];
     if (value !== undefined) out.push(`${Object.keys(HEADER_KEYS).find((k) => HEADER_KEYS[k] === key)}：${value}`);
@@ -206,6 +203,15 @@ export function exportKif(record: GameRecord): Result<string, RecordError> {
   for (const extra of record.extraInfo) if (extra.format === 'kif') out.push(`${extra.key}：${extra.value}`);
   for (const [key, value] of csaOnlyHeaders(record)) out.push(`${key}：${value}`);
   if (name === null) out.push(...bod(board));
+  return out;
+}
+
+/** The record as KIF text (UTF-8 when encoded); an invalid start or unplayable move is an error. */
+export function exportKif(record: GameRecord): Result<string, RecordError> {
+  const tracked = trackBoard(record.sfen);
+  if (!tracked.ok) return tracked;
+  const board = tracked.value;
+  const out = ['#KIF version=2.0 encoding=UTF-8', ...kifHeaderLines(record, board)];
   out.push('手数----指手---------消費時間--');
   const main: Line = { ...record, ply: 1, variations: record.variations ?? [] };
   const start: LineStart = { board, lastTo: -1, totals: [0, 0] };

@@ -1,6 +1,6 @@
 /**
  * The game's record around the board: downloads (KIF in Shift_JIS as `.kif` and in UTF-8 as
- * `.kifu`, CSA, SFEN with the USI moves), the SFEN of the position shown with a copy button,
+ * `.kifu`, KI2, CSA, SFEN with the USI moves), the SFEN of the position shown with a copy button,
  * and the way to the analysis board at that position.
  */
 import { toSfen } from '@shogi/rules';
@@ -17,6 +17,7 @@ export interface RecordsPanel {
 const FORMATS = [
   ['kif', 'KIF', 'KIF (Shift_JIS), for Japanese programs'],
   ['kifu', 'KIFU', 'KIF in UTF-8'],
+  ['ki2', 'KI2', 'KI2 (Shift_JIS): the moves as players write them, ▲５八金右'],
   ['csa', 'CSA', 'CSA, as engines and Floodgate write it'],
   ['sfen', 'SFEN', 'the start SFEN and the USI moves'],
 ] as const;
