@@ -41,7 +41,10 @@ describe('the ply rule: an ending before both sides moved is an abort', () => {
     const submitted = [
       limited,
       ...mustAccept(
-        decide({ type: 'SubmitMove', playerId: SENTE.id, usi: '7g7f', ply: 0, now: T0 }, fold([limited], initialState())),
+        decide(
+          { type: 'SubmitMove', playerId: SENTE.id, usi: '7g7f', ply: 0, now: T0 },
+          fold([limited], initialState()),
+        ),
       ),
     ];
     const state = fold(submitted, initialState());
