@@ -52,6 +52,7 @@ beforeAll(async () => {
     publicUrl: stack.baseUrl,
     waitMs: 0,
     pollMs: 50,
+    lookers: (except) => stack.lobbyLookers(except),
     moveDelayMs: 0,
     registry: bots,
   }).catch(() => undefined);

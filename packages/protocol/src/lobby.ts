@@ -164,5 +164,10 @@ export type LobbyMessage =
   | { readonly type: 'started'; readonly gameId: string; readonly color: Side }
   /** a challenge of yours was declined (to the challenger) or cancelled (to the opponent) */
   | { readonly type: 'declined' | 'cancelled'; readonly challengeId: string }
+  /**
+   * the open seeks, as `GET /api/seeks` lists them: right after hello, then within a moment
+   * of every change (a seek posted, paired, cancelled or withdrawn), on every gateway
+   */
+  | { readonly type: 'seeks'; readonly seeks: readonly SeekView[] }
   /** the answer to any frame you send: the socket is read-only (LOBBY_READ_ONLY); MAX_BAD_FRAMES close it */
   | { readonly type: 'error'; readonly error: ErrorBody };

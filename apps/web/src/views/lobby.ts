@@ -50,8 +50,12 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
     guestName: () => account.guestName(),
     onIdentity: () => account.render(),
     onChallenge: () => challenges.refresh(),
+    onSeeks: (list) => seeks.show(list),
+    onLive: (connected) => seeks.live(connected),
   });
   const seeks = seekList((s) => void play.answerSeek(s).then(show));
+  // a returning player follows the lobby at once: the seeks live, and counted as looking
+  play.listen();
   const dialog = createGameDialog((request) => play.create(request));
 
   const playQuick = async () => {
@@ -65,7 +69,7 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
   api.bots().then(
     (list) => {
       bots = list.bots;
-      dialog.offerBots(bots);
+      dialog.offerBots(bots, list.engine);
     },
     () => {},
   );
