@@ -114,6 +114,8 @@ test('a newcomer plays an engine bot from the lobby at the level and on the cloc
     'No clock',
     'Play the bot',
   ]);
+  // an engine runs here: the levels are its own, and nothing says otherwise
+  expect(await page.locator('#create-no-engine').isHidden()).toBe(true);
   // an engine game is never rated: the box is greyed out
   expect(await page.locator('#create-rated').isDisabled()).toBe(true);
   await page.selectOption('#create-level', { label: 'Level 2' });
