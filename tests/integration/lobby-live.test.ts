@@ -41,7 +41,7 @@ async function postSeek(who: Who, body: object = CASUAL): Promise<SeekView> {
 
 /** A lobby socket and the seek lists it was sent, newest last. */
 async function follow(baseUrl: string, who: Who) {
-  const socket = await LobbySocket.open(baseUrl, who.token);
+  const socket = await LobbySocket.open(baseUrl, who.token, true);
   const lists: (readonly SeekView[])[] = [];
   socket.onMessage((m: LobbyMessage) => {
     if (m.type === 'seeks') lists.push(m.seeks);
@@ -75,7 +75,7 @@ test('the open seeks reach a lobby socket on another gateway as they are posted,
   await live.socket.close();
 });
 
-test('who looks at the lobby is known on every gateway, and forgotten when the socket closes', async () => {
+test('who follows the seeks is known as looking on every gateway, and forgotten when the socket closes', async () => {
   const [looker, seeker] = (await Promise.all(['looker', 'seeker'].map(guest))) as Who[];
   const presence = { lookers: stack.lobbyLookers };
   const before = await presence.lookers([]);
@@ -85,6 +85,19 @@ test('who looks at the lobby is known on every gateway, and forgotten when the s
   expect(await presence.lookers([(looker as Who).id])).toBe(before);
   await live.socket.close();
   await expect.poll(() => presence.lookers([]), { timeout: 2_000 }).toBe(before);
+
+  // a socket that does not follow the seeks (a game page waiting for a rematch answer) is
+  // neither sent them nor counted as looking
+  const plain = await LobbySocket.open(secondUrl, (looker as Who).token);
+  const kinds: string[] = [];
+  plain.onMessage((m) => kinds.push(m.type));
+  await expect.poll(() => kinds, { timeout: 5_000 }).toContain('hello');
+  const posted = await postSeek(seeker as Who);
+  await new Promise((r) => setTimeout(r, 500));
+  expect(kinds).toEqual(['hello']);
+  expect(await presence.lookers([(seeker as Who).id])).toBe(before);
+  await plain.close();
+  await call(stack.app, 'DELETE', `/api/seeks/${posted.id}`, undefined, bearer((seeker as Who).token));
 });
 
 test('the bot waits its time for a person, and never takes a seek while someone else looks at the lobby', async () => {

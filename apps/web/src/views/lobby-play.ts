@@ -63,6 +63,7 @@ export function lobbyPlay(ctx: LobbyPlayContext): LobbyPlay {
             else if (m.type === 'seeks') ctx.onSeeks(m.seeks);
           },
           ctx.onLive,
+          true,
         )
       : null;
   };
