@@ -29,8 +29,8 @@ const ssr = { resolve: { conditions: ['@shogi/source'] } };
 
 // The integration files that run again on a Redis Cluster: the pipeline, spectating, the lobby,
 // the faults (a gateway killed, a job delivered twice, a worker killed), the rate limits and
-// socket tickets and revocations, the clocks' flag jobs, each front end that keeps state in Redis
-// across gateways (CSA pairing and rounds, lishogi's streams, the engine role's analysis and
+// socket tickets and revocations, the per-account limits and the connection caps, the clocks'
+// flag jobs, each front end that keeps state in Redis across gateways (CSA pairing and rounds, lishogi's streams, the engine role's analysis and
 // house bots), and the cluster's own tests (which only run there). The other integration files
 // pass there too, but those that run one Redis server by design (SINGLE_SERVER_TESTS in
 // tests/architecture/redis-clients.test.ts); this subset keeps the tier's run short.
@@ -48,6 +48,8 @@ const CLUSTER_TIER = [
   'tests/integration/worker-crash.test.ts',
   'tests/integration/abuse-limits.test.ts',
   'tests/integration/socket-auth.test.ts',
+  'tests/integration/rating-farming.test.ts',
+  'tests/integration/stream-caps.test.ts',
   'tests/integration/clock-timeout.test.ts',
   'tests/integration/csa-two-gateways.test.ts',
   'tests/integration/csa-floodgate.test.ts',

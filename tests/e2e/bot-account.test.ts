@@ -146,8 +146,9 @@ test('a person challenges a bot account from the lobby, sees its BOT badge and i
   await card.waitFor({ timeout: 20_000 });
   expect(await card.locator('.bot-title').count()).toBe(1);
 
-  page.once('dialog', (dialog) => void dialog.accept());
   await page.click('button:has-text("Resign")');
+  // the page's own question, not the browser's confirm()
+  await page.click('dialog.confirm-action button.yes');
   await page.locator('.banner.result').waitFor();
   expect(await page.locator('.banner.result').textContent()).toMatch(/Gote \(RoboKoma\) wins by resignation/);
   await page.screenshot({ path: `${ARTIFACTS}/bot-account-game.png` });

@@ -82,8 +82,9 @@ const me = (page: Page) =>
   page.evaluate(() => JSON.parse(localStorage.getItem('shogi.identity') ?? 'null') as { id: string; name: string });
 
 async function resign(page: Page): Promise<void> {
-  page.once('dialog', (dialog) => void dialog.accept());
   await page.click('button:has-text("Resign")');
+  // the page's own question, not the browser's confirm()
+  await page.click('dialog.confirm-action button.yes');
   await page.locator('.banner.result').waitFor();
 }
 
@@ -116,6 +117,7 @@ test('a newcomer plays an engine bot from the lobby at the level and on the cloc
   ]);
   // an engine runs here: the levels are its own, and nothing says otherwise
   expect(await page.locator('#create-no-engine').isHidden()).toBe(true);
+  expect(await page.locator('#computer-no-engine').isHidden()).toBe(true);
   // an engine game is never rated: the box is greyed out
   expect(await page.locator('#create-rated').isDisabled()).toBe(true);
   await page.selectOption('#create-level', { label: 'Level 2' });

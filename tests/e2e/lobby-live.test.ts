@@ -124,19 +124,26 @@ test('a seek shows to another person in the lobby within a second, and they pair
   expect([game.players.sente.name, game.players.gote.name].sort()).toEqual(['alice', 'bob']);
 });
 
-test('without an engine, the dialog says the levels play built-in moves', async () => {
+const NO_ENGINE = 'This server has no shogi engine installed, so every level plays simple built-in moves.';
+
+test('without an engine, the home page and the dialog say the levels play built-in moves', async () => {
   const bots = (await (await fetch(url('/api/bots'))).json()) as BotList;
   expect(bots.engine).toEqual({ running: false });
   expect(bots.bots.filter((b) => b.level !== undefined)).toHaveLength(8);
   const page = await chromium.contextAs(null, 1366);
   await page.goto(url('/'));
+  // the home page's Play the computer, beside its levels
+  const home = page.locator('#computer-no-engine');
+  await home.waitFor();
+  expect(await home.textContent()).toBe(NO_ENGINE);
+  expect(await page.locator('.computer-play #computer-level option').count()).toBe(8);
+  await shoot(page, 'lobby-no-engine-home');
+  await page.setViewportSize({ width: 1366, height: 900 });
   await page.click('#play-computer');
   await page.locator('#create-level option').first().waitFor({ state: 'attached' });
   const note = page.locator('#create-no-engine');
   await note.waitFor();
-  expect(await note.textContent()).toBe(
-    'This server has no shogi engine installed, so every level plays simple built-in moves.',
-  );
+  expect(await note.textContent()).toBe(NO_ENGINE);
   await shoot(page, 'lobby-no-engine');
   // it speaks of the computer's levels only
   await page.click('#create-opponent-anyone');

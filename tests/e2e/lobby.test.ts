@@ -97,8 +97,9 @@ describe('what was broken', () => {
     const game = await stack.api.createGame({ sente: ann.id, gote: ben.id });
     const page = await chromium.contextAs(ann);
     await page.goto(url(`/games/${game.id}`));
-    page.once('dialog', (dialog) => void dialog.accept());
     await page.click('button:has-text("Abort")');
+    // the page's own question, not the browser's confirm()
+    await page.click('dialog.confirm-action button.yes');
     await page.locator('.banner.result').waitFor();
     expect(await page.locator('.banner.result').textContent()).toBe('Game aborted');
   });
@@ -142,8 +143,9 @@ describe('what was broken', () => {
     await watcher.locator('.board .piece').first().waitFor();
     await page.locator('.spectators', { hasText: '1 watching' }).waitFor({ timeout: 10_000 });
     expect(await watcher.locator('.spectators').textContent()).toBe('1 watching');
-    page.once('dialog', (dialog) => void dialog.accept());
     await page.click('button:has-text("Resign")');
+    // the page's own question, not the browser's confirm()
+    await page.click('dialog.confirm-action button.yes');
     await page.locator('.banner.result').waitFor();
   });
 
@@ -391,8 +393,9 @@ describe('the lobby and the players', () => {
     await page.goto(url(`/games/${game.id}`));
     await page.locator('.player-bar.top .bot-title').waitFor();
     expect(await page.locator('.player-bar.top .name').textContent()).toBe('BOT RoboTitle');
-    page.once('dialog', (dialog) => void dialog.accept());
     await page.click('button:has-text("Resign")');
+    // the page's own question, not the browser's confirm()
+    await page.click('dialog.confirm-action button.yes');
     await page.locator('.banner.result').waitFor();
     // the bot's profile, and the guest's latest games
     await page.click('.player-bar.top .name');

@@ -234,8 +234,9 @@ describe('web client', () => {
     expect(await page.locator('#announcer').textContent()).toMatch(/^2\. △/);
     // resigning ends the game for both: the banner says so, and the bot closes its socket (a bot
     // still in a game holds its socket open, and the gateway's close would wait for it)
-    page.once('dialog', (dialog) => void dialog.accept());
     await page.click('button:has-text("Resign")');
+    // the page's own question, not the browser's confirm()
+    await page.click('dialog.confirm-action button.yes');
     await page.locator('.banner.result').waitFor();
     expect(await page.locator('.banner.result').textContent()).toMatch(/Gote \(demo-bot\) wins by resignation/);
   });

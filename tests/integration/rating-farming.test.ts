@@ -21,6 +21,8 @@ const PAIR_CAP = 4;
 const LOBBY_PER_ACCOUNT = 12;
 const LOBBY_PER_ADDRESS = 20;
 const BOT_GAMES_PER_ACCOUNT = 2;
+/** the analysis and import limits of this file */
+const PER_ACCOUNT = 3;
 const bullet = { kind: 'fischer', mainSeconds: 60, incrementSeconds: 0 } as const;
 
 beforeAll(async () => {
@@ -36,6 +38,8 @@ beforeAll(async () => {
         lobbyPerIp: { max: LOBBY_PER_ADDRESS, windowMs: 60_000 },
         botGames: { max: BOT_GAMES_PER_ACCOUNT, windowMs: 60_000 },
         botGamesPerIp: { max: 0, windowMs: 60_000 },
+        analysis: { max: PER_ACCOUNT, windowMs: 60_000 },
+        imports: { max: PER_ACCOUNT, windowMs: 60_000 },
       },
     },
   });
@@ -271,6 +275,21 @@ describe('bot games count per account, never per token', () => {
       req('POST', `/api/bots/${botId}/games`, { token, body: {}, ip: '203.0.113.30' });
     for (let i = 0; i < BOT_GAMES_PER_ACCOUNT; i++) expect((await botGame(one.tokens[i])).status).toBe(201);
     const refused = await botGame(one.tokens[2]);
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('RATE_LIMITED');
+    expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('analysis requests and imports count per account, never per token', () => {
+  test.each([
+    ['analysis requests', (token: string) => req('POST', '/api/games/no-such-game/analysis', { token, body: {} })],
+    ['imports', (token: string) => req('POST', '/api/import', { token, body: { record: 'not a record' } })],
+  ])('%s: past the count, every token of the account is 429', async (_, ask) => {
+    const one = await account(PER_ACCOUNT + 1);
+    // each token asks once: the account's count, whatever the answer
+    for (let i = 0; i < PER_ACCOUNT; i++) expect((await ask(one.tokens[i] as string)).status).not.toBe(429);
+    const refused = await ask(one.tokens[PER_ACCOUNT] as string);
     expect(refused.status).toBe(429);
     expect(refused.body.code).toBe('RATE_LIMITED');
     expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);

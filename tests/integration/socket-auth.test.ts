@@ -4,13 +4,14 @@
  * every socket opened with the token, on both gateways, without the client sending
  * anything; sockets are capped per player and per IP; unknown bearer tokens are capped per IP.
  */
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { buildApp } from '@shogi/gateway';
 import { insertToken } from '@shogi/store';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { bearer, call, NO_LIMIT, type Stack, silentLogger, startStack } from './harness.js';
+import { bearer, call, NO_LIMIT, REDIS_ENV, type Stack, silentLogger, startStack } from './harness.js';
 
 let stack: Stack;
 /** a second gateway on the same database and Redis */
@@ -228,6 +229,48 @@ describe('limits', () => {
     // a guess is still refused
     expect((await call(stack.app, 'GET', '/api/me', undefined, bearer(`random-${randomUUID()}`))).status).toBe(429);
   });
+
+  test("a guest's replaced token works at once from an address past its failures, on either gateway", async () => {
+    const guest = (await call(stack.app, 'POST', '/api/players', { name: 'rotating' })).body;
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      statuses.push(
+        (await call(stack.app, 'GET', '/api/me', undefined, bearer(`random-r-${i}-${randomUUID()}`))).status,
+      );
+      statuses.push((await call(appB, 'GET', '/api/me', undefined, bearer(`random-r-${i}-${randomUUID()}`))).status);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(statuses.slice(-2)).toEqual([429, 429]);
+    // the guest replaces its token from that address: the new one was issued here, no guess
+    const replaced = await call(stack.app, 'POST', '/api/me/token', undefined, bearer(guest.token));
+    expect(replaced.status).toBe(201);
+    expect((await call(stack.app, 'GET', '/api/me', undefined, bearer(replaced.body.token))).status).toBe(200);
+    expect((await call(appB, 'GET', '/api/me', undefined, bearer(replaced.body.token))).status).toBe(200);
+    // and the one it replaced is no longer known anywhere: refused as a guess would be
+    expect((await call(appB, 'GET', '/api/me', undefined, bearer(guest.token))).status).toBe(429);
+  });
+
+  test('an admin token an operator mints with the CLI works at once from an address past its failures', async () => {
+    const op = await account();
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      statuses.push((await call(stack.app, 'GET', '/api/me', undefined, bearer(`random-cli-${randomUUID()}`))).status);
+      statuses.push((await call(appB, 'GET', '/api/me', undefined, bearer(`random-cli-${randomUUID()}`))).status);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(statuses.slice(-2)).toEqual([429, 429]);
+    // minted outside every gateway, as `npm run admin:token` does: no gateway has looked it up
+    const env = {
+      ...process.env,
+      DATABASE_URL: stack.config.databaseUrl,
+      ...REDIS_ENV,
+      CHANNEL_PREFIX: stack.config.channelPrefix,
+    };
+    const out = execFileSync('npm', ['run', '-s', 'admin:token', '--', op.username], { env, encoding: 'utf8' });
+    const admin = /token \(shown once\): (\S+)/.exec(out)?.[1] as string;
+    expect((await call(stack.app, 'GET', '/api/me', undefined, bearer(admin))).status).toBe(200);
+    expect((await call(appB, 'GET', '/api/me', undefined, bearer(admin))).status).toBe(200);
+  }, 60_000);
 
   test('a token issued on one gateway works on another from an address past its failures there', async () => {
     const guest = (await call(stack.app, 'POST', '/api/players', { name: 'elsewhere' })).body;

@@ -7,6 +7,7 @@
  * before the first byte; a stream that closes, whoever closes it, gives its slot back.
  */
 import { request as httpRequest } from 'node:http';
+import { createConnection } from 'node:net';
 import { buildApp, loadConfig } from '@shogi/gateway';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -25,8 +26,8 @@ beforeAll(async () => {
   stack = await startStack({
     listen: true,
     worker: false,
-    // many accounts from 127.0.0.1; the caps under test are not rate limits
-    config: { rateLimits: { ...defaults.rateLimits, auth: NO_LIMIT, exports: NO_LIMIT } },
+    // many accounts and guests from 127.0.0.1; the caps under test are not rate limits
+    config: { rateLimits: { ...defaults.rateLimits, auth: NO_LIMIT, guests: NO_LIMIT, exports: NO_LIMIT } },
   });
   low = await buildApp({ ...stack.config, ...LOW }, silentLogger());
   lowUrl = await low.listen({ host: '127.0.0.1', port: 0 });
@@ -259,5 +260,91 @@ describe('the caps, lowered', () => {
       expect(csa.status).toBe(200);
       await csa.closed;
     }
+  });
+
+  test('a public game stream on a game nobody moves in asks the TCP peer to prove it is there: a client gone without a FIN frees its slot', async () => {
+    // a stream of a quiet game writes nothing, so without keep-alive probes a peer that
+    // vanished (a dropped link, a NAT that forgot it) would hold its slot until the game ends
+    const probes: unknown[][] = [];
+    const watch = (socket: import('node:net').Socket) => {
+      const setKeepAlive = socket.setKeepAlive.bind(socket);
+      socket.setKeepAlive = (...args: Parameters<typeof socket.setKeepAlive>) => {
+        probes.push(args);
+        return setKeepAlive(...args);
+      };
+    };
+    low.server.on('connection', watch);
+    try {
+      const { game } = await newGame(stack.app);
+      const stream = await openStream(lowUrl, `/api/games/${game.id}/stream`);
+      expect(stream.status).toBe(200);
+      expect(probes.some(([enable, delay]) => enable === true && typeof delay === 'number' && delay > 0)).toBe(true);
+      await closeAll([stream]);
+    } finally {
+      low.server.off('connection', watch);
+    }
+  });
+
+  test('a player socket whose client stops answering pings is dropped, and its slot freed', async () => {
+    // the player socket shares the player's cap with the streams: a client gone without a FIN
+    // from a quiet game, where nothing is written, would otherwise hold its slot for good
+    const quick = await buildApp({ ...stack.config, ...LOW, watchHeartbeatMs: 200 }, silentLogger());
+    const quickUrl = await quick.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const { game, players } = await newGame(stack.app);
+      const path = `/api/games/${game.id}/ws`;
+      const mute = new WebSocket(`${quickUrl.replace(/^http/, 'ws')}${path}`, {
+        headers: bearer(players.sente.token),
+        autoPong: false,
+      });
+      const closed = new Promise<number>((resolve) => mute.once('close', (code) => resolve(code)));
+      await new Promise((resolve, reject) => {
+        mute.once('open', resolve);
+        mute.once('unexpected-response', () => reject(new Error('upgrade refused')));
+      });
+      const lively = await openSocket(quickUrl, path, players.sente.token);
+      expect(lively.status).toBe(101);
+      const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('still open'), 3_000));
+      expect(await Promise.race([closed, timeout])).toBe(1006);
+      expect(lively.ws.readyState).toBe(WebSocket.OPEN);
+      lively.ws.close();
+    } finally {
+      await quick.close();
+    }
+  });
+
+  test('a client that leaves while its stream is being set up (before the first byte) leaves no slot held', async () => {
+    const { game, players } = await newGame(stack.app);
+    const { port } = new URL(lowUrl);
+    // each request is sent and its connection dropped at once: the gateway is still reading
+    // the game (delay=1 reads it first) or the player's games when it sees the client gone
+    const leave = (path: string, token?: string) =>
+      new Promise<void>((resolve) => {
+        const socket = createConnection({ host: '127.0.0.1', port: Number(port) }, () => {
+          const auth = token === undefined ? '' : `Authorization: Bearer ${token}\r\n`;
+          socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}\r\n`, () => socket.destroy());
+        });
+        socket.on('close', () => resolve());
+        socket.on('error', () => undefined);
+      });
+    for (let i = 0; i < 4 * LOW.watchMaxPerIp; i++) {
+      await leave(`/api/games/${game.id}/stream?delay=1`);
+      await leave(`/api/players/${players.sente.id}/games.ndjson`);
+    }
+    // lishogi's game stream reads the game and its players before it counts the stream
+    const a = await accountWithToken(low, 'LeavingPlayer', ['board:play']);
+    const guest = (await call(low, 'POST', '/api/players', { name: 'opponent' })).body;
+    const created = await call(low, 'POST', '/api/games', { sente: a.id, gote: guest.id }, bearer(stack.adminToken));
+    for (let i = 0; i < 4 * LOW.socketMaxPerPlayer; i++)
+      await leave(`/api/board/game/stream/${created.body.id}`, a.token);
+    await new Promise((r) => setTimeout(r, 300));
+    const streams = [];
+    for (let i = 0; i < LOW.watchMaxPerIp; i++) streams.push(await openStream(lowUrl, `/api/games/${game.id}/stream`));
+    expect(streams.map((s) => s.status)).toEqual(Array(LOW.watchMaxPerIp).fill(200));
+    const events = [];
+    for (let i = 0; i < LOW.socketMaxPerPlayer; i++)
+      events.push(await openStream(lowUrl, '/api/stream/event', a.token));
+    expect(events.map((s) => s.status)).toEqual(Array(LOW.socketMaxPerPlayer).fill(200));
+    await closeAll([...streams, ...events]);
   });
 });

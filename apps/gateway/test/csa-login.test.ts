@@ -6,7 +6,7 @@ import type { Principal } from '../src/domain/auth.js';
  * login() over an in-memory account store and failure counts: which trips it looks up, and
  * which it lets in, when an address or an account is past its failures.
  */
-function world(blocked: { readonly ips: string[]; readonly names: string[] }) {
+function world(blocked: { readonly ips: string[]; readonly names: string[] }, seen: readonly string[] = []) {
   const trips = new Map<string, { name: string; principal: Principal }>();
   const principal = (id: string, username: string): Principal => ({
     id,
@@ -18,6 +18,7 @@ function world(blocked: { readonly ips: string[]; readonly names: string[] }) {
   trips.set('trip-a', { name: 'alice', principal: principal('a', 'alice') });
   trips.set('trip-b', { name: 'bob', principal: principal('b', 'bob') });
   const lookups: string[] = [];
+  const reads: string[] = [];
   const failures: string[] = [];
   const deps: LoginDeps = {
     createGuest: async (name) => ({ id: `guest-${name}`, name }),
@@ -25,12 +26,15 @@ function world(blocked: { readonly ips: string[]; readonly names: string[] }) {
       lookups.push(token);
       return trips.get(token)?.principal ?? null;
     },
-    known: () => false,
-    accountHolds: async (name, token) => trips.get(token)?.name === name.toLowerCase(),
+    known: async (token) => seen.includes(token),
+    accountHolds: async (name, token) => {
+      reads.push(name);
+      return trips.get(token)?.name === name.toLowerCase();
+    },
     blockedFor: (ip, name) => (blocked.ips.includes(ip) || blocked.names.includes(name.toLowerCase()) ? 30 : 0),
     failed: (ip, name) => failures.push(`${ip}/${name}`),
   };
-  return { deps, lookups, failures };
+  return { deps, lookups, reads, failures };
 }
 
 const line = (name: string, trip: string) => ({ name, password: `game-300-10,${trip}`, x1: false });
@@ -54,5 +58,12 @@ describe('CSA login past the failures', () => {
     expect((await login(deps, line('alice', 'trip-a'), '198.51.100.7')).ok).toBe(true);
     expect((await login(deps, line('bob', 'guess'), '198.51.100.7')).ok).toBe(false);
     expect(lookups).toEqual(['trip-a', 'guess']);
+  });
+
+  it('a blocked address: a trip some gateway has seen valid is looked up without reading its account', async () => {
+    const { deps, lookups, reads } = world({ ips: ['192.0.2.1'], names: ['alice'] }, ['trip-a']);
+    expect(await login(deps, line('alice', 'trip-a'), '192.0.2.1')).toMatchObject({ ok: true, trip: true });
+    expect(lookups).toEqual(['trip-a']);
+    expect(reads).toEqual([]);
   });
 });

@@ -12,13 +12,15 @@ import type {
   LiveResponse,
   SocketTicketResponse,
 } from '@shogi/protocol';
+import { errorSentence } from './words/errors.js';
 
 export type ApiErrorBody = ErrorBody;
 export class ApiFailure extends Error {
   readonly status: number;
   readonly body: ApiErrorBody;
   constructor(status: number, body: ApiErrorBody) {
-    super(body.detail ? `${body.message} (${body.detail})` : body.message);
+    // the message is what a player reads; the code and the catalog's wording stay in `body`
+    super(errorSentence(status, body));
     this.status = status;
     this.body = body;
   }

@@ -33,3 +33,17 @@ export function announce(text: string): void {
   const region = document.getElementById('announcer');
   if (region) region.textContent = text;
 }
+
+/**
+ * Scrolls `container` (a list with its own scroll bar) so that `item` shows, and nothing
+ * else: `scrollIntoView` would also scroll the page, which on a phone hides the opponent's
+ * clock and the top of the board on every move.
+ */
+export function scrollWithin(container: HTMLElement, item: Element | null): void {
+  if (!item) return;
+  const box = container.getBoundingClientRect();
+  const it = item.getBoundingClientRect();
+  if (it.top < box.top) container.scrollTop -= box.top - it.top;
+  else if (it.bottom > box.top + container.clientHeight)
+    container.scrollTop += it.bottom - (box.top + container.clientHeight);
+}

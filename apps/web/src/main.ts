@@ -35,6 +35,10 @@ function route(): void {
   const analysis = /^\/analysis(?:\/([A-Za-z0-9_-]+))?$/.exec(path);
   for (const a of document.querySelectorAll<HTMLAnchorElement>('nav a'))
     a.toggleAttribute('aria-current', a.pathname === path || (a.pathname === '/' && game !== null));
+  // set before the page is built: a page that knows its name sooner retitles itself
+  if (game) document.title = 'Game · Shogi';
+  else if (player) document.title = 'Player · Shogi';
+  else if (!analysis) document.title = TITLES[path] ?? 'Page not found · Shogi';
   if (game?.[1]) leave = gamePage(main, game[1], navigate);
   else if (player?.[1]) leave = playerPage(main, player[1]);
   else if (analysis) leave = analysisBoard(analysis[1] ?? null);
@@ -43,8 +47,6 @@ function route(): void {
   else if (path === '/settings') leave = settingsPage(main);
   else if (path === '/') leave = lobbyPage(main, navigate);
   else leave = notFoundPage(main, path);
-  // the game, player and analysis pages title themselves
-  if (!game && !player && !analysis) document.title = TITLES[path] ?? 'Page not found · Shogi';
 }
 
 /** The analysis board is a chunk of its own, loaded when first opened. */

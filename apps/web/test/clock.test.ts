@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { clockFace, clockNotation, formatMs, initialClock, timeControlText } from '../src/shogi/clock.js';
+import { clockFace, clockNotation, formatMs, initialClock, stoppedClock, timeControlText } from '../src/shogi/clock.js';
 
 describe('clock faces', () => {
   const side = { mainMs: 60_000, periodsLeft: 3, periodMs: 10_000 };
@@ -57,5 +57,27 @@ describe('clocks beside a game or an offer: the notation with its kind', () => {
     [{ kind: 'unlimited' }, 'no clock'],
   ] as const)('%j', (tc, text) => {
     expect(timeControlText(tc)).toBe(text);
+  });
+});
+
+describe('the clocks at the end of a game', () => {
+  const last = { mainMs: 0, periodsLeft: 2, periodMs: 10_000 };
+  const full = { mainMs: 60_000, periodsLeft: 2, periodMs: 10_000 };
+  const running = { sente: last, gote: full, running: 'sente' as const, since: 1_000, periodLength: 10_000 };
+
+  test('a loss on time shows nothing left, not the whole period the last move left', () => {
+    const stopped = stoppedClock(running, 21_000, 'sente');
+    expect(stopped.running).toBeNull();
+    const face = clockFace(stopped.sente, 0, stopped.periodLength);
+    expect([face.text, face.periods]).toEqual(['0:00', 0]);
+    expect(clockFace(stopped.gote, 0, 10_000).text).toBe('1:00');
+  });
+
+  test('any other ending keeps what the side whose time ran had left when it came', () => {
+    const stopped = stoppedClock(running, 4_500, null);
+    const face = clockFace(stopped.sente, 0, stopped.periodLength);
+    expect([face.text, face.periods]).toEqual(['0:07', 2]);
+    // and, stopped, it stays there
+    expect(clockFace(stopped.sente, 0, 10_000).text).toBe('0:07');
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The ply rule (lishogi's and lichess's): a game that ends before each side has made a move
  * is aborted, whatever ended it (a resignation, a flag, an illegal move, a wrong impasse
- * declaration). Nobody won it, so nothing is rated: otherwise two accounts of one person
- * could trade rating points by starting rated games and resigning them at once.
+ * declaration, a move limit of one). Nobody won or drew it, so nothing is rated: otherwise two
+ * accounts of one person could trade rating points by starting rated games and ending them at
+ * once (a draw between unequal ratings moves them too).
  *
  * The rule acts when the ending is decided (decide.ts runs every decision through it), so the
  * events already logged keep their endings and their ratings on any replay.
@@ -18,15 +19,26 @@ export const PLIES_BEFORE_RESULT = 2;
 export const beforeBothMoved = (ply: number): boolean => ply < PLIES_BEFORE_RESULT;
 
 /**
- * The decision's events with every ending that names a winner before both sides have moved
- * made an abort. An ending the position decided (a mate by the move accepted just before it,
+ * The endings the position itself decides. A flag may come in the same decision as the move
+ * before it (a clock check gives a pending first move its verdict, then flags the other side):
+ * it follows that move, but the clock decided it, not the position.
+ */
+const BY_POSITION: ReadonlySet<GameEnded['data']['reason']> = new Set([
+  'checkmate',
+  'stalemate',
+  'perpetual_check',
+  'impasse',
+]);
+
+/**
+ * The decision's events with every ending before both sides have moved made an abort. An ending the position decided (a mate by the move accepted just before it,
  * a valid impasse declaration: possible so early only from a set-up position, which is never
  * rated) stays as the rules said. The
  * side whose request ended it (a Resigned or ImpasseDeclared among the events) is the
  * abort's `abortedBy`.
  */
 export function abortBeforeBothMoved(state: GameState, events: GameEvent[]): GameEvent[] {
-  if (!beforeBothMoved(state.ply) || !events.some((e) => e.type === 'GameEnded' && e.data.winner !== null))
+  if (!beforeBothMoved(state.ply) || !events.some((e) => e.type === 'GameEnded' && e.data.reason !== 'abort'))
     return events;
   let ply = state.ply;
   let byPosition = false;
@@ -43,7 +55,7 @@ export function abortBeforeBothMoved(state: GameState, events: GameEvent[]): Gam
       byPosition = e.type === 'ImpasseDeclared' && e.data.valid;
       return e;
     }
-    if (e.data.winner === null || byPosition || !beforeBothMoved(ply)) return e;
+    if (e.data.reason === 'abort' || (byPosition && BY_POSITION.has(e.data.reason)) || !beforeBothMoved(ply)) return e;
     return aborted(e, requestedBy);
   });
 }

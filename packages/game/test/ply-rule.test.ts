@@ -36,6 +36,21 @@ describe('the ply rule: an ending before both sides moved is an abort', () => {
       ]);
   });
 
+  it('a move limit of one draws nothing: the game that ends on its first move is an abort', () => {
+    const limited = gameCreated('g1', { rated: true, timeControl: byoyomi(300, 10), maxMoves: 1 });
+    const submitted = [
+      limited,
+      ...mustAccept(
+        decide({ type: 'SubmitMove', playerId: SENTE.id, usi: '7g7f', ply: 0, now: T0 }, fold([limited], initialState())),
+      ),
+    ];
+    const state = fold(submitted, initialState());
+    const ended = mustAccept(decide({ type: 'ValidatePending', seq: state.seq, now: T0 }, state)).filter(
+      (e) => e.type === 'GameEnded',
+    );
+    expect(ended).toEqual([abort()]);
+  });
+
   it('a handicap game counts both sides too: the giver moves first, then the receiver', () => {
     const handicap = gameCreated('g1', {
       rated: true,
@@ -58,6 +73,20 @@ describe('the ply rule: an ending before both sides moved is an abort', () => {
           data: { winner: null, reason: 'abort', at: new Date(T0.getTime() + 9_999).toISOString() },
         },
       ]);
+  });
+
+  it('a flag in the decision that accepts the first move aborts: only the position decides so early', () => {
+    const csa = gameCreated('g1', { rated: true, timeControl: byoyomi(0, 10), clockRules: 'csa' });
+    // sente's first move, in time, still awaits its verdict when the clock is checked after
+    // gote's ten seconds have run out: the check accepts it, then flags gote at ply 1
+    const s = fold([csa], initialState());
+    const submitted = mustAccept(
+      decide({ type: 'SubmitMove', playerId: SENTE.id, usi: '7g7f', ply: 0, now: new Date(T0.getTime() + 1_000) }, s),
+    );
+    const pending = fold(submitted, s);
+    const events = mustAccept(decide({ type: 'CheckClock', now: new Date(T0.getTime() + 30_000) }, pending));
+    expect(events.map((e) => e.type)).toEqual(['MoveAccepted', 'GameEnded']);
+    expect(events.at(-1)).toMatchObject({ type: 'GameEnded', data: { winner: null, reason: 'abort' } });
   });
 
   it('an illegal move that loses by the game’s terms aborts before both moved', () => {

@@ -2,12 +2,14 @@
  * `npm run admin:token -- USERNAME [--days N] [--name NAME]`: an operator mints a token with
  * the admin scope for an existing account (it creates games directly with POST /api/games).
  * No route can mint one. The token is printed once; it is revoked like any personal token
- * (DELETE /api/tokens/:id with the account's session). DATABASE_URL as for the server.
+ * (DELETE /api/tokens/:id with the account's session). DATABASE_URL, REDIS_URL and CHANNEL_PREFIX
+ * as for the server.
  */
 import { parseArgs } from 'node:util';
+import { closeClient, redisClient } from '@shogi/redis';
 import { createDb } from '@shogi/store';
 import { loadConfig } from '../config.js';
-import { createAuthService } from '../domain/auth.js';
+import { createAuthService, KNOWN_MS, knownTokenKey } from '../domain/auth.js';
 import { authStoreOver } from '../plugins/auth-store.js';
 
 const USAGE = 'usage: npm run admin:token -- USERNAME [--days 1-365] [--name NAME]';
@@ -35,14 +37,28 @@ function parse(): { username: string; days: number | undefined; name: string } {
 const { username, days, name } = parse();
 const config = loadConfig(process.env);
 const db = createDb(config.databaseUrl, { max: 1, applicationName: 'shogi-admin-token' });
+// the gateways brake lookups of tokens none of them knows from an address past its failures:
+// the new token is told to them as one they issued would be, so its first use is never braked
+const redis = redisClient(config, 'admin-token', { lazyConnect: true });
+const told: Promise<unknown>[] = [];
 try {
   const auth = createAuthService({
     store: authStoreOver(db),
     cacheMs: 0,
     sessionTtlDays: config.sessionTtlDays,
     announceRevoked: async () => {},
+    learned: (tokenHash) => {
+      told.push(
+        redis
+          .set(knownTokenKey(config.channelPrefix, tokenHash), '1', 'PX', KNOWN_MS)
+          .catch((err: unknown) =>
+            console.error(`the gateways were not told of the token (${(err as Error).message}): it works all the same`),
+          ),
+      );
+    },
   });
   const minted = await auth.mintAdminToken(username, { name, ...(days === undefined ? {} : { expiresInDays: days }) });
+  await Promise.all(told);
   if (minted === undefined) {
     console.error(`no account has the username ${JSON.stringify(username)}`);
     process.exitCode = 1;
@@ -56,4 +72,5 @@ try {
   process.exitCode = 1;
 } finally {
   await db.destroy();
+  await closeClient(redis);
 }

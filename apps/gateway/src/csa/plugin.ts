@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
 import { hashToken } from '../domain/auth.js';
+import { AddressSlots } from '../domain/connection-caps.js';
 import { lobbyStore } from '../plugins/lobby-store.js';
 import { agreedGameStarter } from './agreed-game.js';
 import { type Floodgate, startFloodgate } from './floodgate.js';
@@ -66,8 +67,8 @@ export default fp<{ config: GatewayConfig }>(
         return app.guests.create(name);
       },
       principalOf: (token) => app.auth.byHash(hashToken(token)),
-      known: (token) => app.auth.known(hashToken(token)),
-      accountHolds: (name, token) => app.authFailures.accountHolds(name, hashToken(token)),
+      known: (token) => app.authFailures.known(hashToken(token)),
+      accountHolds: (name, token, ip) => app.authFailures.accountHolds(name, hashToken(token), ip),
       blockedFor: (ip, name) => app.authFailures.blockedFor(ip, name),
       failed: (ip, name) => app.authFailures.count(ip, name),
     };
@@ -120,21 +121,19 @@ export default fp<{ config: GatewayConfig }>(
       },
     };
 
-    const perIp = new Map<string, number>();
+    // per address as every per-address limit: an IPv6 client by its /64
+    const perAddress = new AddressSlots(config.socketMaxPerIp);
     const listener = new CsaListener(
       {
         open(connection) {
-          const count = perIp.get(connection.ip) ?? 0;
-          if (config.socketMaxPerIp > 0 && count >= config.socketMaxPerIp) return null;
-          perIp.set(connection.ip, count + 1);
+          if (perAddress.full(connection.ip)) return null;
+          perAddress.acquire(connection.ip);
           const session = new CsaSession(context, connection, (closed) => sessions.delete(closed.id));
           sessions.set(session.id, session);
           return {
             line: (line) => session.receive(line),
             closed() {
-              const left = (perIp.get(connection.ip) ?? 1) - 1;
-              if (left <= 0) perIp.delete(connection.ip);
-              else perIp.set(connection.ip, left);
+              perAddress.release(connection.ip);
               session.close();
             },
           };

@@ -119,6 +119,12 @@ const DAY_MS = 86_400_000;
  * only lets the token be looked up past the brake on unknown tokens; every use is still checked.
  */
 export const KNOWN_MS = 30 * DAY_MS;
+/**
+ * The Redis key that tells every gateway a token hash is real (plugins/auth.ts): written by a
+ * gateway that issues or looks one up, and by the operator CLI that mints one outside them.
+ */
+export const knownTokenKey = (channelPrefix: string, tokenHash: string): string =>
+  `${channelPrefix}known-token:${tokenHash}`;
 const isScope = (s: string): s is Scope => (SCOPES as readonly string[]).includes(s);
 
 export type AuthService = ReturnType<typeof createAuthService>;
@@ -273,6 +279,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         scopes: ['admin'],
         expiresAt,
       });
+      vouch(row.token_hash);
       return { token, id: row.id, expiresAt };
     },
 
@@ -295,6 +302,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         scopes: [...OWN_PLAYER_SCOPES],
         expiresAt: null,
       });
+      vouch(row.token_hash);
       return {
         ...player,
         token,
@@ -345,8 +353,11 @@ export function createAuthService(deps: AuthServiceDeps) {
     async replaceGuestToken(principal: Principal): Promise<{ token: string }> {
       if (principal.token.kind !== 'guest') throw new ApiError('GUEST_TOKEN_REQUIRED');
       const token = newToken();
-      if (!(await deps.store.replaceGuestTokenHash(principal.id, principal.tokenHash, hashToken(token))))
+      const tokenHash = hashToken(token);
+      if (!(await deps.store.replaceGuestTokenHash(principal.id, principal.tokenHash, tokenHash)))
         throw new ApiError('UNAUTHORIZED', 'the token was replaced already');
+      // issued here like any other: its holder may share an address with a guesser
+      vouch(tokenHash);
       await revoked(principal.tokenHash);
       return { token };
     },

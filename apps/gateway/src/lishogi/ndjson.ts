@@ -73,5 +73,8 @@ export function openNdjson(reply: FastifyReply, options: NdjsonOptions = {}): Nd
   keepAlive.unref();
   res.on('close', () => stream.end());
   options.registry?.add(stream);
+  // a client gone while the route read what the stream needs (before anyone listened for the
+  // 'close' it brought) ends it at once: its slot and subscriptions are not held for ever
+  if (res.req.socket.destroyed) stream.end();
   return stream;
 }

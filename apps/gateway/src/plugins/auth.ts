@@ -15,10 +15,17 @@ import { publish } from '@shogi/redis';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
+import { AccountTrips } from '../domain/account-trips.js';
 import { ApiError } from '../domain/api-error.js';
-import { type AuthService, createAuthService, hashToken, KNOWN_MS, type Principal } from '../domain/auth.js';
+import {
+  type AuthService,
+  createAuthService,
+  hashToken,
+  KNOWN_MS,
+  knownTokenKey,
+  type Principal,
+} from '../domain/auth.js';
 import { addressKey } from '../domain/client-address.js';
-import { TokenCache } from '../domain/token-cache.js';
 import { authStoreOver } from './auth-store.js';
 
 declare module 'fastify' {
@@ -41,12 +48,16 @@ declare module 'fastify' {
       blockedFor(ip: string, account?: string): number;
       /** counts a wrong token from the address (and against the account, when named) */
       count(ip: string, account?: string): void;
+      /** Whether some gateway has seen this token valid (it is no guess), from memory or Redis. */
+      known(tokenHash: string): Promise<boolean>;
       /**
        * Whether the token is one of the account's active personal tokens with `csa:play`,
-       * against the account's token hashes read at most once a window: how a trip is checked
-       * when its address or account is past its failures, without one lookup per guess.
+       * against the account's token hashes read at most once a window, and for an address
+       * that has had its share of accounts read this window, false unread
+       * (domain/account-trips.ts): how a trip is checked when its address or account is past
+       * its failures, without one lookup per guess.
        */
-      accountHolds(account: string, tokenHash: string): Promise<boolean>;
+      accountHolds(account: string, tokenHash: string, ip: string): Promise<boolean>;
     };
   }
 }
@@ -67,7 +78,7 @@ export default fp<{ config: GatewayConfig }>(
     // has not seen a token yet asks here before refusing it to an address past its failures.
     // Only a real token's hash is ever written, so a guess finds nothing, at the cost of one
     // Redis read and no database lookup.
-    const knownKey = (tokenHash: string) => `${config.channelPrefix}known-token:${tokenHash}`;
+    const knownKey = (tokenHash: string) => knownTokenKey(config.channelPrefix, tokenHash);
     const auth = createAuthService({
       store: authStoreOver(app.databases.auth),
       cacheMs: config.authCacheMs,
@@ -128,20 +139,17 @@ export default fp<{ config: GatewayConfig }>(
       await app.redis.set(ticketKey(ticket), principal.tokenHash, 'PX', config.socketTicketTtlMs);
       return { ticket, expiresAt: new Date(Date.now() + config.socketTicketTtlMs) };
     });
-    // an account's csa:play token hashes, kept a window, for the trips of a blocked address or account
-    const accountTrips = new TokenCache<ReadonlySet<string>>(config.authFailures.windowMs, 10_000);
+    // an account's csa:play token hashes, kept a window, for the trips of a blocked address or
+    // account; a blocked address may have as many accounts read a window as it had failures
+    const accountTrips = new AccountTrips((account) => auth.accountTokenHashes(account, 'csa:play'), {
+      windowMs: config.authFailures.windowMs,
+      readsPerAddress: config.authFailures.max,
+    });
     app.decorate('authFailures', {
       blockedFor: failures.blockedFor,
       count: failures.count,
-      async accountHolds(account: string, tokenHash: string) {
-        const key = account.toLowerCase();
-        let hashes = accountTrips.get(key, Date.now());
-        if (hashes === undefined) {
-          hashes = new Set(await auth.accountTokenHashes(account, 'csa:play'));
-          accountTrips.set(key, hashes, Date.now());
-        }
-        return hashes.has(tokenHash);
-      },
+      known: async (tokenHash: string) => auth.known(tokenHash) || (await knownElsewhere(tokenHash)),
+      accountHolds: (account: string, tokenHash: string, ip: string) => accountTrips.holds(account, tokenHash, ip),
     });
     app.addHook('onClose', async () => failures.close());
   },

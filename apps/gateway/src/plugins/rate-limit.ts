@@ -2,8 +2,8 @@
  * Request rate limits (@fastify/rate-limit) counted in Redis, so a limit holds across
  * every gateway. Nothing is limited globally: a route opts in with `config: app.limits.X`
  * (`X`: auth, guests, botGamesPerIp, lobbyPerIp and exports per client IP, an IPv6 client by its /64;
- * lobby and botGames per account, never per token, as an account may hold many; moves, analysis,
- * chat and imports per token; each per IP without a principal), or counts with `consumeLimit`
+ * lobby, botGames, analysis, chat and imports per account, never per token, as an account may
+ * hold many; moves per token; each per IP without a principal), or counts with `consumeLimit`
  * where a second key applies. A route limited by `lobby` is counted by `lobbyPerIp` too: it
  * passes only under both. Above the limit: 429 RATE_LIMITED with Retry-After (seconds). A
  * limit whose max is 0 is off.
@@ -72,9 +72,9 @@ export default fp<{ config: GatewayConfig }>(
       guests: byIp,
       botGames: byAccount,
       botGamesPerIp: byIp,
-      analysis: byToken,
-      chat: byToken,
-      imports: byToken,
+      analysis: byAccount,
+      chat: byAccount,
+      imports: byAccount,
       exports: byIp,
     };
     const names = Object.keys(keys) as (keyof RateLimits)[];

@@ -102,6 +102,10 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
       const { id: gameId } = request.params;
       const after = Number(request.query.after ?? 0);
       const log = request.log.child({ gameId, playerId: session.player.id });
+      // the spectators' heartbeat: a socket that misses a ping (a client gone without a FIN,
+      // from a game where nothing is written) is dropped, and gives back its player's slot
+      app.heartbeat.track(socket);
+      socket.on('pong', () => app.heartbeat.alive(socket));
       // frames sent in one tick (events, then a verdict) leave in one write: the TCP
       // socket is corked until the next tick
       const tcp = (socket as unknown as { _socket?: Socket })._socket;
@@ -211,6 +215,7 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
       });
       socket.on('close', () => {
         closed = true;
+        app.heartbeat.untrack(socket);
         feed.close();
         leave?.();
       });

@@ -100,7 +100,10 @@ const records: FastifyPluginAsyncTypebox = async (app) => {
    * TOO_MANY_CONNECTIONS when none is left) until its response closes, finished or cut off.
    */
   const holdSlot = (request: FastifyRequest, reply: FastifyReply) => {
-    reply.raw.once('close', app.watchLimit.hold(request.ip));
+    const release = app.watchLimit.hold(request.ip);
+    // a client gone already brought its 'close' before anyone listened
+    if (reply.raw.req.socket.destroyed) release();
+    else reply.raw.once('close', release);
   };
   const file = Type.String({ description: 'the record file' });
   const CsaVersionParam = Type.Optional(

@@ -47,6 +47,9 @@ export class DelayedView {
   }
 }
 
+/** how long a stream's connection may be silent before the peer is probed */
+const PROBE_IDLE_MS = 60_000;
+
 const stream: FastifyPluginAsyncTypebox = async (app) => {
   const open = new Set<ServerResponse>();
   app.addHook('preClose', async () => {
@@ -76,7 +79,16 @@ const stream: FastifyPluginAsyncTypebox = async (app) => {
       const release = app.watchLimit.hold(request.ip);
       reply.hijack();
       const res = reply.raw;
+      // a client gone while the game was read brought its 'close' before anyone listened
+      if (res.req.socket.destroyed) {
+        release();
+        return;
+      }
       res.once('close', release);
+      // a quiet game's stream writes nothing for as long as nobody moves: TCP keep-alive probes
+      // find a peer gone without a FIN (a dropped link, a NAT that forgot it), whose socket then
+      // closes and gives the address its slot back
+      res.socket?.setKeepAlive(true, PROBE_IDLE_MS);
       res.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-cache' });
       // HEAD (which Fastify routes here too) gets the headers only: a body that follows the
       // game would keep it open until the game ends

@@ -6,9 +6,11 @@
  * are not counted among its spectators; without one (or when none can be had) it watches
  * anonymously.
  */
+
 import type { GameSnapshot, WatchAnalysis, WatchMessage, WireEvent } from '@shogi/protocol';
 import { api, socketUrl } from '../api.js';
 import { identity } from '../session.js';
+import { errorSentence } from '../words/errors.js';
 import { reconnecting } from './reconnecting.js';
 
 export interface WatchHandlers {
@@ -62,7 +64,7 @@ export function watchGame(gameId: string, on: WatchHandlers): { close(): void } 
           on.spectators(m.count);
           break;
         case 'error':
-          on.error(m.error.message);
+          on.error(errorSentence(400, m.error));
           break;
         case 'analysis':
           on.analysis?.(m);

@@ -137,3 +137,29 @@ export function clockNotation(tc: TimeControl): string {
       return 'no clock';
   }
 }
+
+/**
+ * The clocks once the game ended at `at`: nothing runs any more, the side whose time ran keeps
+ * what it had left then, and a loser on time shows nothing left. (The values of the last move
+ * still hold a whole byoyomi period, which would read as time to spare.)
+ */
+export function stoppedClock(c: ClockState, at: number, loserOnTime: 'sente' | 'gote' | null): ClockState {
+  let { sente, gote } = c;
+  if (c.running === 'sente') sente = spent(sente, at - c.since, c.periodLength);
+  if (c.running === 'gote') gote = spent(gote, at - c.since, c.periodLength);
+  if (loserOnTime === 'sente') sente = OUT_OF_TIME;
+  if (loserOnTime === 'gote') gote = OUT_OF_TIME;
+  return { sente, gote, running: null, since: at, periodLength: c.periodLength };
+}
+
+const OUT_OF_TIME: SideClock = { mainMs: 0, periodsLeft: 0, periodMs: 0 };
+
+/** A side's clock `elapsed` ms on, as its face reads then. */
+function spent(c: SideClock, elapsed: number, full: number): SideClock {
+  if (elapsed <= 0) return c;
+  const face = clockFace(c, elapsed, full);
+  if (face.ms <= 0) return OUT_OF_TIME;
+  return face.byoyomi
+    ? { mainMs: 0, periodsLeft: face.periods, periodMs: face.ms }
+    : { mainMs: face.ms, periodsLeft: c.periodsLeft, periodMs: c.periodMs };
+}

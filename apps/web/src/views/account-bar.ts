@@ -4,9 +4,10 @@
  * out: an account is never offered to start over as a guest). Sign up and log in fold out.
  */
 import type { SessionResponse } from '@shogi/protocol';
-import { ApiFailure, api } from '../api.js';
+import { api } from '../api.js';
 import { h } from '../dom.js';
 import { forgetIdentity, identity, saveIdentity } from '../session.js';
+import { failureSentence } from '../words/errors.js';
 
 export interface AccountBar {
   readonly element: HTMLElement;
@@ -54,7 +55,7 @@ export function accountBar(onChange: () => void): AccountBar {
         saveIdentity({ id: s.player.id, name: s.player.name, token: s.token, account: true });
         changed();
       } catch (err) {
-        note.textContent = err instanceof ApiFailure ? err.message : String(err);
+        note.textContent = failureSentence(err);
       }
     };
     return h(

@@ -8,11 +8,12 @@
 import '../styles/analysis.css';
 import type { GameView } from '@shogi/protocol';
 import { formatUsi, type Move, moveTo, parseSfen, parseUsi, START_SFEN, toSfen } from '@shogi/rules';
-import { ApiFailure, api } from '../api.js';
-import { announce, h } from '../dom.js';
+import { api } from '../api.js';
+import { announce, h, scrollWithin } from '../dom.js';
 import type { Step } from '../shogi/cursor.js';
 import { type BoardState, boardOf, moveSquares, promotionChoice } from '../shogi/model.js';
 import { japaneseMove } from '../shogi/notation.js';
+import { failureSentence } from '../words/errors.js';
 import { type EngineFollower, followEngine } from './analysis/engine.js';
 import { JUDGMENT_MARKS, judgmentCounts, scoreText } from './analysis/eval.js';
 import { evalGraph } from './analysis/eval-graph.js';
@@ -56,7 +57,7 @@ export function analysisPage(root: HTMLElement, gameId: string | null): () => vo
       stop = mount(root, { tree, game, node, flipped: false, selection: null, choice: null, message: '' });
     },
     (err: unknown) => {
-      if (!left) root.replaceChildren(h('p', { class: 'note' }, err instanceof Error ? err.message : String(err)));
+      if (!left) root.replaceChildren(h('p', { class: 'note' }, failureSentence(err)));
     },
   );
   return () => {
@@ -72,14 +73,10 @@ async function start(gameId: string | null): Promise<{ tree: MoveTree; game: Gam
     if (!parsed.ok) throw new Error(`This is not a position in SFEN: ${sfen}`);
     return { tree: new Tree(sfen, []), game: null };
   }
-  try {
-    const game = await api.game(gameId);
-    document.title = `Analysis: ${game.players.sente.name} vs ${game.players.gote.name} · Shogi`;
-    return { tree: new Tree(game.initialSfen, game.moves), game };
-  } catch (err) {
-    if (err instanceof ApiFailure && err.status === 404) throw new Error('No game has this id.');
-    throw err;
-  }
+  // a missing game's answer already says so in words: "This game does not exist."
+  const game = await api.game(gameId);
+  document.title = `Analysis: ${game.players.sente.name} vs ${game.players.gote.name} · Shogi`;
+  return { tree: new Tree(game.initialSfen, game.moves), game };
 }
 
 interface Parts {
@@ -354,7 +351,7 @@ function renderMoves(
   };
   const first = tree.root.children[0];
   list.replaceChildren(...(first ? line(first) : [h('p', { class: 'hint' }, 'Play a move on the board.')]));
-  list.querySelector('.move.current')?.scrollIntoView({ block: 'nearest' });
+  scrollWithin(list, list.querySelector('.move.current'));
 }
 
 function renderEngine(

@@ -52,10 +52,11 @@ export function boardTools(flip: () => void): BoardTools {
   const render = (flipped: boolean) => {
     flipButton.setAttribute('aria-pressed', String(flipped));
     const on = settings().sound;
+    // a toggle's name stays put and aria-pressed alone says the state: a name that changed too
+    // ("Sound off", not pressed) would read as the opposite of what it means
     sound.setAttribute('aria-pressed', String(on));
-    sound.setAttribute('aria-label', on ? 'Sound on' : 'Sound off');
     sound.title = on ? 'Sound on: click to mute' : 'Sound off: click to turn on';
-    sound.replaceChildren(speaker(on), on ? ' Sound' : ' Muted');
+    sound.replaceChildren(speaker(on), ' Sound');
   };
   render(false);
   return { element, render };

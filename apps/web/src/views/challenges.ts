@@ -6,12 +6,13 @@
  */
 import type { ChallengeList, ChallengeView, PlayerProfile } from '@shogi/protocol';
 import { categoryOf } from '@shogi/ratings';
-import { ApiFailure, api } from '../api.js';
+import { api } from '../api.js';
 import { h } from '../dom.js';
 import { identity } from '../session.js';
 import { clockSpelledOut, timeControlText } from '../shogi/clock.js';
 import { HANDICAP_NAMES } from '../shogi/handicap-names.js';
 import { ratingText } from '../shogi/rating-text.js';
+import { failureSentence } from '../words/errors.js';
 import { titledName } from './bot-badge.js';
 
 /** Glicko-2's starting rating: what a player without rated games in the category is taken to be. */
@@ -48,7 +49,7 @@ export function challengeList(navigate: (path: string) => void): { element: HTML
         if (done.gameId) navigate(`/games/${done.gameId}`);
         else void refresh();
       } catch (err) {
-        note.textContent = err instanceof ApiFailure ? err.message : String(err);
+        note.textContent = failureSentence(err);
       }
     };
     const ratings = await Promise.all(pending.map(challengerRating));

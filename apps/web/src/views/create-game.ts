@@ -8,7 +8,7 @@ import type { BotRef, EngineStatus } from '@shogi/protocol';
 import { HANDICAPS } from '@shogi/rules';
 import { h } from '../dom.js';
 import { HANDICAP_NAMES } from '../shogi/handicap-names.js';
-import { type Colour, engineLevels, levelLabel } from './bot-terms.js';
+import { type Colour, engineLevels, levelLabel, NO_ENGINE } from './bot-terms.js';
 import { clockFields } from './clock-fields.js';
 import { type CreateRequest, createRequest, type Opponent } from './create-terms.js';
 
@@ -65,11 +65,7 @@ export function createGameDialog(create: (request: CreateRequest) => Promise<str
   const friendRow = h('label', { class: 'row', for: 'create-friend' }, 'Friend ', friend);
   const levelRow = h('label', { class: 'row', for: 'create-level' }, 'Level ', level);
   // GET /api/bots says whether an engine runs; without one every level plays the same simple moves
-  const noEngine = h(
-    'p',
-    { class: 'engine-note', id: 'create-no-engine', hidden: true },
-    'This server has no shogi engine installed, so every level plays simple built-in moves.',
-  );
+  const noEngine = h('p', { class: 'engine-note', id: 'create-no-engine', hidden: true }, NO_ENGINE);
   let engineRunning = true;
   const ratedRow = h('label', { class: 'row', for: 'create-rated' }, rated, ' Rated');
   const submit = h('button', { type: 'submit', class: 'primary', id: 'create-submit' }, 'Create');

@@ -18,6 +18,7 @@ import { identity } from '../session.js';
 import { clockFace } from '../shogi/clock.js';
 import type { Step } from '../shogi/cursor.js';
 import { moveSquares } from '../shogi/model.js';
+import { dismissQuestion } from './confirm-dialog.js';
 import { type ActionContext, act, listenForRematch, rematch, submitMove } from './game/actions.js';
 import { boardInput } from './game/board-input.js';
 import { TICK_MS, tickRunningClock } from './game/clocks.js';
@@ -128,11 +129,14 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
   void api.game(gameId).catch((err: unknown) => {
     if (err instanceof ApiFailure && err.status === 404) {
       root.replaceChildren(noSuchGame());
+      document.title = 'No such game · Shogi';
       watcher.close();
     }
   });
 
   return () => {
+    // a question asked on this page does not follow the player to the next one
+    dismissQuestion();
     document.removeEventListener('keydown', onKey);
     document.removeEventListener('keydown', onOtherKeys);
     stopSettings();
@@ -170,7 +174,11 @@ function followGame(
       if (!state.snap || !state.history) return;
       const before = state.history.length;
       for (const text of applyEvents(state, events)) announce(text);
-      if (state.snap.status !== 'ongoing') state.premove = null;
+      if (state.snap.status !== 'ongoing') {
+        state.premove = null;
+        // "Resign this game?" means nothing once it has ended
+        dismissQuestion();
+      }
       moveSound(state, before);
       render();
       afterEvents();

@@ -7,6 +7,7 @@ import type { ErrorBody, ImportDuplicate, ImportRefusal, ImportResponse } from '
 import { h } from '../dom.js';
 import { ensureIdentity } from '../session.js';
 import './import.css';
+import { failureSentence } from '../words/errors.js';
 
 /** The server's refusal in words: which record, where, and why. */
 export function refusalText(body: ImportRefusal): string {
@@ -68,7 +69,7 @@ export function importPage(root: HTMLElement, navigate: (path: string) => void):
       }
       error.textContent = `Not imported: ${refusalText(answer as ImportRefusal)}`;
     } catch (err) {
-      if (!left) error.textContent = `Not imported: ${err instanceof Error ? err.message : String(err)}`;
+      if (!left) error.textContent = `Not imported: ${failureSentence(err)}`;
     } finally {
       button.disabled = false;
     }

@@ -6,11 +6,12 @@
  * first request, with the name the lobby asked for.
  */
 import type { BotGameBody, ChallengeView, CreateSeekBody, SeekView, TimeControl } from '@shogi/protocol';
-import { ApiFailure, api } from '../api.js';
+import { api } from '../api.js';
 import { h } from '../dom.js';
 import { lobbySocket } from '../net/lobby.js';
 import { identity, withIdentity } from '../session.js';
 import { timeControlText } from '../shogi/clock.js';
+import { failureSentence } from '../words/errors.js';
 import { titledName } from './bot-badge.js';
 import type { CreateRequest } from './create-terms.js';
 
@@ -40,7 +41,7 @@ export interface LobbyPlayContext {
   onLive(connected: boolean): void;
 }
 
-const message = (err: unknown) => (err instanceof ApiFailure ? err.message : String(err));
+const message = (err: unknown) => failureSentence(err);
 const terms = (tc: TimeControl, rated: boolean) => `${timeControlText(tc)}, ${rated ? 'rated' : 'casual'}`;
 
 export function lobbyPlay(ctx: LobbyPlayContext): LobbyPlay {

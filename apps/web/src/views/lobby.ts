@@ -1,5 +1,6 @@
 /**
- * The lobby: quick pairings on the common clocks, one "Create a game" dialog for everything
+ * The lobby: quick pairings on the common clocks, the computer in one click as either colour
+ * (computer-play.ts), one "Create a game" dialog for everything
  * else (create-game.ts: anyone, a friend, the computer), the open seeks as a sortable table,
  * challenges to you, your games in progress, and beside them the TV (the top-rated live
  * game) and the live games. Each part is a module of its own; this one lays them out.
@@ -13,6 +14,7 @@ import { CLOCK_PRESETS, presetLabel } from '../shogi/clock-presets.js';
 import { accountBar } from './account-bar.js';
 import { quickBot } from './bot-terms.js';
 import { challengeList } from './challenges.js';
+import { computerPlay } from './computer-play.js';
 import { createGameDialog } from './create-game.js';
 import { followLiveGames, liveGrid } from './live-games.js';
 import { lobbyPlay } from './lobby-play.js';
@@ -57,22 +59,26 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
   // a returning player follows the lobby at once: the seeks live, and counted as looking
   play.listen();
   const dialog = createGameDialog((request) => play.create(request));
+  const computer = computerPlay((botId, body) => play.playBot(botId, body));
 
-  const playQuick = async () => {
-    const bot = quickBot(bots);
-    show(
-      bot === null
-        ? 'No bot runs on this server (it starts with `npm start`).'
-        : await play.playBot(bot.id, { side: 'sente' }),
-    );
-  };
-  api.bots().then(
+  // a click that comes before the list waits for it, rather than finding no bot
+  const listed = api.bots().then(
     (list) => {
       bots = list.bots;
       dialog.offerBots(bots, list.engine);
+      computer.offerBots(bots, list.engine);
     },
     () => {},
   );
+  const playQuick = async () => {
+    await listed;
+    const bot = quickBot(bots);
+    show(
+      bot === null
+        ? 'No computer opponent is playing on this server just now.'
+        : await play.playBot(bot.id, { side: 'sente' }),
+    );
+  };
 
   root.replaceChildren(
     h(
@@ -114,6 +120,7 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
             h('small', {}, 'at once, you move first'),
           ),
         ),
+        computer.element,
         h(
           'div',
           { class: 'create-buttons' },

@@ -13,6 +13,7 @@ import { reasonText } from '../shogi/result.js';
 import { titledName } from './bot-badge.js';
 import { fitted, lineChart } from './charts.js';
 import '../styles/charts.css';
+import { failureSentence } from '../words/errors.js';
 
 interface Tally {
   readonly wins: number;
@@ -196,16 +197,19 @@ export function playerPage(root: HTMLElement, playerId: string): () => void {
         ),
       );
     },
-    (err: unknown) =>
+    (err: unknown) => {
+      const heading = err instanceof ApiFailure && err.status === 404 ? 'No such player' : 'Profile unavailable';
+      document.title = `${heading} · Shogi`;
       root.replaceChildren(
         h(
           'section',
           { class: 'not-found' },
-          h('h1', {}, err instanceof ApiFailure && err.status === 404 ? 'No such player' : 'Profile unavailable'),
-          h('p', { class: 'note' }, err instanceof ApiFailure ? err.message : String(err)),
+          h('h1', {}, heading),
+          h('p', { class: 'note' }, failureSentence(err)),
           h('p', {}, h('a', { href: '/', 'data-link': true }, 'Back to the lobby')),
         ),
-      ),
+      );
+    },
   );
   return () => {};
 }

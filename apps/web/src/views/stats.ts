@@ -5,13 +5,14 @@
  */
 import type { Leaderboard, RATING_CATEGORY_NAMES, ScoreByDifference } from '@shogi/protocol';
 import { moveTo, parseUsi } from '@shogi/rules';
-import { ApiFailure, api } from '../api.js';
+import { api } from '../api.js';
 import '../styles/charts.css';
 import { h } from '../dom.js';
 import { pieceStyle } from '../session.js';
 import { boardOf, moveSquares, newGame } from '../shogi/model.js';
 import { japaneseMove } from '../shogi/notation.js';
 import { reasonText } from '../shogi/result.js';
+import { failureSentence } from '../words/errors.js';
 import { boardElement } from './board.js';
 import { titledName } from './bot-badge.js';
 import { fitted, histogram, lineChart, type Shares, sharesChart } from './charts.js';
@@ -248,7 +249,7 @@ export function statsPage(root: HTMLElement): () => void {
         ),
       );
     } catch (err) {
-      note.textContent = err instanceof ApiFailure ? err.message : String(err);
+      note.textContent = failureSentence(err);
     }
   };
 
@@ -331,7 +332,7 @@ export function statsPage(root: HTMLElement): () => void {
         ),
       );
     } catch (err) {
-      note.textContent = err instanceof ApiFailure ? err.message : String(err);
+      note.textContent = failureSentence(err);
     }
   };
 

@@ -8,6 +8,7 @@ import type { AnalysisResponse, WatchAnalysis } from '@shogi/protocol';
 import { ApiFailure, api } from '../../api.js';
 import { watchGame } from '../../net/watch.js';
 import { withIdentity } from '../../session.js';
+import { failureSentence } from '../../words/errors.js';
 
 /** How often a running analysis is read again (ms). */
 const POLL_MS = 2_000;
@@ -47,7 +48,7 @@ export function followEngine(gameId: string, changed: () => void): EngineFollowe
     api.get<AnalysisResponse>(path).then(settle, (err: unknown) => {
       if (err instanceof ApiFailure && err.status === 404) settle(null);
       else {
-        state.problem = err instanceof Error ? err.message : String(err);
+        state.problem = failureSentence(err);
         changed();
       }
     });
@@ -71,7 +72,7 @@ export function followEngine(gameId: string, changed: () => void): EngineFollowe
       try {
         settle(await withIdentity((who) => api.post<AnalysisResponse>(path, {}, who.token)));
       } catch (err) {
-        state.problem = err instanceof Error ? err.message : String(err);
+        state.problem = failureSentence(err);
         changed();
       }
     },

@@ -6,9 +6,11 @@
  */
 import type { ChallengeView } from '@shogi/protocol';
 import { formatUsi, type Move } from '@shogi/rules';
-import { ApiFailure, api } from '../../api.js';
+import { api } from '../../api.js';
 import { h } from '../../dom.js';
 import { lobbySocket } from '../../net/lobby.js';
+import { failureSentence } from '../../words/errors.js';
+import { askToConfirm } from '../confirm-dialog.js';
 import { type GamePageState, latestGame, mySide, opponentBot } from './state.js';
 import { settleSubmission, startSubmission } from './transitions.js';
 
@@ -32,13 +34,17 @@ export interface ActionContext {
 
 export type Verb = 'resign' | 'abort' | 'impasse';
 
-const QUESTIONS: Readonly<Record<Verb, string>> = {
-  resign: 'Resign this game?',
-  abort: 'Abort this game?',
-  impasse: 'Declare impasse (27-point rule)? A wrong declaration loses.',
+/** Each action's question and the button that carries it out. */
+const QUESTIONS: Readonly<Record<Verb, { question: string; yes: string }>> = {
+  resign: { question: 'Resign this game? Your opponent wins.', yes: 'Resign' },
+  abort: { question: 'Abort this game? It ends without a result.', yes: 'Abort' },
+  impasse: {
+    question: 'Declare impasse (27-point rule)? If your pieces do not qualify, you lose.',
+    yes: 'Declare impasse',
+  },
 };
 
-const failureText = (err: unknown): string => (err instanceof ApiFailure ? err.message : String(err));
+const failureText = (err: unknown): string => failureSentence(err);
 
 export async function submitMove(ctx: ActionContext, m: Move): Promise<void> {
   const { state } = ctx;
@@ -51,7 +57,7 @@ export async function submitMove(ctx: ActionContext, m: Move): Promise<void> {
     const answer = await api.move(ctx.gameId, state.me.token, usi, game.ply);
     settleSubmission(state, answer.seq, usi);
   } catch (err) {
-    state.message = err instanceof ApiFailure ? `${usi}: ${err.message}` : String(err);
+    state.message = failureText(err);
   } finally {
     state.sending = false;
     ctx.render();
@@ -62,7 +68,10 @@ export async function submitMove(ctx: ActionContext, m: Move): Promise<void> {
 export async function act(ctx: ActionContext, verb: Verb): Promise<void> {
   const { me } = ctx.state;
   if (!me || !mySide(ctx.state) || ctx.state.snap?.status !== 'ongoing') return;
-  if (!confirm(QUESTIONS[verb])) return;
+  const { question, yes } = QUESTIONS[verb];
+  if (!(await askToConfirm(question, yes))) return;
+  // the game may have ended while the question was open
+  if (ctx.state.snap?.status !== 'ongoing') return;
   try {
     await api.post(`/api/games/${encodeURIComponent(ctx.gameId)}/${verb}`, {}, me.token);
   } catch (err) {

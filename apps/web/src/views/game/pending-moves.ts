@@ -13,6 +13,7 @@ import {
   toSfen,
 } from '@shogi/rules';
 import { type BoardState, boardOf } from '../../shogi/model.js';
+import { reasonClause } from '../../words/refusals.js';
 
 /** The position as it stands, but with the other side to move: where a premove is picked. */
 export function asIfOtherToMove(game: PositionHistory): PositionHistory | null {
@@ -33,5 +34,5 @@ export function boardAfter(game: PositionHistory, move: Move): BoardState | null
 /** What becomes of a premove once it is the player's turn: played, or dropped with the reason. */
 export function premoveVerdict(game: PositionHistory, move: Move): { play: true } | { play: false; why: string } {
   const illegal = moveIllegality(game.position, move);
-  return illegal === null ? { play: true } : { play: false, why: illegal.replaceAll('_', ' ') };
+  return illegal === null ? { play: true } : { play: false, why: reasonClause(illegal) };
 }

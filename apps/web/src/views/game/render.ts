@@ -4,7 +4,7 @@
  * only they change.
  */
 import { formatUsi, moveTo, parseUsi } from '@shogi/rules';
-import { h } from '../../dom.js';
+import { h, scrollWithin } from '../../dom.js';
 import { moveNotation } from '../../prefs/notation.js';
 import { timeControlText } from '../../shogi/clock.js';
 import { isLive, shownPly } from '../../shogi/cursor.js';
@@ -166,10 +166,10 @@ function renderMoveList(list: HTMLElement, history: GameHistory, shown: number, 
       ),
     ),
   );
-  list.querySelector('li.current')?.scrollIntoView({ block: 'nearest' });
+  scrollWithin(list, list.querySelector('li.current'));
 }
 
-/** The line over the controls: spectators, the clock's terms, rated or casual, the ruleset, the connection. */
+/** The line over the controls: spectators, the clock's terms, rated or casual, the rules, the connection. */
 export function renderInfo(view: GameView, state: GamePageState): void {
   const { snap, spectators } = state;
   if (!snap) return;
@@ -179,10 +179,13 @@ export function renderInfo(view: GameView, state: GamePageState): void {
     ' · ',
     timeControlText(snap.timeControl),
     snap.rated ? ' · rated' : ' · casual',
-    ` · ruleset ${snap.ruleset}`,
+    rulesText(snap.ruleset),
     state.connected ? '' : h('span', { class: 'offline' }, ' · reconnecting…'),
   );
 }
+
+/** The rules, named only when they are not the usual ones. */
+const rulesText = (ruleset: string): string => (ruleset === 'jsa' ? ' · JSA tournament rules' : '');
 
 export function renderNote(view: GameView, state: GamePageState): void {
   view.note.textContent = state.message;

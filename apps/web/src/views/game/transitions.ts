@@ -5,7 +5,7 @@
  * returned for the page to announce.
  */
 import type { GameSnapshot, WireEvent } from '@shogi/protocol';
-import { type ClockState, initialClock, periodLength } from '../../shogi/clock.js';
+import { type ClockState, initialClock, periodLength, stoppedClock } from '../../shogi/clock.js';
 import { goTo, isLive, type Step, step } from '../../shogi/cursor.js';
 import { GameHistory } from '../../shogi/history.js';
 import { resultText } from '../../shogi/result.js';
@@ -83,6 +83,8 @@ function moveAccepted(state: GamePageState, s: GameSnapshot, p: Payload, said: s
   state.verdicts.set(Number(p.submittedSeq), null);
   if (p.submittedSeq === state.pendingSeq) state.pendingSeq = null;
   state.selection = null;
+  // a note about an earlier position (a refused or mistyped move, a hint) is stale once the game moves on
+  state.message = '';
   return next;
 }
 
@@ -97,10 +99,16 @@ function moveRejected(state: GamePageState, p: Payload): void {
 function gameEnded(state: GamePageState, s: GameSnapshot, p: Payload, said: string[]): GameSnapshot {
   const result = { winner: (p.winner ?? null) as Side | null, reason: String(p.reason) };
   const next: GameSnapshot = { ...s, status: 'ended', result };
-  if (state.clock) state.clock = { ...state.clock, running: null };
+  // the banner says how it ended; a note about the last position would read as current
+  state.message = '';
+  const at = Date.parse(String(p.at));
+  const loserOnTime = result.reason === 'timeout' && result.winner !== null ? opponent(result.winner) : null;
+  if (state.clock) state.clock = stoppedClock(state.clock, Number.isNaN(at) ? Date.now() : at, loserOnTime);
   said.push(resultText(result, { sente: next.players.sente.name, gote: next.players.gote.name }));
   return next;
 }
+
+const opponent = (side: Side): Side => (side === 'sente' ? 'gote' : 'sente');
 
 /** A move goes out: the note clears, and the half-made move with it. */
 export function startSubmission(state: GamePageState): void {

@@ -4,6 +4,7 @@
  */
 import { type Move, moveIllegality, parseUsi } from '@shogi/rules';
 import { isLive } from '../../shogi/cursor.js';
+import { illegalTyped } from '../../words/refusals.js';
 import { type GamePageState, latestGame, mySide, myTurn } from './state.js';
 
 export type TypedMove = { readonly move: Move } | { readonly problem: string };
@@ -16,8 +17,8 @@ export function readTypedMove(state: GamePageState, text: string): TypedMove | n
   if (!myTurn(state)) return { problem: 'Wait for your turn.' };
   if (!isLive(state.cursor)) return { problem: 'You are looking at an earlier position: End returns to the game.' };
   const m = parseUsi(text);
-  if (m < 0) return { problem: `"${text}" is not a USI move (7g7f, P*5e, 8h2b+)` };
+  if (m < 0) return { problem: `"${text}" is not a move: write it as 7g7f, P*5e or 8h2b+.` };
   const illegal = moveIllegality(game.position, m);
-  if (illegal) return { problem: `${text} is illegal: ${illegal.replaceAll('_', ' ')}` };
+  if (illegal) return { problem: illegalTyped(text, illegal) };
   return { move: m };
 }

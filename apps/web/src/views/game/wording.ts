@@ -6,12 +6,14 @@
 import type { ClockFace } from '../../shogi/clock.js';
 import type { BoardState } from '../../shogi/model.js';
 import { resultText } from '../../shogi/result.js';
+import { moveRefused } from '../../words/refusals.js';
 import type { Side } from './state.js';
 
 export type Names = { readonly sente: string; readonly gote: string };
 export type Result = { readonly winner: Side | null; readonly reason: string };
 
-export const refusal = (usi: string, reason: string): string => `Move ${usi} refused: ${reason.replaceAll('_', ' ')}`;
+/** The server's verdict against the player's move, in words (never the reason's code). */
+export const refusal = moveRefused;
 
 /** What a screen reader hears when a move arrives live. */
 export const moveAnnouncement = (ply: number, japanese: string, usi: string, check: boolean): string =>
