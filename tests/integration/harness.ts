@@ -132,7 +132,7 @@ export interface Stack {
   readonly api: ApiClient;
   /** a shared player with a token of this stack's own, as RunningGateway.housePlayer (the house bots) */
   readonly housePlayer: HousePlayers;
-  /** who looks at the lobby, as RunningGateway.lobbyLookers (the seek-answering bot) */
+  /** who follows the seeks on a lobby socket, as RunningGateway.lobbyLookers (the seek-answering bot) */
   readonly lobbyLookers: LobbyLookers;
   close(): Promise<void>;
 }

@@ -82,7 +82,7 @@ export interface AppExtras {
   readonly bindLobbyLookers?: (lookers: LobbyLookers) => void;
 }
 
-/** How many players other than `except` have a lobby socket open, on any gateway (LobbyPresence.lookers). */
+/** How many players other than `except` follow the seeks on a lobby socket, on any gateway (LobbyPresence.lookers). */
 export type LobbyLookers = (except: readonly string[]) => Promise<number>;
 
 /** A player every process shares under a fixed id, with a token of this process' own (AuthService.housePlayer). */

@@ -26,7 +26,7 @@ export interface RunningGateway {
    * time, with a token of this process' own; `release` it before the process stops.
    */
   housePlayer(id: string, name: string): Promise<HousePlayer>;
-  /** how many players other than `except` have a lobby socket open, on any gateway (the bots this process runs never count) */
+  /** how many players other than `except` follow the seeks on a lobby socket, on any gateway (the bots this process runs never count) */
   lobbyLookers(except: readonly string[]): Promise<number>;
   close(): Promise<void>;
 }

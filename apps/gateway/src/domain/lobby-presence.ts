@@ -1,5 +1,6 @@
 /**
- * Who is looking at the lobby: one entry per open lobby socket, in a Redis sorted set shared
+ * Who is looking at the lobby: one entry per lobby socket that follows the seeks (a lobby
+ * page's, `follow=seeks`), in a Redis sorted set shared
  * by every gateway (member `<playerId>/<socket>`, score: when it lapses). Each gateway renews
  * its own sockets' entries well before they lapse and removes them on close, so a gateway that
  * dies takes its entries with it within the time to live. The house seek answerer asks it so
@@ -18,7 +19,7 @@ export interface PresenceRedis {
 export interface LobbyPresence {
   /** A lobby socket of this player opened; the returned function is its close. */
   enter(playerId: string): () => void;
-  /** How many players other than `except` have a lobby socket open, on any gateway. */
+  /** How many players other than `except` follow the seeks on a lobby socket, on any gateway. */
   lookers(except: readonly string[]): Promise<number>;
   /** Stops renewing and removes this gateway's entries. */
   close(): Promise<void>;

@@ -1,7 +1,7 @@
 /**
  * A demo bot in the lobby: it answers open casual seeks that nobody took within a while
- * (LOBBY_BOT_WAIT_SECONDS, 20 s), and only while no other person looks at the lobby (has a
- * lobby socket open, on any gateway), by posting a matching seek of its own through the
+ * (LOBBY_BOT_WAIT_SECONDS, 20 s), and only while no other person looks at the lobby (follows
+ * the seeks on a lobby socket, on any gateway), by posting a matching seek of its own through the
  * public API (so the server pairs them as any two seekers), then plays the game with
  * playAsBot. A newcomer alone on a server gets a game; two people in the lobby get each
  * other. It also accepts the rematches people offer after its games (rematch-answerer.ts),
@@ -26,8 +26,8 @@ export interface SeekAnswererOptions {
   /** how long a seek waits for a person before the bot takes it (default DEFAULT_SEEK_WAIT_MS) */
   readonly waitMs?: number;
   /**
-   * How many players other than `except` look at the lobby now (a lobby socket open on any
-   * gateway; the server's own bots never count): the gateway's RunningGateway.lobbyLookers.
+   * How many players other than `except` look at the lobby now (a lobby socket following the
+   * seeks on any gateway; the server's own bots never count): RunningGateway.lobbyLookers.
    */
   readonly lookers: (except: readonly string[]) => Promise<number>;
   readonly pollMs?: number;
