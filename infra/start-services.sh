@@ -15,11 +15,9 @@ for arg in "$@"; do
 done
 
 # the USI engine behind the house bots and analysis (packages/usi): Debian's Fairy-Stockfish
-if [ ! -x /usr/games/fairy-stockfish ]; then
-  echo "Installing Fairy-Stockfish..."
-  apt-get install -y fairy-stockfish >/dev/null || { apt-get update >/dev/null && apt-get install -y fairy-stockfish >/dev/null; } ||
-    echo "Fairy-Stockfish could not be installed: the tests against a real engine will be skipped." >&2
-fi
+# (`npm start` runs the same install first: apps/server/src/ensure-engine.ts)
+"$(dirname "$0")/install-engine.sh" ||
+  echo "Fairy-Stockfish could not be installed: the tests against a real engine will be skipped." >&2
 
 if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
   echo "Starting PostgreSQL..."

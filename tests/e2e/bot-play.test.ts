@@ -52,6 +52,7 @@ beforeAll(async () => {
     publicUrl: stack.baseUrl,
     waitMs: 0,
     pollMs: 50,
+    lookers: (except) => stack.lobbyLookers(except),
     moveDelayMs: 0,
     registry: bots,
   }).catch(() => undefined);
@@ -114,6 +115,9 @@ test('a newcomer plays an engine bot from the lobby at the level and on the cloc
     'No clock',
     'Play the bot',
   ]);
+  // an engine runs here: the levels are its own, and nothing says otherwise
+  expect(await page.locator('#create-no-engine').isHidden()).toBe(true);
+  expect(await page.locator('#computer-no-engine').isHidden()).toBe(true);
   // an engine game is never rated: the box is greyed out
   expect(await page.locator('#create-rated').isDisabled()).toBe(true);
   await page.selectOption('#create-level', { label: 'Level 2' });

@@ -62,6 +62,7 @@ beforeAll(async () => {
     publicUrl: stack.baseUrl,
     waitMs: 0,
     pollMs: 20,
+    lookers: (except) => stack.lobbyLookers(except),
     moveDelayMs: 0,
     registry: bots,
   }).catch(() => undefined);

@@ -12,6 +12,7 @@ import {
   type CsaFrontEnd,
   type GatewayConfig,
   type HousePlayers,
+  type LobbyLookers,
   loadConfig,
 } from '@shogi/gateway';
 import { validateQueueCount } from '@shogi/pipeline';
@@ -131,6 +132,8 @@ export interface Stack {
   readonly api: ApiClient;
   /** a shared player with a token of this stack's own, as RunningGateway.housePlayer (the house bots) */
   readonly housePlayer: HousePlayers;
+  /** who follows the seeks on a lobby socket, as RunningGateway.lobbyLookers (the seek-answering bot) */
+  readonly lobbyLookers: LobbyLookers;
   close(): Promise<void>;
 }
 
@@ -202,8 +205,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const logger = silentLogger();
   let csa: CsaFrontEnd | null = null;
   let housePlayers: HousePlayers | null = null;
+  let lobbyLookers: LobbyLookers | null = null;
   const app = await buildApp(config, logger, {
     ...options.extras,
+    bindLobbyLookers: (bound) => {
+      lobbyLookers = bound;
+    },
     bindCsa: (bound) => {
       csa = bound;
     },
@@ -229,6 +236,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     adminToken,
     api: new ApiClient(baseUrl, { adminToken }),
     housePlayer: (id, name) => (housePlayers as HousePlayers)(id, name),
+    lobbyLookers: (except) => (lobbyLookers as LobbyLookers)(except),
     async close() {
       await worker?.close();
       // as the gateway process does after its grace period (apps/gateway/src/server.ts): a

@@ -88,7 +88,9 @@ async function expectNoRejection(gameId: string): Promise<void> {
 }
 
 test('GET /api/bots lists the house bots with their levels, and the demo bot without one', async () => {
-  const { bots } = (await call(stack.app, 'GET', '/api/bots')).body as BotList;
+  const { bots, engine } = (await call(stack.app, 'GET', '/api/bots')).body as BotList;
+  // the engine role runs: the levels are its own
+  expect(engine).toEqual({ running: true, name: expect.stringMatching(/Fairy-Stockfish/i) });
   const house = bots.filter((b) => b.level !== undefined).map(({ id, name, level }) => ({ id, name, level }));
   expect(house).toEqual([
     { id: 'engine-1', name: 'Engine level 1', level: 1 },

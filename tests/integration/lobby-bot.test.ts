@@ -28,6 +28,7 @@ test('a casual seek nobody takes is answered by the bot, which plays the game', 
     publicUrl: stack.baseUrl,
     waitMs: 0,
     pollMs: 20,
+    lookers: (except) => stack.lobbyLookers(except),
     moveDelayMs: 0,
   }).catch(() => undefined);
   const person = (await call(stack.app, 'POST', '/api/players', { name: 'newcomer' })).body;

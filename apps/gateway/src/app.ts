@@ -8,6 +8,7 @@ import type { Server } from 'node:http';
 import { hostname } from 'node:os';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import websocket from '@fastify/websocket';
+import { enginePresenceKey } from '@shogi/engine-bots';
 import type { EventStore } from '@shogi/game';
 import { ajvFault, CLOSE_CODES, describeSchemaFault } from '@shogi/protocol';
 import type { FastifyHttpOptions, FastifyInstance, FastifyReply } from 'fastify';
@@ -22,7 +23,7 @@ import type { LocalDelivery } from './domain/hub.js';
 import { isLishogiPath, lishogiErrorOf } from './lishogi/errors.js';
 import lishogi from './lishogi/plugin.js';
 import access from './plugins/access.js';
-import analysisPlugin from './plugins/analysis.js';
+import analysisPlugin, { presenceOf } from './plugins/analysis.js';
 import auth from './plugins/auth.js';
 import authedSockets from './plugins/authed-sockets.js';
 import databases from './plugins/databases.js';
@@ -77,7 +78,12 @@ export interface AppExtras {
   readonly bindCsa?: (csa: CsaFrontEnd) => void;
   /** Given this app's house players, for the process' own bots (RunningGateway.housePlayer). */
   readonly bindHousePlayers?: (housePlayer: HousePlayers) => void;
+  /** Given this app's count of who looks at the lobby, for the process' seek-answering bot (RunningGateway.lobbyLookers). */
+  readonly bindLobbyLookers?: (lookers: LobbyLookers) => void;
 }
+
+/** How many players other than `except` follow the seeks on a lobby socket, on any gateway (LobbyPresence.lookers). */
+export type LobbyLookers = (except: readonly string[]) => Promise<number>;
 
 /** A player every process shares under a fixed id, with a token of this process' own (AuthService.housePlayer). */
 export type HousePlayers = (id: string, name: string) => Promise<HousePlayer>;
@@ -115,6 +121,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(rateLimit, { config });
   await fastify.register(spectators, { config });
   await fastify.register(lobby, { config, ...(extras.bots === undefined ? {} : { bots: extras.bots }) });
+  extras.bindLobbyLookers?.((except) => fastify.lobbyPresence.lookers(except));
   await fastify.register(gameChat, { config });
   // the CSA protocol's front end; its TCP listener opens with the HTTP server (server.ts)
   await fastify.register(csa, { config });
@@ -165,7 +172,13 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(importRoute);
   await fastify.register(playerProfile);
   await fastify.register(lishogi);
-  if (extras.bots) await fastify.register(bots, { bots: extras.bots });
+  if (extras.bots) {
+    const presenceKey = enginePresenceKey(config.queuePrefix);
+    await fastify.register(bots, {
+      bots: extras.bots,
+      engine: async () => presenceOf(await fastify.redis.get(presenceKey)),
+    });
+  }
   await fastify.register(web, extras.web ?? {});
 }
 

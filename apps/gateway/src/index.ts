@@ -1,5 +1,13 @@
 export { ACCESS_LEVELS, type Access, accessOf, ROUTE_ACCESS } from './access.js';
-export { type AppExtras, type AppOptions, app, buildApp, fastifyOptions, type HousePlayers } from './app.js';
+export {
+  type AppExtras,
+  type AppOptions,
+  app,
+  buildApp,
+  fastifyOptions,
+  type HousePlayers,
+  type LobbyLookers,
+} from './app.js';
 export { type GatewayConfig, loadConfig } from './config.js';
 export type { CsaFrontEnd } from './csa/plugin.js';
 export type { HousePlayer } from './domain/auth.js';

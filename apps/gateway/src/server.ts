@@ -4,7 +4,7 @@
  */
 import type { CreatePlayerResponse } from '@shogi/protocol';
 import type { Logger } from 'pino';
-import { type AppExtras, buildApp, type HousePlayers } from './app.js';
+import { type AppExtras, buildApp, type HousePlayers, type LobbyLookers } from './app.js';
 import { type GatewayConfig, loadConfig } from './config.js';
 import type { CsaFrontEnd } from './csa/plugin.js';
 import type { HousePlayer } from './domain/auth.js';
@@ -26,6 +26,8 @@ export interface RunningGateway {
    * time, with a token of this process' own; `release` it before the process stops.
    */
   housePlayer(id: string, name: string): Promise<HousePlayer>;
+  /** how many players other than `except` follow the seeks on a lobby socket, on any gateway (the bots this process runs never count) */
+  lobbyLookers(except: readonly string[]): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -37,8 +39,13 @@ export async function startGateway(
   let guests: GuestPlayers | null = null;
   let csa: CsaFrontEnd | null = null;
   let housePlayers: HousePlayers | null = null;
+  let lobbyLookers: LobbyLookers | null = null;
   const app = await buildApp(config, logger, {
     ...extras,
+    bindLobbyLookers: (bound) => {
+      lobbyLookers = bound;
+      extras.bindLobbyLookers?.(bound);
+    },
     bindGuests: (bound) => {
       guests = bound;
       extras.bindGuests?.(bound);
@@ -66,6 +73,7 @@ export async function startGateway(
     csaPort,
     createPlayer: (name) => (guests as GuestPlayers).create(name),
     housePlayer: (id, name) => (housePlayers as HousePlayers)(id, name),
+    lobbyLookers: (except) => (lobbyLookers as LobbyLookers)(except),
     close() {
       closing ??= (async () => {
         const timer = setTimeout(() => {

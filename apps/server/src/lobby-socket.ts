@@ -25,9 +25,12 @@ export class LobbySocket {
     this.closed = new Promise((resolve) => ws.once('close', () => resolve()));
   }
 
-  /** Opens the socket with the token in its Authorization header; resolves once it is open. */
-  static open(baseUrl: string, token: string): Promise<LobbySocket> {
-    const url = `${baseUrl.replace(/^http/, 'ws')}/api/lobby/ws`;
+  /**
+   * Opens the socket with the token in its Authorization header; resolves once it is open.
+   * `followSeeks`: sent the open seeks too, as a lobby page is (and counted as looking at the lobby).
+   */
+  static open(baseUrl: string, token: string, followSeeks = false): Promise<LobbySocket> {
+    const url = `${baseUrl.replace(/^http/, 'ws')}/api/lobby/ws${followSeeks ? '?follow=seeks' : ''}`;
     return new Promise((resolve, reject) => {
       const ws = new WebSocket(url, { headers: { authorization: `Bearer ${token}` } });
       const socket = new LobbySocket(ws);

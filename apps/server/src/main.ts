@@ -110,6 +110,8 @@ async function main(): Promise<number> {
       createPlayer: gateway.createPlayer,
       engine: engineClient,
       registry: bots,
+      seekWaitMs: options.seekWaitMs,
+      lobbyLookers: gateway.lobbyLookers,
     }).catch((err: unknown) => {
       if (!demo.signal.aborted) logger.error({ err }, 'Demo: stopped after an error');
     });

@@ -3,6 +3,7 @@
 import { type EngineSettings, engineSettingsFromEnv } from '@shogi/engine-worker';
 import { type GatewayConfig, loadConfig } from '@shogi/gateway';
 import { DEFAULT_CONCURRENCY } from '@shogi/worker';
+import { DEFAULT_SEEK_WAIT_MS } from './demo/seek-answerer.js';
 
 export const ROLES = ['all', 'gateway', 'worker', 'engine'] as const;
 export type Role = (typeof ROLES)[number];
@@ -16,6 +17,16 @@ export interface LaunchOptions {
   readonly publicUrl: string;
   /** the engine role's engines (house-bot moves and analyses) */
   readonly engine: EngineSettings;
+  /** how long a casual seek waits for a person before the demo's bot-lobby takes it (LOBBY_BOT_WAIT_SECONDS) */
+  readonly seekWaitMs: number;
+}
+
+/** LOBBY_BOT_WAIT_SECONDS as milliseconds: a whole number of seconds, 0 or more, else the default. */
+export function seekWaitMsOf(value: string | undefined): number {
+  const seconds = Number(value);
+  return value !== undefined && value.trim() !== '' && Number.isSafeInteger(seconds) && seconds >= 0
+    ? seconds * 1000
+    : DEFAULT_SEEK_WAIT_MS;
 }
 
 export const USAGE = `usage: npm start -- [--role all|gateway|worker|engine] [--no-demo]
@@ -24,7 +35,8 @@ export const USAGE = `usage: npm start -- [--role all|gateway|worker|engine] [--
 environment: DATABASE_URL, REDIS_URL (or REDIS_CLUSTER_NODES, host:port,... of a Redis Cluster), PORT (3000),
   CSA_PORT (4081, the CSA protocol; 0: off), HOST, LOG_LEVEL,
   WORKER_CONCURRENCY (${DEFAULT_CONCURRENCY}), QUEUE_PREFIX, VALIDATE_QUEUES (1; 3 on a cluster),
-  ENGINE_PATH (/usr/games/fairy-stockfish), ENGINE_WORKERS (CPU count - 1, at least 1), ENGINE_HASH_MB (16), ANALYSIS_DEPTH (12)`;
+  ENGINE_PATH (/usr/games/fairy-stockfish), ENGINE_WORKERS (CPU count - 1, at least 1), ENGINE_HASH_MB (16), ANALYSIS_DEPTH (12),
+  LOBBY_BOT_WAIT_SECONDS (${DEFAULT_SEEK_WAIT_MS / 1000}: how long a casual seek waits for a person before the demo's bot-lobby takes it)`;
 
 export function parseLaunchOptions(
   argv: readonly string[] = process.argv.slice(2),
@@ -55,5 +67,6 @@ export function parseLaunchOptions(
     workerConcurrency: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : DEFAULT_CONCURRENCY,
     publicUrl: `http://${host}:${gateway.port}`,
     engine: engineSettingsFromEnv(env),
+    seekWaitMs: seekWaitMsOf(env.LOBBY_BOT_WAIT_SECONDS),
   };
 }

@@ -21,3 +21,19 @@ describe('launch options', () => {
     expect(parseLaunchOptions(argv, {})).toHaveProperty('error');
   });
 });
+
+describe('LOBBY_BOT_WAIT_SECONDS', () => {
+  test.each([
+    [undefined, 20_000],
+    ['0', 0],
+    ['45', 45_000],
+    ['', 20_000],
+    ['-1', 20_000],
+    ['1.5', 20_000],
+    ['soon', 20_000],
+  ])('%j: %d ms', (value, ms) => {
+    expect(parseLaunchOptions([], value === undefined ? {} : { LOBBY_BOT_WAIT_SECONDS: value })).toMatchObject({
+      seekWaitMs: ms,
+    });
+  });
+});

@@ -29,7 +29,17 @@ export const BotRef = Type.Object(
 );
 export type BotRef = Static<typeof BotRef>;
 
-export const BotList = Type.Object({ bots: Type.Array(BotRef) }, closed);
+/** Whether an engine role runs: without one the house bots' levels all play built-in moves. */
+export const EngineStatus = Type.Object(
+  {
+    running: Type.Boolean({ description: 'an engine role has announced itself in the last seconds' }),
+    name: Type.Optional(Type.String({ description: "the engine's name, as it gives it, while one runs" })),
+  },
+  closed,
+);
+export type EngineStatus = Static<typeof EngineStatus>;
+
+export const BotList = Type.Object({ bots: Type.Array(BotRef), engine: EngineStatus }, closed);
 export type BotList = Static<typeof BotList>;
 
 export const BotGameBody = Type.Object(

@@ -145,7 +145,18 @@ export const ChallengeList = Type.Object(
 export type ChallengeList = Static<typeof ChallengeList>;
 
 // --- the lobby WebSocket: server -> client only
-export const LobbyQuery = Type.Object({ ticket: Type.Optional(SocketTicket) }, closed);
+export const LobbyQuery = Type.Object(
+  {
+    ticket: Type.Optional(SocketTicket),
+    follow: Type.Optional(
+      Type.Literal('seeks', {
+        description:
+          'the open seeks too (`seeks` messages), as a lobby page shows them: the player then counts as looking at the lobby, and the house seek answerer leaves seeks to them',
+      }),
+    ),
+  },
+  closed,
+);
 export type LobbyMessage =
   /** first frame, once the socket is subscribed: nothing published after it is missed */
   | { readonly type: 'hello'; readonly playerId: string }
@@ -164,5 +175,11 @@ export type LobbyMessage =
   | { readonly type: 'started'; readonly gameId: string; readonly color: Side }
   /** a challenge of yours was declined (to the challenger) or cancelled (to the opponent) */
   | { readonly type: 'declined' | 'cancelled'; readonly challengeId: string }
+  /**
+   * the open seeks, as `GET /api/seeks` lists them, on a socket opened with `follow=seeks`:
+   * right after hello, then within a moment of every change (a seek posted, paired,
+   * cancelled or withdrawn), on every gateway
+   */
+  | { readonly type: 'seeks'; readonly seeks: readonly SeekView[] }
   /** the answer to any frame you send: the socket is read-only (LOBBY_READ_ONLY); MAX_BAD_FRAMES close it */
   | { readonly type: 'error'; readonly error: ErrorBody };

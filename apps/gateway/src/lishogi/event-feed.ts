@@ -115,6 +115,7 @@ export function createEventFeed(deps: EventFeedDeps): EventFeed {
       case 'paired':
       case 'accepted':
       case 'hello':
+      case 'seeks':
       case 'error':
         return;
       default:

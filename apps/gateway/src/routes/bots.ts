@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AuthHeaders, BotGameBody, BotList, GameParams, GameView } from '@shogi/protocol';
+import type { EnginePresence } from '@shogi/engine-bots';
+import { AuthHeaders, BotGameBody, BotList, type EngineStatus, GameParams, GameView } from '@shogi/protocol';
 import { ApiError } from '../domain/api-error.js';
 import type { BotRegistry } from '../domain/bots.js';
 import { checkTerms } from '../domain/lobby/checks.js';
@@ -8,13 +9,26 @@ import { ERROR_RESPONSES } from './error-responses.js';
 
 export interface BotRoutesOptions {
   readonly bots: BotRegistry;
+  /** the running engine role's announcement in Redis, or null when none runs */
+  readonly engine: () => Promise<EnginePresence | null>;
 }
 
-const bots: FastifyPluginAsyncTypebox<BotRoutesOptions> = async (app, { bots }) => {
+/** What a client is told of the engine: without one every level plays built-in moves. */
+const engineStatus = (presence: EnginePresence | null): EngineStatus =>
+  presence === null ? { running: false } : { running: true, name: presence.engineName };
+
+const bots: FastifyPluginAsyncTypebox<BotRoutesOptions> = async (app, { bots, engine }) => {
   app.get(
     '/api/bots',
-    { schema: { tags: ['bots'], summary: 'The bots you can play against', response: { 200: BotList } } },
-    async () => ({ bots: bots.list() }),
+    {
+      schema: {
+        tags: ['bots'],
+        summary:
+          'The bots you can play against, and whether an engine runs (engine.running false: the house levels play built-in moves)',
+        response: { 200: BotList },
+      },
+    },
+    async () => ({ bots: bots.list(), engine: engineStatus(await engine().catch(() => null)) }),
   );
 
   app.post(

@@ -211,7 +211,7 @@ function lobbySocket(app: App): void {
       schema: {
         tags: ['lobby'],
         summary:
-          'Lobby WebSocket (upgrade, read-only: a client frame gets an error frame): hello, then paired / challenge / rematch / accepted / declined / cancelled / started',
+          'Lobby WebSocket (upgrade, read-only: a client frame gets an error frame): hello, the open seeks with follow=seeks (seeks, again on every change), then paired / challenge / rematch / accepted / declined / cancelled / started',
         querystring: LobbyQuery,
       },
       preValidation: async (request) => app.authedSockets.check(request),
@@ -220,7 +220,12 @@ function lobbySocket(app: App): void {
       const player = principalOf(request);
       if (!app.authedSockets.open(request, socket)) return;
       let leave: (() => void) | null = null;
+      let unfollow: (() => void) | null = null;
       let closed = false;
+      // a lobby page follows the seeks: a person looking at the lobby, to whom the house seek
+      // answerer leaves seeks (a game page's socket, waiting for a rematch answer, is not)
+      const followsSeeks = request.query.follow === 'seeks';
+      const away = followsSeeks ? app.lobbyPresence.enter(player.id) : () => undefined;
       const send = (message: LobbyMessage) => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
       };
@@ -231,7 +236,9 @@ function lobbySocket(app: App): void {
       socket.on('close', () => {
         closed = true;
         app.heartbeat.untrack(socket);
+        away();
         leave?.();
+        unfollow?.();
       });
       // read-only, like a watch socket: each frame gets an error frame, and MAX_BAD_FRAMES close it
       let frames = 0;
@@ -249,6 +256,7 @@ function lobbySocket(app: App): void {
             else {
               leave = off;
               send({ type: 'hello', playerId: player.id });
+              if (followsSeeks) unfollow = app.seekFeed.add((seeks) => send({ type: 'seeks', seeks }));
             }
           },
           (err: unknown) => {

@@ -26,6 +26,10 @@ export interface DemoOptions {
   readonly seed?: number;
   /** a third bot answers casual seeks nobody takes (default true) */
   readonly answerSeeks?: boolean;
+  /** how long a seek waits for a person before that bot takes it (LOBBY_BOT_WAIT_SECONDS) */
+  readonly seekWaitMs?: number;
+  /** who looks at the lobby: the bot takes no seek while another person does (RunningGateway.lobbyLookers) */
+  readonly lobbyLookers?: (except: readonly string[]) => Promise<number>;
   /** how the bots' players are made (default: POST /api/players on baseUrl) */
   readonly createPlayer?: CreatePlayer;
   /** the engine role's client: the two bots then play at `levels` (built-in moves while no engine runs) */
@@ -73,10 +77,12 @@ export async function runDemo(options: DemoOptions): Promise<void> {
             onFallback: (reason) => logger.debug(`Demo: ${player.name}: a built-in move (${reason})`),
           }),
         };
-  if (options.answerSeeks !== false) {
+  if (options.answerSeeks !== false && options.lobbyLookers !== undefined) {
     // runs beside the demo games until the demo stops
     answerSeeks({
       api,
+      lookers: options.lobbyLookers,
+      ...(options.seekWaitMs === undefined ? {} : { waitMs: options.seekWaitMs }),
       logger,
       signal,
       random: seeded((options.seed ?? Date.now()) + 1),

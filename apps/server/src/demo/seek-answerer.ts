@@ -1,9 +1,11 @@
 /**
- * A demo bot in the lobby: it answers open casual seeks that nobody took within a few
- * seconds, by posting a matching seek of its own through the public API (so the server
- * pairs them as any two seekers), then plays the game with playAsBot. A newcomer who
- * seeks a game on an empty server gets one at once. It also accepts the rematches people
- * offer after its games (rematch-answerer.ts), as a player would, and plays those too.
+ * A demo bot in the lobby: it answers open casual seeks that nobody took within a while
+ * (LOBBY_BOT_WAIT_SECONDS, 20 s), and only while no other person looks at the lobby (follows
+ * the seeks on a lobby socket, on any gateway), by posting a matching seek of its own through the
+ * public API (so the server pairs them as any two seekers), then plays the game with
+ * playAsBot. A newcomer alone on a server gets a game; two people in the lobby get each
+ * other. It also accepts the rematches people offer after its games (rematch-answerer.ts),
+ * as a player would, and plays those too.
  */
 import type { BotRegistry } from '@shogi/gateway';
 import { type ColorPreference, isRealTime, type SeekList, type SeekView, type TimeControl } from '@shogi/protocol';
@@ -21,8 +23,13 @@ export interface SeekAnswererOptions {
   readonly signal: AbortSignal;
   readonly random: Random;
   readonly publicUrl: string;
-  /** how long a seek waits for a person before the bot takes it */
+  /** how long a seek waits for a person before the bot takes it (default DEFAULT_SEEK_WAIT_MS) */
   readonly waitMs?: number;
+  /**
+   * How many players other than `except` look at the lobby now (a lobby socket following the
+   * seeks on any gateway; the server's own bots never count): RunningGateway.lobbyLookers.
+   */
+  readonly lookers: (except: readonly string[]) => Promise<number>;
   readonly pollMs?: number;
   /** games the bot plays at once (of them at most one real-time: the server's rule); seeks beyond are left to people */
   readonly maxGames?: number;
@@ -37,6 +44,9 @@ export interface SeekAnswererOptions {
    */
   readonly registry?: BotRegistry;
 }
+
+/** How long a seek waits for a person before the bot takes it, unless told otherwise. */
+export const DEFAULT_SEEK_WAIT_MS = 20_000;
 
 /** The bot's rating in any category: it plays only casual games, so it keeps the start rating. */
 const BOT_RATING = 1500;
@@ -53,7 +63,7 @@ export function worthAnswering(seek: SeekView, botId: string, now: number, waitM
 
 export async function answerSeeks(options: SeekAnswererOptions): Promise<void> {
   const { api, logger, signal } = options;
-  const waitMs = options.waitMs ?? 3000;
+  const waitMs = options.waitMs ?? DEFAULT_SEEK_WAIT_MS;
   const maxGames = options.maxGames ?? 4;
   const me = await createBotPlayer(options.createPlayer ?? ((name) => api.createPlayer(name)), 'bot-lobby');
   options.registry?.add({ id: me.id, name: me.name });
@@ -61,7 +71,12 @@ export async function answerSeeks(options: SeekAnswererOptions): Promise<void> {
   const auth = { authorization: `Bearer ${me.token}` };
   const tried = new Set<string>();
   const playing = new Set<string>();
-  logger.info(`Demo: bot-lobby answers casual seeks nobody takes within ${waitMs / 1000} s (POST /api/seeks)`);
+  logger.info(
+    `Demo: bot-lobby answers casual seeks nobody takes within ${waitMs / 1000} s while no one else looks at the lobby (POST /api/seeks)`,
+  );
+  /** whether someone other than the seeker (and this bot) looks at the lobby: they may take it; unknown counts as yes */
+  const othersLook = async (seek: SeekView) =>
+    (await options.lookers([seek.player.id, me.id]).catch(() => Number.POSITIVE_INFINITY)) > 0;
 
   /** Posts the matching seek; the game id once paired (with this seek or another), else null. */
   const take = async (seek: SeekView): Promise<string | null> => {
@@ -161,6 +176,8 @@ export async function answerSeeks(options: SeekAnswererOptions): Promise<void> {
       if (tried.has(seek.id) || !worthAnswering(seek, me.id, Date.now(), waitMs)) continue;
       // left untried: taken once the bot's real-time game is over, if still open
       if (!hasRoom(seek.timeControl)) continue;
+      // left untried too: taken once the other person has left the lobby, if still open
+      if (await othersLook(seek)) continue;
       tried.add(seek.id);
       const gameId = await take(seek).catch(() => null);
       if (gameId === null || playing.has(gameId)) continue;

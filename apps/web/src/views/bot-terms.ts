@@ -34,3 +34,6 @@ export type Colour = 'sente' | 'gote' | 'random';
 export function botGameBody(side: Colour, timeControl: TimeControl, handicap: string): BotGameBody {
   return { side, timeControl, ...(isHandicap(handicap) ? { handicap } : {}) };
 }
+
+/** What the levels are when `GET /api/bots` says no engine runs (said where they are offered). */
+export const NO_ENGINE = 'This server has no shogi engine installed, so every level plays simple built-in moves.';

@@ -3,17 +3,20 @@
  * played, remembered by prefs/computer.ts) and one button per colour, so a game as gote is
  * one click. The Create a game dialog still offers everything else (a handicap, any clock).
  */
-import type { BotGameBody, BotRef } from '@shogi/protocol';
+import type { BotGameBody, BotRef, EngineStatus } from '@shogi/protocol';
 import { h } from '../dom.js';
 import { clockToOffer, levelToOffer, saveComputerChoice, savedComputerChoice } from '../prefs/computer.js';
 import { clockSpelledOut } from '../shogi/clock.js';
 import { CLOCK_PRESETS, presetLabel } from '../shogi/clock-presets.js';
-import { type Colour, engineLevels, levelLabel } from './bot-terms.js';
+import { type Colour, engineLevels, levelLabel, NO_ENGINE } from './bot-terms.js';
 
 export interface ComputerPlay {
   readonly element: HTMLElement;
-  /** offers the engine levels once the bots are listed; the panel hides when there are none */
-  offerBots(bots: readonly BotRef[]): void;
+  /**
+   * offers the engine levels once the bots are listed; the panel hides when there are none,
+   * and says the levels play built-in moves while no engine runs
+   */
+  offerBots(bots: readonly BotRef[], engine?: EngineStatus): void;
 }
 
 /** `play` starts the game; it resolves with a sentence to show when it could not. */
@@ -58,6 +61,7 @@ export function computerPlay(play: (botId: string, body: BotGameBody) => Promise
     colourButton('gote', '☖', 'Play as gote'),
   ];
   const note = h('p', { class: 'note', role: 'alert' });
+  const noEngine = h('p', { class: 'engine-note', id: 'computer-no-engine', hidden: true }, NO_ENGINE);
   const element = h(
     'section',
     { class: 'computer-play', 'aria-labelledby': 'computer-play-title' },
@@ -68,6 +72,7 @@ export function computerPlay(play: (botId: string, body: BotGameBody) => Promise
       h('label', { for: 'computer-level' }, 'Level ', level),
       h('label', { for: 'computer-clock' }, 'Clock ', clock),
     ),
+    noEngine,
     h('div', { class: 'computer-sides', role: 'group', 'aria-label': 'Your colour' }, ...buttons),
     h('small', {}, 'Sente (☗) moves first.'),
     note,
@@ -75,7 +80,8 @@ export function computerPlay(play: (botId: string, body: BotGameBody) => Promise
   element.hidden = true;
   return {
     element,
-    offerBots(bots) {
+    offerBots(bots, engine) {
+      noEngine.hidden = engine?.running !== false;
       levels = engineLevels(bots);
       level.replaceChildren(...levels.map((l) => h('option', { value: l.id }, levelLabel(l.level, levels))));
       level.value = levelToOffer(levels, savedComputerChoice())?.id ?? '';

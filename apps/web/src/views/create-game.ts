@@ -4,11 +4,11 @@
  * for seeks, challenges and engine games, as lishogi's; what it asks for is read by
  * create-terms.ts and carried out by the lobby (lobby-play.ts).
  */
-import type { BotRef } from '@shogi/protocol';
+import type { BotRef, EngineStatus } from '@shogi/protocol';
 import { HANDICAPS } from '@shogi/rules';
 import { h } from '../dom.js';
 import { HANDICAP_NAMES } from '../shogi/handicap-names.js';
-import { type Colour, engineLevels, levelLabel } from './bot-terms.js';
+import { type Colour, engineLevels, levelLabel, NO_ENGINE } from './bot-terms.js';
 import { clockFields } from './clock-fields.js';
 import { type CreateRequest, createRequest, type Opponent } from './create-terms.js';
 
@@ -16,8 +16,8 @@ export interface CreateGameDialog {
   readonly element: HTMLDialogElement;
   /** opens the dialog, with an opponent picked (the lobby's buttons) */
   open(opponent?: Opponent, friend?: string): void;
-  /** fills the engine levels once the bots are listed */
-  offerBots(bots: readonly BotRef[]): void;
+  /** fills the engine levels once the bots are listed; without an engine running, says the levels play built-in moves */
+  offerBots(bots: readonly BotRef[], engine?: EngineStatus): void;
 }
 
 /** `create` carries the request out; it resolves with an error to show, or null once done. */
@@ -64,6 +64,9 @@ export function createGameDialog(create: (request: CreateRequest) => Promise<str
   );
   const friendRow = h('label', { class: 'row', for: 'create-friend' }, 'Friend ', friend);
   const levelRow = h('label', { class: 'row', for: 'create-level' }, 'Level ', level);
+  // GET /api/bots says whether an engine runs; without one every level plays the same simple moves
+  const noEngine = h('p', { class: 'engine-note', id: 'create-no-engine', hidden: true }, NO_ENGINE);
+  let engineRunning = true;
   const ratedRow = h('label', { class: 'row', for: 'create-rated' }, rated, ' Rated');
   const submit = h('button', { type: 'submit', class: 'primary', id: 'create-submit' }, 'Create');
 
@@ -74,6 +77,7 @@ export function createGameDialog(create: (request: CreateRequest) => Promise<str
     const who = opponent();
     friendRow.hidden = who !== 'friend';
     levelRow.hidden = who !== 'engine';
+    noEngine.hidden = who !== 'engine' || engineRunning;
     rated.disabled = who === 'engine';
     if (who === 'engine') rated.checked = false;
     submit.textContent = who === 'anyone' ? 'Create a seek' : who === 'friend' ? 'Send the challenge' : 'Play';
@@ -112,6 +116,7 @@ export function createGameDialog(create: (request: CreateRequest) => Promise<str
     h('fieldset', { class: 'opponents' }, h('legend', {}, 'Opponent'), anyone, friendChoice, engineChoice),
     friendRow,
     levelRow,
+    noEngine,
     clock.element,
     h(
       'div',
@@ -142,10 +147,12 @@ export function createGameDialog(create: (request: CreateRequest) => Promise<str
       element.showModal();
       (who === 'friend' ? friend : who === 'engine' ? level : anyone.querySelector('input'))?.focus();
     },
-    offerBots(bots) {
+    offerBots(bots, engine) {
+      engineRunning = engine?.running !== false;
       const levels = engineLevels(bots);
       level.replaceChildren(...levels.map((l) => h('option', { value: l.id }, levelLabel(l.level, levels))));
       engineChoice.hidden = levels.length === 0;
+      showRows();
     },
   };
 }

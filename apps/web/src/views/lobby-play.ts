@@ -35,6 +35,10 @@ export interface LobbyPlayContext {
   /** told when a guest may have been made, and when a challenge came in */
   onIdentity(): void;
   onChallenge(): void;
+  /** the open seeks, sent on the lobby socket as they change */
+  onSeeks(seeks: readonly SeekView[]): void;
+  /** the lobby socket opened or closed */
+  onLive(connected: boolean): void;
 }
 
 const message = (err: unknown) => failureSentence(err);
@@ -48,13 +52,20 @@ export function lobbyPlay(ctx: LobbyPlayContext): LobbyPlay {
 
   const listen = () => {
     socket?.close();
+    ctx.onLive(false);
     const me = identity();
     socket = me
-      ? lobbySocket(me.token, (m) => {
-          if (m.type === 'paired' || m.type === 'accepted') ctx.navigate(`/games/${m.gameId}`);
-          else if (m.type === 'challenge' || m.type === 'rematch') ctx.onChallenge();
-          else if (m.type === 'declined') status.textContent = 'Your challenge was declined.';
-        })
+      ? lobbySocket(
+          me.token,
+          (m) => {
+            if (m.type === 'paired' || m.type === 'accepted') ctx.navigate(`/games/${m.gameId}`);
+            else if (m.type === 'challenge' || m.type === 'rematch') ctx.onChallenge();
+            else if (m.type === 'declined') status.textContent = 'Your challenge was declined.';
+            else if (m.type === 'seeks') ctx.onSeeks(m.seeks);
+          },
+          ctx.onLive,
+          true,
+        )
       : null;
   };
   const asMe = async <T>(act: (token: string) => Promise<T>): Promise<T> => {
@@ -149,6 +160,7 @@ export function lobbyPlay(ctx: LobbyPlayContext): LobbyPlay {
     close() {
       clearInterval(poll);
       socket?.close();
+      ctx.onLive(false);
     },
   };
 }

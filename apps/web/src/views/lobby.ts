@@ -52,8 +52,12 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
     guestName: () => account.guestName(),
     onIdentity: () => account.render(),
     onChallenge: () => challenges.refresh(),
+    onSeeks: (list) => seeks.show(list),
+    onLive: (connected) => seeks.live(connected),
   });
   const seeks = seekList((s) => void play.answerSeek(s).then(show));
+  // a returning player follows the lobby at once: the seeks live, and counted as looking
+  play.listen();
   const dialog = createGameDialog((request) => play.create(request));
   const computer = computerPlay((botId, body) => play.playBot(botId, body));
 
@@ -61,8 +65,8 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
   const listed = api.bots().then(
     (list) => {
       bots = list.bots;
-      dialog.offerBots(bots);
-      computer.offerBots(bots);
+      dialog.offerBots(bots, list.engine);
+      computer.offerBots(bots, list.engine);
     },
     () => {},
   );

@@ -1,7 +1,9 @@
 /**
  * The lobby's open seeks as a table: player (with the BOT title), rating, clock, rated or
  * casual, the colour you would get, the handicap, and a Play button that answers the seek
- * on its terms. The column headers sort it (seek-order.ts). Refreshed every few seconds.
+ * on its terms. The column headers sort it (seek-order.ts). Live while the lobby socket is
+ * open (its `seeks` messages); read every few seconds otherwise (a visitor who has no player
+ * yet has no socket).
  */
 import type { SeekList, SeekView } from '@shogi/protocol';
 import { api } from '../api.js';
@@ -14,8 +16,19 @@ import { nextOrder, type SeekKey, type SeekOrder, sortSeeks } from './seek-order
 
 const REFRESH_MS = 4000;
 
-export function seekList(answer: (seek: SeekView) => void): { element: HTMLElement; refresh(): void; close(): void } {
-  let seeks: SeekView[] = [];
+export interface SeekListView {
+  readonly element: HTMLElement;
+  refresh(): void;
+  /** the open seeks as the lobby socket sends them */
+  show(seeks: readonly SeekView[]): void;
+  /** whether the lobby socket is open: no reads while it is, it sends every change */
+  live(connected: boolean): void;
+  close(): void;
+}
+
+export function seekList(answer: (seek: SeekView) => void): SeekListView {
+  let seeks: readonly SeekView[] = [];
+  let live = false;
   let order: SeekOrder = { key: 'rating', descending: true };
   const body = h('tbody');
   const header = (key: SeekKey | null, label: string) => {
@@ -86,18 +99,26 @@ export function seekList(answer: (seek: SeekView) => void): { element: HTMLEleme
     );
   };
 
+  const show = (list: readonly SeekView[]) => {
+    seeks = list.filter((s) => s.status === 'open');
+    render();
+  };
   const refresh = async () => {
     const list = await api.get<SeekList>('/api/seeks').catch(() => null);
-    if (list === null) return;
-    seeks = list.seeks.filter((s) => s.status === 'open');
-    render();
+    if (list !== null) show(list.seeks);
   };
   render();
   void refresh();
-  const timer = setInterval(() => void refresh(), REFRESH_MS);
+  const timer = setInterval(() => {
+    if (!live) void refresh();
+  }, REFRESH_MS);
   return {
     element: h('div', { class: 'seek-list' }, table, empty),
     refresh: () => void refresh(),
+    show,
+    live: (connected) => {
+      live = connected;
+    },
     close: () => clearInterval(timer),
   };
 }
