@@ -49,6 +49,7 @@ function snapshot(over: Partial<GameSnapshot> = {}): GameSnapshot {
     rated: false,
     clock: null,
     seq: 0,
+    takeback: null,
     spectators: 0,
     ...over,
   };

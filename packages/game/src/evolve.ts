@@ -29,6 +29,7 @@ function copyOf(s: GameState): Draft {
     line: s.line,
     clock: s.clock,
     takebackBy: s.takebackBy,
+    takebacks: s.takebacks,
   };
 }
 
@@ -139,6 +140,7 @@ function takenBack(next: Draft, state: GameState, event: TakebackAccepted): Game
   next.sideToMove = sideOfSfen(d.sfen);
   next.check = d.check;
   next.takebackBy = null;
+  next.takebacks = state.takebacks + 1;
   const clock = state.clock;
   if (clock !== null && d.clock !== undefined)
     next.clock = clockOfRecord(clock.timeControl, d.clock, next.sideToMove, clock.rules);

@@ -91,6 +91,8 @@ export interface GameState {
   readonly clock: Clock | null;
   /** The side whose takeback proposal is pending; a move, an answer or the end clears it. */
   readonly takebackBy: ColorName | null;
+  /** Takebacks accepted so far: a turn at a ply played before is another turn (its flag job's id). */
+  readonly takebacks: number;
 }
 
 export const initialState = (): GameState => ({
@@ -108,6 +110,7 @@ export const initialState = (): GameState => ({
   line: null,
   clock: null,
   takebackBy: null,
+  takebacks: 0,
 });
 
 export const colorName = (c: Color): ColorName => COLORS[c];

@@ -48,6 +48,7 @@ export const ERRORS = {
   INVALID_CREDENTIALS: { status: 401, message: 'Unknown username or wrong password' },
   WRONG_PASSWORD: { status: 403, message: 'The current password is wrong' },
   INSUFFICIENT_SCOPE: { status: 403, message: 'This token does not have the scope this needs' },
+  ACCOUNT_REQUIRED: { status: 403, message: 'Only an account keeps preferences: register to choose yours' },
   SESSION_REQUIRED: { status: 403, message: 'This needs a session token (log in with POST /api/session)' },
   GUEST_TOKEN_REQUIRED: {
     status: 403,
