@@ -4,6 +4,8 @@
  * and the worker judges the moves played after a takeback.
  */
 import { fold, type GameEvent, initialState, movesOf, turnDeadline, upcastEventData } from '@shogi/game';
+import { catchUp } from '@shogi/store';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { auditWhenSettled } from './audit.js';
 import { bearer, call, newGame, playMove, type Stack, startStack, waitForEvent } from './harness.js';
@@ -105,6 +107,29 @@ describe('over HTTP', () => {
     expect(turnDeadline(clock, state.ply)).toBe(clock.turnStartedAt + clock.sente.mainMs + 10_000);
     const report = await auditWhenSettled(stack.db);
     expect(report.problems).toEqual([]);
+  });
+});
+
+describe('statistics', () => {
+  test('moves taken back are no part of the game’s opening, nor of its length', async () => {
+    const { gameId, players } = await threeMoves();
+    await takeback(gameId, players.sente.token);
+    await takeback(gameId, players.gote.token, '/accept');
+    await playMove(stack.app, gameId, players.sente.token, '6g6f', 2);
+    await takeback(gameId, players.sente.token);
+    await takeback(gameId, players.gote.token, '/accept');
+    // the game ends two moves in, after a takeback with no move since
+    await call(stack.app, 'POST', `/api/games/${gameId}/resign`, {}, bearer(players.gote.token));
+    await catchUp(stack.db);
+    // the explorer counts each move played out of a position: 2g2f and 6g6f were taken back
+    const first = await call(stack.app, 'GET', '/api/stats/openings?moves=7g7f');
+    expect(first.body.next.map((n: { usi: string; games: number }) => [n.usi, n.games])).toEqual([['3c3d', 1]]);
+    const second = await call(stack.app, 'GET', '/api/stats/openings?moves=7g7f,3c3d');
+    expect(second.body.next).toEqual([]);
+    const { rows } = await sql<{ plies: number }>`select plies from finished_games where game_id = ${gameId}`.execute(
+      stack.db,
+    );
+    expect(rows).toEqual([{ plies: 2 }]);
   });
 });
 
