@@ -4,7 +4,7 @@
  * 1. every stream is dense from seq 1 and starts with GameCreated;
  * 2. every MoveSubmitted has exactly one verdict (MoveAccepted or MoveRejected), and every
  *    verdict answers an earlier MoveSubmitted of its game: no move applied twice;
- * 3. the MoveAccepted plies of a game are 1..N in seq order; after GameEnded only the
+ * 3. the MoveAccepted plies of a game are 1..N in seq order (a TakebackAccepted sets N back); after GameEnded only the
  *    game_over rejection of a submission that was pending;
  * 4. every submission a client was told is durable (202 / ack) is in the log with its USI
  *    at that seq: no accepted move lost;
@@ -83,6 +83,12 @@ export function auditStream(gameId: string, events: readonly LoggedEvent[], opti
       ply++;
       if (Number(e.payload.ply) !== ply)
         p(`MoveAccepted at seq ${e.seq} has ply ${String(e.payload.ply)}, expected ${ply}`);
+    }
+    // a takeback sets the ply back by the moves it undid
+    if (e.type === 'TakebackAccepted') {
+      ply -= Number(e.payload.plies);
+      if (Number(e.payload.ply) !== ply)
+        p(`TakebackAccepted at seq ${e.seq} leaves ply ${String(e.payload.ply)}, expected ${ply}`);
     }
     if (e.type === 'GameEnded') ended = true;
   }

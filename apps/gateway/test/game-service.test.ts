@@ -291,3 +291,63 @@ describe('commands on an ended game', () => {
     expect(reads() - before).toBeLessThanOrEqual(1);
   });
 });
+
+describe('takebacks', () => {
+  const BYOYOMI = { kind: 'byoyomi', mainSeconds: 300, byoyomiSeconds: 10, periods: 1 } as const;
+  async function twoMoves(options: Parameters<typeof service.createGame>[1] = {}) {
+    const game = await service.createGame({ sente: alice.id, gote: bob.id, timeControl: BYOYOMI }, options);
+    for (const [player, usi, ply] of [
+      [alice, '7g7f', 0],
+      [bob, '3c3d', 1],
+    ] as const) {
+      await service.submitMove(game.id, player, { usi, ply });
+      await validate(game.id);
+    }
+    return game.id;
+  }
+
+  test('a game under the CSA clock rules refuses takebacks, whatever the preferences', async () => {
+    const csa = await twoMoves({ clockRules: 'csa' });
+    expect(await code(service.takeback(csa, alice, 'propose'))).toBe('TAKEBACK_NOT_ALLOWED');
+    const standard = await twoMoves();
+    expect(await code(service.takeback(standard, alice, 'propose'))).toBe('OK');
+  });
+
+  test('an accepted takeback schedules the flag check of the turn it starts', async () => {
+    const scheduled: number[] = [];
+    const withFlags = createGameService({
+      events,
+      players: players(),
+      enqueue: async () => {},
+      publish: async () => {},
+      scheduleFlag: async (_gameId, state) => {
+        scheduled.push(state.ply);
+      },
+      maxRetries: 3,
+    });
+    const gameId = await twoMoves();
+    await withFlags.takeback(gameId, bob, 'propose');
+    expect(scheduled).toEqual([]);
+    await withFlags.takeback(gameId, alice, 'accept');
+    expect(scheduled).toEqual([1]);
+  });
+
+  test('a rated game asks both players’ preferences; casual only refuses it', async () => {
+    const prefs = new Map([
+      [alice.id, 'always'],
+      [bob.id, 'casual'],
+    ] as const);
+    const withPrefs = createGameService({
+      events,
+      players: players(),
+      enqueue: async () => {},
+      publish: async () => {},
+      takebackPreferences: async () => prefs,
+      maxRetries: 3,
+    });
+    const rated = await withPrefs.createGame({ sente: alice.id, gote: bob.id, timeControl: BYOYOMI, rated: true });
+    await withPrefs.submitMove(rated.id, alice, { usi: '7g7f', ply: 0 });
+    await validate(rated.id);
+    expect(await code(withPrefs.takeback(rated.id, alice, 'propose'))).toBe('TAKEBACK_NOT_ALLOWED');
+  });
+});

@@ -29,6 +29,7 @@ const game = (over: Partial<GameFacts> = {}): GameFacts => ({
   id: 'g1',
   initialSfen: START,
   moves: ['7g7f', '3c3d'],
+  takeback: null,
   status: 'ongoing',
   result: null,
   timeControl: BYOYOMI,
@@ -105,6 +106,8 @@ describe('gameState', () => {
       byo: 30_000,
       sdraw: false,
       gdraw: false,
+      stakeback: false,
+      gtakeback: false,
       status: 'started',
     });
   });

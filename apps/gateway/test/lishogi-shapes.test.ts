@@ -204,6 +204,7 @@ const gameView = (over: Partial<GameView> = {}): GameView => ({
   players: { sente: { id: 'p-1', name: 'Alice' }, gote: { id: 'p-2', name: 'RoboShogi' } },
   timeControl: byoyomi(300, 10),
   rated: false,
+  takeback: null,
   clock: {
     sente: { mainMs: 250_400, periodsLeft: 1, periodMs: 10_000 },
     gote: { mainMs: 300_000, periodsLeft: 1, periodMs: 10_000 },

@@ -26,6 +26,7 @@ function snapshot(): SnapshotState {
     players: { sente: { id: 'a', name: 'a' }, gote: { id: 'b', name: 'b' } },
     timeControl: { kind: 'fischer', mainSeconds: 60, incrementSeconds: 0 },
     rated: false,
+    takeback: null,
     clock: {
       sente: { mainMs: 60_000, periodsLeft: 0, periodMs: 0 },
       gote: { mainMs: 58_000, periodsLeft: 0, periodMs: 0 },

@@ -57,6 +57,7 @@ function world() {
     timeControl: { kind: 'unlimited' },
     rated: false,
     clock: null,
+    takeback: null,
   });
   const spectators = createSpectators({
     hub,

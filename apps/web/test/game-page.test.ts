@@ -49,6 +49,7 @@ function snapshot(over: Partial<GameSnapshot> = {}): GameSnapshot {
     rated: false,
     clock: null,
     seq: 0,
+    takeback: null,
     spectators: 0,
     ...over,
   };
@@ -221,8 +222,19 @@ describe('game page state: seats, turns and stepping back', () => {
       'impasse',
       'usiForm',
       'usiEnabled',
+      'takeback',
     ]);
-    expect(shown(following(GOTE, { moves: ['7g7f', '3c3d'] }))).toEqual(['resign', 'usiForm']);
+    expect(shown(following(GOTE, { moves: ['7g7f', '3c3d'] }))).toEqual(['resign', 'usiForm', 'takeback']);
+    // gote has no move of its own to take back yet
+    expect(shown(following(GOTE, { moves: ['7g7f'] }))).toEqual(['resign', 'abort', 'usiForm', 'usiEnabled']);
+    // a pending proposal: the opponent answers it, the proposer may withdraw it
+    expect(controlsShown(following(GOTE, { moves: ['7g7f', '3c3d'], takeback: 'sente' })).takebackPending).toBe(
+      'theirs',
+    );
+    expect(controlsShown(following(SENTE, { moves: ['7g7f', '3c3d'], takeback: 'sente' }))).toMatchObject({
+      takeback: false,
+      takebackPending: 'mine',
+    });
     const ended = { status: 'ended' as const, result: { winner: 'sente' as const, reason: 'checkmate' } };
     expect(shown(following(SENTE, ended))).toEqual(['rematch']);
     const againstBot = following(SENTE, {
@@ -232,6 +244,20 @@ describe('game page state: seats, turns and stepping back', () => {
     againstBot.botIds = new Set([BOT]);
     expect(shown(againstBot)).toEqual(['playAgain']);
     expect(shown(following(null))).toEqual([]);
+  });
+});
+
+describe('game page state: takebacks', () => {
+  test('a proposal shows, and an accepted takeback leaves the moves, the position and the clocks of the event', () => {
+    const state = following(GOTE, { moves: ['7g7f', '3c3d', '2g2f'] });
+    const said = applyEvents(state, [event('TakebackProposed', { color: 'sente', at: '2026-01-01T00:00:00Z' })]);
+    expect(said).toEqual(['Ann proposes a takeback.']);
+    expect(state.snap?.takeback).toBe('sente');
+    const sfen = 'lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3';
+    applyEvents(state, [event('TakebackAccepted', { color: 'gote', plies: 1, ply: 2, sfen, check: false, at: 'x' })]);
+    expect(state.snap).toMatchObject({ moves: ['7g7f', '3c3d'], ply: 2, takeback: null, sideToMove: 'sente' });
+    expect(state.history?.length).toBe(2);
+    expect(controlsShown(state).takebackPending).toBeNull();
   });
 });
 

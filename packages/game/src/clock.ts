@@ -74,7 +74,7 @@ export interface ClockSnapshot {
 const OUT_OF_TIME: SideClock = { mainMs: 0, periodsLeft: 0, periodMs: 0 };
 
 /** The length of one period: a byoyomi period, or a correspondence move's days. */
-function periodLength(tc: TimeControl): number {
+export function periodLength(tc: TimeControl): number {
   switch (tc.kind) {
     case 'byoyomi':
       return tc.byoyomiSeconds * SECOND_MS;

@@ -24,6 +24,8 @@ export interface CreateGame {
   readonly illegalMoveLoses?: boolean;
   /** Default none. */
   readonly maxMoves?: number;
+  /** Default false: the players' preferences decide; true for a game whose terms refuse takebacks. */
+  readonly noTakebacks?: boolean;
   readonly now: Date;
 }
 
@@ -84,4 +86,34 @@ export interface Abort {
   readonly idempotencyKey?: string;
 }
 
-export type GameCommand = CreateGame | SubmitMove | ValidatePending | Resign | DeclareImpasse | CheckClock | Abort;
+/**
+ * A player asks to take back their last move. `preferencesAllow`: both players' takeback
+ * preferences allow one in this game (the caller reads them; takeback.ts says how).
+ */
+export interface ProposeTakeback {
+  readonly type: 'ProposeTakeback';
+  readonly playerId: string;
+  readonly preferencesAllow: boolean;
+  readonly now: Date;
+}
+
+/**
+ * The opponent answers a proposal (`accept`), or the proposer withdraws it (`accept: false`).
+ */
+export interface AnswerTakeback {
+  readonly type: 'AnswerTakeback';
+  readonly playerId: string;
+  readonly accept: boolean;
+  readonly now: Date;
+}
+
+export type GameCommand =
+  | ProposeTakeback
+  | AnswerTakeback
+  | CreateGame
+  | SubmitMove
+  | ValidatePending
+  | Resign
+  | DeclareImpasse
+  | CheckClock
+  | Abort;

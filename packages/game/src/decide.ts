@@ -34,6 +34,7 @@ import { historyAt } from './move-line.js';
 import { abortBeforeBothMoved } from './ply-rule.js';
 import { type Rejection, rejection } from './rejections.js';
 import { colorOfPlayer, type GameState, lineOf, opponentOf } from './state.js';
+import { answerTakeback, proposeTakeback } from './takeback.js';
 import { UNLIMITED, validateTimeControl } from './time-control.js';
 import { flagEnd, illegalMoveEnd, verdicts, verdictsAtEnd } from './verdicts.js';
 
@@ -80,6 +81,10 @@ function decideCommand(command: GameCommand, state: GameState): Decision {
       return checkClock(command, state);
     case 'Abort':
       return abort(command, state);
+    case 'ProposeTakeback':
+      return proposeTakeback(command, state);
+    case 'AnswerTakeback':
+      return answerTakeback(command, state);
     default: {
       const never: never = command;
       throw new Error(`unknown command ${JSON.stringify(never)}`);
@@ -136,6 +141,7 @@ function createGame(c: CreateGame, state: GameState): Decision {
         ...(clockRules === 'standard' ? {} : { clockRules }),
         ...(c.illegalMoveLoses === true ? { illegalMoveLoses: true } : {}),
         ...(maxMoves === undefined ? {} : { maxMoves }),
+        ...(c.noTakebacks === true ? { noTakebacks: true as const } : {}),
       },
     },
   ]);

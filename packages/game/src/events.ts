@@ -68,6 +68,11 @@ export interface GameCreated {
     readonly illegalMoveLoses?: boolean;
     /** The game is drawn ('max_moves') once this many moves are played, unless that move ended it. Absent: no limit. */
     readonly maxMoves?: number;
+    /**
+     * The game's terms refuse takebacks whatever the players' preferences (a tournament game's,
+     * a CSA protocol game's). Absent: the players' preferences decide (takeback.ts).
+     */
+    readonly noTakebacks?: true;
     /** An imported game: what its record said beside the moves, which its exports say again. Absent: a game played here. */
     readonly record?: RecordNotes;
   };
@@ -194,8 +199,46 @@ export interface GameEnded {
   };
 }
 
+/** A player asks to take back their last move (and the opponent's reply to it, on their own turn). */
+export interface TakebackProposed {
+  readonly type: 'TakebackProposed';
+  readonly data: { readonly color: ColorName; readonly at: string };
+}
+
+/**
+ * The opponent accepted: the last `plies` accepted moves are undone. The position, the ply and
+ * the clocks after it are recorded, so a reader of the log needs no replay to know them.
+ */
+export interface TakebackAccepted {
+  readonly type: 'TakebackAccepted';
+  readonly data: {
+    /** the side that accepted */
+    readonly color: ColorName;
+    /** moves undone: 1, or 2 when the proposer was on move */
+    readonly plies: number;
+    /** accepted moves left */
+    readonly ply: number;
+    /** the position after the takeback */
+    readonly sfen: string;
+    /** the move before it gives check */
+    readonly check: boolean;
+    readonly at: string;
+    /** Absent for unlimited games: times as they were at `at`, the side to move's turn from `at`. */
+    readonly clock?: RecordedClock;
+  };
+}
+
+/** The opponent declined, or the proposer withdrew (`color` says who): no proposal is pending any more. */
+export interface TakebackDeclined {
+  readonly type: 'TakebackDeclined';
+  readonly data: { readonly color: ColorName; readonly at: string };
+}
+
 export type GameEvent =
   | GameCreated
+  | TakebackProposed
+  | TakebackAccepted
+  | TakebackDeclined
   | MoveSubmitted
   | MoveAccepted
   | MoveRejected
@@ -212,6 +255,9 @@ export const GAME_EVENT_TYPES = [
   'Resigned',
   'ImpasseDeclared',
   'GameEnded',
+  'TakebackProposed',
+  'TakebackAccepted',
+  'TakebackDeclined',
 ] as const satisfies readonly GameEventType[];
 
 export const isGameEventType = (t: string): t is GameEventType => (GAME_EVENT_TYPES as readonly string[]).includes(t);

@@ -1,7 +1,7 @@
 /** evolve(state, event) -> a new state (the given one is left as it was), O(1) per event (see move-line.ts). */
 import type { ColorName } from '@shogi/rules';
 import type { Clock } from './clock.js';
-import type { GameEvent, MoveAccepted } from './events.js';
+import type { GameEvent, MoveAccepted, TakebackAccepted } from './events.js';
 import { clockAfterMove, clockOfRecord, newGameClock } from './game-clock.js';
 import { advanceLine, startLine } from './move-line.js';
 import { type EndingRequest, type GameState, lineOf, type PendingMove, sideOfSfen } from './state.js';
@@ -28,6 +28,8 @@ function copyOf(s: GameState): Draft {
     endedBy: s.endedBy,
     line: s.line,
     clock: s.clock,
+    takebackBy: s.takebackBy,
+    takebacks: s.takebacks,
   };
 }
 
@@ -52,6 +54,7 @@ export function evolve(state: GameState, event: GameEvent): GameState {
         clockRules: d.clockRules ?? 'standard',
         illegalMoveLoses: d.illegalMoveLoses ?? false,
         maxMoves: d.maxMoves ?? null,
+        noTakebacks: d.noTakebacks === true,
       };
       next.sfen = d.initialSfen;
       next.sideToMove = side;
@@ -85,6 +88,8 @@ export function evolve(state: GameState, event: GameEvent): GameState {
       next.pending = withoutSubmission(state.pending, d.submittedSeq);
       next.line = advanceLine(lineOf(state), d.usi);
       next.clock = clockAfter(state, event);
+      // a move voids a pending proposal: it was about the position before it
+      next.takebackBy = null;
       return next;
     }
     case 'MoveRejected':
@@ -96,9 +101,18 @@ export function evolve(state: GameState, event: GameEvent): GameState {
     case 'ImpasseDeclared':
       next.endedBy = endingRequest('DeclareImpasse', event.data.color, next.seq, event.data.idempotencyKey);
       return next;
+    case 'TakebackProposed':
+      next.takebackBy = event.data.color;
+      return next;
+    case 'TakebackDeclined':
+      next.takebackBy = null;
+      return next;
+    case 'TakebackAccepted':
+      return takenBack(next, state, event);
     case 'GameEnded': {
       const d = event.data;
       next.status = 'ended';
+      next.takebackBy = null;
       next.result = { winner: d.winner, reason: d.reason, at: d.at };
       // a resignation or declaration that the ply rule made an abort keeps its own request (the Resigned before)
       if (d.abortedBy !== undefined && state.endedBy === null)
@@ -110,6 +124,27 @@ export function evolve(state: GameState, event: GameEvent): GameState {
       throw new Error(`unknown event ${JSON.stringify(never)}`);
     }
   }
+}
+
+/** The state after a takeback: the line back by `plies` links, the recorded position and clocks. */
+function takenBack(next: Draft, state: GameState, event: TakebackAccepted): GameState {
+  const d = event.data;
+  let line = lineOf(state);
+  for (let i = 0; i < d.plies; i++) {
+    if (line.previous === null) throw new Error(`TakebackAccepted of ${d.plies} moves at ply ${state.ply}`);
+    line = line.previous;
+  }
+  next.line = line;
+  next.ply = d.ply;
+  next.sfen = d.sfen;
+  next.sideToMove = sideOfSfen(d.sfen);
+  next.check = d.check;
+  next.takebackBy = null;
+  next.takebacks = state.takebacks + 1;
+  const clock = state.clock;
+  if (clock !== null && d.clock !== undefined)
+    next.clock = clockOfRecord(clock.timeControl, d.clock, next.sideToMove, clock.rules);
+  return next;
 }
 
 const endingRequest = (

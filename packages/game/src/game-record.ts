@@ -146,6 +146,12 @@ export function recordOfEvents(events: readonly RecordedEvent[]): GameRecord | n
       last = submitted;
       const comment = commentOf.get(e.data.submittedSeq);
       if (comment !== undefined) comments.push(playerComment(moves.length, comment));
+    } else if (e.type === 'TakebackAccepted') {
+      // the record is the game as it stands: moves taken back are no part of it
+      moves.length = e.data.ply;
+      times.length = e.data.ply;
+      while (comments.length > 0 && (comments.at(-1)?.ply ?? 0) > e.data.ply) comments.pop();
+      last = Date.parse(e.data.at);
     } else if (e.type === 'GameEnded') ended = e.data;
   }
   const { data } = created;

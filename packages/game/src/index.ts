@@ -25,10 +25,12 @@ export {
 } from './command-handler.js';
 export type {
   Abort,
+  AnswerTakeback,
   CheckClock,
   CreateGame,
   DeclareImpasse,
   GameCommand,
+  ProposeTakeback,
   Resign,
   SubmitMove,
   ValidatePending,
@@ -60,6 +62,9 @@ export {
   type RecordedEvent,
   type RecordNotes,
   type Resigned,
+  type TakebackAccepted,
+  type TakebackDeclined,
+  type TakebackProposed,
   VERDICT_REJECTIONS,
   type VerdictRejection,
 } from './events.js';
@@ -106,6 +111,13 @@ export {
   type PendingMove,
   sideOfSfen,
 } from './state.js';
+export {
+  DEFAULT_TAKEBACK_PREFERENCE,
+  preferenceAllows,
+  TAKEBACK_PREFERENCES,
+  type TakebackPreference,
+  takebackPlies,
+} from './takeback.js';
 export {
   type ByoyomiTimeControl,
   byoyomi,

@@ -22,6 +22,14 @@ export const REJECTION_CODES = [
   'unknown_submission',
   /** Abort after one's own first move (or once both sides moved). */
   'too_late_to_abort',
+  /** The game's terms or a player's takeback preference refuse takebacks. */
+  'takeback_not_allowed',
+  /** A takeback proposal is pending already (one at a time). */
+  'takeback_pending',
+  /** The proposer has no accepted move to take back. */
+  'no_move_to_take_back',
+  /** No proposal of the opponent's is pending to accept or decline (nor one's own to withdraw). */
+  'no_takeback_proposal',
 ] as const;
 export type RejectionCode = (typeof REJECTION_CODES)[number];
 

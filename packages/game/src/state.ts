@@ -49,6 +49,8 @@ export interface GameInfo {
   readonly illegalMoveLoses: boolean;
   /** null: no move limit */
   readonly maxMoves: number | null;
+  /** the game's terms refuse takebacks */
+  readonly noTakebacks: boolean;
 }
 
 export type GameStatus = 'none' | 'ongoing' | 'ended';
@@ -87,6 +89,10 @@ export interface GameState {
    * Before both first moves, `turnStartedAt` starts the first-move timer and nothing is charged.
    */
   readonly clock: Clock | null;
+  /** The side whose takeback proposal is pending; a move, an answer or the end clears it. */
+  readonly takebackBy: ColorName | null;
+  /** Takebacks accepted so far: a turn at a ply played before is another turn (its flag job's id). */
+  readonly takebacks: number;
 }
 
 export const initialState = (): GameState => ({
@@ -103,6 +109,8 @@ export const initialState = (): GameState => ({
   endedBy: null,
   line: null,
   clock: null,
+  takebackBy: null,
+  takebacks: 0,
 });
 
 export const colorName = (c: Color): ColorName => COLORS[c];

@@ -94,7 +94,13 @@ export async function scheduleFlag(
   if (state.status !== 'ongoing' || state.clock === null) return;
   const due = turnFlagDueAt(state.clock, state.ply);
   if (due === null) return;
-  await enqueueFlagCheck(queues, { gameId, ply: state.ply }, { delay: Math.max(0, due - now) });
+  // after a takeback a ply comes again as a new turn, whose job must not be the old turn's id
+  const delay = Math.max(0, due - now);
+  await enqueueFlagCheck(
+    queues,
+    { gameId, ply: state.ply },
+    state.takebacks === 0 ? { delay } : { delay, copy: `t${state.takebacks}` },
+  );
 }
 
 export function isFlagJobData(x: unknown): x is FlagJobData {

@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '@shogi/game';
+import { initialState, type RecordedEvent } from '@shogi/game';
 import { HASH_SLOTS, slotOf } from '@shogi/redis';
 import type { JobsOptions } from 'bullmq';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import {
   gameChannel,
   isValidateBatchJobData,
   messageOf,
+  scheduleFlag,
   submissionsIn,
   submitterOf,
   toEnvelope,
@@ -101,6 +102,8 @@ describe('validate queues', () => {
   });
 });
 
+const side = { mainMs: 60_000, periodsLeft: 1, periodMs: 10_000 };
+
 describe('enqueueFlagCheck', () => {
   it('queues one job per turn, due after the delay; a copy under a suffix', async () => {
     const queue = recordingQueue<FlagJobData>();
@@ -110,6 +113,16 @@ describe('enqueueFlagCheck', () => {
       [FLAG_QUEUE, { gameId: 'g', ply: 4 }, 'flag-g-4', 1500],
       [FLAG_QUEUE, { gameId: 'g', ply: 4 }, 'flag-g-4-sweep2', 0],
     ]);
+  });
+
+  it('gives a turn that comes again after a takeback a job of its own', async () => {
+    const queue = recordingQueue<FlagJobData>();
+    const tc = { kind: 'byoyomi', mainSeconds: 60, byoyomiSeconds: 10, periods: 1 } as const;
+    const clock = { timeControl: tc, sente: side, gote: side, toMove: 'sente' as const, turnStartedAt: 0 };
+    const state = { ...initialState(), status: 'ongoing' as const, ply: 4, clock };
+    await scheduleFlag(queue, 'g', state, 0);
+    await scheduleFlag(queue, 'g', { ...state, takebacks: 1 }, 0);
+    expect(queue.added.map((a) => a.opts.jobId)).toEqual(['flag-g-4', 'flag-g-4-t1']);
   });
 
   it('splits the checks by game over several queues, each game on the index of its validate queue', async () => {

@@ -163,3 +163,14 @@ export const SocketTicketResponse = Type.Object(
   closed,
 );
 export type SocketTicketResponse = Static<typeof SocketTicketResponse>;
+
+/** A player's preferences: lishogi's `takeback` (always, casual games only, never; default always). */
+export const Preferences = Type.Object(
+  {
+    takeback: Type.Union([Type.Literal('always'), Type.Literal('casual'), Type.Literal('never')], {
+      description: "when your games allow takebacks: always, in casual games only, never (lishogi's default: always)",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type Preferences = Static<typeof Preferences>;

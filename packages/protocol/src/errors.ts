@@ -48,6 +48,7 @@ export const ERRORS = {
   INVALID_CREDENTIALS: { status: 401, message: 'Unknown username or wrong password' },
   WRONG_PASSWORD: { status: 403, message: 'The current password is wrong' },
   INSUFFICIENT_SCOPE: { status: 403, message: 'This token does not have the scope this needs' },
+  ACCOUNT_REQUIRED: { status: 403, message: 'Only an account keeps preferences: register to choose yours' },
   SESSION_REQUIRED: { status: 403, message: 'This needs a session token (log in with POST /api/session)' },
   GUEST_TOKEN_REQUIRED: {
     status: 403,
@@ -91,6 +92,10 @@ export const ERRORS = {
   CONFLICT: { status: 409, message: 'The game changed while the request was handled; try again' },
   IDEMPOTENCY_KEY_REUSED: { status: 409, message: 'This idempotency key was used for a different request' },
   TOO_LATE_TO_ABORT: { status: 409, message: 'A game can be aborted only before your first move' },
+  TAKEBACK_NOT_ALLOWED: { status: 409, message: 'Takebacks are off in this game' },
+  TAKEBACK_PENDING: { status: 409, message: 'A takeback has been proposed already' },
+  NO_MOVE_TO_TAKE_BACK: { status: 409, message: 'You have no move to take back' },
+  NO_TAKEBACK_PROPOSAL: { status: 409, message: 'There is no takeback proposal to answer' },
   RECORD_ALREADY_IMPORTED: {
     status: 409,
     message: 'This record was imported before (the same bytes): the answer names its game',
@@ -245,4 +250,8 @@ export const REJECTION_ERRORS = {
   move_pending: 'MOVE_PENDING',
   unknown_submission: 'CONFLICT',
   too_late_to_abort: 'TOO_LATE_TO_ABORT',
+  takeback_not_allowed: 'TAKEBACK_NOT_ALLOWED',
+  takeback_pending: 'TAKEBACK_PENDING',
+  no_move_to_take_back: 'NO_MOVE_TO_TAKE_BACK',
+  no_takeback_proposal: 'NO_TAKEBACK_PROPOSAL',
 } as const satisfies Record<string, ErrorCode>;

@@ -152,6 +152,9 @@ export const GAME_STATE_FIELDS = {
   timeControl: TimeControl,
   rated: Type.Boolean(),
   clock: Type.Union([ClockView, Type.Null()]),
+  takeback: Type.Union([Side, Type.Null()], {
+    description: 'the side whose takeback proposal awaits its answer; null when none does',
+  }),
 };
 export const GameView = Type.Object(
   {

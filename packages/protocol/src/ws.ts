@@ -27,7 +27,15 @@ export const ClientImpasse = Type.Object(
   { type: Type.Literal('impasse'), idempotencyKey: Type.Optional(IdempotencyKey) },
   closed,
 );
-export const ClientMessage = Type.Union([ClientMove, ClientResign, ClientAbort, ClientImpasse]);
+/** Propose a takeback, accept or decline the opponent's, or withdraw one's own (`decline`). */
+export const ClientTakeback = Type.Object(
+  {
+    type: Type.Literal('takeback'),
+    action: Type.Union([Type.Literal('propose'), Type.Literal('accept'), Type.Literal('decline')]),
+  },
+  closed,
+);
+export const ClientMessage = Type.Union([ClientMove, ClientResign, ClientAbort, ClientImpasse, ClientTakeback]);
 export type ClientMessage = Static<typeof ClientMessage>;
 
 // --- server -> client
@@ -94,6 +102,7 @@ const FRAME_CHECKS = {
   resign: Compile(ClientResign),
   abort: Compile(ClientAbort),
   impasse: Compile(ClientImpasse),
+  takeback: Compile(ClientTakeback),
 } as const;
 const FRAME_TYPES = Object.keys(FRAME_CHECKS).join(', ');
 

@@ -7,6 +7,7 @@ describe('parseClientMessage', () => {
     ['{"type":"resign","idempotencyKey":"r-1"}', { type: 'resign', idempotencyKey: 'r-1' }],
     ['{"type":"abort"}', { type: 'abort' }],
     ['{"type":"impasse"}', { type: 'impasse' }],
+    ['{"type":"takeback","action":"accept"}', { type: 'takeback', action: 'accept' }],
   ])('accepts %s', (text, value) => {
     expect(parseClientMessage(text)).toEqual({ ok: true, value });
   });
@@ -14,11 +15,31 @@ describe('parseClientMessage', () => {
   // each refusal names the mistake, not the schema
   test.each([
     ['{"type":"move","usi":', 'MALFORMED_JSON', /^the frame is not valid JSON: /],
-    ['[]', 'BAD_REQUEST', 'the frame must be a JSON object with a "type" (one of move, resign, abort, impasse)'],
-    ['"move"', 'BAD_REQUEST', 'the frame must be a JSON object with a "type" (one of move, resign, abort, impasse)'],
-    ['{"usi":"7g7f","ply":0}', 'BAD_REQUEST', 'the frame needs a string "type": one of move, resign, abort, impasse'],
-    ['{"type":"hello"}', 'BAD_REQUEST', 'unknown frame type "hello": send one of move, resign, abort, impasse'],
-    ['{"type":"toString"}', 'BAD_REQUEST', 'unknown frame type "toString": send one of move, resign, abort, impasse'],
+    [
+      '[]',
+      'BAD_REQUEST',
+      'the frame must be a JSON object with a "type" (one of move, resign, abort, impasse, takeback)',
+    ],
+    [
+      '"move"',
+      'BAD_REQUEST',
+      'the frame must be a JSON object with a "type" (one of move, resign, abort, impasse, takeback)',
+    ],
+    [
+      '{"usi":"7g7f","ply":0}',
+      'BAD_REQUEST',
+      'the frame needs a string "type": one of move, resign, abort, impasse, takeback',
+    ],
+    [
+      '{"type":"hello"}',
+      'BAD_REQUEST',
+      'unknown frame type "hello": send one of move, resign, abort, impasse, takeback',
+    ],
+    [
+      '{"type":"toString"}',
+      'BAD_REQUEST',
+      'unknown frame type "toString": send one of move, resign, abort, impasse, takeback',
+    ],
     ['{"type":"move","usi":"7g7f","ply":0,"promote":true}', 'BAD_REQUEST', 'frame has an unknown field "promote"'],
     ['{"type":"resign","reason":"bored"}', 'BAD_REQUEST', 'frame has an unknown field "reason"'],
     ['{"type":"move","usi":"7g7f"}', 'BAD_REQUEST', 'frame is missing the field "ply"'],

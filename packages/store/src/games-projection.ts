@@ -71,6 +71,14 @@ export function applyToGameRow(patch: GameRowPatch, seq: number, event: GameEven
       if (d.clock !== undefined) next.deadline_at = new Date(d.clock.deadlineAt);
       return next;
     }
+    case 'TakebackAccepted': {
+      const d = event.data;
+      next.ply = d.ply;
+      next.sfen = d.sfen;
+      next.side_to_move = sideOfSfen(d.sfen);
+      if (d.clock !== undefined) next.deadline_at = new Date(d.clock.deadlineAt);
+      return next;
+    }
     case 'GameEnded': {
       const w = event.data.winner;
       next.status = 'ended';
@@ -84,6 +92,8 @@ export function applyToGameRow(patch: GameRowPatch, seq: number, event: GameEven
     case 'MoveRejected':
     case 'Resigned':
     case 'ImpasseDeclared':
+    case 'TakebackProposed':
+    case 'TakebackDeclined':
       return next;
     default: {
       const never: never = event;

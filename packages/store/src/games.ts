@@ -46,7 +46,7 @@ interface LeanGameEventRow {
 
 /**
  * An event with the data `applyToGameRow` reads: GameCreated and GameEnded whole, a
- * verdict's submittedSeq, MoveAccepted's ply, SFEN and clock deadline, nothing of the rest
+ * verdict's submittedSeq, MoveAccepted's and TakebackAccepted's ply, SFEN and clock deadline, nothing of the rest
  * (most of the log's bytes are never parsed).
  */
 function leanEvent(r: LeanGameEventRow): GameEvent {
@@ -59,6 +59,16 @@ function leanEvent(r: LeanGameEventRow): GameEvent {
         type: r.type,
         data: {
           submittedSeq: r.submitted_seq,
+          ply: r.ply,
+          sfen: r.sfen,
+          ...(r.deadline_at === null ? {} : { clock: { deadlineAt: r.deadline_at } }),
+        },
+      } as GameEvent;
+    // after the last accepted move (it needs no pending submission, so it is past the last one)
+    case 'TakebackAccepted':
+      return {
+        type: r.type,
+        data: {
           ply: r.ply,
           sfen: r.sfen,
           ...(r.deadline_at === null ? {} : { clock: { deadlineAt: r.deadline_at } }),
@@ -107,9 +117,9 @@ export async function gamesFromLog(db: Db): Promise<GameRow[]> {
       select e.game_id, e.seq, e.type, e.recorded_at,
         case when e.type in ('GameCreated', 'GameEnded') then e.payload - 'record' end as payload,
         case when e.type in ('MoveAccepted', 'MoveRejected') then (e.payload->>'submittedSeq')::int end as submitted_seq,
-        case when e.type = 'MoveAccepted' then (e.payload->>'ply')::int end as ply,
-        case when e.type = 'MoveAccepted' then e.payload->>'sfen' end as sfen,
-        case when e.type = 'MoveAccepted' then e.payload->'clock'->>'deadlineAt' end as deadline_at
+        case when e.type in ('MoveAccepted', 'TakebackAccepted') then (e.payload->>'ply')::int end as ply,
+        case when e.type in ('MoveAccepted', 'TakebackAccepted') then e.payload->>'sfen' end as sfen,
+        case when e.type in ('MoveAccepted', 'TakebackAccepted') then e.payload->'clock'->>'deadlineAt' end as deadline_at
       from marks m join game_events e on e.game_id = m.game_id
         -- a list of seqs, not an OR: the index finds each row without visiting the others
         and e.seq = any(array[1, m.accepted] || array(select generate_series(coalesce(m.submitted, 1), m.last)))

@@ -77,3 +77,4 @@ export {
   type TokensTable,
 } from './schema.js';
 export * from './stats/index.js';
+export { setTakebackPreference, takebackPreferences } from './takeback-preferences.js';

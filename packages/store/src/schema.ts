@@ -61,6 +61,8 @@ export interface AccountsTable {
   created_at: Generated<Date>;
   /** a bot account (lishogi's BOT title), for good (migration 0013) */
   bot: Generated<boolean>;
+  /** always, casual or never: lishogi's takeback preference (migration 0016) */
+  takeback: Generated<string>;
 }
 
 export const TOKEN_ROW_KINDS = ['session', 'personal'] as const;

@@ -21,6 +21,8 @@ export function gameRecordOf(events: readonly GameEvent[]): GameRecord | null {
   let ended = false;
   for (const event of events) {
     if (event.type === 'MoveAccepted') moves.push(event.data.usi);
+    // moves taken back are no part of the game
+    else if (event.type === 'TakebackAccepted') moves.length = event.data.ply;
     else if (event.type === 'GameEnded') ended = true;
   }
   return { initialSfen: first.data.initialSfen, ruleset: first.data.ruleset, moves, ended };

@@ -16,9 +16,11 @@ import {
   type Handled,
   initialState,
   type MoveSubmitted,
+  preferenceAllows,
   type RecordedEvent,
   type RejectionCode,
   type Start,
+  type TakebackPreference,
   TooManyConflictsError,
 } from '@shogi/game';
 import { toWire, wireOf } from '@shogi/pipeline';
@@ -46,7 +48,12 @@ export interface GameOptions {
   readonly clockRules?: ClockRules;
   readonly illegalMoveLoses?: boolean;
   readonly maxMoves?: number;
+  /** the game refuses takebacks whatever the players' preferences (default: under CSA clock rules) */
+  readonly noTakebacks?: boolean;
 }
+
+/** A takeback request: propose one, or answer the pending one (`decline` by the proposer withdraws it). */
+export type TakebackAction = 'propose' | 'accept' | 'decline';
 
 export interface Submission {
   readonly usi: string;
@@ -98,6 +105,11 @@ export interface GameService {
   abort(gameId: string, player: Player, idempotencyKey?: string): Promise<{ seq: number }>;
   /** ImpasseDeclared + GameEnded (the declarer wins if valid, else loses); throws NOT_YOUR_TURN, GAME_OVER... */
   declareImpasse(gameId: string, player: Player, idempotencyKey?: string): Promise<{ seq: number }>;
+  /**
+   * TakebackProposed, TakebackAccepted or TakebackDeclined; throws TAKEBACK_NOT_ALLOWED,
+   * TAKEBACK_PENDING, NO_MOVE_TO_TAKE_BACK, NO_TAKEBACK_PROPOSAL, NOT_A_PLAYER, GAME_OVER...
+   */
+  takeback(gameId: string, player: Player, action: TakebackAction): Promise<{ seq: number }>;
   /** Events seen on the hub: keeps the state of a watched game current. */
   observe(gameId: string, published: readonly unknown[]): void;
   /** An element of a message published on a game's channel, in the wire shape (@shogi/pipeline). */
@@ -139,6 +151,8 @@ export interface GameServiceDeps {
   readonly announceStarted?: (view: GameView) => Promise<void>;
   /** Schedules the flag job of a new timed game's first turn (the worker schedules every later one). */
   readonly scheduleFlag?: (gameId: string, state: GameState) => Promise<void>;
+  /** The players' takeback preferences (the default for a player without an account); all `always` when absent. */
+  readonly takebackPreferences?: (playerIds: readonly string[]) => Promise<ReadonlyMap<string, TakebackPreference>>;
   /** Where a job that could not be queued for a recorded command is reported. */
   readonly logger?: { warn(obj: object, msg: string): void };
   readonly now?: () => Date;
@@ -193,6 +207,7 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
     resign: (gameId, player, key) => endingCommand(games, gameId, player, key, 'Resign'),
     abort: (gameId, player, key) => endingCommand(games, gameId, player, key, 'Abort'),
     declareImpasse: (gameId, player, key) => endingCommand(games, gameId, player, key, 'DeclareImpasse'),
+    takeback: (gameId, player, action) => takeback(games, gameId, player, action),
     observe: (gameId, published) => states.observe(gameId, published as readonly RecordedEvent[]),
     toWire,
   };
@@ -281,6 +296,7 @@ async function createGame(games: Games, body: CreateGameBody, options: GameOptio
     ...(options.clockRules === undefined ? {} : { clockRules: options.clockRules }),
     ...(options.illegalMoveLoses === undefined ? {} : { illegalMoveLoses: options.illegalMoveLoses }),
     ...(options.maxMoves === undefined ? {} : { maxMoves: options.maxMoves }),
+    ...((options.noTakebacks ?? options.clockRules === 'csa') ? { noTakebacks: true } : {}),
   };
   // the id was just drawn at random: its stream is empty, no need to read it (an id drawn
   // earlier and used twice conflicts on the append, and is refused as game_exists)
@@ -373,5 +389,43 @@ async function endingCommand(
   const first = handled.appended[0];
   if (first === undefined) throw new ApiError('INTERNAL');
   await published(games, gameId, handled.appended);
+  return { seq: first.seq };
+}
+
+/** Whether both players' preferences allow a takeback in the game (rated or casual). */
+async function preferencesAllow(games: Games, state: GameState): Promise<boolean> {
+  const info = state.info;
+  const look = games.deps.takebackPreferences;
+  if (info === null || look === undefined) return true;
+  const prefs = await look([info.sente.id, info.gote.id]);
+  return [info.sente.id, info.gote.id].every((id) => preferenceAllows(prefs.get(id) ?? 'always', info.rated));
+}
+
+/**
+ * A takeback proposal or answer: decide, append, publish. An accepted one starts a new turn,
+ * whose flag job is scheduled here (the worker schedules one only after a verdict).
+ */
+async function takeback(
+  games: Games,
+  gameId: string,
+  player: Player,
+  action: TakebackAction,
+): Promise<{ seq: number }> {
+  const command: CommandRequest =
+    action === 'propose'
+      ? {
+          type: 'ProposeTakeback',
+          playerId: player.id,
+          preferencesAllow: await preferencesAllow(games, await known(games, gameId)),
+        }
+      : { type: 'AnswerTakeback', playerId: player.id, accept: action === 'accept' };
+  const handled = await run(games, gameId, command, 'kept');
+  const first = handled.kind === 'appended' ? handled.appended[0] : undefined;
+  if (handled.kind !== 'appended' || first === undefined) throw new ApiError('INTERNAL');
+  await published(games, gameId, handled.appended);
+  const { scheduleFlag } = games.deps;
+  const after = handled.after;
+  if (first.type === 'TakebackAccepted' && after.status === 'ongoing' && scheduleFlag !== undefined)
+    await afterRecorded(games, gameId, 'flag', () => scheduleFlag(gameId, after));
   return { seq: first.seq };
 }

@@ -44,6 +44,7 @@ export function snapshotOfView(view: GameView): SnapshotState {
     timeControl: view.timeControl,
     rated: view.rated,
     clock: view.clock,
+    takeback: view.takeback,
     seq: view.lastSeq,
   };
 }
@@ -82,6 +83,7 @@ export function snapshotOfCreated(event: WireEvent): SnapshotState | null {
     timeControl,
     rated: d.rated ?? false,
     clock: clock === null ? null : clockView(clock, 0, null, createdAt),
+    takeback: null,
     seq: event.seq,
   };
 }
@@ -102,15 +104,36 @@ export function applyEvent(s: SnapshotState, event: WireEvent): boolean {
       s.sfen = sfen;
       s.ply = typeof p.ply === 'number' ? p.ply : s.moves.length;
       s.sideToMove = sideOfSfen(sfen);
+      s.takeback = null;
       const clock = p.clock as RecordedClock | undefined;
       // clocks that ran before (from the start, under CSA rules) keep running
       if (clock !== undefined && s.clock !== null)
         s.clock = clockViewOfRecord(clock, s.ply, s.sideToMove, s.clock.started || clockStarted(s.ply));
       return true;
     }
+    case 'TakebackProposed':
+      s.takeback = p.color === 'gote' ? 'gote' : 'sente';
+      return true;
+    case 'TakebackDeclined':
+      s.takeback = null;
+      return true;
+    case 'TakebackAccepted': {
+      const sfen = String(p.sfen);
+      const ply = Number(p.ply);
+      s.moves.length = ply;
+      s.ply = ply;
+      s.sfen = sfen;
+      s.sideToMove = sideOfSfen(sfen);
+      s.takeback = null;
+      const clock = p.clock as RecordedClock | undefined;
+      // back before both first moves the first-move timer runs again, as in the game's state
+      if (clock !== undefined && s.clock !== null) s.clock = clockViewOfRecord(clock, ply, s.sideToMove);
+      return true;
+    }
     case 'GameEnded': {
       const winner = p.winner === 'sente' || p.winner === 'gote' ? p.winner : null;
       s.status = 'ended';
+      s.takeback = null;
       s.result = { winner, reason: String(p.reason) };
       if (s.clock !== null)
         s.clock = stopClockView(s.clock, s.timeControl, {

@@ -27,5 +27,6 @@ export function viewOf(state: GameState, now: Date = new Date()): GameView {
     timeControl: info.timeControl,
     rated: info.rated,
     clock: clockOf(state, now),
+    takeback: state.takebackBy,
   };
 }

@@ -1,7 +1,7 @@
 /**
  * lishogi's game routes, registered twice: under `/api/bot/game` (the Bot API: bot accounts
  * only, `bot:play`) and under `/api/board/game` (the Board API: anyone but a bot,
- * `board:play`). A game stream, moves, resignation, abort and chat, each through the same
+ * `board:play`). A game stream, moves, resignation, abort, takebacks (Board API) and chat, each through the same
  * game service as the native routes. Answers and refusals are lishogi's: `{"ok":true}`,
  * `{"error"}` with 404 for a game that is not there or not the caller's and 400 for what the
  * game refuses (game-errors.ts), checked in lishogi's order: the game, then the account.
@@ -15,7 +15,7 @@ import { checkChatText } from '../domain/chat-text.js';
 import { principalOf } from '../plugins/access.js';
 import { lishogiErrorHandlerWith } from './errors.js';
 import { gameRouteStatus, verdictRefusal } from './game-errors.js';
-import { ChatBody, ChatHistory, GameIdParams, MoveParams, MoveQuery } from './game-schemas.js';
+import { ChatBody, ChatHistory, GameIdParams, MoveParams, MoveQuery, TakebackParams } from './game-schemas.js';
 import { lishogiPlayers, streamGame } from './game-stream.js';
 import type { NdjsonStream } from './ndjson.js';
 import { LISHOGI_ERRORS, OK, Ok as OkResponse } from './schemas.js';
@@ -158,6 +158,33 @@ const gameRoutes: FastifyPluginAsyncTypebox<GameRoutesOptions> = async (app, { a
       },
     );
   }
+
+  // lishogi has takebacks on the Board API only, as lichess: a bot never asks for one
+  if (api === 'board')
+    app.post(
+      '/:id/takeback/:accept',
+      {
+        schema: {
+          tags,
+          summary: "Propose a takeback or accept your opponent's (`yes`), or decline it or withdraw your own (`no`)",
+          params: TakebackParams,
+          response: { 200: OkResponse, ...LISHOGI_ERRORS },
+        },
+        config: app.limits.moves,
+      },
+      async (request) => {
+        const player = principalOf(request);
+        const { id: gameId, accept } = request.params;
+        await seated(gameId, player);
+        const view = await app.games.view(gameId);
+        const mine = view.players.sente.id === player.id ? 'sente' : 'gote';
+        // `yes` proposes unless the opponent's proposal is pending, which it accepts (lichess's takeback-yes)
+        const action =
+          accept === 'no' ? 'decline' : view.takeback !== null && view.takeback !== mine ? 'accept' : 'propose';
+        await app.games.takeback(gameId, player, action);
+        return OK;
+      },
+    );
 
   app.post(
     '/:id/chat',

@@ -10,6 +10,16 @@ const GameId = Type.String({ minLength: 1, maxLength: 64, description: 'the game
 
 export const GameIdParams = Type.Object({ id: GameId }, closed);
 
+export const TakebackParams = Type.Object(
+  {
+    id: GameId,
+    accept: Type.Union([Type.Literal('yes'), Type.Literal('no')], {
+      description: '`yes` proposes or accepts a takeback, `no` declines or withdraws it',
+    }),
+  },
+  closed,
+);
+
 export const MoveParams = Type.Object(
   {
     id: GameId,

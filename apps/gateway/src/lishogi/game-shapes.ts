@@ -95,6 +95,8 @@ export interface GameFacts {
   readonly result: { readonly winner: Side | null; readonly reason: string } | null;
   readonly timeControl: TimeControl;
   readonly rated: boolean;
+  /** the side whose takeback proposal awaits its answer */
+  readonly takeback: Side | null;
 }
 
 export interface LishogiGameState {
@@ -110,6 +112,9 @@ export interface LishogiGameState {
   /** draw offers: this server has none */
   readonly sdraw: boolean;
   readonly gdraw: boolean;
+  /** a takeback proposal of sente's (gote's) awaits its answer, as lichess's btakeback/wtakeback */
+  readonly stakeback: boolean;
+  readonly gtakeback: boolean;
   readonly status: LishogiStatus;
   readonly winner?: Side;
 }
@@ -132,6 +137,8 @@ export function gameStateOf(game: GameFacts, clock: ClockView | null): LishogiGa
     byo: settings?.byoyomi ?? 0,
     sdraw: false,
     gdraw: false,
+    stakeback: game.takeback === 'sente',
+    gtakeback: game.takeback === 'gote',
     status: statusOf(game),
     ...(winner === null ? {} : { winner }),
   };

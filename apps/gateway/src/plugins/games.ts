@@ -19,7 +19,7 @@ import {
 } from '@shogi/pipeline';
 import type { CreatePlayerResponse, LobbyMessage } from '@shogi/protocol';
 import { publish, queuePrefix, type SlotShare } from '@shogi/redis';
-import { botAccountsAmong, usernameTaken } from '@shogi/store';
+import { botAccountsAmong, takebackPreferences, usernameTaken } from '@shogi/store';
 import { Queue } from 'bullmq';
 import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
@@ -105,6 +105,7 @@ export default fp<{ config: GatewayConfig; events?: EventStore }>(
       cacheSize: config.stateCacheSize,
       // the first-move timer of a new game; the worker schedules each later turn after its verdict
       scheduleFlag: (gameId, state) => scheduleFlag(flagQueues, gameId, state),
+      takebackPreferences: (playerIds) => takebackPreferences(store.db, playerIds),
       logger: app.log,
       titles: botTitles,
       // the submission's copy spares the worker a read of the log, and the worker publishes it

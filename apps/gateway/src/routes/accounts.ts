@@ -3,6 +3,7 @@
  * handlers log ids only, and the logger redacts the fields by path (logger.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { DEFAULT_TAKEBACK_PREFERENCE } from '@shogi/game';
 import {
   AccountResponse,
   ChangePasswordBody,
@@ -11,12 +12,15 @@ import {
   CredentialsBody,
   ErrorResponse,
   MeResponse,
+  Preferences,
   ReplacedTokenResponse,
   SessionResponse,
   SocketTicketResponse,
   TokenList,
   TokenParams,
 } from '@shogi/protocol';
+import { setTakebackPreference, takebackPreferences } from '@shogi/store';
+import { ApiError } from '../domain/api-error.js';
 import { acceptedName } from '../domain/names.js';
 import { principalOf } from '../plugins/access.js';
 
@@ -169,6 +173,42 @@ const accounts: FastifyPluginAsyncTypebox = async (app) => {
           expiresAt: p.token.expiresAt === null ? null : p.token.expiresAt.toISOString(),
         },
       };
+    },
+  );
+
+  app.get(
+    '/api/me/preferences',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: "Your preferences (a guest's are the defaults)",
+        security: bearer,
+        response: { 200: Preferences, ...errors },
+      },
+    },
+    async (request) => {
+      const p = principalOf(request);
+      const prefs = await takebackPreferences(app.databases.games, [p.id]);
+      return { takeback: prefs.get(p.id) ?? DEFAULT_TAKEBACK_PREFERENCE };
+    },
+  );
+
+  app.post(
+    '/api/me/preferences',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: "Set your preferences: takeback (always, casual, never), asked of both players' when one is proposed",
+        security: bearer,
+        body: Preferences,
+        response: { 200: Preferences, ...errors },
+      },
+    },
+    async (request) => {
+      const p = principalOf(request);
+      if (!(await setTakebackPreference(app.databases.games, p.id, request.body.takeback)))
+        throw new ApiError('ACCOUNT_REQUIRED');
+      return { takeback: request.body.takeback };
     },
   );
 

@@ -25,6 +25,12 @@ function keyOf(header: string | undefined, body: string | undefined): string | u
   return header ?? body;
 }
 
+const TAKEBACK_ROUTES = [
+  ['', 'propose', 'Propose to take back your last move (and the reply to it, on your turn)'],
+  ['/accept', 'accept', "Accept your opponent's takeback proposal: the moves are undone"],
+  ['/decline', 'decline', "Decline your opponent's takeback proposal, or withdraw your own"],
+] as const;
+
 const games: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/games',
@@ -165,6 +171,30 @@ const games: FastifyPluginAsyncTypebox = async (app) => {
           { gameId, playerId: player.id, seq },
           action === 'abort' ? 'game aborted' : 'impasse declared',
         );
+        return reply.code(202).send({ seq });
+      },
+    );
+  }
+  // takebacks: one route per action, each through the game service's one takeback path
+  for (const [path, action, summary] of TAKEBACK_ROUTES) {
+    app.post(
+      `/api/games/:id/takeback${path}`,
+      {
+        schema: {
+          tags: ['moves'],
+          summary,
+          security: [{ bearer: [] }],
+          params: GameParams,
+          headers: AuthHeaders,
+          response: { 202: AcceptedResponse, ...errors },
+        },
+        config: app.limits.moves,
+      },
+      async (request, reply) => {
+        const player = principalOf(request);
+        const gameId = request.params.id;
+        const { seq } = await app.games.takeback(gameId, player, action);
+        request.log.info({ gameId, playerId: player.id, seq, action }, 'takeback');
         return reply.code(202).send({ seq });
       },
     );

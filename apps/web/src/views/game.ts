@@ -19,7 +19,7 @@ import { clockFace } from '../shogi/clock.js';
 import type { Step } from '../shogi/cursor.js';
 import { moveSquares } from '../shogi/model.js';
 import { dismissQuestion } from './confirm-dialog.js';
-import { type ActionContext, act, listenForRematch, rematch, submitMove } from './game/actions.js';
+import { type ActionContext, act, listenForRematch, rematch, submitMove, takeback } from './game/actions.js';
 import { boardInput } from './game/board-input.js';
 import { TICK_MS, tickRunningClock } from './game/clocks.js';
 import { countdownSecond, countdownSound } from './game/countdown.js';
@@ -43,6 +43,7 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
     impasse: () => void act(page, 'impasse'),
     rematch: () => void rematch(page),
     typed: () => typed(),
+    takeback: (action) => void takeback(page, action),
   });
   const render = () =>
     renderGame(view, state, {

@@ -59,6 +59,8 @@ interface LeanEvent {
   readonly usi: string | null;
   /** MoveAccepted's SFEN (the position after the move). */
   readonly sfen: string | null;
+  /** MoveAccepted's and TakebackAccepted's: the accepted moves after it. */
+  readonly ply: number | null;
   /** GameEnded's: the accepted moves of the game. */
   readonly plies: number | null;
   readonly data: unknown;
@@ -70,19 +72,22 @@ interface LeanRow {
   type: string;
   usi: string | null;
   sfen: string | null;
+  ply: number | null;
   plies: number | null;
   payload: unknown;
 }
 
+// a takeback within the opening takes its moves out of it (the moves after it replace them)
 const LEAN_FILTER = sql`(type in ('GameCreated', 'GameEnded')
-  or (type = 'MoveAccepted' and (payload->>'ply')::int <= ${OPENING_PLIES}))`;
+  or (type in ('MoveAccepted', 'TakebackAccepted') and (payload->>'ply')::int <= ${OPENING_PLIES}))`;
 
 // the last MoveAccepted before GameEnded is a short backward walk of the primary key
 const LEAN_COLUMNS = sql`global_position, game_id, type,
   case when type = 'MoveAccepted' then payload->>'usi' end as usi,
   case when type = 'MoveAccepted' then payload->>'sfen' end as sfen,
+  case when type in ('MoveAccepted', 'TakebackAccepted') then (payload->>'ply')::int end as ply,
   case when type = 'GameEnded' then coalesce((select (m.payload->>'ply')::int from game_events m
-    where m.game_id = e.game_id and m.seq < e.seq and m.type = 'MoveAccepted'
+    where m.game_id = e.game_id and m.seq < e.seq and m.type in ('MoveAccepted', 'TakebackAccepted')
     order by m.seq desc limit 1), 0) end as plies,
   case when type in ('GameCreated', 'GameEnded') then payload - 'record' end as payload`;
 
@@ -92,6 +97,7 @@ const lean = (r: LeanRow): LeanEvent => ({
   type: r.type,
   usi: r.usi,
   sfen: r.sfen,
+  ply: r.ply,
   plies: r.plies,
   data: r.payload === null ? null : upcastEventData(r.type, r.payload),
 });
@@ -192,8 +198,15 @@ async function finishedRows(
     }
     if (e.type === 'GameCreated') g.created = e.data as GameCreated['data'];
     else if (e.type === 'MoveAccepted' && e.usi !== null && e.sfen !== null) {
+      // after a takeback a ply is played again: the move now played replaces the one taken back
+      const before = e.ply === null ? g.moves.length : e.ply - 1;
+      g.moves.length = before;
+      g.sfens.length = before;
       g.moves.push(e.usi);
       g.sfens.push(e.sfen);
+    } else if (e.type === 'TakebackAccepted' && e.ply !== null) {
+      g.moves.length = Math.min(g.moves.length, e.ply);
+      g.sfens.length = Math.min(g.sfens.length, e.ply);
     }
   };
   for (const e of read) collect(e);

@@ -79,6 +79,19 @@ export async function act(ctx: ActionContext, verb: Verb): Promise<void> {
   }
 }
 
+const TAKEBACK_PATHS = { propose: '', accept: '/accept', decline: '/decline' } as const;
+
+/** Proposes a takeback, or answers the pending one (`decline` withdraws one's own); the events show the outcome. */
+export async function takeback(ctx: ActionContext, action: keyof typeof TAKEBACK_PATHS): Promise<void> {
+  const { me } = ctx.state;
+  if (!me || !mySide(ctx.state) || ctx.state.snap?.status !== 'ongoing') return;
+  try {
+    await api.post(`/api/games/${encodeURIComponent(ctx.gameId)}/takeback${TAKEBACK_PATHS[action]}`, {}, me.token);
+  } catch (err) {
+    ctx.say(failureText(err));
+  }
+}
+
 /**
  * Offers a rematch (or plays a bot again), or accepts the opponent's offer: the answer then
  * names the new game, or the lobby socket does once the opponent accepts.

@@ -1,5 +1,6 @@
 /**
- * The player's controls beside the board: resign, abort, impasse, rematch (or "Play again"
+ * The player's controls beside the board: resign, abort, impasse, a takeback (proposed,
+ * accepted, declined or withdrawn on the line below the buttons), rematch (or "Play again"
  * against a bot: a rematch too, the same clock with the colours swapped), the line where
  * rematch offers show, and the field for a move typed in USI. Built once; which of them show
  * is worked out in state.ts.
@@ -15,6 +16,7 @@ export interface ControlHandlers {
   rematch(): void;
   /** the USI form was submitted */
   typed(): void;
+  takeback(action: 'propose' | 'accept' | 'decline'): void;
 }
 
 export interface Controls {
@@ -35,6 +37,8 @@ const NONE_SHOWN: ControlsShown = {
   playAgain: false,
   usiForm: false,
   usiEnabled: false,
+  takeback: false,
+  takebackPending: null,
 };
 
 export function controls(on: ControlHandlers): Controls {
@@ -44,7 +48,20 @@ export function controls(on: ControlHandlers): Controls {
   const impasse = h('button', { type: 'button', onclick: () => on.impasse() }, 'Declare impasse');
   const rematch = h('button', { type: 'button', class: 'primary', onclick: () => on.rematch() }, 'Rematch');
   const offer = h('div', { class: 'offer', role: 'status' });
-  const element = h('div', { class: 'controls' }, resign, abort, impasse, rematch, again, offer);
+  const propose = h('button', { type: 'button', onclick: () => on.takeback('propose') }, 'Takeback');
+  const takebackLine = takebackAnswers(on);
+  const element = h(
+    'div',
+    { class: 'controls' },
+    resign,
+    abort,
+    propose,
+    impasse,
+    rematch,
+    again,
+    takebackLine.element,
+    offer,
+  );
   const { usiForm, usiInput } = usiField(on.typed);
   const render = (shown: ControlsShown) => {
     resign.hidden = !shown.resign;
@@ -54,11 +71,34 @@ export function controls(on: ControlHandlers): Controls {
     usiForm.hidden = !shown.usiForm;
     again.hidden = !shown.playAgain;
     usiInput.disabled = !shown.usiEnabled;
+    propose.hidden = !shown.takeback;
+    takebackLine.render(shown.takebackPending);
   };
   // nothing shows before the game's snapshot says who plays and how it stands: a button shown
   // then would do nothing when pressed
   render(NONE_SHOWN);
   return { element, offer, usiForm, usiInput, render };
+}
+
+/** The line of a pending takeback proposal: the opponent's, to accept or decline, or one's own, to withdraw. */
+function takebackAnswers(on: ControlHandlers): {
+  element: HTMLElement;
+  render(pending: ControlsShown['takebackPending']): void;
+} {
+  const text = h('span');
+  const accept = h('button', { type: 'button', class: 'primary', onclick: () => on.takeback('accept') }, 'Accept');
+  const decline = h('button', { type: 'button', onclick: () => on.takeback('decline') }, 'Decline');
+  const withdraw = h('button', { type: 'button', onclick: () => on.takeback('decline') }, 'Withdraw');
+  const element = h('div', { class: 'offer takeback-offer', role: 'status' }, text, accept, decline, withdraw);
+  const render = (pending: ControlsShown['takebackPending']) => {
+    element.hidden = pending === null;
+    text.textContent =
+      pending === 'theirs' ? 'Your opponent asks to take back a move. ' : 'You asked to take back a move. ';
+    accept.hidden = pending !== 'theirs';
+    decline.hidden = pending !== 'theirs';
+    withdraw.hidden = pending !== 'mine';
+  };
+  return { element, render };
 }
 
 function usiField(typed: () => void): { usiForm: HTMLFormElement; usiInput: HTMLInputElement } {

@@ -135,6 +135,10 @@ export interface ControlsShown {
   readonly playAgain: boolean;
   readonly usiForm: boolean;
   readonly usiEnabled: boolean;
+  /** the Takeback button: a player with a move of theirs to take back, no proposal pending, a person opposite */
+  readonly takeback: boolean;
+  /** whose takeback proposal is pending, as this player sees it: accept or decline theirs, withdraw one's own */
+  readonly takebackPending: 'mine' | 'theirs' | null;
 }
 
 export function controlsShown(s: GamePageState): ControlsShown {
@@ -150,5 +154,8 @@ export function controlsShown(s: GamePageState): ControlsShown {
     playAgain: ended && opponentBot(s) !== null,
     usiForm: playing,
     usiEnabled: canMove(s) && !moveInFlight(s),
+    takeback: playing && opponentBot(s) === null && (s.snap?.takeback ?? null) === null && ply >= (myTurn(s) ? 2 : 1),
+    takebackPending:
+      !playing || (s.snap?.takeback ?? null) === null ? null : s.snap?.takeback === side ? 'mine' : 'theirs',
   };
 }

@@ -9,7 +9,7 @@ import { type ClockState, initialClock, periodLength, stoppedClock } from '../..
 import { goTo, isLive, type Step, step } from '../../shogi/cursor.js';
 import { GameHistory } from '../../shogi/history.js';
 import { resultText } from '../../shogi/result.js';
-import { type GamePageState, latestGame, type Side, sideOf } from './state.js';
+import { type GamePageState, latestGame, mySide, type Side, sideOf } from './state.js';
 import { moveAnnouncement, refusal } from './wording.js';
 
 type Payload = WireEvent['payload'];
@@ -52,7 +52,18 @@ export function applyEvents(state: GamePageState, events: readonly WireEvent[]):
         moveRejected(state, e.payload);
         break;
       case 'GameEnded':
-        s = gameEnded(state, s, e.payload, said);
+        s = { ...gameEnded(state, s, e.payload, said), takeback: null };
+        break;
+      case 'TakebackProposed':
+        s = { ...s, takeback: e.payload.color === 'gote' ? 'gote' : 'sente' };
+        said.push(takebackProposedText(state, s.takeback ?? 'sente'));
+        break;
+      case 'TakebackDeclined':
+        if (s.takeback !== null) said.push('The takeback was declined.');
+        s = { ...s, takeback: null };
+        break;
+      case 'TakebackAccepted':
+        s = takebackAccepted(state, s, e.payload, said);
         break;
       default:
         break;
@@ -71,7 +82,8 @@ function moveAccepted(state: GamePageState, s: GameSnapshot, p: Payload, said: s
     const text = history.play(usi);
     if (text !== null) said.push(moveAnnouncement(history.length, text, usi, history.game.position.inCheck()));
   }
-  const next = { ...s, moves: [...s.moves, usi], ply: s.ply + 1, sfen: String(p.sfen ?? s.sfen) };
+  // a move voids a pending takeback proposal
+  const next = { ...s, moves: [...s.moves, usi], ply: s.ply + 1, sfen: String(p.sfen ?? s.sfen), takeback: null };
   const c = p.clock as { sente: ClockState['sente']; gote: ClockState['gote']; movedAt: string } | undefined;
   const game = latestGame(state);
   // the clocks start once both sides have made their first move
@@ -86,6 +98,41 @@ function moveAccepted(state: GamePageState, s: GameSnapshot, p: Payload, said: s
   // a note about an earlier position (a refused or mistyped move, a hint) is stale once the game moves on
   state.message = '';
   return next;
+}
+
+const takebackProposedText = (state: GamePageState, by: Side): string =>
+  mySide(state) === by
+    ? 'You proposed a takeback.'
+    : `${state.snap?.players[by].name ?? 'A player'} proposes a takeback.`;
+
+/**
+ * The moves taken back leave the game: the positions are played again from the start (a
+ * takeback is rare, and the history keeps no way back), the clocks are the event's.
+ */
+function takebackAccepted(state: GamePageState, s: GameSnapshot, p: Payload, said: string[]): GameSnapshot {
+  const ply = Number(p.ply);
+  const moves = s.moves.slice(0, ply);
+  const history = new GameHistory(s.initialSfen, s.ruleset);
+  for (const usi of moves) history.play(usi);
+  state.history = history;
+  if (state.cursor.ply !== null) state.cursor = goTo(state.cursor, Math.min(state.cursor.ply, ply), history.length);
+  state.selection = null;
+  state.premove = null;
+  state.confirming = null;
+  state.choice = null;
+  const c = p.clock as { sente: ClockState['sente']; gote: ClockState['gote']; movedAt: string } | undefined;
+  const running: Side | null = ply >= 2 ? sideOf(history.game.position.side) : null;
+  if (c)
+    state.clock = {
+      sente: c.sente,
+      gote: c.gote,
+      running,
+      since: Date.parse(c.movedAt),
+      periodLength: periodLength(s.timeControl),
+    };
+  const undone = Number(p.plies);
+  said.push(undone === 1 ? 'A move was taken back.' : `${undone} moves were taken back.`);
+  return { ...s, moves, ply, sfen: String(p.sfen ?? s.sfen), takeback: null };
 }
 
 function moveRejected(state: GamePageState, p: Payload): void {
