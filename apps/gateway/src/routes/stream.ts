@@ -87,8 +87,10 @@ const stream: FastifyPluginAsyncTypebox = async (app) => {
       res.once('close', release);
       // a quiet game's stream writes nothing for as long as nobody moves: TCP keep-alive probes
       // find a peer gone without a FIN (a dropped link, a NAT that forgot it), whose socket then
-      // closes and gives the address its slot back
-      res.socket?.setKeepAlive(true, PROBE_IDLE_MS);
+      // closes and gives the address its slot back (a socket that is no TCP socket, as an
+      // injected request's, has no keep-alive to set)
+      const socket = res.socket;
+      if (typeof socket?.setKeepAlive === 'function') socket.setKeepAlive(true, PROBE_IDLE_MS);
       res.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-cache' });
       // HEAD (which Fastify routes here too) gets the headers only: a body that follows the
       // game would keep it open until the game ends
