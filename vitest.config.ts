@@ -48,6 +48,7 @@ const CLUSTER_TIER = [
   'tests/integration/worker-crash.test.ts',
   'tests/integration/abuse-limits.test.ts',
   'tests/integration/socket-auth.test.ts',
+  'tests/integration/token-filter.test.ts',
   'tests/integration/clock-timeout.test.ts',
   'tests/integration/csa-two-gateways.test.ts',
   'tests/integration/csa-floodgate.test.ts',

@@ -129,13 +129,15 @@ async function revokeTokens(
 
 /**
  * An operator's reset: sets the account's password hash whatever it was and revokes all its
- * session tokens. Returns the player and the revoked hashes, or undefined for no such username.
+ * session tokens, and its personal tokens unless `revokePersonal` is false. Returns the player
+ * and the revoked hashes, or undefined for no such username.
  */
 export async function resetPasswordHash(
   db: Db,
   username: string,
   newHash: string,
   now: Date,
+  revokePersonal = true,
 ): Promise<{ playerId: string; revokedHashes: string[] } | undefined> {
   return db.transaction().execute(async (trx) => {
     const account = await trx
@@ -145,7 +147,8 @@ export async function resetPasswordHash(
       .returning('player_id')
       .executeTakeFirst();
     if (account === undefined) return undefined;
-    return { playerId: account.player_id, revokedHashes: await revokeTokens(trx, account.player_id, now, null) };
+    const kinds: TokenRowKind[] = revokePersonal ? ['session', 'personal'] : ['session'];
+    return { playerId: account.player_id, revokedHashes: await revokeTokens(trx, account.player_id, now, null, kinds) };
   });
 }
 
@@ -306,4 +309,40 @@ export async function deleteDeadTokens(db: Db, before: Date, limit = 1_000): Pro
     )
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** How many tokens work at `now`: guest tokens, and account tokens neither revoked nor expired. */
+export async function countValidTokens(db: Db, now: Date): Promise<number> {
+  const { rows } = await sql<{ n: string }>`
+    select (select count(*) from players where token_hash is not null)
+      + (select count(*) from tokens where revoked_at is null and (expires_at is null or expires_at > ${now})) as n`.execute(
+    db,
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * The hashes of the tokens that work at `now` (as countValidTokens), `batch` at a time in
+ * hash order: each batch is a walk along a table's unique index from the last hash read, so
+ * no query holds a snapshot or a cursor open across the whole scan, and memory holds one batch.
+ */
+export async function* validTokenHashes(db: Db, now: Date, batch = 10_000): AsyncGenerator<string[]> {
+  for (const table of ['players', 'tokens'] as const) {
+    let after = '';
+    for (;;) {
+      const { rows } =
+        table === 'players'
+          ? await sql<{ token_hash: string }>`
+              select token_hash from players where token_hash > ${after}
+              order by token_hash limit ${batch}`.execute(db)
+          : await sql<{ token_hash: string }>`
+              select token_hash from tokens
+              where token_hash > ${after} and revoked_at is null and (expires_at is null or expires_at > ${now})
+              order by token_hash limit ${batch}`.execute(db);
+      if (rows.length === 0) break;
+      yield rows.map((r) => r.token_hash);
+      if (rows.length < batch) break;
+      after = (rows[rows.length - 1] as { token_hash: string }).token_hash;
+    }
+  }
 }

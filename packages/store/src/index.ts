@@ -4,6 +4,7 @@ export {
   type CredentialRow,
   changePasswordHash,
   countActiveTokens,
+  countValidTokens,
   createAccount,
   deleteDeadTokens,
   findAccountById,
@@ -16,6 +17,7 @@ export {
   resetPasswordHash,
   revokeToken,
   usernameTaken,
+  validTokenHashes,
 } from './accounts.js';
 export * from './analysis/index.js';
 export { type AppendRequest, appendEvents, appendMany } from './append.js';

@@ -1,7 +1,11 @@
-/** The auth service's store port (domain/auth.ts AuthStore) over @shogi/store's accounts and tokens. */
+/**
+ * The auth service's store port (domain/auth.ts AuthStore) over @shogi/store's accounts and
+ * tokens, and the source of the gateway's filter of valid tokens.
+ */
 import {
   changePasswordHash,
   countActiveTokens,
+  countValidTokens,
   createAccount,
   type Db,
   ensurePlayer,
@@ -14,8 +18,10 @@ import {
   replaceGuestTokenHash,
   resetPasswordHash,
   revokeToken,
+  validTokenHashes,
 } from '@shogi/store';
 import type { AuthStore } from '../domain/auth.js';
+import type { ValidTokenSource } from '../domain/valid-tokens.js';
 
 export function authStoreOver(db: Db): AuthStore {
   return {
@@ -32,12 +38,21 @@ export function authStoreOver(db: Db): AuthStore {
       }),
     replaceGuestTokenHash: (playerId, oldHash, newHash) => replaceGuestTokenHash(db, playerId, oldHash, newHash),
     changePasswordHash: (change) => changePasswordHash(db, change),
-    resetPasswordHash: (username, newHash, now) => resetPasswordHash(db, username, newHash, now),
+    resetPasswordHash: (username, newHash, now, revokePersonal) =>
+      resetPasswordHash(db, username, newHash, now, revokePersonal),
     revokeToken: (playerId, which, now) => revokeToken(db, playerId, which, now),
     listActiveTokens: (playerId, now) => listActiveTokens(db, playerId, now),
     ensurePlayer: async (player) => {
       const row = await ensurePlayer(db, player);
       return { id: row.id, name: row.name };
     },
+  };
+}
+
+/** The valid tokens' hashes (domain/valid-tokens.ts) in PostgreSQL. */
+export function validTokenSourceOver(db: Db): ValidTokenSource {
+  return {
+    count: () => countValidTokens(db, new Date()),
+    hashes: () => validTokenHashes(db, new Date()),
   };
 }
