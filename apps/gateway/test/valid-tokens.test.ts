@@ -10,13 +10,15 @@ function table(hashes: string[]) {
   let release: (() => void) | null = null;
   let gate: Promise<void> | null = null;
   let scans = 0;
-  const source: ValidTokenSource = {
-    count: async () => hashes.length,
-    async *hashes() {
+  const source: ValidTokenSource & { fail: boolean } = {
+    fail: false,
+    async scan(counted, batch) {
+      if (source.fail) throw new Error('database down');
       scans++;
       const rows = [...hashes];
+      counted(rows.length);
       for (let i = 0; i < rows.length; i += 100) {
-        yield rows.slice(i, i + 100);
+        batch(rows.slice(i, i + 100));
         if (gate !== null) await gate;
       }
     },
@@ -82,9 +84,7 @@ describe('ValidTokens', () => {
     const errors: unknown[] = [];
     const valid = new ValidTokens(rows.source, (err) => errors.push(err));
     await valid.reseed();
-    rows.source.count = async () => {
-      throw new Error('database down');
-    };
+    rows.source.fail = true;
     await expect(valid.reseed()).rejects.toThrow('database down');
     expect(errors).toHaveLength(1);
     expect(rows.hashes.every((h) => valid.mayHold(h))).toBe(true);

@@ -311,38 +311,40 @@ export async function deleteDeadTokens(db: Db, before: Date, limit = 1_000): Pro
   return Number(result.numDeletedRows);
 }
 
-/** How many tokens work at `now`: guest tokens, and account tokens neither revoked nor expired. */
-export async function countValidTokens(db: Db, now: Date): Promise<number> {
-  const { rows } = await sql<{ n: string }>`
-    select (select count(*) from players where token_hash is not null)
-      + (select count(*) from tokens where revoked_at is null and (expires_at is null or expires_at > ${now})) as n`.execute(
-    db,
-  );
-  return Number(rows[0]?.n ?? 0);
-}
-
 /**
- * The hashes of the tokens that work at `now` (as countValidTokens), `batch` at a time in
- * hash order: each batch is a walk along a table's unique index from the last hash read, so
- * no query holds a snapshot or a cursor open across the whole scan, and memory holds one batch.
+ * Every token that works at `now` (guest tokens, and account tokens neither revoked nor
+ * expired): their count first, then their hashes, `batch` at a time, from a cursor in one
+ * transaction, so that memory holds one batch and the count and the rows are of one moment.
  */
-export async function* validTokenHashes(db: Db, now: Date, batch = 10_000): AsyncGenerator<string[]> {
-  for (const table of ['players', 'tokens'] as const) {
-    let after = '';
-    for (;;) {
-      const { rows } =
-        table === 'players'
-          ? await sql<{ token_hash: string }>`
-              select token_hash from players where token_hash > ${after}
-              order by token_hash limit ${batch}`.execute(db)
-          : await sql<{ token_hash: string }>`
-              select token_hash from tokens
-              where token_hash > ${after} and revoked_at is null and (expires_at is null or expires_at > ${now})
-              order by token_hash limit ${batch}`.execute(db);
-      if (rows.length === 0) break;
-      yield rows.map((r) => r.token_hash);
-      if (rows.length < batch) break;
-      after = (rows[rows.length - 1] as { token_hash: string }).token_hash;
-    }
-  }
+export async function scanValidTokenHashes(
+  db: Db,
+  now: Date,
+  counted: (count: number) => void,
+  onBatch: (hashes: string[]) => void,
+  batch = 10_000,
+): Promise<void> {
+  await db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute(async (trx) => {
+      const { rows } = await sql<{ n: string }>`
+        select (select count(*) from players where token_hash is not null)
+          + (select count(*) from tokens where revoked_at is null and (expires_at is null or expires_at > ${now})) as n`.execute(
+        trx,
+      );
+      counted(Number(rows[0]?.n ?? 0));
+      await sql`declare valid_token_hashes no scroll cursor for
+        select token_hash from players where token_hash is not null
+        union all
+        select token_hash from tokens where revoked_at is null and (expires_at is null or expires_at > ${now})`.execute(
+        trx,
+      );
+      for (;;) {
+        const fetched = await sql<{ token_hash: string }>`
+          fetch forward ${sql.raw(String(Math.max(1, Math.floor(batch))))} from valid_token_hashes`.execute(trx);
+        if (fetched.rows.length === 0) break;
+        onBatch(fetched.rows.map((r) => r.token_hash));
+      }
+    });
 }

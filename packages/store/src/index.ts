@@ -4,7 +4,6 @@ export {
   type CredentialRow,
   changePasswordHash,
   countActiveTokens,
-  countValidTokens,
   createAccount,
   deleteDeadTokens,
   findAccountById,
@@ -16,8 +15,8 @@ export {
   type NewToken,
   resetPasswordHash,
   revokeToken,
+  scanValidTokenHashes,
   usernameTaken,
-  validTokenHashes,
 } from './accounts.js';
 export * from './analysis/index.js';
 export { type AppendRequest, appendEvents, appendMany } from './append.js';

@@ -11,10 +11,8 @@ import { TokenFilter } from './token-filter.js';
 
 /** Where the valid token hashes are read (PostgreSQL; plugins/auth-store.ts). */
 export interface ValidTokenSource {
-  /** how many valid tokens there are: the filter's size */
-  count(): Promise<number>;
-  /** every valid token's hash, a batch at a time */
-  hashes(): AsyncIterable<readonly string[]>;
+  /** tells how many valid tokens there are (the filter's size), then every one's hash, a batch at a time */
+  scan(counted: (count: number) => void, batch: (hashes: readonly string[]) => void): Promise<void>;
 }
 
 export class ValidTokens {
@@ -73,8 +71,15 @@ export class ValidTokens {
       this.again = false;
       this.during = [];
       try {
-        const next = TokenFilter.forCount(await this.source.count());
-        for await (const batch of this.source.hashes()) for (const hash of batch) next.add(hash);
+        let next = TokenFilter.forCount(0);
+        await this.source.scan(
+          (count) => {
+            next = TokenFilter.forCount(count);
+          },
+          (batch) => {
+            for (const hash of batch) next.add(hash);
+          },
+        );
         for (const hash of this.during) next.add(hash);
         this.filter = next;
       } catch (err) {

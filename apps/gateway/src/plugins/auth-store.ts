@@ -5,7 +5,6 @@
 import {
   changePasswordHash,
   countActiveTokens,
-  countValidTokens,
   createAccount,
   type Db,
   ensurePlayer,
@@ -18,7 +17,7 @@ import {
   replaceGuestTokenHash,
   resetPasswordHash,
   revokeToken,
-  validTokenHashes,
+  scanValidTokenHashes,
 } from '@shogi/store';
 import type { AuthStore } from '../domain/auth.js';
 import type { ValidTokenSource } from '../domain/valid-tokens.js';
@@ -51,8 +50,5 @@ export function authStoreOver(db: Db): AuthStore {
 
 /** The valid tokens' hashes (domain/valid-tokens.ts) in PostgreSQL. */
 export function validTokenSourceOver(db: Db): ValidTokenSource {
-  return {
-    count: () => countValidTokens(db, new Date()),
-    hashes: () => validTokenHashes(db, new Date()),
-  };
+  return { scan: (counted, batch) => scanValidTokenHashes(db, new Date(), counted, batch) };
 }

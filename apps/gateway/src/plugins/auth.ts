@@ -52,6 +52,11 @@ declare module 'fastify' {
   }
 }
 
+/** how long a start waits for the filter of the valid tokens before it serves without it */
+const SEED_START_WAIT_MS = 1_000;
+/** how soon a failed seeding of the filter is tried again */
+const SEED_RETRY_MS = 5_000;
+
 const BEARER = /^Bearer ([\x21-\x7e]{1,200})$/;
 const TICKET = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -93,12 +98,31 @@ export default fp<{ config: GatewayConfig }>(
     // subscription was down are lost, look every token up again and read the valid ones anew
     subscriber.on('ready', () => {
       auth.forgetAll();
-      validTokens.reseed().catch(() => {});
+      void seed();
     });
+    // A seeding that fails (PostgreSQL away) is tried again until one succeeds: the filter in
+    // use may miss the tokens whose notices were lost.
+    let closing = false;
+    let retry: NodeJS.Timeout | undefined;
+    const seed = async (): Promise<void> => {
+      try {
+        await validTokens.reseed();
+      } catch {
+        if (closing) return;
+        await new Promise<void>((resolve) => {
+          retry = setTimeout(resolve, SEED_RETRY_MS);
+          retry.unref();
+        });
+        if (!closing) return seed();
+      }
+    };
     // subscribed before the seeding reads PostgreSQL: a token issued meanwhile is in the rows
     // read or in a notice received, never in neither
     await subscriber.subscribe(revokedChannel, issuedChannel);
-    await validTokens.reseed();
+    // The start waits for the first seeding only so long: a large table is read on while the
+    // gateway serves, every token looked up meanwhile (as before the brake), none refused.
+    const seeded = seed();
+    await Promise.race([seeded, new Promise((resolve) => setTimeout(resolve, SEED_START_WAIT_MS).unref())]);
 
     const failures = createFailureCounter(app, config);
     const ticketKey = (ticket: string) => `${config.channelPrefix}socket-ticket:${hashToken(ticket)}`;
@@ -140,7 +164,11 @@ export default fp<{ config: GatewayConfig }>(
       count: failures.count,
       mayBeValid: (tokenHash: string) => validTokens.mayHold(tokenHash),
     });
-    app.addHook('onClose', async () => failures.close());
+    app.addHook('onClose', async () => {
+      closing = true;
+      clearTimeout(retry);
+      failures.close();
+    });
   },
   { name: 'auth', dependencies: ['redis', 'databases'] },
 );
