@@ -8,7 +8,7 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { buildApp, type CsaFrontEnd } from '@shogi/gateway';
-import { createAccount, createPlayer, insertToken } from '@shogi/store';
+import { createAccount, createPlayer, insertToken, revokeToken, scanValidTokenHashes } from '@shogi/store';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -160,4 +160,38 @@ describe('past its failures, an address still gets in with any valid token', () 
       expect((await call(gatewayB.app, 'GET', '/api/me', undefined, bearer(token))).status).toBe(200);
     expect(await csaLogin(gatewayB.csaPort, username, trip)).toBe(`LOGIN:${username} OK`);
   });
+});
+
+test("the seeding reads every valid token, guests' and accounts', and no revoked or expired one", async () => {
+  const id = randomUUID();
+  await createAccount(stack.db, { id, name: 'scanned', username: 'scanned', passwordHash: '!' });
+  const made = { live: newToken(), revoked: newToken(), expired: newToken() };
+  const tokenIds: Record<string, string> = {};
+  for (const [which, token] of Object.entries(made)) {
+    tokenIds[which] = randomUUID();
+    await insertToken(stack.db, {
+      id: tokenIds[which] as string,
+      playerId: id,
+      kind: 'personal',
+      name: which,
+      tokenHash: sha256(token),
+      scopes: ['read'],
+      expiresAt: which === 'expired' ? new Date(Date.now() - 1000) : null,
+    });
+  }
+  await revokeToken(stack.db, id, { id: tokenIds.revoked as string }, new Date());
+  let count = -1;
+  const hashes: string[] = [];
+  // batches of 3: the cursor is read on past the first
+  await scanValidTokenHashes(
+    stack.db,
+    new Date(),
+    (n) => (count = n),
+    (batch) => hashes.push(...batch),
+    3,
+  );
+  expect(hashes).toHaveLength(count);
+  expect(new Set(hashes).size).toBe(count);
+  for (const token of [before.guest, before.session, before.trip, made.live]) expect(hashes).toContain(sha256(token));
+  for (const token of [made.revoked, made.expired]) expect(hashes).not.toContain(sha256(token));
 });
