@@ -120,7 +120,7 @@ describe('the limit on wrong tokens, per address and per account', () => {
     const limited = await startStack({
       listen: true,
       worker: false,
-      // no cache: a token the gateway has seen valid is looked up again on every use
+      // no cache: every use of a token is braked or looked up
       config: { csaListen: true, csaPort: 0, authCacheMs: 0, authFailures: { max: 40, windowMs: 60_000 } },
     });
     // the accounts and their trips are made on another gateway: this one has never looked

@@ -19,7 +19,7 @@ export interface LoginDeps {
   principalOf(token: string): Promise<Principal | null>;
   /** the token may be valid (never false for a valid one): it may be looked up whatever the counts */
   mayBeValid(token: string): boolean;
-  /** seconds before this address's or account's unknown tokens are looked up again; 0 when they may */
+  /** seconds before this address's or account's trips are looked up whatever the filter; 0 now */
   blockedFor(ip: string, name: string): number;
   /** counts a wrong token from this address for this account */
   failed(ip: string, name: string): void;
