@@ -50,6 +50,7 @@ const CLUSTER_TIER = [
   'tests/integration/socket-auth.test.ts',
   'tests/integration/rating-farming.test.ts',
   'tests/integration/stream-caps.test.ts',
+  'tests/integration/token-filter.test.ts',
   'tests/integration/clock-timeout.test.ts',
   'tests/integration/csa-two-gateways.test.ts',
   'tests/integration/csa-floodgate.test.ts',

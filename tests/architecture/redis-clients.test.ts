@@ -58,6 +58,7 @@ const SINGLE_SERVER_TESTS = [
   'tests/integration/local-delivery.test.ts',
   'tests/integration/private-redis.ts',
   'tests/integration/spectate-redis-restart.test.ts',
+  'tests/integration/token-filter-redis-restart.test.ts',
 ];
 
 it("every other test reaches Redis through the harness, so that it follows the tier's Redis (a cluster or not)", () => {

@@ -467,7 +467,7 @@ describe('accounts', () => {
     expect((await req('GET', '/api/me', { token: othersBot.token })).status).toBe(200);
   });
 
-  test('an operator resets a forgotten password (npm run accounts:reset-password): a temporary one, every session ended', async () => {
+  test('an operator resets a forgotten password (npm run accounts:reset-password): a temporary one, every session and personal token ended', async () => {
     const a = await register(`Reset_${randomBytes(3).toString('hex')}`);
     const here = await login(a.username, a.password);
     const elsewhere = await login(a.username, a.password, appB);
@@ -479,7 +479,7 @@ describe('accounts', () => {
       env,
       encoding: 'utf8',
     });
-    expect(out).toContain('2 session(s) ended');
+    expect(out).toContain('3 token(s) revoked (sessions and personal tokens)');
     const temporary = /temporary password \(shown once\): (\S+)/.exec(out)?.[1] as string;
     secrets.push(temporary);
     expect(temporary.length).toBeGreaterThanOrEqual(16);
@@ -488,7 +488,8 @@ describe('accounts', () => {
     );
     expect((await req('GET', '/api/me', { token: here.token })).status).toBe(401);
     await until(async () => (await req('GET', '/api/me', { token: elsewhere.token, on: appB })).status === 401);
-    expect((await req('GET', '/api/me', { token: bot.token })).status).toBe(200);
+    // whoever knew the old password may have minted personal tokens: they end too
+    expect((await req('GET', '/api/me', { token: bot.token })).status).toBe(401);
     const fresh = await login(a.username, temporary);
     const next = pw();
     const changed = await req('POST', '/api/me/password', {
@@ -496,6 +497,16 @@ describe('accounts', () => {
       body: { currentPassword: temporary, newPassword: next },
     });
     expect(changed.status).toBe(204);
+    // --keep-personal-tokens: the player only forgot the password, the scripts keep working
+    const kept = await personal((await login(a.username, next)).token, ['read']);
+    const keeping = execFileSync(
+      'npm',
+      ['run', '-s', 'accounts:reset-password', '--', a.username, '--keep-personal-tokens'],
+      { env, encoding: 'utf8' },
+    );
+    expect(keeping).toContain('(sessions; personal tokens kept)');
+    secrets.push(/temporary password \(shown once\): (\S+)/.exec(keeping)?.[1] as string);
+    expect((await req('GET', '/api/me', { token: kept.token })).status).toBe(200);
     // an unknown username: exit code 1 and a message
     const unknown = spawnSync('npm', ['run', '-s', 'accounts:reset-password', '--', 'no_such_user_x'], {
       env,

@@ -5,12 +5,19 @@
  * against the address like an unknown bearer token, and against the account; past the limit
  * the right trip still logs in.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { loadConfig } from '@shogi/gateway';
-import { insertToken } from '@shogi/store';
+import { buildApp, loadConfig } from '@shogi/gateway';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CsaClient, pairedGame, play } from './csa-client.js';
-import { bearer, type CsaStack, call, NO_LIMIT, type Stack, startCsaStack, startStack } from './harness.js';
+import {
+  bearer,
+  type CsaStack,
+  call,
+  NO_LIMIT,
+  type Stack,
+  silentLogger,
+  startCsaStack,
+  startStack,
+} from './harness.js';
 
 let stack: CsaStack;
 let port: number;
@@ -33,7 +40,7 @@ interface Account {
   readonly session: string;
 }
 
-async function account(on: Stack, username: string): Promise<Account> {
+async function account(on: Pick<Stack, 'app'>, username: string): Promise<Account> {
   const password = `pw-${username}-long-enough`;
   const created = await call(on.app, 'POST', '/api/accounts', { username, password });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -41,22 +48,7 @@ async function account(on: Stack, username: string): Promise<Account> {
   return { id: created.body.id, username, session: session.body.token };
 }
 
-/** A csa:play personal token of the account, written to the store directly: the gateway has never seen it. */
-async function storedTrip(on: Stack, owner: Account): Promise<string> {
-  const trip = randomBytes(32).toString('base64url');
-  await insertToken(on.db, {
-    id: randomUUID(),
-    playerId: owner.id,
-    kind: 'personal',
-    name: 'engine',
-    tokenHash: createHash('sha256').update(trip).digest('hex'),
-    scopes: ['csa:play'],
-    expiresAt: null,
-  });
-  return trip;
-}
-
-async function token(on: Stack, owner: Account, scopes: string[]): Promise<string> {
+async function token(on: Pick<Stack, 'app'>, owner: Account, scopes: string[]): Promise<string> {
   const made = await call(on.app, 'POST', '/api/tokens', { name: 'engine', scopes }, bearer(owner.session));
   expect(made.status, JSON.stringify(made.body)).toBe(201);
   return made.body.token;
@@ -128,15 +120,16 @@ describe('the limit on wrong tokens, per address and per account', () => {
     const limited = await startStack({
       listen: true,
       worker: false,
-      // no cache: a token the gateway has seen valid is looked up again on every use
+      // no cache: every use of a token is braked or looked up
       config: { csaListen: true, csaPort: 0, authCacheMs: 0, authFailures: { max: 40, windowMs: 60_000 } },
     });
+    // the accounts and their trips are made on another gateway: this one has never looked
+    // them up, and holds them only by that gateway's announcement
+    const elsewhere = { app: await buildApp(limited.config, silentLogger()) };
     try {
       const port = limited.csaPort as number;
-      const [f, g] = [await account(limited, 'engine_f'), await account(limited, 'engine_g')];
-      // the trips are made elsewhere (by the operator's store, as by another gateway): this
-      // gateway has never seen them, so it cannot tell them from guesses but by the accounts
-      const [tripF, tripG] = [await storedTrip(limited, f), await storedTrip(limited, g)];
+      const [f, g] = [await account(elsewhere, 'engine_f'), await account(elsewhere, 'engine_g')];
+      const [tripF, tripG] = [await token(elsewhere, f, ['csa:play']), await token(elsewhere, g, ['csa:play'])];
       for (let i = 0; i < 45; i++) {
         const client = await CsaClient.open(port);
         expect(await client.login('engine_f', `limit-300-10,wrong${i}`)).toBe('LOGIN:incorrect');
@@ -154,7 +147,7 @@ describe('the limit on wrong tokens, per address and per account', () => {
       expect(await right.login('engine_f', `limit-300-10,${tripF}`)).toBe('LOGIN:engine_f OK');
       const other = await CsaClient.open(port);
       expect(await other.login('engine_g', `limit-300-10,${tripG}`)).toBe('LOGIN:engine_g OK');
-      // and, seen valid now, the same tokens work over HTTP from that address
+      // and the same tokens work over HTTP from that address
       for (const trip of [tripF, tripG])
         expect((await call(limited.app, 'GET', '/api/me', undefined, bearer(trip))).status).toBe(200);
       // a trip of the right account used under another account's name is still wrong
@@ -162,6 +155,7 @@ describe('the limit on wrong tokens, per address and per account', () => {
       expect(await swapped.login('engine_g', `limit-300-10,${tripF}`)).toBe('LOGIN:incorrect');
       for (const c of [guess, right, other, swapped]) c.close();
     } finally {
+      await elsewhere.app.close();
       await limited.close();
     }
   });

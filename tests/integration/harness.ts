@@ -202,6 +202,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
   const db = createDb(database.url, { max: 4 });
   await migrateToLatest(db);
+  // minted before the gateway starts, as an operator's token is: the gateway reads it with
+  // every other valid token into its filter (domain/valid-tokens.ts)
+  const adminToken = await mintAdminToken(db);
   const logger = silentLogger();
   let csa: CsaFrontEnd | null = null;
   let housePlayers: HousePlayers | null = null;
@@ -218,7 +221,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       housePlayers = bound;
     },
   });
-  const adminToken = await mintAdminToken(db);
   adminTokens.set(app, adminToken);
   let baseUrl = '';
   if (options.listen) baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });

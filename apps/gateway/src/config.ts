@@ -69,7 +69,7 @@ export interface GatewayConfig {
   /** open player and lobby sockets and token-bound streams per client address and per player, on each gateway (0: no limit) */
   readonly socketMaxPerIp: number;
   readonly socketMaxPerPlayer: number;
-  /** unknown bearer tokens or wrong CSA trips a client address (and, for trips, an account) may present per window before its lookups of unknown tokens are refused (max 0: no limit) */
+  /** unknown bearer tokens or wrong CSA trips a client address (and, for trips, an account) may present per window before its tokens are looked up only if the filter of the valid tokens may hold them (max 0: no limit) */
   readonly authFailures: RateLimit;
   /** request rate limits, shared by all gateways through Redis; `max` 0 turns one off */
   readonly rateLimits: RateLimits;

@@ -129,13 +129,15 @@ async function revokeTokens(
 
 /**
  * An operator's reset: sets the account's password hash whatever it was and revokes all its
- * session tokens. Returns the player and the revoked hashes, or undefined for no such username.
+ * session tokens, and its personal tokens unless `revokePersonal` is false. Returns the player
+ * and the revoked hashes, or undefined for no such username.
  */
 export async function resetPasswordHash(
   db: Db,
   username: string,
   newHash: string,
   now: Date,
+  revokePersonal = true,
 ): Promise<{ playerId: string; revokedHashes: string[] } | undefined> {
   return db.transaction().execute(async (trx) => {
     const account = await trx
@@ -145,7 +147,8 @@ export async function resetPasswordHash(
       .returning('player_id')
       .executeTakeFirst();
     if (account === undefined) return undefined;
-    return { playerId: account.player_id, revokedHashes: await revokeTokens(trx, account.player_id, now, null) };
+    const kinds: TokenRowKind[] = revokePersonal ? ['session', 'personal'] : ['session'];
+    return { playerId: account.player_id, revokedHashes: await revokeTokens(trx, account.player_id, now, null, kinds) };
   });
 }
 
@@ -306,4 +309,42 @@ export async function deleteDeadTokens(db: Db, before: Date, limit = 1_000): Pro
     )
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/**
+ * Every token that works at `now` (guest tokens, and account tokens neither revoked nor
+ * expired): their count first, then their hashes, `batch` at a time, from a cursor in one
+ * transaction, so that memory holds one batch and the count and the rows are of one moment.
+ */
+export async function scanValidTokenHashes(
+  db: Db,
+  now: Date,
+  counted: (count: number) => void,
+  onBatch: (hashes: string[]) => void,
+  batch = 10_000,
+): Promise<void> {
+  await db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute(async (trx) => {
+      const { rows } = await sql<{ n: string }>`
+        select (select count(*) from players where token_hash is not null)
+          + (select count(*) from tokens where revoked_at is null and (expires_at is null or expires_at > ${now})) as n`.execute(
+        trx,
+      );
+      counted(Number(rows[0]?.n ?? 0));
+      await sql`declare valid_token_hashes no scroll cursor for
+        select token_hash from players where token_hash is not null
+        union all
+        select token_hash from tokens where revoked_at is null and (expires_at is null or expires_at > ${now})`.execute(
+        trx,
+      );
+      for (;;) {
+        const fetched = await sql<{ token_hash: string }>`
+          fetch forward ${sql.raw(String(Math.max(1, Math.floor(batch))))} from valid_token_hashes`.execute(trx);
+        if (fetched.rows.length === 0) break;
+        onBatch(fetched.rows.map((r) => r.token_hash));
+      }
+    });
 }

@@ -15,6 +15,7 @@ export {
   type NewToken,
   resetPasswordHash,
   revokeToken,
+  scanValidTokenHashes,
   usernameTaken,
 } from './accounts.js';
 export * from './analysis/index.js';

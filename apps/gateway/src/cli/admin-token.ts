@@ -6,10 +6,10 @@
  * as for the server.
  */
 import { parseArgs } from 'node:util';
-import { closeClient, redisClient } from '@shogi/redis';
+import { closeClient, publish, redisClient } from '@shogi/redis';
 import { createDb } from '@shogi/store';
 import { loadConfig } from '../config.js';
-import { createAuthService, KNOWN_MS, knownTokenKey } from '../domain/auth.js';
+import { createAuthService } from '../domain/auth.js';
 import { authStoreOver } from '../plugins/auth-store.js';
 
 const USAGE = 'usage: npm run admin:token -- USERNAME [--days 1-365] [--name NAME]';
@@ -37,8 +37,8 @@ function parse(): { username: string; days: number | undefined; name: string } {
 const { username, days, name } = parse();
 const config = loadConfig(process.env);
 const db = createDb(config.databaseUrl, { max: 1, applicationName: 'shogi-admin-token' });
-// the gateways brake lookups of tokens none of them knows from an address past its failures:
-// the new token is told to them as one they issued would be, so its first use is never braked
+// the gateways look a token up from an address past its failures only if their filters of the
+// valid tokens hold it: the new token is announced to them as one they issued would be
 const redis = redisClient(config, 'admin-token', { lazyConnect: true });
 const told: Promise<unknown>[] = [];
 try {
@@ -47,13 +47,13 @@ try {
     cacheMs: 0,
     sessionTtlDays: config.sessionTtlDays,
     announceRevoked: async () => {},
-    learned: (tokenHash) => {
+    issued: (tokenHash) => {
       told.push(
-        redis
-          .set(knownTokenKey(config.channelPrefix, tokenHash), '1', 'PX', KNOWN_MS)
-          .catch((err: unknown) =>
-            console.error(`the gateways were not told of the token (${(err as Error).message}): it works all the same`),
+        publish(redis, `${config.channelPrefix}auth:issued`, tokenHash).catch((err: unknown) =>
+          console.error(
+            `the gateways were not told of the token (${(err as Error).message}): from an address past its failures it works after their next seeding (a restart or a Redis reconnection)`,
           ),
+        ),
       );
     },
   });

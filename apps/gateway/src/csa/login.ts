@@ -4,10 +4,8 @@
  * per-address guest limit); with one, the trip is a personal API token of the account
  * `<name>` holding the `csa:play` scope. A wrong trip counts against the address like an
  * unknown bearer token, and against the account (AUTH_FAILURES_MAX each), and every refusal
- * reads `LOGIN:incorrect`. Past either count the right trip still gets in: a token some gateway
- * has seen valid is looked up, and any other is checked against the account's own tokens, read
- * once a window (and for a limited number of accounts per address), instead of being looked
- * up as a guess would be.
+ * reads `LOGIN:incorrect`. Past either count a trip is looked up only if the gateway's filter
+ * of every valid token may hold it: the right trip still gets in, and a guess costs no lookup.
  */
 import type { Principal } from '../domain/auth.js';
 import type { Player } from '../domain/player.js';
@@ -19,14 +17,9 @@ export interface LoginDeps {
   createGuest(name: string, ip: string): Promise<Player>;
   /** the principal of a bearer token, or null when it is unknown, revoked or expired */
   principalOf(token: string): Promise<Principal | null>;
-  /** some gateway has seen the token valid: it may be looked up whatever the counts */
-  known(token: string): Promise<boolean>;
-  /**
-   * the token is one of the account's csa:play tokens, checked without looking the token up
-   * (false without a read once the address has had its share of accounts read this window)
-   */
-  accountHolds(name: string, token: string, ip: string): Promise<boolean>;
-  /** seconds before this address's or account's unknown tokens are looked up again; 0 when they may */
+  /** the token may be valid (never false for a valid one): it may be looked up whatever the counts */
+  mayBeValid(token: string): boolean;
+  /** seconds before this address's or account's trips are looked up whatever the filter; 0 now */
   blockedFor(ip: string, name: string): number;
   /** counts a wrong token from this address for this account */
   failed(ip: string, name: string): void;
@@ -65,11 +58,7 @@ export async function login(
     }
   }
   // past the failures a guess costs no lookup, and the right trip, one of the account's, still gets in
-  if (
-    deps.blockedFor(ip, line.name) > 0 &&
-    !(await deps.known(trip)) &&
-    !(await deps.accountHolds(line.name, trip, ip))
-  ) {
+  if (deps.blockedFor(ip, line.name) > 0 && !deps.mayBeValid(trip)) {
     deps.failed(ip, line.name);
     return refused('too many wrong tokens from this address or for this account');
   }

@@ -67,8 +67,7 @@ export default fp<{ config: GatewayConfig }>(
         return app.guests.create(name);
       },
       principalOf: (token) => app.auth.byHash(hashToken(token)),
-      known: (token) => app.authFailures.known(hashToken(token)),
-      accountHolds: (name, token, ip) => app.authFailures.accountHolds(name, hashToken(token), ip),
+      mayBeValid: (token) => app.authFailures.mayBeValid(hashToken(token)),
       blockedFor: (ip, name) => app.authFailures.blockedFor(ip, name),
       failed: (ip, name) => app.authFailures.count(ip, name),
     };

@@ -78,7 +78,12 @@ export interface AuthStore {
     readonly revokePersonal: boolean;
     readonly now: Date;
   }): Promise<string[] | null>;
-  resetPasswordHash(username: string, newHash: string, now: Date): Promise<{ revokedHashes: string[] } | undefined>;
+  resetPasswordHash(
+    username: string,
+    newHash: string,
+    now: Date,
+    revokePersonal: boolean,
+  ): Promise<{ revokedHashes: string[] } | undefined>;
   /** The revoked token's hash; undefined when none matched (or it was revoked already). */
   revokeToken(
     playerId: string,
@@ -105,26 +110,17 @@ export interface AuthServiceDeps {
   /** tells the other gateways that a token was revoked (best effort: the cache age bounds the rest) */
   readonly announceRevoked: (tokenHash: string) => Promise<void>;
   /**
-   * told once (per gateway and KNOWN_MS) of each token hash this gateway has learned is valid,
-   * so that the other gateways may know it too
+   * told of every token issued here (domain/valid-tokens.ts: every gateway's filter of the
+   * valid tokens must hold it before its first use)
    */
-  readonly learned?: (tokenHash: string) => void;
+  readonly issued?: (tokenHash: string) => void;
+  /** told of every token looked up in the store and found valid */
+  readonly found?: (tokenHash: string) => void;
   readonly now?: () => Date;
   readonly argon2?: Options;
 }
 
 const DAY_MS = 86_400_000;
-/**
- * How long a gateway remembers that a token hash was valid (below): a session's lifetime. It
- * only lets the token be looked up past the brake on unknown tokens; every use is still checked.
- */
-export const KNOWN_MS = 30 * DAY_MS;
-/**
- * The Redis key that tells every gateway a token hash is real (plugins/auth.ts): written by a
- * gateway that issues or looks one up, and by the operator CLI that mints one outside them.
- */
-export const knownTokenKey = (channelPrefix: string, tokenHash: string): string =>
-  `${channelPrefix}known-token:${tokenHash}`;
 const isScope = (s: string): s is Scope => (SCOPES as readonly string[]).includes(s);
 
 export type AuthService = ReturnType<typeof createAuthService>;
@@ -133,22 +129,12 @@ export function createAuthService(deps: AuthServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const options = deps.argon2 ?? ARGON2_OPTIONS;
   const cache = new TokenCache<Principal>(deps.cacheMs);
-  // The hashes this gateway has seen valid (looked up or issued here). An address past its
-  // failures has its unknown tokens refused without a lookup; a token known here is still
-  // looked up, so its holder is not locked out by a guesser sharing the address.
-  const known = new TokenCache<true>(KNOWN_MS);
-  const vouch = (tokenHash: string) => {
-    const at = now().getTime();
-    const fresh = known.get(tokenHash, at) === undefined;
-    known.set(tokenHash, true, at);
-    if (fresh) deps.learned?.(tokenHash);
-  };
+  const issued = (tokenHash: string) => deps.issued?.(tokenHash);
   // told of every token this gateway learns is revoked (sockets opened with it close)
   const revokedListeners = new Set<(tokenHash: string) => void>();
   const forgetAllListeners = new Set<() => void>();
   const forget = (tokenHash: string) => {
     cache.delete(tokenHash);
-    known.delete(tokenHash);
     for (const listener of revokedListeners) listener(tokenHash);
   };
   // a login for an unknown username verifies against this, so it takes as long as a wrong password
@@ -191,7 +177,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     const principal = principalOf(row);
     if (expired(principal, at)) return null;
     cache.set(tokenHash, principal, at.getTime());
-    vouch(tokenHash);
+    deps.found?.(tokenHash);
     return principal;
   }
 
@@ -212,27 +198,8 @@ export function createAuthService(deps: AuthServiceDeps) {
     /** Whether this token is in the cache (a lookup would cost nothing). */
     cached: (tokenHash: string) => cache.get(tokenHash, now().getTime()) !== undefined,
 
-    /**
-     * Whether this gateway has seen this token valid (cached, looked up or issued here, and not
-     * revoked since): it may be looked up even from an address past its failures.
-     */
-    known: (tokenHash: string) =>
-      cache.get(tokenHash, now().getTime()) !== undefined || known.get(tokenHash, now().getTime()) !== undefined,
-
     /** Tells the service a token was just issued for a player (a guest's, made by the game service). */
-    vouch,
-
-    /**
-     * The hashes of the account's active personal tokens with `scope`, read in one query: a CSA
-     * trip is checked against them when its address or account is past its failures, so that
-     * the right trip gets in without a lookup of every wrong one. Empty for an unknown username.
-     */
-    async accountTokenHashes(username: string, scope: Scope): Promise<string[]> {
-      const account = await deps.store.findAccountByUsername(username);
-      if (account === undefined) return [];
-      const rows = await deps.store.listActiveTokens(account.playerId, now());
-      return rows.filter((r) => r.kind === 'personal' && r.scopes.includes(scope)).map((r) => r.token_hash);
-    },
+    issued,
 
     /** A revocation announced by another gateway. */
     forget,
@@ -279,7 +246,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         scopes: ['admin'],
         expiresAt,
       });
-      vouch(row.token_hash);
+      issued(row.token_hash);
       return { token, id: row.id, expiresAt };
     },
 
@@ -302,7 +269,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         scopes: [...OWN_PLAYER_SCOPES],
         expiresAt: null,
       });
-      vouch(row.token_hash);
+      issued(row.token_hash);
       return {
         ...player,
         token,
@@ -336,7 +303,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         scopes,
         expiresAt: new Date(now().getTime() + deps.sessionTtlDays * DAY_MS),
       });
-      vouch(row.token_hash);
+      issued(row.token_hash);
       return {
         id: row.id,
         token,
@@ -356,8 +323,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       const tokenHash = hashToken(token);
       if (!(await deps.store.replaceGuestTokenHash(principal.id, principal.tokenHash, tokenHash)))
         throw new ApiError('UNAUTHORIZED', 'the token was replaced already');
-      // issued here like any other: its holder may share an address with a guesser
-      vouch(tokenHash);
+      issued(tokenHash);
       await revoked(principal.tokenHash);
       return { token };
     },
@@ -394,15 +360,24 @@ export function createAuthService(deps: AuthServiceDeps) {
 
     /**
      * An operator's reset (there is no e-mail to send a link to): a random temporary password,
-     * shown once to the operator, and every session of the account ended on every gateway.
-     * The player logs in with it and changes it. Undefined for an unknown username.
+     * shown once to the operator, and every session of the account ended on every gateway, and
+     * its personal API tokens too unless `revokePersonalTokens` is false (as a password change:
+     * whoever took the account may have minted some). Undefined for an unknown username.
      */
-    async resetPassword(username: string): Promise<{ temporaryPassword: string; sessionsEnded: number } | undefined> {
+    async resetPassword(
+      username: string,
+      { revokePersonalTokens = true }: { readonly revokePersonalTokens?: boolean } = {},
+    ): Promise<{ temporaryPassword: string; tokensRevoked: number } | undefined> {
       const temporaryPassword = randomBytes(12).toString('base64url');
-      const reset = await deps.store.resetPasswordHash(username, await argon2Hash(temporaryPassword, options), now());
+      const reset = await deps.store.resetPasswordHash(
+        username,
+        await argon2Hash(temporaryPassword, options),
+        now(),
+        revokePersonalTokens,
+      );
       if (reset === undefined) return undefined;
       await Promise.all(reset.revokedHashes.map((hash) => revoked(hash)));
-      return { temporaryPassword, sessionsEnded: reset.revokedHashes.length };
+      return { temporaryPassword, tokensRevoked: reset.revokedHashes.length };
     },
 
     /** Revokes the presented session token. */
@@ -431,7 +406,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         at,
       );
       if (row === 'full') throw new ApiError('TOO_MANY_TOKENS', `at most ${MAX_PERSONAL_TOKENS} personal tokens`);
-      vouch(row.token_hash);
+      issued(row.token_hash);
       return { ...infoOf(row), kind: 'personal', token };
     },
 

@@ -1,4 +1,7 @@
-/** The auth service's store port (domain/auth.ts AuthStore) over @shogi/store's accounts and tokens. */
+/**
+ * The auth service's store port (domain/auth.ts AuthStore) over @shogi/store's accounts and
+ * tokens, and the source of the gateway's filter of valid tokens.
+ */
 import {
   changePasswordHash,
   countActiveTokens,
@@ -14,8 +17,10 @@ import {
   replaceGuestTokenHash,
   resetPasswordHash,
   revokeToken,
+  scanValidTokenHashes,
 } from '@shogi/store';
 import type { AuthStore } from '../domain/auth.js';
+import type { ValidTokenSource } from '../domain/valid-tokens.js';
 
 export function authStoreOver(db: Db): AuthStore {
   return {
@@ -32,7 +37,8 @@ export function authStoreOver(db: Db): AuthStore {
       }),
     replaceGuestTokenHash: (playerId, oldHash, newHash) => replaceGuestTokenHash(db, playerId, oldHash, newHash),
     changePasswordHash: (change) => changePasswordHash(db, change),
-    resetPasswordHash: (username, newHash, now) => resetPasswordHash(db, username, newHash, now),
+    resetPasswordHash: (username, newHash, now, revokePersonal) =>
+      resetPasswordHash(db, username, newHash, now, revokePersonal),
     revokeToken: (playerId, which, now) => revokeToken(db, playerId, which, now),
     listActiveTokens: (playerId, now) => listActiveTokens(db, playerId, now),
     ensurePlayer: async (player) => {
@@ -40,4 +46,9 @@ export function authStoreOver(db: Db): AuthStore {
       return { id: row.id, name: row.name };
     },
   };
+}
+
+/** The valid tokens' hashes (domain/valid-tokens.ts) in PostgreSQL. */
+export function validTokenSourceOver(db: Db): ValidTokenSource {
+  return { scan: (counted, batch) => scanValidTokenHashes(db, new Date(), counted, batch) };
 }

@@ -6,27 +6,21 @@
  * on Redis so every gateway drops the token from its cache, and closes its sockets, at once; a
  * lost notice is bounded by the cache age (AUTH_CACHE_MS). Unknown tokens are counted per client
  * address (and wrong CSA trips per account too): past AUTH_FAILURES_MAX in a window, that
- * address's lookups of tokens no gateway knows are refused with 429. A token some gateway has
- * seen valid is still looked up: the brake saves lookups of guesses, and must not lock out the
- * holders of real tokens who share an address with a guesser.
+ * address's tokens are looked up only if the gateway's filter of every valid token
+ * (domain/valid-tokens.ts) may hold them, and refused with 429 otherwise. The filter has no
+ * false negatives, so a valid token is never refused for a guesser sharing its address: the
+ * brake only saves the lookups of guesses.
  */
 import { randomBytes } from 'node:crypto';
 import { publish } from '@shogi/redis';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
-import { AccountTrips } from '../domain/account-trips.js';
 import { ApiError } from '../domain/api-error.js';
-import {
-  type AuthService,
-  createAuthService,
-  hashToken,
-  KNOWN_MS,
-  knownTokenKey,
-  type Principal,
-} from '../domain/auth.js';
+import { type AuthService, createAuthService, hashToken, type Principal } from '../domain/auth.js';
 import { addressKey } from '../domain/client-address.js';
-import { authStoreOver } from './auth-store.js';
+import { ValidTokens } from '../domain/valid-tokens.js';
+import { authStoreOver, validTokenSourceOver } from './auth-store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -48,19 +42,20 @@ declare module 'fastify' {
       blockedFor(ip: string, account?: string): number;
       /** counts a wrong token from the address (and against the account, when named) */
       count(ip: string, account?: string): void;
-      /** Whether some gateway has seen this token valid (it is no guess), from memory or Redis. */
-      known(tokenHash: string): Promise<boolean>;
       /**
-       * Whether the token is one of the account's active personal tokens with `csa:play`,
-       * against the account's token hashes read at most once a window, and for an address
-       * that has had its share of accounts read this window, false unread
-       * (domain/account-trips.ts): how a trip is checked when its address or account is past
-       * its failures, without one lookup per guess.
+       * Whether the token may be valid (the filter of every valid token holds it, or it is a
+       * false positive): a token of an address or account past its failures is looked up
+       * only then. Never false for a valid token.
        */
-      accountHolds(account: string, tokenHash: string, ip: string): Promise<boolean>;
+      mayBeValid(tokenHash: string): boolean;
     };
   }
 }
+
+/** how long a start waits for the filter of the valid tokens before it serves without it */
+const SEED_START_WAIT_MS = 1_000;
+/** how soon a failed seeding of the filter is tried again */
+const SEED_RETRY_MS = 5_000;
 
 const BEARER = /^Bearer ([\x21-\x7e]{1,200})$/;
 const TICKET = /^[A-Za-z0-9_-]{1,64}$/;
@@ -73,43 +68,68 @@ export function tokenOf(request: FastifyRequest): string | null {
 
 export default fp<{ config: GatewayConfig }>(
   async (app: FastifyInstance, { config }) => {
-    const channel = `${config.channelPrefix}auth:revoked`;
-    // The token hashes some gateway has seen valid, each a key for KNOWN_MS: a gateway that
-    // has not seen a token yet asks here before refusing it to an address past its failures.
-    // Only a real token's hash is ever written, so a guess finds nothing, at the cost of one
-    // Redis read and no database lookup.
-    const knownKey = (tokenHash: string) => knownTokenKey(config.channelPrefix, tokenHash);
+    const revokedChannel = `${config.channelPrefix}auth:revoked`;
+    const issuedChannel = `${config.channelPrefix}auth:issued`;
+    const log = app.log.child({ component: 'auth' });
+    const validTokens = new ValidTokens(validTokenSourceOver(app.databases.auth), (err) =>
+      log.warn({ err }, 'auth: the filter of valid tokens was not rebuilt; the one in use stays'),
+    );
     const auth = createAuthService({
       store: authStoreOver(app.databases.auth),
       cacheMs: config.authCacheMs,
       sessionTtlDays: config.sessionTtlDays,
-      announceRevoked: async (tokenHash) => {
-        await publish(app.redis, channel, tokenHash);
-        await app.redis.del(knownKey(tokenHash));
-      },
-      learned: (tokenHash) => {
-        app.redis
-          .set(knownKey(tokenHash), '1', 'PX', KNOWN_MS)
-          .catch((err: unknown) => app.log.debug({ err }, 'auth: known token not shared'));
+      announceRevoked: (tokenHash) => publish(app.redis, revokedChannel, tokenHash).then(() => {}),
+      // valid, so in the filter already, but for a notice lost while no seeding followed
+      found: (tokenHash) => validTokens.add(tokenHash),
+      issued: (tokenHash) => {
+        // in this gateway's filter before the token leaves it; the others' at the notice
+        validTokens.add(tokenHash);
+        publish(app.redis, issuedChannel, tokenHash).catch((err: unknown) =>
+          log.warn({ err }, 'auth: a new token was not announced; the other gateways hold it at their next seeding'),
+        );
       },
     });
     const subscriber = app.subscribers.auth;
-    subscriber.on('message', (_channel: string, tokenHash: string) => auth.forget(tokenHash));
+    subscriber.on('message', (channel: string, tokenHash: string) => {
+      if (channel === revokedChannel) auth.forget(tokenHash);
+      else if (channel === issuedChannel) validTokens.add(tokenHash);
+    });
     // connected before this plugin, so 'ready' is a reconnection: notices sent while the
-    // subscription was down are lost, look every token up again
-    subscriber.on('ready', () => auth.forgetAll());
-    await subscriber.subscribe(channel);
+    // subscription was down are lost, look every token up again and read the valid ones anew
+    subscriber.on('ready', () => {
+      auth.forgetAll();
+      void seed();
+    });
+    // A seeding that fails (PostgreSQL away) is tried again until one succeeds: the filter in
+    // use may miss the tokens whose notices were lost.
+    let closing = false;
+    let retry: NodeJS.Timeout | undefined;
+    const seed = async (): Promise<void> => {
+      try {
+        await validTokens.reseed();
+      } catch {
+        if (closing) return;
+        await new Promise<void>((resolve) => {
+          retry = setTimeout(resolve, SEED_RETRY_MS);
+          retry.unref();
+        });
+        if (!closing) return seed();
+      }
+    };
+    // subscribed before the seeding reads PostgreSQL: a token issued meanwhile is in the rows
+    // read or in a notice received, never in neither
+    await subscriber.subscribe(revokedChannel, issuedChannel);
+    // The start waits for the first seeding only so long: a large table is read on while the
+    // gateway serves, every token looked up meanwhile (as before the brake), none refused.
+    const seeded = seed();
+    await Promise.race([seeded, new Promise((resolve) => setTimeout(resolve, SEED_START_WAIT_MS).unref())]);
 
     const failures = createFailureCounter(app, config);
     const ticketKey = (ticket: string) => `${config.channelPrefix}socket-ticket:${hashToken(ticket)}`;
 
-    /** Whether some gateway has seen this token valid (false when Redis cannot say). */
-    const knownElsewhere = async (tokenHash: string): Promise<boolean> =>
-      (await app.redis.exists(knownKey(tokenHash)).catch(() => 0)) === 1;
-
     const principalOf = async (request: FastifyRequest, tokenHash: string): Promise<Principal> => {
       const blocked = failures.blockedFor(request.ip);
-      if (blocked > 0 && !auth.known(tokenHash) && !(await knownElsewhere(tokenHash)))
+      if (blocked > 0 && !validTokens.mayHold(tokenHash))
         throw new ApiError('RATE_LIMITED', `too many unknown tokens from this address; retry in ${blocked} s`, {
           retryAfterSeconds: blocked,
         });
@@ -139,19 +159,16 @@ export default fp<{ config: GatewayConfig }>(
       await app.redis.set(ticketKey(ticket), principal.tokenHash, 'PX', config.socketTicketTtlMs);
       return { ticket, expiresAt: new Date(Date.now() + config.socketTicketTtlMs) };
     });
-    // an account's csa:play token hashes, kept a window, for the trips of a blocked address or
-    // account; a blocked address may have as many accounts read a window as it had failures
-    const accountTrips = new AccountTrips((account) => auth.accountTokenHashes(account, 'csa:play'), {
-      windowMs: config.authFailures.windowMs,
-      readsPerAddress: config.authFailures.max,
-    });
     app.decorate('authFailures', {
       blockedFor: failures.blockedFor,
       count: failures.count,
-      known: async (tokenHash: string) => auth.known(tokenHash) || (await knownElsewhere(tokenHash)),
-      accountHolds: (account: string, tokenHash: string, ip: string) => accountTrips.holds(account, tokenHash, ip),
+      mayBeValid: (tokenHash: string) => validTokens.mayHold(tokenHash),
     });
-    app.addHook('onClose', async () => failures.close());
+    app.addHook('onClose', async () => {
+      closing = true;
+      clearTimeout(retry);
+      failures.close();
+    });
   },
   { name: 'auth', dependencies: ['redis', 'databases'] },
 );
@@ -159,8 +176,8 @@ export default fp<{ config: GatewayConfig }>(
 /**
  * Unknown tokens per client address (an IPv6 client by its /64) and wrong trips per account,
  * counted in Redis across gateways (one key per address or account and window). A gateway that
- * sees one pass the limit refuses its lookups of unknown tokens until the window ends: a flood
- * of random tokens then costs no PostgreSQL lookup, only the read of the shared known tokens.
+ * sees one pass the limit refuses its lookups of tokens its filter does not hold until the
+ * window ends: a flood of random tokens then costs no PostgreSQL lookup.
  */
 function createFailureCounter(app: FastifyInstance, config: GatewayConfig) {
   const { max, windowMs } = config.authFailures;
