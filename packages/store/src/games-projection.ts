@@ -63,14 +63,8 @@ export function applyToGameRow(patch: GameRowPatch, seq: number, event: GameEven
       next.deadline_at = firstMoveDeadline(d);
       return next;
     }
-    case 'MoveAccepted': {
-      const d = event.data;
-      next.ply = d.ply;
-      next.sfen = d.sfen;
-      next.side_to_move = sideOfSfen(d.sfen);
-      if (d.clock !== undefined) next.deadline_at = new Date(d.clock.deadlineAt);
-      return next;
-    }
+    // a takeback records the position it returns to as a move records the one it reaches
+    case 'MoveAccepted':
     case 'TakebackAccepted': {
       const d = event.data;
       next.ply = d.ply;

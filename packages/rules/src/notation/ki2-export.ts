@@ -8,7 +8,7 @@
 import { type Color, ok, type Result } from '../types.js';
 import { DECLARATION_NOTE, declarationFailed } from './cross-format.js';
 import { ki2Move } from './ki2-move.js';
-import { kifHeaderLines } from './kif-export.js';
+import { kifCommentLines, kifHeaderLines } from './kif-export.js';
 import { kifHandicapName } from './kif-words.js';
 import {
   applyTrack,
@@ -101,9 +101,9 @@ function writeLine(
     row = [];
   };
   const comments = (ply: number): void => {
-    const mine = line.comments.filter((c) => c.ply === ply);
-    if (mine.length > 0) flush();
-    for (const c of mine) for (const text of c.text.split(/\r?\n/)) out.push(`${c.kind === 'note' ? '#' : '*'}${text}`);
+    const lines = kifCommentLines(line.comments, ply);
+    if (lines.length > 0) flush();
+    out.push(...lines);
   };
   comments(line.ply - 1);
   for (const [i, usi] of line.moves.entries()) {

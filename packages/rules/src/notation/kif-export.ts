@@ -108,8 +108,7 @@ function writeLine(out: string[], line: Line, start: LineStart, result?: StatedR
   let lastTo = start.lastTo;
   const branched = new Set(line.variations.map((v) => v.ply));
   const comments = (ply: number): void => {
-    for (const c of line.comments)
-      if (c.ply === ply) for (const text of c.text.split(/\r?\n/)) out.push(`${c.kind === 'note' ? '#' : '*'}${text}`);
+    out.push(...kifCommentLines(line.comments, ply));
   };
   comments(line.ply - 1);
   for (const [i, usi] of line.moves.entries()) {
@@ -174,6 +173,13 @@ function writeVariations(out: string[], line: Line, start: LineStart): RecordErr
 function closingLine(record: GameRecord): string | null {
   if (!record.result) return null;
   return `まで${record.moves.length}手で${record.result.text}`;
+}
+
+/** The comments of `ply` as KIF and KI2 write them: `*` a comment on the move, `#` a note readers skip. */
+export function kifCommentLines(comments: readonly RecordComment[], ply: number): string[] {
+  return comments
+    .filter((c) => c.ply === ply)
+    .flatMap((c) => c.text.split(/\r?\n/).map((text) => `${c.kind === 'note' ? '#' : '*'}${text}`));
 }
 
 /** The header KIF and KI2 share: key：value lines, players, 手合割 or a BOD diagram of any other start. */
