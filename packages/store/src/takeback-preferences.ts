@@ -1,6 +1,6 @@
 /**
  * Accounts' takeback preferences (migration 0016). A guest, or an id no account has, takes
- * takebacks always, lishogi's default.
+ * takebacks always, the default.
  */
 import { DEFAULT_TAKEBACK_PREFERENCE, TAKEBACK_PREFERENCES, type TakebackPreference } from '@shogi/game';
 import { type Kysely, sql } from 'kysely';
