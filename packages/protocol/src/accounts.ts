@@ -168,7 +168,7 @@ export type SocketTicketResponse = Static<typeof SocketTicketResponse>;
 export const Preferences = Type.Object(
   {
     takeback: Type.Union([Type.Literal('always'), Type.Literal('casual'), Type.Literal('never')], {
-      description: "when your games allow takebacks: always, in casual games only, never (default: always)",
+      description: 'when your games allow takebacks: always, in casual games only, never (default: always)',
     }),
   },
   { additionalProperties: false },
