@@ -41,6 +41,7 @@ import spectators from './plugins/spectators.js';
 import accounts from './routes/accounts.js';
 import analysis from './routes/analysis.js';
 import bots from './routes/bots.js';
+import chatRoute from './routes/chat.js';
 import gameRoutes from './routes/games.js';
 import health from './routes/health.js';
 import importRoute from './routes/import.js';
@@ -161,6 +162,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(players);
   await fastify.register(accounts);
   await fastify.register(gameRoutes);
+  await fastify.register(chatRoute);
   await fastify.register(analysis);
   await fastify.register(playerSocket);
   await fastify.register(watch);

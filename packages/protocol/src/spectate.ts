@@ -5,6 +5,7 @@
  */
 import { type Static, Type } from 'typebox';
 import { WatchAnalysis } from './analysis.js';
+import { WatchChat, WatchChatHistory } from './chat.js';
 import { ErrorResponse, GAME_STATE_FIELDS, Id, PlayerRef, Side, SocketTicket, WireEvent } from './http.js';
 
 const closed = { additionalProperties: false } as const;
@@ -62,6 +63,8 @@ export const WatchMessage = Type.Union([
   WatchEvents,
   WatchSpectators,
   WatchAnalysis,
+  WatchChat,
+  WatchChatHistory,
   WatchError,
 ]);
 export type WatchMessage = Static<typeof WatchMessage>;
