@@ -21,6 +21,7 @@ import { moveSquares } from '../shogi/model.js';
 import { dismissQuestion } from './confirm-dialog.js';
 import { type ActionContext, act, listenForRematch, rematch, submitMove, takeback } from './game/actions.js';
 import { boardInput } from './game/board-input.js';
+import { chatSeatOf, systemLines } from './game/chat-lines.js';
 import { TICK_MS, tickRunningClock } from './game/clocks.js';
 import { countdownSecond, countdownSound } from './game/countdown.js';
 import { historyKeys } from './game/history-nav.js';
@@ -45,7 +46,20 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
     typed: () => typed(),
     takeback: (action) => void takeback(page, action),
   });
-  const render = () =>
+  let seatKey = '';
+  const render = () => {
+    // the chat's rooms follow the seat and the end of the game
+    const snap = state.snap;
+    if (snap) {
+      const side = mySide(state);
+      const seat = chatSeatOf(
+        { player: side !== null, ended: snap.status === 'ended', signedIn: state.me !== null },
+        side === null ? null : snap.players[side === 'sente' ? 'gote' : 'sente'].id,
+      );
+      const key = JSON.stringify(seat);
+      if (key !== seatKey) view.chat.seat(seat);
+      seatKey = key;
+    }
     renderGame(view, state, {
       onSquare: input.onSquare,
       onPick: input.onPick,
@@ -54,6 +68,7 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
       cancel: input.cancel,
       show,
     });
+  };
   const say = (text: string) => {
     state.message = text;
     renderNote(view, state);
@@ -175,6 +190,9 @@ function followGame(
       if (!state.snap || !state.history) return;
       const before = state.history.length;
       for (const text of applyEvents(state, events)) announce(text);
+      const { players, result } = state.snap;
+      for (const text of systemLines(events, { sente: players.sente.name, gote: players.gote.name }, result))
+        view.chat.system(text);
       if (state.snap.status !== 'ongoing') {
         state.premove = null;
         // "Resign this game?" means nothing once it has ended
@@ -193,6 +211,8 @@ function followGame(
       renderInfo(view, state);
     },
     error: say,
+    chatHistory: (room, lines) => view.chat.history(room, lines),
+    chat: (line) => view.chat.line(line),
   });
   api.bots().then(
     (list) => {

@@ -1,12 +1,14 @@
 /**
  * The game page's elements, built once: the play area (title, player bars, the board between
  * the two stands, the pending-move bar, history navigation, banner, board tools) and the side
- * panel (info, controls, notes, moves, the record). Rendering refills them on each change;
+ * panel (info, controls, notes, moves, the chat, the record). Rendering refills them on each change;
  * nothing here is rebuilt.
  */
 import { h } from '../../dom.js';
 import type { Step } from '../../shogi/cursor.js';
+import { identity } from '../../session.js';
 import { type BoardTools, boardTools } from '../board-tools.js';
+import { type ChatPanel, chatPanel } from './chat.js';
 import { type ControlHandlers, type Controls, controls } from './controls.js';
 import { type HistoryNav, historyNav } from './history-nav.js';
 import { type RecordsPanel, recordsPanel } from './records.js';
@@ -30,6 +32,7 @@ export interface GameView {
   readonly note: HTMLElement;
   readonly controls: Controls;
   readonly records: RecordsPanel;
+  readonly chat: ChatPanel;
 }
 
 export interface LayoutHandlers extends ControlHandlers {
@@ -55,6 +58,7 @@ export function layOutGamePage(root: HTMLElement, gameId: string, on: LayoutHand
     note: h('p', { class: 'note', role: 'alert' }),
     controls: controls(on),
     records: recordsPanel(gameId),
+    chat: chatPanel(gameId, () => identity()?.token ?? null),
   };
   const { title, topBar, bottomBar, topStand, bottomStand, boardBox, nav, banner } = view;
   root.replaceChildren(
@@ -83,6 +87,7 @@ export function layOutGamePage(root: HTMLElement, gameId: string, on: LayoutHand
         view.note,
         h('h2', {}, 'Moves'),
         view.moveList,
+        view.chat.element,
         view.records.element,
       ),
     ),
