@@ -17,7 +17,9 @@ export const ChatLineWire = Type.Object(
   {
     room: ChatRoomName,
     username: Type.String({ description: "the writer's name" }),
-    playerId: Type.Optional(Type.String({ description: "the writer's player id (absent on lines kept before it was)" })),
+    playerId: Type.Optional(
+      Type.String({ description: "the writer's player id (absent on lines kept before it was)" }),
+    ),
     text: Type.String({ description: 'plain text, never markup: a client shows it as text' }),
     at: Type.String({ description: 'ISO 8601' }),
   },
@@ -28,7 +30,11 @@ export type ChatLineWire = Static<typeof ChatLineWire>;
 export const ChatBody = Type.Object(
   {
     room: ChatRoomName,
-    text: Type.String({ minLength: 1, maxLength: CHAT_TEXT_MAX * 2, description: `at most ${CHAT_TEXT_MAX} characters` }),
+    text: Type.String({
+      minLength: 1,
+      maxLength: CHAT_TEXT_MAX * 2,
+      description: `at most ${CHAT_TEXT_MAX} characters`,
+    }),
   },
   closed,
 );

@@ -7,14 +7,7 @@
  * anonymously.
  */
 
-import type {
-  ChatLineWire,
-  ChatRoomName,
-  GameSnapshot,
-  WatchAnalysis,
-  WatchMessage,
-  WireEvent,
-} from '@shogi/protocol';
+import type { ChatLineWire, ChatRoomName, GameSnapshot, WatchAnalysis, WatchMessage, WireEvent } from '@shogi/protocol';
 import { api, socketUrl } from '../api.js';
 import { identity } from '../session.js';
 import { errorSentence } from '../words/errors.js';

@@ -9,7 +9,7 @@ import type { ChatLineWire, ChatRoomName } from '@shogi/protocol';
 import { api } from '../../api.js';
 import { h } from '../../dom.js';
 import { opponentMuted, setOpponentMuted } from '../../prefs/chat.js';
-import { failureSentence } from '../../words/errors.js';
+import { chatFailureSentence } from '../../words/errors.js';
 import { CHAT_MAX, inTimeOrder, mergeLines, ROOM_LABELS, type ShownLine, visibleLines } from './chat-lines.js';
 
 /** Who reads: the rooms open to them, the room they write in (null: none), the opponent to mute. */
@@ -55,7 +55,16 @@ export function chatPanel(gameId: string, token: () => string | null): ChatPanel
   const send = h('button', { type: 'submit' }, 'Send');
   const note = h('p', { class: 'chat-note', role: 'alert' });
   const form = h('form', { class: 'chat-form' }, input, send);
-  const element = h('details', { class: 'chat' }, summary, tabs, list, h('div', { class: 'chat-tools' }, mute), form, note);
+  const element = h(
+    'details',
+    { class: 'chat' },
+    summary,
+    tabs,
+    list,
+    h('div', { class: 'chat-tools' }, mute),
+    form,
+    note,
+  );
   (element as HTMLDetailsElement).open = !matchMedia(PHONE).matches;
 
   const render = () => {
@@ -118,7 +127,7 @@ export function chatPanel(gameId: string, token: () => string | null): ChatPanel
       },
       // the text stays in the field, to be sent again
       (err: unknown) => {
-        note.textContent = failureSentence(err);
+        note.textContent = chatFailureSentence(err);
       },
     );
   });

@@ -5,8 +5,8 @@
  * nothing here is rebuilt.
  */
 import { h } from '../../dom.js';
-import type { Step } from '../../shogi/cursor.js';
 import { identity } from '../../session.js';
+import type { Step } from '../../shogi/cursor.js';
 import { type BoardTools, boardTools } from '../board-tools.js';
 import { type ChatPanel, chatPanel } from './chat.js';
 import { type ControlHandlers, type Controls, controls } from './controls.js';
