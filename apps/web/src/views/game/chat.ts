@@ -120,16 +120,14 @@ export function chatPanel(gameId: string, token: () => string | null): ChatPanel
     const room = seat.writeIn;
     if (text === '' || who === null || room === null) return;
     note.textContent = '';
-    api.post<ChatLineWire>(`/api/games/${encodeURIComponent(gameId)}/chat`, { room, text }, who).then(
-      (line) => {
-        input.value = '';
-        add(line);
-      },
-      // the text stays in the field, to be sent again
-      (err: unknown) => {
+    // the field is free for the next line at once; a line refused comes back to it, to be sent again
+    input.value = '';
+    api
+      .post<ChatLineWire>(`/api/games/${encodeURIComponent(gameId)}/chat`, { room, text }, who)
+      .then(add, (err: unknown) => {
         note.textContent = chatFailureSentence(err);
-      },
-    );
+        if (input.value === '') input.value = text;
+      });
   });
   const add = (line: ChatLineWire) => {
     people.set(line.room, mergeLines(people.get(line.room) ?? [], [line]));
