@@ -1,6 +1,5 @@
-import type { ChatLineWire, WireEvent } from '@shogi/protocol';
+import { CHAT_TEXT_MAX, type ChatLineWire, type WireEvent } from '@shogi/protocol';
 import { describe, expect, test } from 'vitest';
-import { CHAT_MAX_LENGTH } from '../../gateway/src/domain/chat-text.js';
 import { ApiFailure } from '../src/api.js';
 import {
   CHAT_MAX,
@@ -24,7 +23,7 @@ const event = (type: string, payload: Record<string, unknown> = {}): WireEvent =
 
 describe('the chat panel, without the DOM', () => {
   test("the input's limit is the server's", () => {
-    expect(CHAT_MAX).toBe(CHAT_MAX_LENGTH);
+    expect(CHAT_MAX).toBe(CHAT_TEXT_MAX);
   });
 
   test('a line that comes both in the history and live is kept once, in the order written', () => {
