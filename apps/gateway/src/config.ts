@@ -130,7 +130,7 @@ export interface RateLimits {
   readonly botGamesPerIp: RateLimit;
   /** analysis requests (POST /api/games/:id/analysis), per token: each may cost the engine a whole game */
   readonly analysis: RateLimit;
-  /** game chat lines (lishogi's chat routes), per token */
+  /** game chat lines (lishogi's chat routes and the web client's), per account */
   readonly chat: RateLimit;
   /** record imports (POST /api/import), per token: each replays and writes whole games */
   readonly imports: RateLimit;

@@ -4,7 +4,7 @@
  * positions (history.ts, cursor.ts) and flip the board; a player also moves (click, drag, or
  * a USI typed in), drops (click or drag from the stand), premoves on the opponent's turn,
  * confirms moves when the setting asks, resigns. Moves go over HTTP and show once the worker
- * accepts them.
+ * accepts them. The chat (game/chat.ts) follows the same socket.
  *
  * This file wires the parts in game/ together: the state and its transitions (pure), the
  * elements, the input, the requests, the sounds, and the sockets and timer the page holds open.
