@@ -151,7 +151,10 @@ export function handElement(side: 'sente' | 'gote', pieces: readonly [number, nu
   const items = pieces.map(([type, count]) => {
     const glyph = h('span', { class: `piece ${side}`, 'data-piece': type }, pieceSvg(type, turned, o.style));
     const badge = count > 1 ? h('span', { class: 'count' }, String(count)) : null;
-    if (!o.onPick) return h('span', { class: 'hand-piece', 'data-type': type }, glyph, badge);
+    // "2 sente pawns in hand": each piece is named with its owner, the keyboard's cursor stopping on it
+    const label = `${count} ${side} ${pieceWord(type)}${count > 1 ? 's' : ''} in hand`;
+    if (!o.onPick)
+      return h('span', { class: 'hand-piece', 'data-type': type, role: 'img', 'aria-label': label }, glyph, badge);
     const pick = o.onPick;
     return h(
       'button',
@@ -160,7 +163,7 @@ export function handElement(side: 'sente' | 'gote', pieces: readonly [number, nu
         class: `hand-piece${o.selectedType === type ? ' selected' : ''}`,
         'data-hand': type,
         'data-type': type,
-        'aria-label': `drop ${pieceWord(type)} (${count} in hand)`,
+        'aria-label': label,
         'aria-pressed': o.selectedType === type ? 'true' : 'false',
         onclick: () => pick(type),
       },
