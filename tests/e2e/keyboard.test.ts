@@ -155,8 +155,11 @@ describe('the board by keyboard', () => {
     await page.setViewportSize(round.viewport);
     await page.goto(url(`/games/${game.id}`));
     await page.locator('.board .piece').first().waitFor();
-    const shot = (what: string) =>
-      page.screenshot({ path: join(ARTIFACTS, `keyboard-${round.side}-${what}.png`), fullPage: true });
+    const shot = async (what: string) => {
+      // a move's slide finished, so the piece is drawn on its square
+      await page.waitForFunction(() => document.getAnimations().length === 0);
+      await page.screenshot({ path: join(ARTIFACTS, `keyboard-${round.side}-${what}.png`), fullPage: true });
+    };
 
     // 1. the board is one tab stop, reached in a few presses (each of the 81 squares was one);
     // the cursor starts in the middle, 5e, no move having been played
@@ -227,6 +230,10 @@ describe('the board by keyboard', () => {
       await keys(page, ...presses);
       expect(await focused(page), presses.join(' ')).toBe(label);
     }
+    // the stand as a screen reader meets it: each piece a button named with its owner and count
+    expect(await page.locator('.stand.bottom').ariaSnapshot()).toMatch(
+      new RegExp(`button "1 ${round.side} gold in hand".*\\n.*button "1 ${round.side} pawn in hand"`),
+    );
     await shot('stand');
     // ←/→ were the cursor's all along: the board still shows the latest move
     expect(await page.locator('.nav-place').textContent()).toBe('Move 2 / 2');
