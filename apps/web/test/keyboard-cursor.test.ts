@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import {
   type CursorFrame,
   clampPlace,
+  cursorStart,
   type Direction,
   keyAction,
   moveCursor,
@@ -59,6 +60,11 @@ describe('keys on the board', () => {
 });
 
 describe('the cursor on the board', () => {
+  test('starts on the last move’s square, or on 5e before the first move', () => {
+    expect(cursorStart({ to: 7 })).toBe(7);
+    expect(name({ square: cursorStart(null) })).toBe('5e');
+  });
+
   test('the arrows follow the board as drawn: sente at the bottom', () => {
     // 5e: up is toward rank a, left toward file 9
     expect(walk(sq('5e'), 'ULDDRR', WIDE)).toEqual(['5d', '6d', '6e', '6f', '5f', '4f']);
