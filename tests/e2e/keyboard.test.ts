@@ -295,5 +295,8 @@ describe('the board by keyboard', () => {
     await keys(page, 'Enter');
     await expect.poll(() => announced(page)).toMatch(/^3\. ▲５二金/);
     expect(await page.locator('.tree-moves .move').count()).toBe(3);
+    // gote to move now: sente's pawn left in hand is there to be read, not pressed
+    expect(await page.getByRole('img', { name: '1 sente pawn in hand' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: '1 sente pawn in hand' }).count()).toBe(0);
   });
 });

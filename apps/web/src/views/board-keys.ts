@@ -93,7 +93,7 @@ export function boardKeys(ctx: BoardKeysContext): BoardKeys {
     if ('square' in from) ctx.onSquare(from.square);
     else {
       // only the side to move's pieces are buttons: the other stand's are there to be read
-      const type = (target.closest<HTMLElement>('[data-hand]') as HTMLElement | null)?.dataset.hand;
+      const type = target.closest<HTMLElement>('[data-hand]')?.dataset.hand;
       if (type !== undefined) ctx.onPick(Number(type));
     }
   });
