@@ -262,6 +262,15 @@ describe('the board by keyboard', () => {
     expect(await page.locator('.nav-place').textContent()).toBe('Move 2 / 3');
     await keys(page, 'End', 'Shift+Tab');
     expect(await focused(page)).toMatch(round.side === 'sente' ? /^5b, sente gold/ : /^5h, gote gold/);
+
+    // 9. a square the mouse clicked leaves ←/→ to the move list, until ↑ or ↓ moves the cursor
+    await page.click('.board [data-sq="5e"]');
+    await keys(page, 'ArrowLeft');
+    expect(await page.locator('.nav-place').textContent()).toBe('Move 2 / 3');
+    expect(await focused(page)).toMatch(/^5e, /);
+    await keys(page, 'End', 'ArrowUp', 'ArrowLeft');
+    expect(await page.locator('.nav-place').textContent()).not.toBe('Move 2 / 3');
+    expect(await focused(page)).toMatch(round.side === 'sente' ? /^6d, / : /^4f, /);
   });
 
   test('the analysis board, by the same keys: a capture declining promotion, a reply, a drop', async () => {

@@ -7,8 +7,10 @@
  * are the page's and the choice's own. Where the cursor goes is keyboard-cursor.ts; this
  * reads the page and moves the focus.
  *
- * While the board has the focus the arrows are the cursor's, so ←/→ do not step through the
- * moves; everywhere else on the page they do (history-nav.ts skips a key already handled).
+ * While the board has the keyboard's focus the arrows are the cursor's, so ←/→ do not step
+ * through the moves; everywhere else on the page they do (history-nav.ts skips a key already
+ * handled). A square the mouse clicked has the focus too, but its user expects ←/→ to step
+ * through the moves as before: they do until the keyboard takes the board (Tab, ↑ or ↓).
  */
 import { type CursorFrame, clampPlace, keyAction, moveCursor, type Place } from '../shogi/keyboard-cursor.js';
 
@@ -71,6 +73,14 @@ export function boardKeys(ctx: BoardKeysContext): BoardKeys {
     return el;
   };
 
+  // the board's focus came from a pointer: ←/→ stay the move list's
+  let byPointer = false;
+  wrap.addEventListener('pointerdown', () => {
+    byPointer = true;
+  });
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Tab') byPointer = false;
+  });
   // a click (or a tap) puts the cursor where it landed, so the arrows go on from there
   wrap.addEventListener('focusin', (event) => {
     const p = placeOf(event.target as Element);
@@ -83,8 +93,10 @@ export function boardKeys(ctx: BoardKeysContext): BoardKeys {
     const from = placeOf(target);
     const action = from && keyAction(event.key, event);
     if (!from || !action) return;
+    if ('move' in action && byPointer && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) return;
     event.preventDefault();
     if ('move' in action) {
+      byPointer = false;
       place = moveCursor(from, action.move, frame());
       rove(place)?.focus();
       return;
