@@ -101,13 +101,14 @@ export type LiveQuery = Static<typeof LiveQuery>;
 export const LiveResponse = Type.Object({ games: Type.Array(LiveGame) }, closed);
 export type LiveResponse = Static<typeof LiveResponse>;
 
-/** A change of a live game (new position, end, spectator count); fields absent did not change. */
+/** A change of a live game (new position, takeback, end, spectator count); fields absent did not change. */
 export const LiveUpdate = Type.Object(
   {
     id: Id,
     sfen: Type.Optional(Type.String()),
     ply: Type.Optional(Type.Integer()),
-    lastMove: Type.Optional(Type.String()),
+    /** null after a takeback: the move that led to the position is not known here */
+    lastMove: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     status: Type.Optional(Type.Union([Type.Literal('ongoing'), Type.Literal('ended')])),
     spectators: Type.Optional(Type.Integer()),
   },

@@ -18,6 +18,7 @@ import { identity } from '../session.js';
 import { clockFace } from '../shogi/clock.js';
 import type { Step } from '../shogi/cursor.js';
 import { moveSquares } from '../shogi/model.js';
+import { boardKeys } from './board-keys.js';
 import { dismissQuestion } from './confirm-dialog.js';
 import { type ActionContext, act, listenForRematch, rematch, submitMove, takeback } from './game/actions.js';
 import { boardInput } from './game/board-input.js';
@@ -28,7 +29,7 @@ import { historyKeys } from './game/history-nav.js';
 import { type GameView, layOutGamePage } from './game/layout.js';
 import { premoveVerdict } from './game/pending-moves.js';
 import { renderGame, renderInfo, renderNote } from './game/render.js';
-import { type GamePageState, latestGame, mySide, myTurn, newGamePageState } from './game/state.js';
+import { boardFlipped, type GamePageState, latestGame, mySide, myTurn, newGamePageState } from './game/state.js';
 import { applyEvents, resetFrom, showPosition } from './game/transitions.js';
 import { readTypedMove } from './game/typed-move.js';
 import { onSettingsChange } from './settings-store.js';
@@ -67,6 +68,7 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
       confirm,
       cancel: input.cancel,
       show,
+      keys,
     });
   };
   const say = (text: string) => {
@@ -90,6 +92,12 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
     render,
     say,
     submit: (m) => submitMove(page, m),
+  });
+  const keys = boardKeys({
+    wrap: view.boardWrap,
+    flipped: () => boardFlipped(state),
+    onSquare: (index) => input.onSquare(index),
+    onPick: (type) => input.onPick(type),
   });
   const confirm = () => {
     const move = state.confirming;

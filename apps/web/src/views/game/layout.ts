@@ -21,6 +21,8 @@ export interface GameView {
   readonly topStand: HTMLElement;
   readonly bottomStand: HTMLElement;
   readonly boardBox: HTMLElement;
+  /** the board between the stands: one tab stop for the keyboard (board-keys.ts) */
+  readonly boardWrap: HTMLElement;
   /** a premove or a move awaiting confirmation, with its buttons */
   readonly pending: HTMLElement;
   readonly banner: HTMLElement;
@@ -49,6 +51,7 @@ export function layOutGamePage(root: HTMLElement, gameId: string, on: LayoutHand
     topStand: h('div', { class: 'stand top' }),
     bottomStand: h('div', { class: 'stand bottom' }),
     boardBox: h('div', { class: 'board-box' }),
+    boardWrap: h('div', { class: 'board-wrap' }),
     pending: h('div', { class: 'pending', role: 'status' }),
     banner: h('div', { class: 'banner', role: 'status' }),
     nav: historyNav((to) => on.show(to)),
@@ -60,7 +63,8 @@ export function layOutGamePage(root: HTMLElement, gameId: string, on: LayoutHand
     records: recordsPanel(gameId),
     chat: chatPanel(gameId, () => identity()?.token ?? null),
   };
-  const { title, topBar, bottomBar, topStand, bottomStand, boardBox, nav, banner } = view;
+  const { title, topBar, bottomBar, topStand, bottomStand, boardBox, boardWrap, nav, banner } = view;
+  boardWrap.append(topStand, boardBox, bottomStand);
   root.replaceChildren(
     h(
       'section',
@@ -70,7 +74,7 @@ export function layOutGamePage(root: HTMLElement, gameId: string, on: LayoutHand
         { class: 'play-area' },
         title,
         topBar,
-        h('div', { class: 'board-wrap' }, topStand, boardBox, bottomStand),
+        boardWrap,
         bottomBar,
         view.pending,
         nav.element,
