@@ -6,8 +6,9 @@
  * a sentence. On a phone the chat starts folded and the board and both clocks stay in view as
  * lines arrive. Screenshots go to test-artifacts/chat-*.png.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { type Stack, startStack } from '../integration/harness.js';
@@ -205,4 +206,12 @@ describe.each(VIEWPORTS)('the chat at %s size', (name, viewport) => {
     expect(await inView(annPage)).toEqual(IN_VIEW);
     await annPage.screenshot({ path: join(ARTIFACTS, `chat-folded-${name}.png`) });
   });
+});
+
+test("the first page's JavaScript, the chat included, stays under 60 kB gzipped (issue 44)", () => {
+  const html = readFileSync(join(webRoot, 'index.html'), 'utf8');
+  const scripts = [...html.matchAll(/<script[^>]+src="\/([^"]+\.js)"/g)].map((m) => m[1] as string);
+  expect(scripts.length).toBeGreaterThan(0);
+  const gzipped = scripts.reduce((sum, file) => sum + gzipSync(readFileSync(join(webRoot, file))).length, 0);
+  expect(gzipped).toBeLessThan(60_000);
 });
