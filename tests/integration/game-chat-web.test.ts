@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { bearer, call, newGame, type Stack, startStack, waitForEvent } from './harness.js';
+import { accountWithToken } from './lishogi-event-stream.js';
 
 let stack: Stack;
 
@@ -114,5 +115,19 @@ describe('the web chat route and the watch socket', () => {
     expect([refused.status, refused.body.code]).toEqual([429, 'RATE_LIMITED']);
     // the opponent has a limit of its own
     expect((await write(game.id, players.gote.token, 'player', 'mine')).status).toBe(201);
+  });
+
+  test("lishogi's chat routes and the web client's share one count: a line is a line, whatever wrote it", async () => {
+    const sharer = await accountWithToken(stack.app, 'ChatSharer', ['board:play']);
+    const { game } = await newGame(stack.app, { sente: sharer.id });
+    const { max } = stack.config.rateLimits.chat;
+    for (let i = 0; i < max - 1; i++)
+      expect((await write(game.id, sharer.session, 'player', `line ${i}`)).status).toBe(201);
+    const board = (text: string) =>
+      call(stack.app, 'POST', `/api/board/game/${game.id}/chat`, { room: 'player', text }, bearer(sharer.token));
+    expect((await board('the last one')).status).toBe(200);
+    expect((await board('one more')).status).toBe(429);
+    const refused = await write(game.id, sharer.session, 'player', 'and here');
+    expect([refused.status, refused.body.code]).toEqual([429, 'RATE_LIMITED']);
   });
 });

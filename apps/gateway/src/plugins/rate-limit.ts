@@ -5,7 +5,7 @@
  * lobby, botGames, analysis, chat and imports per account, never per token, as an account may
  * hold many; moves per token; each per IP without a principal), or counts with `consumeLimit`
  * where a second key applies. A route limited by `lobby` is counted by `lobbyPerIp` too: it
- * passes only under both. Above the limit: 429 RATE_LIMITED with Retry-After (seconds). A
+ * passes only under both. Each route counts apart, but the chat's routes share one count. Above the limit: 429 RATE_LIMITED with Retry-After (seconds). A
  * limit whose max is 0 is off.
  */
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
@@ -23,6 +23,12 @@ export interface RouteLimit {
   /** a second limit the route's requests count against, by its own key (consumeLimit) */
   readonly alsoLimit?: keyof RateLimits;
 }
+
+/**
+ * The limits whose routes share one count: a chat line is one line whichever front end wrote
+ * it (the web client's route, lishogi's bot and board routes); the other limits count per route.
+ */
+const SHARED: ReadonlySet<keyof RateLimits> = new Set(['chat']);
 
 /** The limits counted by a second key as well: the account's limit, then its address's. */
 const ALSO: Partial<Record<keyof RateLimits, keyof RateLimits>> = { lobby: 'lobbyPerIp' };
@@ -82,6 +88,8 @@ export default fp<{ config: GatewayConfig }>(
     // for clients would throttle every game they play
     const ownBot = (r: FastifyRequest) => r.principal !== null && app.runsBot(r.principal.id);
     const options = (name: keyof RateLimits): RouteLimit => {
+      // the plugin keys a route's count by the route: a shared limit counts with consumeLimit's one counter
+      if (SHARED.has(name)) return { rateLimit: false, alsoLimit: name };
       const limit = config.rateLimits[name];
       const also = ALSO[name];
       return {
