@@ -123,16 +123,6 @@ function compatible(ctx: Context, a: Player, b: Player): boolean {
 const isByeCandidate = (ctx: Context, p: Player): boolean =>
   ctx.byeEligible[p.id] === 1 && ctx.score[p.id]! <= ctx.byeAssigneeScore;
 
-/** The number of bits computeEdgeWeight shifts in total; the weights stay below 2^(that + 2). */
-function edgeWeightBits(ctx: Context): number {
-  const s = ctx.scoreGroupSizeBits;
-  const g = ctx.scoreGroupsShift;
-  let bits = s + g + s + g + 2 * s + 4 * s;
-  if (ctx.t.playedRounds > 0) bits += 2 * s + 2 * g;
-  if (ctx.t.playedRounds > 1) bits += 2 * s + 2 * g;
-  return bits + 3 * s + 1;
-}
-
 function computeEdgeWeight(
   ctx: Context,
   higher: Player,
@@ -169,7 +159,9 @@ function computeEdgeWeight(
   const mask = lowerInCurrentBracket;
   const p = lower;
   const o = higher;
-  w = (w << s) + bit(mask && (!absoluteColorImbalance(p) || !absoluteColorImbalance(o) || p.colorPreference !== o.colorPreference));
+  w =
+    (w << s) +
+    bit(mask && (!absoluteColorImbalance(p) || !absoluteColorImbalance(o) || p.colorPreference !== o.colorPreference));
   w =
     (w << s) +
     bit(
@@ -218,12 +210,9 @@ function computeEdgeWeight(
   return w << (3n * s + 1n);
 }
 
-function finalizePair(mc: MatchingComputer, v0: number, v1: number, weight: bigint): void {
-  for (let u = 0; u < mc.size; u++) {
-    if (u !== v0) mc.setEdgeWeight(v0, u, u === v1 ? weight : 0n);
-    if (u !== v1) mc.setEdgeWeight(v1, u, u === v0 ? weight : 0n);
-  }
-}
+// bbpPairings gives the settled pair the heaviest weight and drops every other edge at its two
+// players: the pair is in every maximum matching, so it leaves the graph instead.
+const finalizePair = (mc: MatchingComputer, v0: number, v1: number): void => mc.fixPair(v0, v1);
 
 function matchingIsComplete(ctx: Context, matching: number[], sorted: Player[]): boolean {
   let unmatched = false;
@@ -294,7 +283,6 @@ export function pairDutch(t: Tournament): Pairing[] {
     isSingleDownfloaterTheByeAssignee: false,
     unplayedGameRanks: new Map(),
   };
-  const maxEdgeWeight = (1n << BigInt(edgeWeightBits(ctx) + 2)) - 1n;
   const n = sorted.length;
   const mc = new MatchingComputer(n);
   const odd = (n & 1) === 1;
@@ -324,7 +312,9 @@ export function pairDutch(t: Tournament): Pairing[] {
   {
     const matching = mc.computeMatching();
     if (!matchingIsComplete(ctx, matching, sorted)) {
-      throw new NoValidPairingError('The players could not be simultaneously matched while satisfying all absolute criteria.');
+      throw new NoValidPairingError(
+        'The players could not be simultaneously matched while satisfying all absolute criteria.',
+      );
     }
     if (odd) {
       for (let v = 0; v < n; v++) {
@@ -347,7 +337,10 @@ export function pairDutch(t: Tournament): Pairing[] {
         .filter((p) => score[p.id] === ctx.byeAssigneeScore)
         .map((p) => p.playedGames)
         .sort((a, b) => b - a);
-      playedCounts.forEach((count, rank) => ctx.unplayedGameRanks.set(count, rank));
+      // Equal counts share the last rank given to them, as bbpPairings' map assignment leaves it.
+      playedCounts.forEach((count, rank) => {
+        ctx.unplayedGameRanks.set(count, rank);
+      });
       for (let pi = 0; pi < n; pi++) {
         for (let oi = 0; oi < pi; oi++) {
           mc.setEdgeWeight(pi, oi, computeEdgeWeight(ctx, sorted[oi]!, sorted[pi]!, false, false));
@@ -402,7 +395,12 @@ export function pairDutch(t: Tournament): Pairing[] {
       }
     }
 
-    const weightFor = (smaller: number, larger: number, smallerRemainderIndex: number, remainderPairs: number): bigint => {
+    const weightFor = (
+      smaller: number,
+      larger: number,
+      smallerRemainderIndex: number,
+      remainderPairs: number,
+    ): bigint => {
       const result = base[larger]![smaller]!;
       if (result === 0n) return result;
       // Fewest exchanges, then the smallest difference of the exchanged numbers (C.04.3 B.3).
@@ -452,7 +450,11 @@ export function pairDutch(t: Tournament): Pairing[] {
         for (let oi = scoreGroupBegin; oi < nextScoreGroupBegin; oi++) {
           const w = base[oi]![pi]!;
           if (w !== 0n) {
-            mc.setEdgeWeight(playerVertex, vertexIndices[oi]!, (w | BigInt(nextScoreGroupBegin - scoreGroupBegin)) + 1n);
+            mc.setEdgeWeight(
+              playerVertex,
+              vertexIndices[oi]!,
+              (w | BigInt(nextScoreGroupBegin - scoreGroupBegin)) + 1n,
+            );
           }
         }
       }
@@ -475,7 +477,7 @@ export function pairDutch(t: Tournament): Pairing[] {
       stable = mc.computeMatching();
       const matchVertex = stable[playerVertex]!;
       matched[matchVertex] = 1;
-      finalizePair(mc, playerVertex, matchVertex, maxEdgeWeight);
+      finalizePair(mc, playerVertex, matchVertex);
     }
 
     // The remainder: the resident players not paired with moved-down players.
@@ -527,7 +529,11 @@ export function pairDutch(t: Tournament): Pairing[] {
       if (exchange) exchangesRemaining--;
       for (let rj = ri + 1; rj < remainder.length; rj++) {
         if (exchange) base[remainder[rj]!]![pi] = 0n;
-        mc.setEdgeWeight(playerVertex, vertexIndices[remainder[rj]!]!, weightFor(pi, remainder[rj]!, ri, remainderPairs));
+        mc.setEdgeWeight(
+          playerVertex,
+          vertexIndices[remainder[rj]!]!,
+          weightFor(pi, remainder[rj]!, ri, remainderPairs),
+        );
       }
     }
 
@@ -557,7 +563,11 @@ export function pairDutch(t: Tournament): Pairing[] {
       }
       if (!alreadyExchanged) {
         for (let rj = ri + 1; rj < remainder.length; rj++) {
-          mc.setEdgeWeight(playerVertex, vertexIndices[remainder[rj]!]!, weightFor(pi, remainder[rj]!, ri, remainderPairs));
+          mc.setEdgeWeight(
+            playerVertex,
+            vertexIndices[remainder[rj]!]!,
+            weightFor(pi, remainder[rj]!, ri, remainderPairs),
+          );
         }
       }
     }
@@ -591,7 +601,7 @@ export function pairDutch(t: Tournament): Pairing[] {
       const matchVertex = stable[playerVertex]!;
       matched[playerVertex] = 1;
       matched[matchVertex] = 1;
-      finalizePair(mc, playerVertex, matchVertex, maxEdgeWeight);
+      finalizePair(mc, playerVertex, matchVertex);
     }
 
     // The next bracket: the unpaired players move down.

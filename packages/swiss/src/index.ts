@@ -1,4 +1,12 @@
-export { NoValidPairingError, type Pairing, pairDutch, playersToPair } from './dutch.js';
+export * from './check.js';
+export {
+  choosePlayerColor,
+  NoValidPairingError,
+  neutralColor,
+  type Pairing,
+  pairDutch,
+  playersToPair,
+} from './dutch.js';
 export { MatchingComputer, maxWeightMatching } from './matching.js';
-export * from './trf.js';
 export * from './tournament.js';
+export * from './trf.js';

@@ -53,8 +53,7 @@ export function maxWeightMatching(vertexCount: number, graph: WeightedEdges): In
   const allowedge = new Uint8Array(edgeCount);
   let queue: number[] = [];
 
-  const slack = (k: number): bigint =>
-    dualvar[endpoint[2 * k]!]! + dualvar[endpoint[2 * k + 1]!]! - 2n * weights[k]!;
+  const slack = (k: number): bigint => dualvar[endpoint[2 * k]!]! + dualvar[endpoint[2 * k + 1]!]! - 2n * weights[k]!;
 
   const blossomLeaves = (b: number, out: number[]): number[] => {
     if (b < n) out.push(b);
@@ -433,9 +432,24 @@ export function maxWeightMatching(vertexCount: number, graph: WeightedEdges): In
  */
 export class MatchingComputer {
   private readonly weights: bigint[][];
+  /** The mate of a vertex whose pair is settled, else -1: such pairs leave the graph. */
+  private readonly fixedMate: Int32Array;
+  readonly size: number;
 
-  constructor(readonly size: number) {
+  constructor(size: number) {
+    this.size = size;
     this.weights = Array.from({ length: size }, () => new Array<bigint>(size).fill(0n));
+    this.fixedMate = new Int32Array(size).fill(-1);
+  }
+
+  /** Settles the pair a-b: every other edge at a or b is dropped. */
+  fixPair(a: number, b: number): void {
+    for (let u = 0; u < this.size; u++) {
+      this.setEdgeWeight(a, u, 0n);
+      this.setEdgeWeight(b, u, 0n);
+    }
+    this.fixedMate[a] = b;
+    this.fixedMate[b] = a;
   }
 
   setEdgeWeight(a: number, b: number, weight: bigint): void {
@@ -449,19 +463,25 @@ export class MatchingComputer {
 
   /** Each vertex's mate in a maximum-weight matching; an unmatched vertex is its own mate. */
   computeMatching(): number[] {
+    const free: number[] = [];
+    for (let v = 0; v < this.size; v++) if (this.fixedMate[v] === -1) free.push(v);
     const ends: number[] = [];
     const weights: bigint[] = [];
-    for (let a = 1; a < this.size; a++) {
-      const row = this.weights[a]!;
+    for (let a = 1; a < free.length; a++) {
+      const row = this.weights[free[a]!]!;
       for (let b = 0; b < a; b++) {
-        const w = row[b]!;
+        const w = row[free[b]!]!;
         if (w > 0n) {
           ends.push(a, b);
           weights.push(w);
         }
       }
     }
-    const mate = maxWeightMatching(this.size, { ends: Int32Array.from(ends), weights });
-    return Array.from(mate, (m, v) => (m < 0 ? v : m));
+    const mate = maxWeightMatching(free.length, { ends: Int32Array.from(ends), weights });
+    const result = Array.from(this.fixedMate, (m, v) => (m < 0 ? v : m));
+    free.forEach((v, i) => {
+      if (mate[i]! >= 0) result[v] = free[mate[i]!]!;
+    });
+    return result;
   }
 }

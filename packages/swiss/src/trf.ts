@@ -240,7 +240,7 @@ function inferFirstColor(t: Tournament): Color {
     });
   }
   if (!Number.isFinite(minRound)) return null;
-  let rank = 0;
+  const rank = 0;
   for (const player of t.players) {
     let present = false;
     for (let round = 0; round <= minRound && round < player.matches.length; round++) {
@@ -446,4 +446,28 @@ export function formatTrf(doc: TrfDocument, lineEnd = '\r'): string {
     if (pts.pairingAllocatedBye !== pts.win) lines.push(`BBU ${pad(formatPoints(pts.pairingAllocatedBye), 4)}`);
   }
   return lines.map((line) => line + lineEnd).join('');
+}
+
+/**
+ * The file cut after `round` rounds (the fixtures' recipe): each player's first `round` cells,
+ * a bye already requested for the next round kept, points recomputed, XXR and XXC written.
+ */
+export function trfAfterRound(file: TrfFile, round: number, expectedRounds: number): string {
+  const withRounds = { ...file, expectedRounds };
+  const first = file.initialColor ?? firstColorOf(withRounds);
+  const t = tournamentAfterRound(withRounds, round, first);
+  return formatTrf({
+    expectedRounds,
+    initialColor: t.initialColor,
+    points: file.points,
+    forbidden: file.forbidden,
+    players: t.players.map((p, index) => ({
+      id: p.id,
+      name: file.players[index]!.name,
+      rating: p.rating,
+      points: p.score,
+      rank: p.rankIndex + 1,
+      matches: p.matches,
+    })),
+  });
 }
