@@ -10,3 +10,4 @@ export {
 export { MatchingComputer, maxWeightMatching } from './matching.js';
 export * from './tournament.js';
 export * from './trf.js';
+export * from './tiebreaks.js';

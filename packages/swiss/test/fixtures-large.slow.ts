@@ -1,0 +1,8 @@
+// The six larger fixtures (61 to 117 players): a few minutes on a shared machine.
+import { describe } from 'vitest';
+import { loadFixtures } from './fixtures.js';
+import { replayFixtures } from './replay.js';
+
+describe('bbpPairings fixtures, 61 to 117 players', () => {
+  replayFixtures(loadFixtures().slice(11));
+});

@@ -1,0 +1,8 @@
+// The ten smaller fixtures (9 to 52 players); the six larger ones are in fixtures-large.slow.ts.
+import { describe } from 'vitest';
+import { loadFixtures } from './fixtures.js';
+import { replayFixtures } from './replay.js';
+
+describe('bbpPairings fixtures, 9 to 52 players', () => {
+  replayFixtures(loadFixtures().slice(0, 11));
+});
