@@ -8,6 +8,6 @@ export {
   playersToPair,
 } from './dutch.js';
 export { MatchingComputer, maxWeightMatching } from './matching.js';
+export * from './tiebreaks.js';
 export * from './tournament.js';
 export * from './trf.js';
-export * from './tiebreaks.js';

@@ -1,4 +1,4 @@
-// The six larger fixtures (61 to 117 players): a few minutes on a shared machine.
+// The five larger fixtures (61 to 117 players): minutes rather than seconds.
 import { describe } from 'vitest';
 import { loadFixtures } from './fixtures.js';
 import { replayFixtures } from './replay.js';
