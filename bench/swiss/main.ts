@@ -10,14 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import {
-  formatTrf,
-  MatchingComputer,
-  pairDutch,
-  parseTrf,
-  playersToPair,
-  tournamentForNextRound,
-} from '@shogi/swiss';
+import { formatTrf, MatchingComputer, pairDutch, parseTrf, playersToPair, tournamentForNextRound } from '@shogi/swiss';
 import { generateEvent } from './generate.js';
 
 const { values } = parseArgs({

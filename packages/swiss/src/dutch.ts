@@ -5,7 +5,7 @@
 // opponents, the exchanges, each pair), each fixed by re-weighting and matching again.
 // Ported from bbpPairings' src/swisssystems/dutch.cpp (Apache-2.0, see NOTICE).
 
-import { MatchingComputer } from './matching.js';
+import { MatchingComputer } from './matching-computer.js';
 import {
   absoluteColorImbalance,
   absoluteColorPreference,

@@ -7,7 +7,8 @@ export {
   pairDutch,
   playersToPair,
 } from './dutch.js';
-export { MatchingComputer, maxWeightMatching } from './matching.js';
+export { maxWeightMatching } from './matching.js';
+export { MatchingComputer } from './matching-computer.js';
 export * from './tiebreaks.js';
 export * from './tournament.js';
 export * from './trf.js';
