@@ -14,6 +14,7 @@ const pairIndex = (a: number, b: number): number => (a < b ? (b * (b - 1)) / 2 +
 export class MatchingComputer {
   readonly size: number;
   private readonly n: number;
+  /** Twice each edge's weight (slack = dual + dual - 2w is what the search reads). */
   private readonly weights: bigint[];
   private readonly endpoint: Int32Array;
   private readonly fixed: Uint8Array;
@@ -82,13 +83,14 @@ export class MatchingComputer {
   setEdgeWeight(a: number, b: number, weight: bigint): void {
     if (this.fixed[a] || this.fixed[b]) return;
     const k = pairIndex(a, b);
-    if (this.weights[k] === weight) return;
-    this.weights[k] = weight;
+    const doubled = weight << 1n;
+    if (this.weights[k] === doubled) return;
+    this.weights[k] = doubled;
     this.markChanged(a);
   }
 
   edgeWeight(a: number, b: number): bigint {
-    return this.weights[pairIndex(a, b)]!;
+    return this.weights[pairIndex(a, b)]! >> 1n;
   }
 
   /** Settles the pair a-b for good: every other edge at a or b is dropped, and both leave the graph. */
@@ -97,7 +99,7 @@ export class MatchingComputer {
       if (u !== a) this.weights[pairIndex(a, u)] = 0n;
       if (u !== b) this.weights[pairIndex(b, u)] = 0n;
     }
-    this.weights[pairIndex(a, b)] = 1n;
+    this.weights[pairIndex(a, b)] = 2n;
     this.markChanged(a);
     this.markChanged(b);
     this.fixed[a] = 1;
@@ -105,7 +107,7 @@ export class MatchingComputer {
   }
 
   private slack(k: number): bigint {
-    return this.dualvar[this.endpoint[2 * k]!]! + this.dualvar[this.endpoint[2 * k + 1]!]! - 2n * this.weights[k]!;
+    return this.dualvar[this.endpoint[2 * k]!]! + this.dualvar[this.endpoint[2 * k + 1]!]! - this.weights[k]!;
   }
 
   private blossomLeaves(b: number, out: number[]): number[] {
@@ -212,7 +214,7 @@ export class MatchingComputer {
       let dual = 0n;
       for (let q = this.neighbourStart[x]!; q < this.neighbourStart[x + 1]!; q++) {
         const p = this.neighbend[q]!;
-        const need = 2n * this.weights[p >> 1]! - this.dualvar[this.endpoint[p]!]!;
+        const need = this.weights[p >> 1]! - this.dualvar[this.endpoint[p]!]!;
         if (need > dual) dual = need;
       }
       this.dualvar[x] = dual;
