@@ -40,6 +40,10 @@ export interface TrfFile {
   readonly initialColor: Color;
   readonly points: PointSystem;
   readonly forbidden: number[][];
+  /** TRF-2026 260 lines: players who may not meet each other in rounds first..last (zero-based). */
+  readonly forbiddenInRounds: { readonly first: number; readonly last: number; readonly players: number[] }[];
+  /** TRF-2026 240 lines: players not to be paired in a round (zero-based), by id. */
+  readonly absences: { readonly round: number; readonly players: number[] }[];
   /** The lines this reader does not interpret, kept for the writer. */
   readonly otherLines: string[];
 }
@@ -156,7 +160,22 @@ export function parseTrf(text: string): TrfFile {
   const points = defaultPoints();
   const explicitBye = { set: false };
   const forbidden: number[][] = [];
+  const forbiddenInRounds: TrfFile['forbiddenInRounds'][number][] = [];
+  const absences: TrfFile['absences'][number][] = [];
   const otherLines: string[] = [];
+  const idsFrom = (line: string, start: number): number[] => {
+    const ids: number[] = [];
+    for (let at = start; at < line.length; at += 5) {
+      const field = line.slice(at, at + 4);
+      if (field.trim() !== '') ids.push(parseId(field, line));
+    }
+    return ids;
+  };
+  const roundAt = (line: string, from: number, to: number): number => {
+    const round = parseNumber(line.slice(from, to), 'round', line);
+    if (round === 0) throw new TrfError(`round 0 in line "${line}"`);
+    return round - 1;
+  };
   for (const line of splitLines(text)) {
     if (line.length < 3) continue;
     const prefix = line.slice(0, 3);
@@ -189,6 +208,12 @@ export function parseTrf(text: string): TrfFile {
         if (rest === 'W') initialColor = 'w';
         else if (rest === 'B') initialColor = 'b';
         else throw new TrfError(`invalid first colour: "${line}"`);
+        break;
+      case '240':
+        absences.push({ round: roundAt(line, 6, 9), players: idsFrom(line, 10) });
+        break;
+      case '260':
+        forbiddenInRounds.push({ first: roundAt(line, 4, 7), last: roundAt(line, 8, 11), players: idsFrom(line, 12) });
         break;
       case 'XXP':
         forbidden.push(rest.split(/[ \t]+/).map((field) => parseId(field, line)));
@@ -227,7 +252,7 @@ export function parseTrf(text: string): TrfFile {
   players.forEach((player, index) => {
     if (player.id !== index) throw new TrfError(`pairing number ${index + 1} is missing`);
   });
-  return { players, expectedRounds, initialColor, points, forbidden, otherLines };
+  return { players, expectedRounds, initialColor, points, forbidden, forbiddenInRounds, absences, otherLines };
 }
 
 /** The colour the first-ranked player had in the first round any game was played. */
@@ -276,7 +301,11 @@ function buildTournament(file: TrfFile, matchesOf: (p: TrfPlayer) => Match[], pl
     initialColor: file.initialColor,
     forbiddenPairs: file.players.map(() => new Set<number>()),
   };
-  for (const group of file.forbidden) {
+  const groups = [
+    ...file.forbidden,
+    ...file.forbiddenInRounds.filter((f) => f.first <= playedRounds && playedRounds <= f.last).map((f) => f.players),
+  ];
+  for (const group of groups) {
     for (const a of group) for (const b of group) if (a !== b && a < t.players.length) t.forbiddenPairs[a]!.add(b);
   }
   for (const player of t.players) {
@@ -327,7 +356,18 @@ export function tournamentForNextRound(file: TrfFile): Tournament {
   }
   if (file.expectedRounds === 0) throw new TrfError('the number of rounds (XXR) must be given to pair a round');
   if (playedRounds >= file.expectedRounds) throw new TrfError('every round of the event is already paired');
-  const t = buildTournament(file, (p) => p.matches.slice(), playedRounds);
+  const absent = new Set(file.absences.filter((a) => a.round === playedRounds).flatMap((a) => a.players));
+  const t = buildTournament(
+    file,
+    (p) => {
+      const matches = p.matches.slice();
+      if (absent.has(p.id) && matches.length <= playedRounds) {
+        while (matches.length <= playedRounds) matches.push(absentMatch(p.id));
+      }
+      return matches;
+    },
+    playedRounds,
+  );
   checkScores(file, t);
   return t;
 }

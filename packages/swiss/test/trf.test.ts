@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   formatTrf,
+  pairDutch,
   pairingsInFile,
   parseTrf,
   roundsInFile,
@@ -108,5 +109,30 @@ describe('TRF writer', () => {
     expect(back.players.map((p) => p.matches)).toEqual(file.players.map((p) => p.matches));
     expect(back.players.map((p) => p.points)).toEqual(file.players.map((p) => p.points));
     for (let round = 0; round < 7; round++) expect(pairingsInFile(back, round)).toEqual(pairingsInFile(file, round));
+  });
+});
+
+describe('TRF-2026 round lines', () => {
+  const pairsOf = (text: string): string[] => {
+    const t = tournamentForNextRound(parseTrf(text));
+    return pairDutch(t).map((p) => `${p.white + 1}-${p.black === null ? 'bye' : p.black + 1}`);
+  };
+  const eight = eventText(['', '', '', '', '', '', '', ''], { rounds: 5, first: 'white1' });
+
+  it('240: players not to be paired in the round are left out', () => {
+    expect(pairsOf(`${eight}240 R  1    1    2\n`)).toEqual(['3-6', '7-4', '5-8']);
+  });
+
+  it('260 and XXP: a pair forbidden for the round is not made', () => {
+    expect(pairsOf(eight)).toContain('1-5');
+    for (const line of ['260   1   1    1    5', 'XXP 1 5']) {
+      const pairs = pairsOf(`${eight}${line}\n`);
+      expect(pairs).toHaveLength(4);
+      expect(pairs.some((p) => p === '1-5' || p === '5-1')).toBe(false);
+    }
+  });
+
+  it('260 outside its rounds forbids nothing', () => {
+    expect(pairsOf(`${eight}260   2   3    1    5\n`)).toContain('1-5');
   });
 });
