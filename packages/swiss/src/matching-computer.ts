@@ -219,6 +219,18 @@ export class MatchingComputer {
       }
       this.dualvar[x] = dual;
     }
+    // Changed vertices left free take a free neighbour over a tight edge: fewer trees to grow.
+    for (const x of this.changedList) {
+      if (this.fixed[x] || this.mate[x] !== -1 || this.dualvar[x] === 0n) continue;
+      for (let q = this.neighbourStart[x]!; q < this.neighbourStart[x + 1]!; q++) {
+        const p = this.neighbend[q]!;
+        const y = this.endpoint[p]!;
+        if (this.mate[y] !== -1 || this.inblossom[y] !== y || this.slack(p >> 1) !== 0n) continue;
+        this.mate[x] = p;
+        this.mate[y] = p ^ 1;
+        break;
+      }
+    }
     for (const x of this.changedList) {
       this.changed[x] = 0;
       if (this.fixed[x] && this.mate[x] === -1) {
