@@ -50,8 +50,12 @@ function runOne(players: number, rounds: number, total: number): void {
   console.log(`${players} players  one matching (reference) ${ms(start)}`);
 
   start = performance.now();
+  const cpu = process.cpuUsage();
   const pairs = pairDutch(t);
-  console.log(`${players} players  Dutch round             ${ms(start)}  (${pairs.length} pairs and byes)`);
+  const cpuMs = (process.cpuUsage(cpu).user / 1000).toFixed(0);
+  console.log(
+    `${players} players  Dutch round             ${ms(start)}  (${cpuMs} ms CPU; ${pairs.length} pairs and byes)`,
+  );
 }
 
 if (values.child !== undefined) {
