@@ -74,6 +74,27 @@ describe('pairings', () => {
       rounds: 5,
       want: '7-3 2-6 4-5',
     },
+    {
+      name: 'a late entry joins the lowest scoregroup of its score',
+      source: 'C.04.2 (late entries: absent rounds score as zero-point byes)',
+      rows: ['4 w 1', '5 b 0', '6 w 1', '1 b 0', '2 w 1', '3 b 0', '0000 - U', '0000 - Z'],
+      rounds: 5,
+      want: '5-1 7-3 2-6 4-8',
+    },
+    {
+      name: 'a withdrawn player is not paired; the odd one out floats down and the lowest gets the bye',
+      source: 'C.04.2 (withdrawals) and C.04.3 C.5 (the bye)',
+      rows: ['5 w 1', '6 b 1, 0000 - Z', '7 w 1', '8 b 0', '1 b 0', '2 w 0', '3 b 0', '4 w 1'],
+      rounds: 5,
+      want: '3-1 4-6 5-8 7-bye',
+    },
+    {
+      name: 'a forfeited game is not a meeting: the two may be paired again',
+      source: 'C.04.1 b (only games played count as meetings, as bbpPairings reads it)',
+      rows: ['2 w +', '1 b -'],
+      rounds: 3,
+      want: '1-2',
+    },
   ];
   it.each(cases)('$name ($source)', ({ rows, rounds, first, want }) => {
     expect(pairsOf(rows, rounds, first)).toBe(want);
