@@ -1,4 +1,4 @@
-// The eleven smaller fixtures (9 to 52 players); the five larger ones are in fixtures-large.slow.ts.
+// The eleven smaller fixtures (9 to 52 players); the five larger ones are in fixtures-large.test.ts.
 import { describe } from 'vitest';
 import { loadFixtures } from './fixtures.js';
 import { replayFixtures } from './replay.js';

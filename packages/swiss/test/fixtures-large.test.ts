@@ -1,4 +1,4 @@
-// The five larger fixtures (61 to 117 players): minutes rather than seconds.
+// The five larger fixtures (61 to 117 players), apart so that the two files run side by side.
 import { describe } from 'vitest';
 import { loadFixtures } from './fixtures.js';
 import { replayFixtures } from './replay.js';
