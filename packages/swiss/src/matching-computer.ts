@@ -1,0 +1,679 @@
+// The Dutch system asks for a maximum-weight matching again and again, each time after changing
+// the weights at a few vertices. This keeps the previous matching and its dual solution and
+// repairs them: blossoms holding a changed vertex are dissolved (their duals folded into their
+// vertices), the changed vertices and the pairs that lost tightness are unmatched, the changed
+// vertices' duals raised just enough to be feasible again, and the search resumes from the free
+// vertices whose duals are still positive. The search is the blossom algorithm of matching.ts,
+// generalised so that free vertices need not share one dual value: a tree stops growing when
+// one of its vertices' duals reaches zero (that vertex is left free), and a tree that reaches a
+// free vertex of zero dual augments to it.
+
+/** Edge k of the complete graph joins smaller(k) and larger(k): k = j(j-1)/2 + i for i < j. */
+const pairIndex = (a: number, b: number): number => (a < b ? (b * (b - 1)) / 2 + a : (a * (a - 1)) / 2 + b);
+
+export class MatchingComputer {
+  readonly size: number;
+  private readonly n: number;
+  /** Twice each edge's weight (slack = dual + dual - 2w is what the search reads). */
+  private readonly weights: bigint[];
+  private readonly endpoint: Int32Array;
+  private readonly fixed: Uint8Array;
+  private readonly changed: Uint8Array;
+  private changedList: number[] = [];
+
+  private readonly mate: Int32Array;
+  private readonly label: Int32Array;
+  private readonly labelend: Int32Array;
+  private readonly inblossom: Int32Array;
+  private readonly blossomparent: Int32Array;
+  private readonly blossomchilds: (number[] | null)[];
+  private readonly blossombase: Int32Array;
+  private readonly blossomendps: (number[] | null)[];
+  private readonly bestedge: Int32Array;
+  private readonly blossombestedges: (number[] | null)[];
+  private readonly unusedblossoms: number[] = [];
+  private readonly dualvar: bigint[];
+  private readonly allowedge: Uint8Array;
+  private allowed: number[] = [];
+  private queue: number[] = [];
+  private neighbourStart: Int32Array;
+  private neighbend: Int32Array;
+
+  constructor(size: number) {
+    const n = size;
+    this.size = size;
+    this.n = n;
+    const pairs = (n * (n - 1)) / 2;
+    this.weights = new Array<bigint>(pairs).fill(0n);
+    this.endpoint = new Int32Array(2 * pairs);
+    for (let j = 1, k = 0; j < n; j++) {
+      for (let i = 0; i < j; i++, k++) {
+        this.endpoint[2 * k] = i;
+        this.endpoint[2 * k + 1] = j;
+      }
+    }
+    this.fixed = new Uint8Array(n);
+    this.changed = new Uint8Array(n);
+    for (let v = 0; v < n; v++) this.markChanged(v);
+    this.mate = new Int32Array(n).fill(-1);
+    this.label = new Int32Array(2 * n);
+    this.labelend = new Int32Array(2 * n).fill(-1);
+    this.inblossom = new Int32Array(n);
+    for (let v = 0; v < n; v++) this.inblossom[v] = v;
+    this.blossomparent = new Int32Array(2 * n).fill(-1);
+    this.blossomchilds = new Array(2 * n).fill(null);
+    this.blossombase = new Int32Array(2 * n).fill(-1);
+    for (let v = 0; v < n; v++) this.blossombase[v] = v;
+    this.blossomendps = new Array(2 * n).fill(null);
+    this.bestedge = new Int32Array(2 * n).fill(-1);
+    this.blossombestedges = new Array(2 * n).fill(null);
+    for (let b = 2 * n - 1; b >= n; b--) this.unusedblossoms.push(b);
+    this.dualvar = new Array<bigint>(2 * n).fill(0n);
+    this.allowedge = new Uint8Array(pairs);
+    this.neighbourStart = new Int32Array(n + 1);
+    this.neighbend = new Int32Array(0);
+  }
+
+  private markChanged(v: number): void {
+    if (this.changed[v]) return;
+    this.changed[v] = 1;
+    this.changedList.push(v);
+  }
+
+  setEdgeWeight(a: number, b: number, weight: bigint): void {
+    if (this.fixed[a] || this.fixed[b]) return;
+    const k = pairIndex(a, b);
+    const doubled = weight << 1n;
+    if (this.weights[k] === doubled) return;
+    this.weights[k] = doubled;
+    this.markChanged(a);
+  }
+
+  edgeWeight(a: number, b: number): bigint {
+    return this.weights[pairIndex(a, b)]! >> 1n;
+  }
+
+  /** Settles the pair a-b for good: every other edge at a or b is dropped, and both leave the graph. */
+  fixPair(a: number, b: number): void {
+    for (let u = 0; u < this.n; u++) {
+      if (u !== a) this.weights[pairIndex(a, u)] = 0n;
+      if (u !== b) this.weights[pairIndex(b, u)] = 0n;
+    }
+    this.weights[pairIndex(a, b)] = 2n;
+    this.markChanged(a);
+    this.markChanged(b);
+    this.fixed[a] = 1;
+    this.fixed[b] = 1;
+  }
+
+  private slack(k: number): bigint {
+    return this.dualvar[this.endpoint[2 * k]!]! + this.dualvar[this.endpoint[2 * k + 1]!]! - this.weights[k]!;
+  }
+
+  private blossomLeaves(b: number, out: number[]): number[] {
+    if (b < this.n) out.push(b);
+    else for (const t of this.blossomchilds[b]!) this.blossomLeaves(t, out);
+    return out;
+  }
+
+  private topBlossom(v: number): number {
+    let b = v;
+    while (this.blossomparent[b] !== -1) b = this.blossomparent[b]!;
+    return b;
+  }
+
+  /** Removes blossom b and those inside it, moving each blossom's dual onto its vertices. */
+  private dissolve(b: number, touched: number[]): void {
+    const z = this.dualvar[b]!;
+    for (const leaf of this.blossomLeaves(b, [])) {
+      this.dualvar[leaf] = this.dualvar[leaf]! + z;
+    }
+    for (const child of this.blossomchilds[b]!) {
+      this.blossomparent[child] = -1;
+      if (child >= this.n) this.dissolve(child, touched);
+      else {
+        this.inblossom[child] = child;
+        touched.push(child);
+      }
+    }
+    this.blossomchilds[b] = null;
+    this.blossomendps[b] = null;
+    this.blossombase[b] = -1;
+    this.blossombestedges[b] = null;
+    this.bestedge[b] = -1;
+    this.dualvar[b] = 0n;
+    this.label[b] = 0;
+    this.unusedblossoms.push(b);
+  }
+
+  private unmatch(v: number): void {
+    const p = this.mate[v]!;
+    if (p < 0) return;
+    this.mate[this.endpoint[p]!] = -1;
+    this.mate[v] = -1;
+  }
+
+  private rebuildNeighbours(): void {
+    const n = this.n;
+    const degree = new Int32Array(n);
+    const pairs = this.weights.length;
+    let count = 0;
+    for (let k = 0; k < pairs; k++) {
+      if (this.weights[k]! > 0n) {
+        const i = this.endpoint[2 * k]!;
+        const j = this.endpoint[2 * k + 1]!;
+        if (this.fixed[i] || this.fixed[j]) continue;
+        degree[i]!++;
+        degree[j]!++;
+        count++;
+      }
+    }
+    const start = new Int32Array(n + 1);
+    for (let v = 0; v < n; v++) start[v + 1] = start[v]! + degree[v]!;
+    const neighbend = new Int32Array(2 * count);
+    const fill = start.slice(0, n);
+    for (let k = 0; k < pairs; k++) {
+      if (this.weights[k]! > 0n) {
+        const i = this.endpoint[2 * k]!;
+        const j = this.endpoint[2 * k + 1]!;
+        if (this.fixed[i] || this.fixed[j]) continue;
+        neighbend[fill[i]!++] = 2 * k + 1;
+        neighbend[fill[j]!++] = 2 * k;
+      }
+    }
+    this.neighbourStart = start;
+    this.neighbend = neighbend;
+  }
+
+  /** Makes the last solution a valid starting point for the changed weights. */
+  private repair(): void {
+    const touched: number[] = [];
+    const seeds = new Set<number>();
+    for (const x of this.changedList) {
+      seeds.add(x);
+      const p = this.mate[x]!;
+      if (p >= 0) seeds.add(this.endpoint[p]!);
+    }
+    for (const v of seeds) {
+      const top = this.topBlossom(v);
+      if (top >= this.n) this.dissolve(top, touched);
+    }
+    for (const x of this.changedList) this.unmatch(x);
+    // A dissolved blossom's dual now sits on its vertices: a matched pair that lost its
+    // tightness is unmatched.
+    for (const v of touched) {
+      const p = this.mate[v]!;
+      if (p >= 0 && this.slack(p >> 1) !== 0n) this.unmatch(v);
+    }
+    for (const x of this.changedList) {
+      if (this.fixed[x]) continue;
+      this.dualvar[x] = 0n;
+    }
+    for (const x of this.changedList) {
+      if (this.fixed[x]) continue;
+      let dual = 0n;
+      for (let q = this.neighbourStart[x]!; q < this.neighbourStart[x + 1]!; q++) {
+        const p = this.neighbend[q]!;
+        const need = this.weights[p >> 1]! - this.dualvar[this.endpoint[p]!]!;
+        if (need > dual) dual = need;
+      }
+      this.dualvar[x] = dual;
+    }
+    // Changed vertices left free take a free neighbour over a tight edge: fewer trees to grow.
+    for (const x of this.changedList) {
+      if (this.fixed[x] || this.mate[x] !== -1 || this.dualvar[x] === 0n) continue;
+      for (let q = this.neighbourStart[x]!; q < this.neighbourStart[x + 1]!; q++) {
+        const p = this.neighbend[q]!;
+        const y = this.endpoint[p]!;
+        if (this.mate[y] !== -1 || this.inblossom[y] !== y || this.slack(p >> 1) !== 0n) continue;
+        this.mate[x] = p;
+        this.mate[y] = p ^ 1;
+        break;
+      }
+    }
+    for (const x of this.changedList) {
+      this.changed[x] = 0;
+      if (this.fixed[x] && this.mate[x] === -1) {
+        // The settled pair: matched to each other, outside the graph from now on.
+        const other = this.fixedPartner(x);
+        const k = pairIndex(x, other);
+        const xIsFirst = this.endpoint[2 * k] === x;
+        this.mate[x] = xIsFirst ? 2 * k + 1 : 2 * k;
+        this.mate[other] = xIsFirst ? 2 * k : 2 * k + 1;
+      }
+    }
+    this.changedList = [];
+  }
+
+  private fixedPartner(x: number): number {
+    for (let u = 0; u < this.n; u++) if (u !== x && this.weights[pairIndex(x, u)]! > 0n) return u;
+    throw new Error('a settled vertex without its pair');
+  }
+
+  /** Each vertex's mate in a maximum-weight matching; an unmatched vertex is its own mate. */
+  computeMatching(): number[] {
+    if (this.changedList.length > 0) {
+      this.rebuildNeighbours();
+      this.repair();
+    }
+    this.solve();
+    const result = new Array<number>(this.n);
+    for (let v = 0; v < this.n; v++) {
+      const p = this.mate[v]!;
+      result[v] = p < 0 ? v : this.endpoint[p]!;
+    }
+    return result;
+  }
+
+  private assignLabel(w0: number, t0: number, p0: number): void {
+    let w = w0;
+    let t = t0;
+    let p = p0;
+    for (;;) {
+      const b = this.inblossom[w]!;
+      this.label[w] = t;
+      this.label[b] = t;
+      this.labelend[w] = p;
+      this.labelend[b] = p;
+      this.bestedge[w] = -1;
+      this.bestedge[b] = -1;
+      if (t === 1) {
+        this.blossomLeaves(b, this.queue);
+        return;
+      }
+      const mb = this.mate[this.blossombase[b]!]!;
+      w = this.endpoint[mb]!;
+      t = 1;
+      p = mb ^ 1;
+    }
+  }
+
+  private scanBlossom(v0: number, w0: number): number {
+    let v = v0;
+    let w = w0;
+    const path: number[] = [];
+    let base = -1;
+    while (v !== -1 || w !== -1) {
+      let b = this.inblossom[v]!;
+      if (this.label[b]! & 4) {
+        base = this.blossombase[b]!;
+        break;
+      }
+      path.push(b);
+      this.label[b] = 5;
+      if (this.labelend[b] === -1) {
+        v = -1;
+      } else {
+        v = this.endpoint[this.labelend[b]!]!;
+        b = this.inblossom[v]!;
+        v = this.endpoint[this.labelend[b]!]!;
+      }
+      if (w !== -1) {
+        const t = v;
+        v = w;
+        w = t;
+      }
+    }
+    for (const b of path) this.label[b] = 1;
+    return base;
+  }
+
+  private addBlossom(base: number, k: number): void {
+    const { endpoint, inblossom, blossomparent, labelend, label } = this;
+    let v = endpoint[2 * k]!;
+    let w = endpoint[2 * k + 1]!;
+    const bb = inblossom[base]!;
+    let bv = inblossom[v]!;
+    let bw = inblossom[w]!;
+    const b = this.unusedblossoms.pop()!;
+    this.blossombase[b] = base;
+    blossomparent[b] = -1;
+    blossomparent[bb] = b;
+    const path: number[] = [];
+    const endps: number[] = [];
+    while (bv !== bb) {
+      blossomparent[bv] = b;
+      path.push(bv);
+      endps.push(labelend[bv]!);
+      v = endpoint[labelend[bv]!]!;
+      bv = inblossom[v]!;
+    }
+    path.push(bb);
+    path.reverse();
+    endps.reverse();
+    endps.push(2 * k);
+    while (bw !== bb) {
+      blossomparent[bw] = b;
+      path.push(bw);
+      endps.push(labelend[bw]! ^ 1);
+      w = endpoint[labelend[bw]!]!;
+      bw = inblossom[w]!;
+    }
+    this.blossomchilds[b] = path;
+    this.blossomendps[b] = endps;
+    label[b] = 1;
+    labelend[b] = labelend[bb]!;
+    this.dualvar[b] = 0n;
+    for (const leaf of this.blossomLeaves(b, [])) {
+      if (label[inblossom[leaf]!] === 2) this.queue.push(leaf);
+      inblossom[leaf] = b;
+    }
+    const bestedgeto = new Map<number, number>();
+    const consider = (edge: number): void => {
+      let j = endpoint[2 * edge + 1]!;
+      if (inblossom[j] === b) j = endpoint[2 * edge]!;
+      const bj = inblossom[j]!;
+      if (bj !== b && label[bj] === 1) {
+        const current = bestedgeto.get(bj);
+        if (current === undefined || this.slack(edge) < this.slack(current)) bestedgeto.set(bj, edge);
+      }
+    };
+    for (const child of path) {
+      const list = this.blossombestedges[child];
+      if (list === null || list === undefined) {
+        for (const leaf of this.blossomLeaves(child, [])) {
+          for (let q = this.neighbourStart[leaf]!; q < this.neighbourStart[leaf + 1]!; q++) {
+            consider(this.neighbend[q]! >> 1);
+          }
+        }
+      } else {
+        for (const edge of list) consider(edge);
+      }
+      this.blossombestedges[child] = null;
+      this.bestedge[child] = -1;
+    }
+    const best = [...bestedgeto.values()];
+    this.blossombestedges[b] = best;
+    let be = -1;
+    for (const edge of best) if (be === -1 || this.slack(edge) < this.slack(be)) be = edge;
+    this.bestedge[b] = be;
+  }
+
+  private expandBlossom(b: number, endstage: boolean): void {
+    const { endpoint, label, labelend, inblossom } = this;
+    const childs = this.blossomchilds[b]!;
+    for (const s of childs) {
+      this.blossomparent[s] = -1;
+      if (s < this.n) inblossom[s] = s;
+      else if (endstage && this.dualvar[s] === 0n) this.expandBlossom(s, endstage);
+      else for (const leaf of this.blossomLeaves(s, [])) inblossom[leaf] = s;
+    }
+    if (!endstage && label[b] === 2) {
+      const endps = this.blossomendps[b]!;
+      const at = <T>(list: T[], index: number): T => list[index < 0 ? index + list.length : index]!;
+      const entrychild = inblossom[endpoint[labelend[b]! ^ 1]!]!;
+      let j = childs.indexOf(entrychild);
+      let jstep: number;
+      let endptrick: number;
+      if (j & 1) {
+        j -= childs.length;
+        jstep = 1;
+        endptrick = 0;
+      } else {
+        jstep = -1;
+        endptrick = 1;
+      }
+      let p = labelend[b]!;
+      while (j !== 0) {
+        label[endpoint[p ^ 1]!] = 0;
+        label[endpoint[at(endps, j - endptrick) ^ endptrick ^ 1]!] = 0;
+        this.assignLabel(endpoint[p ^ 1]!, 2, p);
+        this.allow(at(endps, j - endptrick) >> 1);
+        j += jstep;
+        p = at(endps, j - endptrick) ^ endptrick;
+        this.allow(p >> 1);
+        j += jstep;
+      }
+      let bv = at(childs, j);
+      label[endpoint[p ^ 1]!] = 2;
+      label[bv] = 2;
+      labelend[endpoint[p ^ 1]!] = p;
+      labelend[bv] = p;
+      this.bestedge[bv] = -1;
+      j += jstep;
+      while (at(childs, j) !== entrychild) {
+        bv = at(childs, j);
+        if (label[bv] === 1) {
+          j += jstep;
+          continue;
+        }
+        let labelled = -1;
+        for (const leaf of this.blossomLeaves(bv, [])) {
+          if (label[leaf] !== 0) {
+            labelled = leaf;
+            break;
+          }
+        }
+        if (labelled !== -1) {
+          label[labelled] = 0;
+          label[endpoint[this.mate[this.blossombase[bv]!]!]!] = 0;
+          this.assignLabel(labelled, 2, labelend[labelled]!);
+        }
+        j += jstep;
+      }
+    }
+    label[b] = -1;
+    labelend[b] = -1;
+    this.blossomchilds[b] = null;
+    this.blossomendps[b] = null;
+    this.blossombase[b] = -1;
+    this.blossombestedges[b] = null;
+    this.bestedge[b] = -1;
+    this.dualvar[b] = 0n;
+    this.unusedblossoms.push(b);
+  }
+
+  private augmentBlossom(b: number, v: number): void {
+    let t = v;
+    while (this.blossomparent[t] !== b) t = this.blossomparent[t]!;
+    if (t >= this.n) this.augmentBlossom(t, v);
+    const childs = this.blossomchilds[b]!;
+    const endps = this.blossomendps[b]!;
+    const at = <T>(list: T[], index: number): T => list[index < 0 ? index + list.length : index]!;
+    const i = childs.indexOf(t);
+    let j = i;
+    let jstep: number;
+    let endptrick: number;
+    if (i & 1) {
+      j -= childs.length;
+      jstep = 1;
+      endptrick = 0;
+    } else {
+      jstep = -1;
+      endptrick = 1;
+    }
+    while (j !== 0) {
+      j += jstep;
+      t = at(childs, j);
+      const p = at(endps, j - endptrick) ^ endptrick;
+      if (t >= this.n) this.augmentBlossom(t, this.endpoint[p]!);
+      j += jstep;
+      t = at(childs, j);
+      if (t >= this.n) this.augmentBlossom(t, this.endpoint[p ^ 1]!);
+      this.mate[this.endpoint[p]!] = p ^ 1;
+      this.mate[this.endpoint[p ^ 1]!] = p;
+    }
+    this.blossomchilds[b] = childs.slice(i).concat(childs.slice(0, i));
+    this.blossomendps[b] = endps.slice(i).concat(endps.slice(0, i));
+    this.blossombase[b] = this.blossombase[this.blossomchilds[b]![0]!]!;
+  }
+
+  /** Flips the tree path from S-vertex s to its root; s takes remote endpoint p (-1: left free). */
+  private augmentPath(s0: number, p0: number): void {
+    let s = s0;
+    let p = p0;
+    for (;;) {
+      const bs = this.inblossom[s]!;
+      if (bs >= this.n) this.augmentBlossom(bs, s);
+      this.mate[s] = p;
+      if (this.labelend[bs] === -1) break;
+      const t = this.endpoint[this.labelend[bs]!]!;
+      const bt = this.inblossom[t]!;
+      s = this.endpoint[this.labelend[bt]!]!;
+      const j = this.endpoint[this.labelend[bt]! ^ 1]!;
+      if (bt >= this.n) this.augmentBlossom(bt, j);
+      this.mate[j] = this.labelend[bt]!;
+      p = this.labelend[bt]! ^ 1;
+    }
+  }
+
+  private allow(k: number): void {
+    if (this.allowedge[k]) return;
+    this.allowedge[k] = 1;
+    this.allowed.push(k);
+  }
+
+  private solve(): void {
+    const n = this.n;
+    const { label, labelend, inblossom, endpoint, mate, bestedge, dualvar, blossomparent, blossombase } = this;
+    for (;;) {
+      // A new stage: every free blossom whose vertices all have positive duals roots a tree.
+      label.fill(0);
+      labelend.fill(-1);
+      bestedge.fill(-1);
+      for (let b = n; b < 2 * n; b++) this.blossombestedges[b] = null;
+      for (const k of this.allowed) this.allowedge[k] = 0;
+      this.allowed = [];
+      this.queue = [];
+      let roots = 0;
+      for (let v = 0; v < n; v++) {
+        if (this.fixed[v] || mate[v] !== -1) continue;
+        const b = inblossom[v]!;
+        if (label[b] !== 0) continue;
+        let lowest = v;
+        if (b >= n) {
+          for (const leaf of this.blossomLeaves(b, [])) if (dualvar[leaf]! < dualvar[lowest]!) lowest = leaf;
+        }
+        if (dualvar[lowest]! > 0n) {
+          this.assignLabel(v, 1, -1);
+          roots++;
+        } else if (lowest !== v) {
+          this.augmentBlossom(b, lowest);
+          mate[lowest] = -1;
+        }
+      }
+      if (roots === 0) return;
+
+      let progressed = false;
+      while (!progressed) {
+        while (this.queue.length > 0 && !progressed) {
+          const v = this.queue.pop()!;
+          for (let q = this.neighbourStart[v]!; q < this.neighbourStart[v + 1]!; q++) {
+            const p = this.neighbend[q]!;
+            const k = p >> 1;
+            const w = endpoint[p]!;
+            if (inblossom[v] === inblossom[w]) continue;
+            let kslack = 0n;
+            if (!this.allowedge[k]) {
+              kslack = this.slack(k);
+              if (kslack <= 0n) this.allow(k);
+            }
+            if (this.allowedge[k]) {
+              const bw = inblossom[w]!;
+              if (label[bw] === 0) {
+                if (mate[blossombase[bw]!] === -1) {
+                  // A free blossom of zero dual: augment to it.
+                  this.augmentPath(v, p);
+                  if (bw >= n) this.augmentBlossom(bw, w);
+                  mate[w] = p ^ 1;
+                  progressed = true;
+                  break;
+                }
+                this.assignLabel(w, 2, p ^ 1);
+              } else if (label[bw] === 1) {
+                const base = this.scanBlossom(v, w);
+                if (base >= 0) this.addBlossom(base, k);
+                else {
+                  this.augmentPath(v, p);
+                  this.augmentPath(w, p ^ 1);
+                  progressed = true;
+                  break;
+                }
+              } else if (label[w] === 0) {
+                label[w] = 2;
+                labelend[w] = p ^ 1;
+              }
+            } else if (label[inblossom[w]!] === 1) {
+              const b = inblossom[v]!;
+              if (bestedge[b] === -1 || kslack < this.slack(bestedge[b]!)) bestedge[b] = k;
+            } else if (label[w] === 0) {
+              if (bestedge[w] === -1 || kslack < this.slack(bestedge[w]!)) bestedge[w] = k;
+            }
+          }
+        }
+        if (progressed) break;
+
+        // Dual adjustment. Type 1: an S-vertex's dual reaches zero.
+        let deltatype = 1;
+        let delta = -1n;
+        let deltavertex = -1;
+        for (let v = 0; v < n; v++) {
+          if (label[inblossom[v]!] === 1 && (deltavertex === -1 || dualvar[v]! < delta)) {
+            delta = dualvar[v]!;
+            deltavertex = v;
+          }
+        }
+        let deltaedge = -1;
+        let deltablossom = -1;
+        for (let v = 0; v < n; v++) {
+          if (label[inblossom[v]!] === 0 && bestedge[v] !== -1) {
+            const d = this.slack(bestedge[v]!);
+            if (d < delta) {
+              delta = d;
+              deltatype = 2;
+              deltaedge = bestedge[v]!;
+            }
+          }
+        }
+        for (let b = 0; b < 2 * n; b++) {
+          if (blossomparent[b] === -1 && label[b] === 1 && bestedge[b] !== -1) {
+            const d = this.slack(bestedge[b]!) / 2n;
+            if (d < delta) {
+              delta = d;
+              deltatype = 3;
+              deltaedge = bestedge[b]!;
+            }
+          }
+        }
+        for (let b = n; b < 2 * n; b++) {
+          if (blossombase[b]! >= 0 && blossomparent[b] === -1 && label[b] === 2 && dualvar[b]! < delta) {
+            delta = dualvar[b]!;
+            deltatype = 4;
+            deltablossom = b;
+          }
+        }
+        for (let v = 0; v < n; v++) {
+          const l = label[inblossom[v]!];
+          if (l === 1) dualvar[v] = dualvar[v]! - delta;
+          else if (l === 2) dualvar[v] = dualvar[v]! + delta;
+        }
+        for (let b = n; b < 2 * n; b++) {
+          if (blossombase[b]! >= 0 && blossomparent[b] === -1) {
+            if (label[b] === 1) dualvar[b] = dualvar[b]! + delta;
+            else if (label[b] === 2) dualvar[b] = dualvar[b]! - delta;
+          }
+        }
+        if (deltatype === 1) {
+          // That vertex is left free (its tree's root gets matched along the path).
+          this.augmentPath(deltavertex, -1);
+          progressed = true;
+        } else if (deltatype === 2) {
+          this.allow(deltaedge);
+          let i = endpoint[2 * deltaedge]!;
+          if (label[inblossom[i]!] === 0) i = endpoint[2 * deltaedge + 1]!;
+          this.queue.push(i);
+        } else if (deltatype === 3) {
+          this.allow(deltaedge);
+          this.queue.push(endpoint[2 * deltaedge]!);
+        } else {
+          this.expandBlossom(deltablossom, false);
+        }
+      }
+      for (let b = n; b < 2 * n; b++) {
+        if (blossomparent[b] === -1 && blossombase[b]! >= 0 && label[b] === 1 && dualvar[b] === 0n) {
+          this.expandBlossom(b, true);
+        }
+      }
+    }
+  }
+}
