@@ -80,6 +80,7 @@ export const ROUTE_ACCESS = {
   'GET /api/games/:id/stream': 'public',
   'POST /api/games/:id/analysis': 'play',
   'GET /api/games/:id/analysis': 'public',
+  'POST /api/analysis/position': 'play',
   'GET /api/live': 'public',
   'GET /api/live/ws': 'public',
 
