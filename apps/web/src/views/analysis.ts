@@ -3,7 +3,8 @@
  * lazily: free moves for either side, legal by @shogi/rules, branching off the game's line
  * and back to it; and the server's engine analysis of the game when there is one (the
  * evaluation graph, the best move as an arrow, the mistakes marked in the moves), with a
- * button to ask for it and its progress from the watch socket.
+ * button to ask for it and its progress from the watch socket; and an "Engine" switch that
+ * evaluates whatever position is shown (analysis/live-toggle.ts, its code loaded on demand).
  */
 import '../styles/analysis.css';
 import type { GameView } from '@shogi/protocol';
@@ -17,6 +18,7 @@ import { failureSentence } from '../words/errors.js';
 import { type EngineFollower, followEngine } from './analysis/engine.js';
 import { JUDGMENT_MARKS, judgmentCounts, scoreText } from './analysis/eval.js';
 import { evalGraph } from './analysis/eval-graph.js';
+import { liveToggle } from './analysis/live-toggle.js';
 import { type MoveTree, MoveTree as Tree, type TreeNode } from './analysis/tree.js';
 import { boardElement, handElement } from './board.js';
 import { type BoardTools, boardTools } from './board-tools.js';
@@ -89,6 +91,7 @@ interface Parts {
   readonly note: HTMLElement;
   readonly tools: BoardTools;
   readonly engine: HTMLElement;
+  readonly live: ReturnType<typeof liveToggle>;
   readonly moves: HTMLElement;
   readonly sfen: HTMLInputElement;
 }
@@ -136,6 +139,7 @@ function mount(root: HTMLElement, state: AnalysisState): () => void {
       render();
     }),
     engine: h('section', { class: 'engine', 'aria-label': 'Engine analysis' }),
+    live: liveToggle(),
     moves: h('div', { class: 'tree-moves', 'aria-label': 'Moves and branches' }),
     sfen: h('input', {
       id: 'analysis-sfen',
@@ -171,6 +175,7 @@ function mount(root: HTMLElement, state: AnalysisState): () => void {
       h(
         'aside',
         { class: 'side-panel' },
+        parts.live.element,
         parts.engine,
         h('h2', {}, 'Moves'),
         parts.moves,
@@ -280,6 +285,7 @@ function mount(root: HTMLElement, state: AnalysisState): () => void {
       b.disabled = state.node.children.length === 0;
     renderMoves(parts.moves, tree, state.node, analysed, go);
     renderEngine(parts.engine, state, engine, board, go);
+    parts.live.show(tree.initialSfen, movesTo(state.node), board.sideToMove);
   }
 
   const onKey = historyKeys(step);
@@ -290,7 +296,15 @@ function mount(root: HTMLElement, state: AnalysisState): () => void {
     document.removeEventListener('keydown', onKey);
     stopSettings();
     engine?.close();
+    parts.live.close();
   };
+}
+
+/** The moves from the start to the node, in order. */
+function movesTo(node: TreeNode): string[] {
+  const moves: string[] = [];
+  for (let n: TreeNode | null = node; n?.usi; n = n.parent) moves.push(n.usi);
+  return moves.reverse();
 }
 
 function renderStands(
@@ -363,7 +377,13 @@ function renderEngine(
 ): void {
   const { game, tree, node } = state;
   if (!game)
-    return void box.replaceChildren(h('p', {}, 'A free board: the engine analyses games, from the game page.'));
+    return void box.replaceChildren(
+      h(
+        'p',
+        {},
+        'A free board: turn the engine on to evaluate the position shown; whole games are analysed from their game page.',
+      ),
+    );
   if (!engine) return void box.replaceChildren(h('p', {}, 'The engine can analyse this game once it has ended.'));
   const { analysis, progress, problem, loaded } = engine.state;
   const ask = (label: string) =>
