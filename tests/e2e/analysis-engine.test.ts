@@ -59,7 +59,10 @@ describe.skipIf(!HAS_ENGINE)('the analysis board’s engine', { timeout: 90_000 
     const firstPage = [...html.matchAll(/(?:src|href)="\/?(assets\/[^"]+\.js)"/g)].map((m) => m[1] as string);
     expect(firstPage.length).toBeGreaterThan(0);
     expect(firstPage.some((f) => f.includes('live-engine'))).toBe(false);
-    const gzipped = firstPage.reduce((sum, f) => sum + gzipSync(readFileSync(join(webRoot, f)), { level: 9 }).length, 0);
+    const gzipped = firstPage.reduce(
+      (sum, f) => sum + gzipSync(readFileSync(join(webRoot, f)), { level: 9 }).length,
+      0,
+    );
     expect(gzipped).toBeLessThan(FIRST_PAGE_MAX_GZIP);
     expect(readdirSync(join(webRoot, 'assets')).filter((f) => /^live-engine-.*\.js$/.test(f))).toHaveLength(1);
   });
