@@ -223,6 +223,20 @@ describe.skipIf(!HAS_ENGINE)('with the engine role (one engine)', { timeout: 60_
     expect(order.at(-1)).toBe('end time');
     expect(order.slice(moved + 1)).toContain('depth');
   });
+
+  test('an engine role that stops ends the evaluation it runs (stopped), and new requests get 503', async () => {
+    const token = await guest('late');
+    const reader = await open({ sfen: START_SFEN }, token);
+    expect(await reader.nextOf('depth')).not.toBeNull();
+    const closing = (engines as RunningEngineWorker).close();
+    engines = null;
+    expect((await reader.rest(15_000)).at(-1)).toMatchObject({ type: 'end', reason: 'stopped' });
+    await closing;
+    expect(await post({ sfen: START_SFEN }, token)).toMatchObject({
+      status: 503,
+      body: { code: 'ENGINE_UNAVAILABLE' },
+    });
+  });
 });
 
 describe('limits per account and per address', () => {
