@@ -2,14 +2,14 @@
  * Any position evaluated by the engine role on request (`POST /api/analysis/position`), over
  * real HTTP with the real Fairy-Stockfish on a pool of one engine: hostile positions refused
  * by the rules, depth lines streamed with scores from sente's side, one evaluation per
- * player, a client that leaves frees the engine, a bot move waiting while every engine
- * evaluates gets one first (the evaluation pauses and resumes), and the limits per account
- * and per address. The engine tests are skipped, saying why, where Fairy-Stockfish is missing.
+ * player (across gateways), a client that leaves frees the engine, a bot move waiting while
+ * every engine evaluates gets one first (the evaluation pauses and resumes), an engine role
+ * that stops ends its evaluations, and the limits per account and per address. The engine tests are skipped, saying why, where Fairy-Stockfish is missing.
  */
 import { existsSync } from 'node:fs';
 import type { EngineMoveJobData } from '@shogi/engine-bots';
 import { DEFAULT_ENGINE_PATH, type RunningEngineWorker } from '@shogi/engine-worker';
-import { loadConfig } from '@shogi/gateway';
+import { buildApp, loadConfig } from '@shogi/gateway';
 import { START_SFEN } from '@shogi/rules';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EngineClient } from '../../apps/server/src/house/engine-client.js';
@@ -179,6 +179,23 @@ describe.skipIf(!HAS_ENGINE)('with the engine role (one engine)', { timeout: 60_
     expect((firstRest.at(-1)?.depth as number) > 0).toBe(true);
     const secondLines = await second.rest(30_000);
     expect(secondLines.at(-1)).toMatchObject({ type: 'end', reason: 'depth', depth: 5 });
+  });
+
+  test("on two gateways too: the player's request on one ends the evaluation streamed by the other", async () => {
+    // a second gateway process in all but name: its own pools, subscribers and sockets
+    const other = await buildApp(stack.config, silentLogger());
+    try {
+      const otherUrl = await other.listen({ host: '127.0.0.1', port: 0 });
+      const token = await guest('roamer');
+      const first = await open({ sfen: START_SFEN }, token);
+      expect(await first.nextOf('depth')).not.toBeNull();
+      const opened = await NdjsonReader.open(`${otherUrl}${ROUTE}`, token, { sfen: START_SFEN, depth: 4 });
+      if (!('reader' in opened)) throw new Error(`refused: ${opened.status}`);
+      expect((await first.rest()).at(-1)).toMatchObject({ type: 'end', reason: 'superseded' });
+      expect((await opened.reader.rest(30_000)).at(-1)).toMatchObject({ type: 'end', reason: 'depth', depth: 4 });
+    } finally {
+      await other.close();
+    }
   });
 
   test('a client that leaves stops its search: the engine is free for the next player at once', async () => {
