@@ -24,8 +24,12 @@ export interface CspReports {
 export interface Chromium {
   readonly browser: Browser;
   readonly csp: CspReports;
-  /** A browser context that plays as `who` (the client keeps its guest token in localStorage). */
-  contextAs(who: { id: string; name: string; token: string } | null, width?: number, hasTouch?: boolean): Promise<Page>;
+  /** A browser context that plays as `who`, a guest or (`account: true`) a logged-in account: the client keeps its token in localStorage. */
+  contextAs(
+    who: { id: string; name: string; token: string; account?: boolean } | null,
+    width?: number,
+    hasTouch?: boolean,
+  ): Promise<Page>;
   /** the reports since the last call, which are forgotten */
   takeReports(): CspReports;
   close(): Promise<void>;

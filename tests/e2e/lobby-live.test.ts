@@ -114,6 +114,11 @@ test('a seek shows to another person in the lobby within a second, and they pair
   expect(Date.now() - posted).toBeLessThan(1_000);
   expect(await row.locator('.player').textContent()).toBe('alice');
   await shoot(looker, 'lobby-live-seek');
+  // on the phone the Play button is in view, the mode and colour under the clock
+  const play = await row.locator('button:has-text("Play")').boundingBox();
+  expect(play !== null && play.x + play.width <= 390).toBe(true);
+  expect(await row.locator('.seek-terms').textContent()).toBe('casual · random');
+  expect(await row.locator('.seek-terms').isVisible()).toBe(true);
 
   // the bot, free to take it at once, left it to bob all along
   await looker.setViewportSize({ width: 1366, height: 900 });

@@ -106,3 +106,37 @@ describe.each(VIEWPORTS)('takebacks at %s size', (name, viewport) => {
     expect((await stack.api.game(game.id)).takeback).toBeNull();
   });
 });
+
+describe('the takeback preference on the settings page', () => {
+  const post = (path: string, body: unknown) =>
+    fetch(url(path), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  test('an account chooses when its games allow takebacks; the server keeps it; a guest is asked to sign in', async () => {
+    expect((await post('/api/accounts', { username: 'tb-pref', password: 'correct horse' })).status).toBe(201);
+    const session = (await (await post('/api/session', { username: 'tb-pref', password: 'correct horse' })).json()) as {
+      token: string;
+      player: { id: string; name: string };
+    };
+    const page = await chromium.contextAs({ ...session.player, token: session.token, account: true });
+    await page.goto(url('/settings'));
+    const always = page.getByRole('radio', { name: 'Always' });
+    await expect.poll(() => always.isChecked()).toBe(true);
+    await page.getByRole('radio', { name: 'In casual games only' }).check();
+    await expect.poll(() => page.locator('.saved').textContent()).toBe('Saved: takebacks set.');
+    const read = async () =>
+      (
+        (await (
+          await fetch(url('/api/me/preferences'), { headers: { authorization: `Bearer ${session.token}` } })
+        ).json()) as { takeback: string }
+      ).takeback;
+    expect(await read()).toBe('casual');
+    await page.reload();
+    await expect.poll(() => page.getByRole('radio', { name: 'In casual games only' }).isChecked()).toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, 'settings-takeback.png'), fullPage: true });
+
+    const guest = await chromium.contextAs(await stack.api.createPlayer('tb-guest'));
+    await guest.goto(url('/settings'));
+    await guest.locator('[data-setting="takeback"]', { hasText: 'Sign up or log in' }).waitFor();
+    expect(await guest.getByRole('radio', { name: 'Never' }).count()).toBe(0);
+  });
+});

@@ -88,7 +88,7 @@ test('NDJSON of an unknown game is a 404', async () => {
   expect(((await res.json()) as { code: string }).code).toBe('GAME_NOT_FOUND');
 });
 
-test('/api/live lists ongoing games with positions; the live feed pushes their moves and spectators', async () => {
+test('/api/live lists ongoing games with positions; the live feed pushes their moves, takebacks and spectators', async () => {
   const { game, players } = await newGame(stack.app);
   await playMove(stack.app, game.id, players.sente.token, MATE_GAME[0] as string, 0);
   const list = await call(stack.app, 'GET', '/api/live');
@@ -110,6 +110,20 @@ test('/api/live lists ongoing games with positions; the live feed pushes their m
   await playMove(stack.app, game.id, players.gote.token, MATE_GAME[1] as string, 1);
   await until(() =>
     frames.some((f) => f.type === 'updates' && f.updates.some((u) => u.id === game.id && u.lastMove === MATE_GAME[1])),
+  );
+  // a takeback puts the earlier position on the mini board, with no last move marked
+  const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+  expect(
+    (await call(stack.app, 'POST', `/api/games/${game.id}/takeback`, undefined, auth(players.gote.token))).status,
+  ).toBe(202);
+  expect(
+    (await call(stack.app, 'POST', `/api/games/${game.id}/takeback/accept`, undefined, auth(players.sente.token)))
+      .status,
+  ).toBe(202);
+  await until(() =>
+    frames.some(
+      (f) => f.type === 'updates' && f.updates.some((u) => u.id === game.id && u.ply === 1 && u.lastMove === null),
+    ),
   );
   // a spectator on this gateway shows in the count
   const watcher = new WebSocket(`${stack.baseUrl.replace(/^http/, 'ws')}/api/games/${game.id}/watch`);

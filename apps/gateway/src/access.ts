@@ -79,6 +79,7 @@ export const ROUTE_ACCESS = {
   'GET /api/games/:id/watch': 'public',
   'GET /api/games/:id/stream': 'public',
   'POST /api/games/:id/analysis': 'play',
+  'POST /api/games/:id/chat': 'play',
   'GET /api/games/:id/analysis': 'public',
   'POST /api/analysis/position': 'play',
   'GET /api/live': 'public',

@@ -43,6 +43,7 @@ import accounts from './routes/accounts.js';
 import analysis from './routes/analysis.js';
 import analysisPosition from './routes/analysis-position.js';
 import bots from './routes/bots.js';
+import chatRoute from './routes/chat.js';
 import gameRoutes from './routes/games.js';
 import health from './routes/health.js';
 import importRoute from './routes/import.js';
@@ -164,6 +165,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(players);
   await fastify.register(accounts);
   await fastify.register(gameRoutes);
+  await fastify.register(chatRoute);
   await fastify.register(analysis);
   await fastify.register(analysisPosition);
   await fastify.register(playerSocket);

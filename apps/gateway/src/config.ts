@@ -140,7 +140,7 @@ export interface RateLimits {
   readonly positionAnalysis: RateLimit;
   /** ...and per client IP, all its accounts together */
   readonly positionAnalysisPerIp: RateLimit;
-  /** game chat lines (lishogi's chat routes), per token */
+  /** game chat lines (lishogi's chat routes and the web client's), per account */
   readonly chat: RateLimit;
   /** record imports (POST /api/import), per token: each replays and writes whole games */
   readonly imports: RateLimit;

@@ -18,6 +18,9 @@ import { statsPage } from './views/stats.js';
 applyThemes();
 const main = document.getElementById('main') as HTMLElement;
 let leave: () => void = () => {};
+// the path and query routed last: a fragment followed within the page (the skip link's #main)
+// fires popstate too, and must not build the page again under the focus it just moved
+let routed = '';
 
 const TITLES: Readonly<Record<string, string>> = {
   '/': 'Shogi',
@@ -27,6 +30,7 @@ const TITLES: Readonly<Record<string, string>> = {
 };
 
 function route(): void {
+  routed = location.pathname + location.search;
   leave();
   markPieceStyle();
   const path = location.pathname;
@@ -75,5 +79,7 @@ document.addEventListener('click', (event) => {
   event.preventDefault();
   navigate(a.pathname);
 });
-window.addEventListener('popstate', route);
+window.addEventListener('popstate', () => {
+  if (location.pathname + location.search !== routed) route();
+});
 route();

@@ -44,6 +44,10 @@ export const ERRORS = {
       'Tokens are not accepted in URLs (they end up in logs and history): send Authorization: Bearer <token>, or open a WebSocket with a ticket from POST /api/socket-ticket (?ticket=)',
   },
   NOT_A_PLAYER: { status: 403, message: 'You do not play in this game' },
+  SPECTATOR_ROOM_CLOSED: {
+    status: 403,
+    message: "A game's players read and write its spectators' chat room only once the game has ended, as on lishogi",
+  },
   // accounts and tokens: one answer for an unknown user and a wrong password
   INVALID_CREDENTIALS: { status: 401, message: 'Unknown username or wrong password' },
   WRONG_PASSWORD: { status: 403, message: 'The current password is wrong' },

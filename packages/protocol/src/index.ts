@@ -1,6 +1,7 @@
 export * from './accounts.js';
 export * from './analysis.js';
 export * from './bots.js';
+export * from './chat.js';
 export * from './errors.js';
 export * from './http.js';
 export * from './lobby.js';

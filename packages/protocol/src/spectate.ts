@@ -5,6 +5,7 @@
  */
 import { type Static, Type } from 'typebox';
 import { WatchAnalysis } from './analysis.js';
+import { WatchChat, WatchChatHistory } from './chat.js';
 import { ErrorResponse, GAME_STATE_FIELDS, Id, PlayerRef, Side, SocketTicket, WireEvent } from './http.js';
 
 const closed = { additionalProperties: false } as const;
@@ -62,6 +63,8 @@ export const WatchMessage = Type.Union([
   WatchEvents,
   WatchSpectators,
   WatchAnalysis,
+  WatchChat,
+  WatchChatHistory,
   WatchError,
 ]);
 export type WatchMessage = Static<typeof WatchMessage>;
@@ -98,13 +101,14 @@ export type LiveQuery = Static<typeof LiveQuery>;
 export const LiveResponse = Type.Object({ games: Type.Array(LiveGame) }, closed);
 export type LiveResponse = Static<typeof LiveResponse>;
 
-/** A change of a live game (new position, end, spectator count); fields absent did not change. */
+/** A change of a live game (new position, takeback, end, spectator count); fields absent did not change. */
 export const LiveUpdate = Type.Object(
   {
     id: Id,
     sfen: Type.Optional(Type.String()),
     ply: Type.Optional(Type.Integer()),
-    lastMove: Type.Optional(Type.String()),
+    /** null after a takeback: the move that led to the position is not known here */
+    lastMove: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     status: Type.Optional(Type.Union([Type.Literal('ongoing'), Type.Literal('ended')])),
     spectators: Type.Optional(Type.Integer()),
   },

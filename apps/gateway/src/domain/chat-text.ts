@@ -2,9 +2,10 @@
  * The rule for a chat line's text: what people type is shown to others as it is stored, so
  * nothing in it may hide or reorder what follows. Pure.
  */
+import { CHAT_TEXT_MAX } from '@shogi/protocol';
 
 /** Longest line, in code points: lishogi's limit, which its clients keep to. */
-export const CHAT_MAX_LENGTH = 140;
+export const CHAT_MAX_LENGTH = CHAT_TEXT_MAX;
 
 export type ChatTextCheck =
   | { readonly ok: true; readonly text: string }

@@ -17,6 +17,8 @@ export interface ChatLine {
   readonly room: ChatRoom;
   /** the writer's username (a guest's name) */
   readonly username: string;
+  /** the writer's player id: a client mutes by it (absent on lines kept before it was) */
+  readonly playerId?: string;
   /** checked by chat-text.ts */
   readonly text: string;
   /** ISO 8601 */
@@ -60,7 +62,23 @@ export function chatLineOf(value: unknown): ChatLine | null {
   const v = value as Partial<ChatLine> | null;
   if (v === null || typeof v !== 'object') return null;
   if (!isChatRoom(v.room) || typeof v.username !== 'string' || typeof v.text !== 'string') return null;
-  return { room: v.room, username: v.username, text: v.text, at: typeof v.at === 'string' ? v.at : '' };
+  return {
+    room: v.room,
+    username: v.username,
+    ...(typeof v.playerId === 'string' ? { playerId: v.playerId } : {}),
+    text: v.text,
+    at: typeof v.at === 'string' ? v.at : '',
+  };
+}
+
+/**
+ * The rooms a reader may see: a player the players' room, and the spectators' once the game
+ * has ended (lishogi's getWatcherChat: `game.finishedOrAborted || !userIds.contains(me)`);
+ * anyone else the spectators' room.
+ */
+export function chatRoomsFor(player: boolean, ended: boolean): readonly ChatRoom[] {
+  if (!player) return ['spectator'];
+  return ended ? ['player', 'spectator'] : ['player'];
 }
 
 export function createGameChat(deps: {

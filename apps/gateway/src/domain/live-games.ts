@@ -106,7 +106,7 @@ export class LiveGames {
     return this.liveFrame;
   }
 
-  /** Events of any game (from the live feed's subscription): positions and ends of featured games. */
+  /** Events of any game (from the live feed's subscription): positions, takebacks and ends of featured games. */
   observe(gameId: string, events: readonly WireEvent[]): void {
     for (const e of events) {
       if (e.type === 'MoveAccepted') {
@@ -116,6 +116,11 @@ export class LiveGames {
         if (!this.featured.has(gameId)) continue;
         const sfen = String(e.payload.sfen);
         this.patch(gameId, { sfen, ply: Number(e.payload.ply), lastMove: usi });
+      } else if (e.type === 'TakebackAccepted') {
+        // the position goes back; the move before it is not in the event, so no last move is marked
+        this.lastMoves.delete(gameId);
+        if (this.featured.has(gameId))
+          this.patch(gameId, { sfen: String(e.payload.sfen), ply: Number(e.payload.ply), lastMove: null });
       } else if (e.type === 'GameEnded') {
         this.lastMoves.delete(gameId);
         if (this.featured.has(gameId)) this.patch(gameId, { status: 'ended' });

@@ -208,6 +208,7 @@ const gameRoutes: FastifyPluginAsyncTypebox<GameRoutesOptions> = async (app, { a
       await app.gameChat.write(gameId, {
         room: request.body.room,
         username,
+        playerId: player.id,
         text: text.text,
         at: new Date().toISOString(),
       });

@@ -4,7 +4,8 @@
  * players follow it there without counting among its spectators; a bad ticket is a 401. First frame: the snapshot (or, with `since`, a `resume` frame and the events
  * after SEQ from PostgreSQL); then every event of the game in seq order, no gap, no
  * repeat; `spectators` frames when the count changes, and `analysis` frames while the game is
- * being analysed (from the analysis channel, apart from the events). Read-only: a frame from the client
+ * being analysed (from the analysis channel, apart from the events), and the chat rooms the
+ * socket may read (watch-chat.ts). Read-only: a frame from the client
  * is answered with an error frame. A client that does not read fast enough is closed with
  * RESYNC (4010) and reconnects with `since`.
  */
@@ -13,6 +14,7 @@ import { CLOSE_CODES, errorBody, GameParams, MAX_BAD_FRAMES, WatchQuery, watchAn
 import { ApiError } from '../domain/api-error.js';
 import { tooManyConnections } from '../domain/connection-caps.js';
 import type { Member } from '../domain/spectators.js';
+import { followWatchChat } from './watch-chat.js';
 
 /** how long a socket closed for being slow may take to go before it is cut */
 const KICK_GRACE_MS = 1000;
@@ -84,8 +86,13 @@ const watch: FastifyPluginAsyncTypebox = async (app) => {
         if (socket.bufferedAmount > watchMaxBuffered) return kick();
         socket.send(data, TEXT);
       };
+      const chat = followWatchChat({ chat: app.gameChat, gameId, write, log });
+      let ended = () => false;
       const member: Member = {
-        write: (batch) => write(batch.wsFrame()),
+        write: (batch) => {
+          write(batch.wsFrame());
+          chat.afterBatch(ended());
+        },
         count: (frame) => write(frame),
       };
 
@@ -115,6 +122,7 @@ const watch: FastifyPluginAsyncTypebox = async (app) => {
         leave();
         closed = true;
         leaveAnalysis?.();
+        chat.close();
         app.heartbeat.untrack(socket);
         app.watchLimit.release(ip);
       });
@@ -130,6 +138,8 @@ const watch: FastifyPluginAsyncTypebox = async (app) => {
               : JSON.stringify({ type: 'resume', gameId, since, spectators: count }),
           );
           started = true;
+          ended = () => room.snapshot.status === 'ended';
+          chat.start(room.players.has(member), ended());
         })
         .then(() => {
           // closed while the room was opening

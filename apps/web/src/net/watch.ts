@@ -7,7 +7,7 @@
  * anonymously.
  */
 
-import type { GameSnapshot, WatchAnalysis, WatchMessage, WireEvent } from '@shogi/protocol';
+import type { ChatLineWire, ChatRoomName, GameSnapshot, WatchAnalysis, WatchMessage, WireEvent } from '@shogi/protocol';
 import { api, socketUrl } from '../api.js';
 import { identity } from '../session.js';
 import { errorSentence } from '../words/errors.js';
@@ -21,6 +21,9 @@ export interface WatchHandlers {
   error(message: string): void;
   /** news of the game's engine analysis (the analysis board shows its progress) */
   analysis?(news: WatchAnalysis): void;
+  /** a chat room's kept lines (again after a reconnect), then each new line */
+  chatHistory?(room: ChatRoomName, lines: ChatLineWire[]): void;
+  chat?(line: ChatLineWire): void;
 }
 
 export function watchGame(gameId: string, on: WatchHandlers): { close(): void } {
@@ -68,6 +71,12 @@ export function watchGame(gameId: string, on: WatchHandlers): { close(): void } 
           break;
         case 'analysis':
           on.analysis?.(m);
+          break;
+        case 'chatHistory':
+          on.chatHistory?.(m.room, m.lines);
+          break;
+        case 'chat':
+          on.chat?.(m.line);
           break;
       }
     },

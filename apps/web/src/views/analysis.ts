@@ -12,6 +12,7 @@ import { formatUsi, type Move, moveTo, parseSfen, parseUsi, START_SFEN, toSfen }
 import { api } from '../api.js';
 import { announce, h, scrollWithin } from '../dom.js';
 import type { Step } from '../shogi/cursor.js';
+import { cursorStart } from '../shogi/keyboard-cursor.js';
 import { type BoardState, boardOf, moveSquares, promotionChoice } from '../shogi/model.js';
 import { japaneseMove } from '../shogi/notation.js';
 import { failureSentence } from '../words/errors.js';
@@ -21,6 +22,7 @@ import { evalGraph } from './analysis/eval-graph.js';
 import { liveToggle } from './analysis/live-toggle.js';
 import { type MoveTree, MoveTree as Tree, type TreeNode } from './analysis/tree.js';
 import { boardElement, handElement } from './board.js';
+import { boardKeys } from './board-keys.js';
 import { type BoardTools, boardTools } from './board-tools.js';
 import { historyKeys, NAV_ICONS } from './game/history-nav.js';
 import { promotionChooser } from './game/promotion.js';
@@ -86,6 +88,7 @@ interface Parts {
   readonly topStand: HTMLElement;
   readonly bottomStand: HTMLElement;
   readonly boardBox: HTMLElement;
+  readonly boardWrap: HTMLElement;
   readonly nav: HTMLElement;
   readonly back: HTMLButtonElement;
   readonly note: HTMLElement;
@@ -120,6 +123,7 @@ function mount(root: HTMLElement, state: AnalysisState): () => void {
     topStand: h('div', { class: 'stand top' }),
     bottomStand: h('div', { class: 'stand bottom' }),
     boardBox: h('div', { class: 'board-box my-turn' }),
+    boardWrap: h('div', { class: 'board-wrap' }),
     nav: h(
       'div',
       { class: 'history-nav', role: 'group', 'aria-label': 'Step through the moves (← → Home End)' },
@@ -159,6 +163,7 @@ function mount(root: HTMLElement, state: AnalysisState): () => void {
     },
     'Copy SFEN',
   );
+  parts.boardWrap.append(parts.topStand, parts.boardBox, parts.bottomStand);
   root.replaceChildren(
     h(
       'section',
@@ -167,7 +172,7 @@ function mount(root: HTMLElement, state: AnalysisState): () => void {
         'div',
         { class: 'play-area' },
         parts.title,
-        h('div', { class: 'board-wrap' }, parts.topStand, parts.boardBox, parts.bottomStand),
+        parts.boardWrap,
         h('div', { class: 'analysis-nav' }, parts.nav, parts.back),
         parts.note,
         parts.tools.element,
@@ -248,7 +253,17 @@ function mount(root: HTMLElement, state: AnalysisState): () => void {
     else render();
   };
 
+  const cancel = () => {
+    if (!state.selection && !state.choice) return;
+    state.selection = null;
+    state.choice = null;
+    render();
+  };
+  const keys = boardKeys({ wrap: parts.boardWrap, flipped: () => state.flipped, onSquare, onPick });
+
   function render(): void {
+    // the board is rebuilt: a keyboard user's focus goes back to the cursor's place
+    const refocus = keys.hasFocus();
     const position = tree.gameAt(state.node);
     const board = boardOf(position);
     const prefs = settings();
@@ -267,12 +282,13 @@ function mount(root: HTMLElement, state: AnalysisState): () => void {
       onSquare,
     });
     parts.boardBox.replaceChildren(boardView);
+    renderStands(parts, board, state, style, onPick);
+    keys.sync(refocus && !state.choice, cursorStart(state.node.usi ? moveSquares(state.node.usi) : null));
     if (state.choice) {
       const chooser = promotionChooser(state.choice, { flipped, style }, onChoose);
       boardView.querySelector('.board')?.append(chooser);
       chooser.querySelector<HTMLElement>('button.promote')?.focus();
     }
-    renderStands(parts, board, state, style, onPick);
     parts.back.hidden = state.node.mainline;
     parts.note.textContent = state.message;
     state.message = '';
@@ -289,11 +305,16 @@ function mount(root: HTMLElement, state: AnalysisState): () => void {
   }
 
   const onKey = historyKeys(step);
+  const onEscape = (event: KeyboardEvent) => {
+    if (event.key === 'Escape' && !(event.target as Element | null)?.closest('input, textarea, select')) cancel();
+  };
   document.addEventListener('keydown', onKey);
+  document.addEventListener('keydown', onEscape);
   const stopSettings = onSettingsChange(() => render());
   render();
   return () => {
     document.removeEventListener('keydown', onKey);
+    document.removeEventListener('keydown', onEscape);
     stopSettings();
     engine?.close();
     parts.live.close();

@@ -3,6 +3,8 @@
  * ("7g, sente pawn"), every piece a `.piece` holding its SVG drawing, the last move, a
  * checked king, a premove and a move awaiting confirmation marked, the star points and the
  * engine's arrows drawn over the grid. Redrawn whole on each change: 81 buttons cost nothing.
+ * A board that takes moves is one tab stop, its squares and stands walked by the arrow keys
+ * (board-keys.ts); one that does not (the explorer's) has labelled squares that are not buttons.
  */
 import '../styles/board.css';
 import { h, s } from '../dom.js';
@@ -60,6 +62,13 @@ export function boardElement(state: BoardState, o: BoardOptions): HTMLElement {
       : null;
     if (o.mini) return h('div', { class: classes.join(' ') }, content);
     const extra = o.targets?.has(i) ? ', legal target' : touches(o.premove, i) ? ', premove' : '';
+    // a board that takes no moves (the explorer's) is read, not pressed: no 81 stops in the tab order
+    if (!o.onSquare)
+      return h(
+        'div',
+        { class: classes.join(' '), 'data-sq': name(i), 'data-index': i, role: 'img', 'aria-label': label + extra },
+        content,
+      );
     return h(
       'button',
       {
@@ -151,7 +160,10 @@ export function handElement(side: 'sente' | 'gote', pieces: readonly [number, nu
   const items = pieces.map(([type, count]) => {
     const glyph = h('span', { class: `piece ${side}`, 'data-piece': type }, pieceSvg(type, turned, o.style));
     const badge = count > 1 ? h('span', { class: 'count' }, String(count)) : null;
-    if (!o.onPick) return h('span', { class: 'hand-piece', 'data-type': type }, glyph, badge);
+    // "2 sente pawns in hand": each piece is named with its owner, the keyboard's cursor stopping on it
+    const label = `${count} ${side} ${pieceWord(type)}${count > 1 ? 's' : ''} in hand`;
+    if (!o.onPick)
+      return h('span', { class: 'hand-piece', 'data-type': type, role: 'img', 'aria-label': label }, glyph, badge);
     const pick = o.onPick;
     return h(
       'button',
@@ -160,7 +172,7 @@ export function handElement(side: 'sente' | 'gote', pieces: readonly [number, nu
         class: `hand-piece${o.selectedType === type ? ' selected' : ''}`,
         'data-hand': type,
         'data-type': type,
-        'aria-label': `drop ${pieceWord(type)} (${count} in hand)`,
+        'aria-label': label,
         'aria-pressed': o.selectedType === type ? 'true' : 'false',
         onclick: () => pick(type),
       },

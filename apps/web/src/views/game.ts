@@ -4,7 +4,7 @@
  * positions (history.ts, cursor.ts) and flip the board; a player also moves (click, drag, or
  * a USI typed in), drops (click or drag from the stand), premoves on the opponent's turn,
  * confirms moves when the setting asks, resigns. Moves go over HTTP and show once the worker
- * accepts them.
+ * accepts them. The chat (game/chat.ts) follows the same socket.
  *
  * This file wires the parts in game/ together: the state and its transitions (pure), the
  * elements, the input, the requests, the sounds, and the sockets and timer the page holds open.
@@ -18,16 +18,18 @@ import { identity } from '../session.js';
 import { clockFace } from '../shogi/clock.js';
 import type { Step } from '../shogi/cursor.js';
 import { moveSquares } from '../shogi/model.js';
+import { boardKeys } from './board-keys.js';
 import { dismissQuestion } from './confirm-dialog.js';
 import { type ActionContext, act, listenForRematch, rematch, submitMove, takeback } from './game/actions.js';
 import { boardInput } from './game/board-input.js';
+import { chatSeatOf, systemLines } from './game/chat-lines.js';
 import { TICK_MS, tickRunningClock } from './game/clocks.js';
 import { countdownSecond, countdownSound } from './game/countdown.js';
 import { historyKeys } from './game/history-nav.js';
 import { type GameView, layOutGamePage } from './game/layout.js';
 import { premoveVerdict } from './game/pending-moves.js';
 import { renderGame, renderInfo, renderNote } from './game/render.js';
-import { type GamePageState, latestGame, mySide, myTurn, newGamePageState } from './game/state.js';
+import { boardFlipped, type GamePageState, latestGame, mySide, myTurn, newGamePageState } from './game/state.js';
 import { applyEvents, resetFrom, showPosition } from './game/transitions.js';
 import { readTypedMove } from './game/typed-move.js';
 import { onSettingsChange } from './settings-store.js';
@@ -45,7 +47,20 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
     typed: () => typed(),
     takeback: (action) => void takeback(page, action),
   });
-  const render = () =>
+  let seatKey = '';
+  const render = () => {
+    // the chat's rooms follow the seat and the end of the game
+    const snap = state.snap;
+    if (snap) {
+      const side = mySide(state);
+      const seat = chatSeatOf(
+        { player: side !== null, ended: snap.status === 'ended', signedIn: state.me !== null },
+        side === null ? null : snap.players[side === 'sente' ? 'gote' : 'sente'].id,
+      );
+      const key = JSON.stringify(seat);
+      if (key !== seatKey) view.chat.seat(seat);
+      seatKey = key;
+    }
     renderGame(view, state, {
       onSquare: input.onSquare,
       onPick: input.onPick,
@@ -53,7 +68,9 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
       confirm,
       cancel: input.cancel,
       show,
+      keys,
     });
+  };
   const say = (text: string) => {
     state.message = text;
     renderNote(view, state);
@@ -75,6 +92,12 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
     render,
     say,
     submit: (m) => submitMove(page, m),
+  });
+  const keys = boardKeys({
+    wrap: view.boardWrap,
+    flipped: () => boardFlipped(state),
+    onSquare: (index) => input.onSquare(index),
+    onPick: (type) => input.onPick(type),
   });
   const confirm = () => {
     const move = state.confirming;
@@ -175,6 +198,9 @@ function followGame(
       if (!state.snap || !state.history) return;
       const before = state.history.length;
       for (const text of applyEvents(state, events)) announce(text);
+      const { players, result } = state.snap;
+      for (const text of systemLines(events, { sente: players.sente.name, gote: players.gote.name }, result))
+        view.chat.system(text);
       if (state.snap.status !== 'ongoing') {
         state.premove = null;
         // "Resign this game?" means nothing once it has ended
@@ -193,6 +219,8 @@ function followGame(
       renderInfo(view, state);
     },
     error: say,
+    chatHistory: (room, lines) => view.chat.history(room, lines),
+    chat: (line) => view.chat.line(line),
   });
   api.bots().then(
     (list) => {

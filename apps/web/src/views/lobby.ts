@@ -137,7 +137,8 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
           h(
             'button',
             { type: 'button', id: 'play-computer', onclick: () => dialog.open('engine') },
-            'Play the computer',
+            // the home page's "Play the computer" panel plays at once; this opens every term
+            'Computer, custom terms…',
           ),
         ),
         play.status,

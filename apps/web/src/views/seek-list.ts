@@ -16,6 +16,10 @@ import { nextOrder, type SeekKey, type SeekOrder, sortSeeks } from './seek-order
 
 const REFRESH_MS = 4000;
 
+const modeText = (s: SeekView) =>
+  `${s.rated ? 'rated' : 'casual'}${s.handicap ? ` · ${HANDICAP_NAMES[s.handicap]}` : ''}`;
+const colourText = (s: SeekView) => (s.color === 'sente' ? '☖ gote' : s.color === 'gote' ? '☗ sente' : 'random');
+
 export interface SeekListView {
   readonly element: HTMLElement;
   refresh(): void;
@@ -71,8 +75,8 @@ export function seekList(answer: (seek: SeekView) => void): SeekListView {
         header('player', 'Player'),
         header('rating', 'Rating'),
         header('clock', 'Clock'),
-        header(null, 'Mode'),
-        header(null, 'You play'),
+        h('th', { scope: 'col', class: 'wide-only' }, 'Mode'),
+        h('th', { scope: 'col', class: 'wide-only' }, 'You play'),
         header(null, ''),
       ),
     );
@@ -90,9 +94,15 @@ export function seekList(answer: (seek: SeekView) => void): SeekListView {
           { 'data-seek': s.id },
           h('td', { class: 'player' }, ...titledName(s.player)),
           h('td', { class: 'rating' }, String(s.rating)),
-          h('td', { title: clockSpelledOut(s.timeControl) }, timeControlText(s.timeControl)),
-          h('td', {}, s.rated ? 'rated' : 'casual', s.handicap ? ` · ${HANDICAP_NAMES[s.handicap]}` : ''),
-          h('td', {}, s.color === 'sente' ? '☖ gote' : s.color === 'gote' ? '☗ sente' : 'random'),
+          h(
+            'td',
+            { title: clockSpelledOut(s.timeControl) },
+            timeControlText(s.timeControl),
+            // a phone has no room for the mode and colour columns: they go under the clock
+            h('small', { class: 'seek-terms', 'aria-hidden': 'true' }, `${modeText(s)} · ${colourText(s)}`),
+          ),
+          h('td', { class: 'wide-only' }, modeText(s)),
+          h('td', { class: 'wide-only' }, colourText(s)),
           h('td', {}, h('button', { type: 'button', class: 'primary', onclick: () => answer(s) }, 'Play')),
         ),
       ),

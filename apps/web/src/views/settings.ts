@@ -1,8 +1,8 @@
 /**
  * The settings page: how moves are written in the move list (Japanese, Western, KIF, CSA,
- * USI) and how pieces are drawn, and the board's own settings (the game page's dialog, opened
- * from here too, so every setting is in one place). Each choice takes effect at once and is remembered in this
- * browser (localStorage).
+ * USI), how pieces are drawn, and the board's own settings (the game page's dialog, opened from here too, so every
+ * setting is in one place): each takes effect at once and is remembered in this browser
+ * (localStorage). The account's takeback preference is kept by the server.
  */
 import { h } from '../dom.js';
 import { moveNotation, NOTATION_LABELS, setMoveNotation } from '../prefs/notation.js';
@@ -11,6 +11,7 @@ import '../styles/settings.css';
 import { NOTATIONS, type Notation } from '../shogi/notation.js';
 import type { PieceStyle } from '../shogi/pieces.js';
 import { settingsPanel } from './settings-panel.js';
+import { takebackSetting } from './takeback-setting.js';
 
 function choice<T extends string>(
   name: string,
@@ -68,6 +69,7 @@ export function settingsPage(root: HTMLElement): () => void {
         setPieceStyle,
         saved,
       ),
+      takebackSetting(saved),
       h(
         'p',
         {},

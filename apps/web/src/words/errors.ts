@@ -11,6 +11,7 @@ const SENTENCES: Partial<Readonly<Record<ErrorCode, string>>> = {
   INVALID_NAME: 'Pick a name of a few visible letters or digits.',
   UNAUTHORIZED: 'Your session has ended: reload the page to play on.',
   NOT_A_PLAYER: 'You are not playing in this game.',
+  SPECTATOR_ROOM_CLOSED: "The spectators' chat opens to the players when the game ends.",
   INVALID_CREDENTIALS: 'Unknown username or wrong password.',
   WRONG_PASSWORD: 'The current password is wrong.',
   INSUFFICIENT_SCOPE: 'You cannot do this while signed in this way: log in again.',
@@ -74,4 +75,11 @@ export function errorSentence(status: number, body: Pick<ErrorBody, 'code' | 'de
 export function failureSentence(err: unknown): string {
   if (err instanceof Error && 'body' in err && 'status' in err) return err.message;
   return 'The server cannot be reached: check your connection and try again.';
+}
+
+/** What the chat's note says when a line is not sent: the rate limit in the chat's own words. */
+export function chatFailureSentence(err: unknown): string {
+  if (err instanceof Error && 'status' in err && err.status === 429)
+    return 'You are writing too fast: wait a few seconds, then send your line again.';
+  return failureSentence(err);
 }

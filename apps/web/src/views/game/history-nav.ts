@@ -67,7 +67,9 @@ export function historyNav(show: (to: Step) => void): HistoryNav {
 export function historyKeys(show: (to: Step) => void): (event: KeyboardEvent) => void {
   return (event) => {
     const to = stepForKey(event.key);
-    if (to === null || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    // a key the board's cursor took (board-keys.ts) is not for the move list
+    if (to === null || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey)
+      return;
     // keys typed in a field, or while the promotion prompt is open, are not for the board
     const target = event.target as HTMLElement | null;
     if (target?.closest('input, textarea, select, [contenteditable], dialog')) return;

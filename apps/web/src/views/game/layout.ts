@@ -1,12 +1,14 @@
 /**
  * The game page's elements, built once: the play area (title, player bars, the board between
  * the two stands, the pending-move bar, history navigation, banner, board tools) and the side
- * panel (info, controls, notes, moves, the record). Rendering refills them on each change;
+ * panel (info, controls, notes, moves, the chat, the record). Rendering refills them on each change;
  * nothing here is rebuilt.
  */
 import { h } from '../../dom.js';
+import { identity } from '../../session.js';
 import type { Step } from '../../shogi/cursor.js';
 import { type BoardTools, boardTools } from '../board-tools.js';
+import { type ChatPanel, chatPanel } from './chat.js';
 import { type ControlHandlers, type Controls, controls } from './controls.js';
 import { type HistoryNav, historyNav } from './history-nav.js';
 import { type RecordsPanel, recordsPanel } from './records.js';
@@ -19,6 +21,8 @@ export interface GameView {
   readonly topStand: HTMLElement;
   readonly bottomStand: HTMLElement;
   readonly boardBox: HTMLElement;
+  /** the board between the stands: one tab stop for the keyboard (board-keys.ts) */
+  readonly boardWrap: HTMLElement;
   /** a premove or a move awaiting confirmation, with its buttons */
   readonly pending: HTMLElement;
   readonly banner: HTMLElement;
@@ -30,6 +34,7 @@ export interface GameView {
   readonly note: HTMLElement;
   readonly controls: Controls;
   readonly records: RecordsPanel;
+  readonly chat: ChatPanel;
 }
 
 export interface LayoutHandlers extends ControlHandlers {
@@ -46,6 +51,7 @@ export function layOutGamePage(root: HTMLElement, gameId: string, on: LayoutHand
     topStand: h('div', { class: 'stand top' }),
     bottomStand: h('div', { class: 'stand bottom' }),
     boardBox: h('div', { class: 'board-box' }),
+    boardWrap: h('div', { class: 'board-wrap' }),
     pending: h('div', { class: 'pending', role: 'status' }),
     banner: h('div', { class: 'banner', role: 'status' }),
     nav: historyNav((to) => on.show(to)),
@@ -55,8 +61,10 @@ export function layOutGamePage(root: HTMLElement, gameId: string, on: LayoutHand
     note: h('p', { class: 'note', role: 'alert' }),
     controls: controls(on),
     records: recordsPanel(gameId),
+    chat: chatPanel(gameId, () => identity()?.token ?? null),
   };
-  const { title, topBar, bottomBar, topStand, bottomStand, boardBox, nav, banner } = view;
+  const { title, topBar, bottomBar, topStand, bottomStand, boardBox, boardWrap, nav, banner } = view;
+  boardWrap.append(topStand, boardBox, bottomStand);
   root.replaceChildren(
     h(
       'section',
@@ -66,7 +74,7 @@ export function layOutGamePage(root: HTMLElement, gameId: string, on: LayoutHand
         { class: 'play-area' },
         title,
         topBar,
-        h('div', { class: 'board-wrap' }, topStand, boardBox, bottomStand),
+        boardWrap,
         bottomBar,
         view.pending,
         nav.element,
@@ -83,6 +91,7 @@ export function layOutGamePage(root: HTMLElement, gameId: string, on: LayoutHand
         view.note,
         h('h2', {}, 'Moves'),
         view.moveList,
+        view.chat.element,
         view.records.element,
       ),
     ),

@@ -2,6 +2,8 @@
  * The promotion choice drawn on the board, as lishogi shows it: the promoted piece over the
  * target square and the plain one beside it, toward the middle of the board. Shown only
  * when both forms are legal; a click elsewhere on the board or Escape takes the move back.
+ * By keyboard: the promoted piece has the focus, an arrow key moves it to the other, Enter or
+ * Space chooses.
  */
 import { h } from '../../dom.js';
 import type { PieceStyle } from '../../shogi/pieces.js';
@@ -35,9 +37,14 @@ export function promotionChooser(
       class: 'promotion',
       'aria-label': 'Promote this piece?',
       onkeydown: (e: Event) => {
-        if ((e as KeyboardEvent).key === 'Escape') {
+        const key = (e as KeyboardEvent).key;
+        if (key === 'Escape') {
           e.preventDefault();
           choose(null);
+        } else if (key.startsWith('Arrow')) {
+          // two choices: any arrow goes to the other one (Enter or Space takes the one focused)
+          e.preventDefault();
+          (document.activeElement === promote ? plain : promote).focus();
         }
       },
     },

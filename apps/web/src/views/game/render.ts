@@ -9,10 +9,12 @@ import { moveNotation } from '../../prefs/notation.js';
 import { timeControlText } from '../../shogi/clock.js';
 import { isLive, shownPly } from '../../shogi/cursor.js';
 import type { GameHistory } from '../../shogi/history.js';
+import { cursorStart } from '../../shogi/keyboard-cursor.js';
 import { type BoardState, moveSquares } from '../../shogi/model.js';
 import { japaneseMove } from '../../shogi/notation.js';
 import { animateArrival } from '../animate.js';
 import { boardElement } from '../board.js';
+import type { BoardKeys } from '../board-keys.js';
 import { titledText } from '../bot-badge.js';
 import { settings } from '../settings-store.js';
 import type { GameView } from './layout.js';
@@ -34,6 +36,8 @@ export interface RenderHandlers {
   cancel(): void;
   /** a move in the list was clicked: show the position after it */
   show(ply: number): void;
+  /** the keyboard's cursor over the board and the stands */
+  readonly keys: BoardKeys;
 }
 
 // the ply each view drew last: one more, and the new move is animated
@@ -43,8 +47,8 @@ export function renderGame(view: GameView, state: GamePageState, on: RenderHandl
   const { snap, history } = state;
   const game = latestGame(state);
   if (!snap || !game || !history) return;
-  // the board is rebuilt: keep a keyboard user's focus on the same square
-  const focused = (document.activeElement as HTMLElement | null)?.dataset?.index;
+  // the board is rebuilt: a keyboard user's focus goes back to the cursor's place
+  const refocus = on.keys.hasFocus();
   const side = mySide(state);
   const prefs = settings();
   const style = prefs.pieceSet;
@@ -78,11 +82,13 @@ export function renderGame(view: GameView, state: GamePageState, on: RenderHandl
     onPick: on.onPick,
   });
   view.boardBox.replaceChildren(boardView);
-  if (state.choice && live) {
+  const choosing = state.choice !== null && live;
+  on.keys.sync(refocus && !choosing, cursorStart(last ? moveSquares(last) : null));
+  if (state.choice && choosing) {
     const chooser = promotionChooser(state.choice, { flipped, style }, on.onChoose);
     boardView.querySelector('.board')?.append(chooser);
     chooser.querySelector<HTMLElement>('button.promote')?.focus();
-  } else if (focused !== undefined) view.boardBox.querySelector<HTMLElement>(`[data-index="${focused}"]`)?.focus();
+  }
   view.boardBox.classList.toggle('my-turn', canMove(state) || (canPremove(state) && prefs.premoves));
   view.boardBox.classList.toggle('past', !live);
   animate(view, state, shown, prefs.animation);
