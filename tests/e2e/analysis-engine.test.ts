@@ -145,6 +145,8 @@ describe.skipIf(!HAS_ENGINE)('the analysis board’s engine', { timeout: 90_000 
     // the best line in Japanese notation, as the move list writes it: ▲５三歩成 first
     await expect.poll(() => lineShown(page)).toMatch(/^▲５三歩成 △[４６]一玉 ▲[４６]二金$/);
     expect(Number(await page.locator('.live-bar').getAttribute('aria-valuenow'))).toBe(100);
+    // the best move as an arrow on the board, as the game analysis draws its own
+    await expect.poll(() => page.locator('.board-marks .arrow').count()).toBe(1);
     await page.click('.board [data-sq="5d"]');
     await page.click('.board [data-sq="5c"]');
     await page.click('dialog.promotion button[value="promote"]');
@@ -154,6 +156,8 @@ describe.skipIf(!HAS_ENGINE)('the analysis board’s engine', { timeout: 90_000 
     await page.screenshot({ path: join(ARTIFACTS, 'analysis-engine-mate.png'), fullPage: true });
     await page.click('.nav-back');
     await expect.poll(score, { timeout: 20_000 }).toBe('Mate in 3 for sente');
+    await toggle.click();
+    await expect.poll(() => page.locator('.board-marks .arrow').count()).toBe(0);
     await page.context().close();
   });
 });

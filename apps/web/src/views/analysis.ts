@@ -118,6 +118,7 @@ function mount(root: HTMLElement, state: AnalysisState): () => void {
       { type: 'button', class: `nav-${to}`, 'aria-label': label, title: label, onclick: () => step(to) },
       NAV_ICONS[to](),
     );
+  let liveBest: string | null = null;
   const parts: Parts = {
     title: h('h1', { class: 'game-title' }, 'Analysis board'),
     topStand: h('div', { class: 'stand top' }),
@@ -143,7 +144,11 @@ function mount(root: HTMLElement, state: AnalysisState): () => void {
       render();
     }),
     engine: h('section', { class: 'engine', 'aria-label': 'Engine analysis' }),
-    live: liveToggle(),
+    // the live engine's best move, drawn as an arrow; redrawn after the change, not inside it
+    live: liveToggle((usi) => {
+      liveBest = usi;
+      queueMicrotask(render);
+    }),
     moves: h('div', { class: 'tree-moves', 'aria-label': 'Moves and branches' }),
     sfen: h('input', {
       id: 'analysis-sfen',
@@ -272,13 +277,14 @@ function mount(root: HTMLElement, state: AnalysisState): () => void {
     const analysed = engine?.state.analysis?.plies ?? [];
     const here = state.node.mainline ? analysed[state.node.ply] : undefined;
     const best = here?.best ? moveSquares(here.best) : null;
+    const live = liveBest === null || liveBest === here?.best ? null : moveSquares(liveBest);
     const boardView = boardElement(board, {
       style,
       flipped,
       lastMove: state.node.usi ? moveSquares(state.node.usi) : null,
       selected: selectedSquare(state.selection),
       targets: new Set(state.selection?.targets.byTarget.keys() ?? []),
-      arrows: best ? [best] : [],
+      arrows: [best, live].filter((a) => a !== null),
       onSquare,
     });
     parts.boardBox.replaceChildren(boardView);

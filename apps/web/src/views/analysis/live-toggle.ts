@@ -16,15 +16,24 @@ export interface LiveToggle {
   close(): void;
 }
 
-export function liveToggle(): LiveToggle {
+/** `onBest`: the best move of the position shown changed (null: none yet, or the switch is off). */
+export function liveToggle(onBest: (usi: string | null) => void): LiveToggle {
   let module: Module | null = null;
   let engine: LiveEngine | null = null;
   let on = false;
   let shown: Parameters<LiveToggle['show']> | null = null;
   const box = h('div', { class: 'live-box' });
   const note = h('p', { class: 'note', role: 'alert' });
+  let best: string | null = null;
+  const tellBest = (usi: string | null) => {
+    if (usi === best) return;
+    best = usi;
+    onBest(usi);
+  };
   const paint = () => {
-    if (module !== null && engine !== null) box.replaceChildren(module.liveEnginePanel(engine.state));
+    if (module === null || engine === null) return;
+    box.replaceChildren(module.liveEnginePanel(engine.state));
+    tellBest(engine.state.lines.get(1)?.pv[0] ?? null);
   };
   const evaluate = () => {
     if (engine !== null && shown !== null) engine.evaluate(...shown);
@@ -47,6 +56,7 @@ export function liveToggle(): LiveToggle {
       engine?.stop();
       engine = null;
       box.replaceChildren();
+      tellBest(null);
       return;
     }
     const loaded = module === null ? import('./live-engine.js') : Promise.resolve(module);
