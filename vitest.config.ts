@@ -58,6 +58,7 @@ const CLUSTER_TIER = [
   'tests/integration/lishogi-game.test.ts',
   'tests/integration/lishogi-events.test.ts',
   'tests/integration/analysis.test.ts',
+  'tests/integration/analysis-position.test.ts',
   'tests/integration/house-bots-limits.test.ts',
   'tests/integration/house-bots-resume.test.ts',
   'tests/integration/bot-rematch.test.ts',

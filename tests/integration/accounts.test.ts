@@ -65,6 +65,8 @@ function configFor(overrides: Partial<GatewayConfig> = {}): GatewayConfig {
       chat: NO_LIMIT,
       imports: NO_LIMIT,
       exports: NO_LIMIT,
+      positionAnalysis: NO_LIMIT,
+      positionAnalysisPerIp: NO_LIMIT,
     },
     ...overrides,
   };
@@ -609,6 +611,8 @@ describe('rate limits', () => {
           chat: NO_LIMIT,
           imports: NO_LIMIT,
           exports: NO_LIMIT,
+          positionAnalysis: NO_LIMIT,
+          positionAnalysisPerIp: NO_LIMIT,
         },
       }),
       createLogger({ level: 'trace' }, sink),

@@ -29,9 +29,14 @@ export class NdjsonReader {
   static async open(
     url: string,
     token: string,
+    /** a JSON body to POST (a GET without one) */
+    body?: unknown,
   ): Promise<{ status: number; reader: NdjsonReader; headers: Headers } | { status: number; body: unknown }> {
     const abort = new AbortController();
-    const res = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: abort.signal });
+    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+    const post = body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(url, { headers, signal: abort.signal, ...post });
     if (res.status !== 200 || res.body === null) return { status: res.status, body: await res.json() };
     return { status: res.status, reader: new NdjsonReader(res.body, abort), headers: res.headers };
   }

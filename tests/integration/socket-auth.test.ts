@@ -44,6 +44,8 @@ beforeAll(async () => {
         chat: NO_LIMIT,
         imports: NO_LIMIT,
         exports: NO_LIMIT,
+        positionAnalysis: NO_LIMIT,
+        positionAnalysisPerIp: NO_LIMIT,
       },
     },
   });

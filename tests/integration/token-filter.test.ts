@@ -115,6 +115,8 @@ beforeAll(async () => {
       chat: NO_LIMIT,
       imports: NO_LIMIT,
       exports: NO_LIMIT,
+      positionAnalysis: NO_LIMIT,
+      positionAnalysisPerIp: NO_LIMIT,
     },
   });
   await createPlayer(stack.db, { id: randomUUID(), name: 'before', tokenHash: sha256(before.guest) });

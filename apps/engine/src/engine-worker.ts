@@ -1,8 +1,9 @@
 /**
  * The engine role: one pool of USI engines and the BullMQ workers that feed it, house-bot
- * moves from their queue and game analyses from theirs. Moves lease engines before analysis
- * (PRIORITY), so an analysis in progress delays a bot's move by one position's search at
- * most. While it runs, the role keeps its presence in Redis, which requesters read to know
+ * moves from their queue, positions evaluated on request and game analyses from theirs.
+ * Moves lease engines before the others (PRIORITY), so an analysis in progress delays a bot's
+ * move by one position's search at most, and a position's search, which may be long, is
+ * stopped for a bot move that finds no engine free (it resumes after). While it runs, the role keeps its presence in Redis, which requesters read to know
  * whether to wait for an engine at all.
  */
 import {
@@ -13,6 +14,7 @@ import {
   type EngineMoveResult,
   type EnginePresence,
   enginePresenceKey,
+  POSITION_QUEUE,
 } from '@shogi/engine-bots';
 import { closeClient, onCluster, publish, queuePrefix, type RedisTarget, redisClient } from '@shogi/redis';
 import { createDb } from '@shogi/store';
@@ -24,6 +26,7 @@ import { poolEvaluator } from './analysis/evaluate.js';
 import { storePorts } from './analysis/store-ports.js';
 import { engineMove } from './engine-move.js';
 import { resourcesOf, startEnginePool } from './engine-pool.js';
+import { startPositionWorker } from './positions/position-worker.js';
 import type { EngineSettings } from './settings.js';
 
 export interface EngineWorkerOptions extends RedisTarget {
@@ -88,6 +91,18 @@ export async function startEngineWorker(options: EngineWorkerOptions): Promise<R
     logger,
   });
 
+  const positions = await startPositionWorker({
+    target: options,
+    connection,
+    prefix: prefixOf(POSITION_QUEUE),
+    channelPrefix: options.channelPrefix,
+    // as the moves: the next one's fetch overlaps a search; the rest wait in Redis
+    concurrency: settings.workers + 1,
+    pool,
+    resources,
+    logger,
+  });
+
   const presence: EnginePresence = {
     engineName,
     workers: settings.workers,
@@ -108,7 +123,7 @@ export async function startEngineWorker(options: EngineWorkerOptions): Promise<R
     pool,
     async close() {
       clearInterval(renewal);
-      await Promise.all([moves.close(), analyses.close()]);
+      await Promise.all([moves.close(), analyses.close(), positions.close()]);
       await connection.del(presenceKey).catch(() => {});
       await pool.close();
       await db.destroy();

@@ -81,6 +81,7 @@ export const ROUTE_ACCESS = {
   'POST /api/games/:id/analysis': 'play',
   'POST /api/games/:id/chat': 'play',
   'GET /api/games/:id/analysis': 'public',
+  'POST /api/analysis/position': 'play',
   'GET /api/live': 'public',
   'GET /api/live/ws': 'public',
 

@@ -34,12 +34,14 @@ import games, { type GuestPlayers } from './plugins/games.js';
 import hub from './plugins/hub.js';
 import jsonBody from './plugins/json-body.js';
 import lobby from './plugins/lobby.js';
+import positionEvalsPlugin from './plugins/position-eval.js';
 import rateLimit from './plugins/rate-limit.js';
 import redis from './plugins/redis.js';
 import securityHeaders from './plugins/security-headers.js';
 import spectators from './plugins/spectators.js';
 import accounts from './routes/accounts.js';
 import analysis from './routes/analysis.js';
+import analysisPosition from './routes/analysis-position.js';
 import bots from './routes/bots.js';
 import chatRoute from './routes/chat.js';
 import gameRoutes from './routes/games.js';
@@ -104,6 +106,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   extras.bindGuests?.(fastify.guests);
   await fastify.register(hub, { channelOf: fastify.games.channelOf });
   await fastify.register(analysisPlugin, { config });
+  await fastify.register(positionEvalsPlugin, { config });
   const { localDelivery } = extras;
   if (localDelivery !== undefined) {
     localDelivery.bind(fastify.hub);
@@ -164,6 +167,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(gameRoutes);
   await fastify.register(chatRoute);
   await fastify.register(analysis);
+  await fastify.register(analysisPosition);
   await fastify.register(playerSocket);
   await fastify.register(watch);
   await fastify.register(stream);

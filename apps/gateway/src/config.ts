@@ -85,6 +85,12 @@ export interface GatewayConfig {
    * of one person would otherwise trade rating points.
    */
   readonly ratedGamesPerPairPerDay: number;
+  /**
+   * a position evaluated on request (POST /api/analysis/position) ends at this depth
+   * (ANALYSIS_POSITION_MAX_DEPTH) or this long after its search began
+   * (ANALYSIS_POSITION_MAX_MS), whichever comes first
+   */
+  readonly positionAnalysis: { readonly maxDepth: number; readonly maxMs: number };
   /** the CSA protocol's TCP listener (docs/csa.md): whether it runs (CSA_PORT=0 turns it off) */
   readonly csaListen: boolean;
   /** its port; 0 in a config made by code asks the OS for a free one (tests) */
@@ -130,6 +136,10 @@ export interface RateLimits {
   readonly botGamesPerIp: RateLimit;
   /** analysis requests (POST /api/games/:id/analysis), per token: each may cost the engine a whole game */
   readonly analysis: RateLimit;
+  /** positions evaluated on request (POST /api/analysis/position), per account... */
+  readonly positionAnalysis: RateLimit;
+  /** ...and per client IP, all its accounts together */
+  readonly positionAnalysisPerIp: RateLimit;
   /** game chat lines (lishogi's chat routes and the web client's), per account */
   readonly chat: RateLimit;
   /** record imports (POST /api/import), per token: each replays and writes whole games */
@@ -215,6 +225,15 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
         max: int(env, 'RATE_LIMIT_ANALYSIS_MAX', 10),
         windowMs: int(env, 'RATE_LIMIT_ANALYSIS_WINDOW_MS', 3_600_000),
       },
+      // a player stepping through a game and its variations, a position at a time
+      positionAnalysis: {
+        max: int(env, 'RATE_LIMIT_POSITION_ANALYSIS_MAX', 60),
+        windowMs: int(env, 'RATE_LIMIT_POSITION_ANALYSIS_WINDOW_MS', 60_000),
+      },
+      positionAnalysisPerIp: {
+        max: int(env, 'RATE_LIMIT_POSITION_ANALYSIS_IP_MAX', 180),
+        windowMs: int(env, 'RATE_LIMIT_POSITION_ANALYSIS_IP_WINDOW_MS', 60_000),
+      },
       // room to talk, not to flood the other player's stream
       chat: { max: int(env, 'RATE_LIMIT_CHAT_MAX', 5), windowMs: int(env, 'RATE_LIMIT_CHAT_WINDOW_MS', 10_000) },
       // a player bringing in their old games file by file, not a bulk loader (operators have npm run import)
@@ -227,6 +246,10 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
         max: int(env, 'RATE_LIMIT_EXPORTS_MAX', 30),
         windowMs: int(env, 'RATE_LIMIT_EXPORTS_WINDOW_MS', 3_600_000),
       },
+    },
+    positionAnalysis: {
+      maxDepth: Math.max(1, Math.min(int(env, 'ANALYSIS_POSITION_MAX_DEPTH', 30), 99)),
+      maxMs: Math.max(1, int(env, 'ANALYSIS_POSITION_MAX_MS', 15_000)),
     },
     lobbyMaxOpenSeeksPerIp: int(env, 'LOBBY_MAX_OPEN_SEEKS_PER_IP', 20),
     ratedGamesPerPairPerDay: int(env, 'RATED_GAMES_PER_PAIR_PER_DAY', 10),

@@ -32,6 +32,7 @@ export {
   type Level,
   type LevelSpec,
   levelOptions,
+  positionOptions,
 } from './levels.js';
 export {
   MATCH_ENDINGS,
@@ -44,6 +45,13 @@ export {
   type MatchSearchRequest,
   playMatch,
 } from './match.js';
+export {
+  POSITION_QUEUE,
+  type PositionJobData,
+  positionChannel,
+  positionJobId,
+  positionStopChannel,
+} from './position-jobs.js';
 export { isHopeless, RESIGNATION, shouldResign } from './resignation.js';
 export { scoreOfText, scoreText } from './score-text.js';
 export { formatTally, pointsOf } from './tally.js';

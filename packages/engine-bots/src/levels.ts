@@ -57,3 +57,8 @@ export function levelOptions(level: Level, resources: EngineResources): Record<s
 export function analysisOptions(resources: EngineResources): Record<string, OptionValue> {
   return { 'Skill Level': 20, MultiPV: 1, Hash: resources.hash, Threads: resources.threads };
 }
+
+/** The options for a position evaluated on request: full strength, as many lines as asked. */
+export function positionOptions(resources: EngineResources, multiPv: number): Record<string, OptionValue> {
+  return { 'Skill Level': 20, MultiPV: multiPv, Hash: resources.hash, Threads: resources.threads };
+}

@@ -122,6 +122,10 @@ export const ERRORS = {
   },
   // 422: well-formed but refused by the rules
   ILLEGAL_MOVE: { status: 422, message: 'The move is illegal in this position' },
+  POSITION_OVER: {
+    status: 422,
+    message: 'The game is over in this position (checkmate, stalemate or a repetition): there is nothing to evaluate',
+  },
   UNKNOWN_PLAYER: { status: 422, message: 'A player id does not exist' },
   SAME_PLAYER: { status: 422, message: 'Sente and gote must be different players' },
   // the lobby: seeks, challenges, rematch offers
@@ -178,7 +182,7 @@ export const ERRORS = {
   ENGINE_UNAVAILABLE: {
     status: 503,
     message:
-      'No engine is running on this server, so games cannot be analysed now; try again later (operators: start the engine role, --role engine or all, with ENGINE_PATH set)',
+      'No engine is running on this server, so nothing can be analysed now; try again later (operators: start the engine role, --role engine or all, with ENGINE_PATH set)',
   },
   // 5xx: ours
   UNAVAILABLE: { status: 503, message: 'The service is starting, stopping or overloaded; try again' },

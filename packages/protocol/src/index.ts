@@ -7,6 +7,7 @@ export * from './http.js';
 export * from './lobby.js';
 export * from './names.js';
 export * from './players.js';
+export * from './position-eval.js';
 export * from './records.js';
 export * from './schema-errors.js';
 export * from './spectate.js';

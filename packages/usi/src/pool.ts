@@ -1,7 +1,9 @@
 /**
  * A fixed number of engines shared by tasks. A task leases a free engine, or waits in a
  * queue ordered by priority (bot moves before analysis); an engine that dies or hangs
- * during a task is replaced, and the task runs again on the fresh one.
+ * during a task is replaced, and the task runs again on the fresh one. A task run as
+ * `preemptible` (a long interactive search) is asked to give its engine back, through its
+ * context's `preempted` signal, when a task of higher priority waits and no engine is free.
  */
 import { UsiEngine } from './engine.js';
 import type { EngineConfig } from './engine-config.js';
@@ -9,7 +11,7 @@ import { UsiError } from './errors.js';
 import { PriorityQueue } from './queue.js';
 
 /** Priorities for `run`: higher goes first. */
-export const PRIORITY = { move: 10, analysis: 0 } as const;
+export const PRIORITY = { move: 10, position: 5, analysis: 0 } as const;
 
 export interface EnginePoolConfig {
   /** How many engines run at once. */
@@ -30,6 +32,11 @@ export interface TaskContext {
   /** 0 on the first run, then 1, 2… on fresh engines after the earlier ones died. */
   readonly attempt: number;
   readonly signal?: AbortSignal;
+  /**
+   * Fires when a task of higher priority waits for this engine (preemptible tasks only): the
+   * task should end soon (a search: USI `stop`) and may run again later to resume.
+   */
+  readonly preempted?: AbortSignal;
 }
 export type EngineTask<T> = (engine: UsiEngine, context: TaskContext) => Promise<T>;
 
@@ -38,6 +45,8 @@ export interface RunOptions {
   readonly priority?: number;
   /** Aborting takes a waiting task out of the queue; a running task gets it in its context. */
   readonly signal?: AbortSignal;
+  /** The task gives its engine back when asked (its context's `preempted`); see the class comment. */
+  readonly preemptible?: boolean;
 }
 
 export interface PoolStats {
@@ -50,6 +59,8 @@ export interface PoolStats {
   readonly retries: number;
   readonly completed: number;
   readonly failed: number;
+  /** Running tasks asked to give their engine back to a task of higher priority. */
+  readonly preemptions: number;
 }
 
 interface Slot {
@@ -57,11 +68,16 @@ interface Slot {
   engine: UsiEngine | null;
   starting: Promise<UsiEngine> | null;
   busy: boolean;
+  /** the job running on the slot, while one does */
+  job: Job | null;
 }
 
 interface Job {
   readonly task: EngineTask<unknown>;
   readonly signal: AbortSignal | undefined;
+  readonly priority: number;
+  /** set for a preemptible job */
+  readonly preemption: AbortController | undefined;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
   readonly onAbort: () => void;
@@ -72,7 +88,7 @@ export class EnginePool {
   private readonly slots: Slot[];
   private readonly queue = new PriorityQueue<Job>();
   private readonly running = new Set<Promise<void>>();
-  private readonly counts = { restarts: 0, retries: 0, completed: 0, failed: 0 };
+  private readonly counts = { restarts: 0, retries: 0, completed: 0, failed: 0, preemptions: 0 };
   private closing: Promise<void> | null = null;
 
   private constructor(config: EnginePoolConfig) {
@@ -84,6 +100,7 @@ export class EnginePool {
       engine: null,
       starting: null,
       busy: false,
+      job: null,
     }));
   }
 
@@ -117,9 +134,12 @@ export class EnginePool {
     if (this.queue.length >= maxQueued)
       return Promise.reject(new UsiError('queue_full', `${maxQueued} tasks are already waiting for an engine`));
     return new Promise<T>((resolve, reject) => {
+      const priority = options.priority ?? 0;
       const job: Job = {
         task,
         signal: options.signal,
+        priority,
+        preemption: options.preemptible ? new AbortController() : undefined,
         resolve: resolve as (value: unknown) => void,
         reject,
         onAbort: () => {
@@ -127,8 +147,9 @@ export class EnginePool {
         },
       };
       options.signal?.addEventListener('abort', job.onAbort, { once: true });
-      this.queue.push(job, options.priority ?? 0);
+      this.queue.push(job, priority);
       this.dispatch();
+      this.preempt();
     });
   }
 
@@ -154,6 +175,7 @@ export class EnginePool {
       if (job === undefined) return;
       job.signal?.removeEventListener('abort', job.onAbort);
       slot.busy = true;
+      slot.job = job;
       const running = this.attempts(slot, job)
         .then(
           (value) => {
@@ -168,9 +190,34 @@ export class EnginePool {
         .finally(() => {
           this.running.delete(running);
           slot.busy = false;
+          slot.job = null;
           this.dispatch();
         });
       this.running.add(running);
+    }
+  }
+
+  /**
+   * Asks running preemptible tasks to give their engines back, one for each waiting task of
+   * higher priority that no engine already being given back will serve. Called once a task
+   * has been queued and the free engines dispatched: a task still waiting found none free.
+   */
+  private preempt(): void {
+    const running = this.slots.flatMap((slot) => (slot.job === null ? [] : [slot.job]));
+    let givingBack = running.filter((job) => job.preemption?.signal.aborted).length;
+    const candidates = running
+      .filter((job) => job.preemption !== undefined && !job.preemption.signal.aborted)
+      .sort((a, b) => a.priority - b.priority);
+    for (const waiting of this.queue.priorities()) {
+      if (givingBack > 0) {
+        givingBack--;
+        continue;
+      }
+      const victim = candidates.findIndex((job) => job.priority < waiting);
+      if (victim < 0) return;
+      const [job] = candidates.splice(victim, 1);
+      this.counts.preemptions++;
+      job?.preemption?.abort(new UsiError('aborted', 'a task of higher priority needs the engine'));
     }
   }
 
@@ -179,7 +226,11 @@ export class EnginePool {
     for (let attempt = 0; ; attempt++) {
       const engine = await this.engineOf(slot);
       try {
-        const value = await job.task(engine, { attempt, ...(job.signal ? { signal: job.signal } : {}) });
+        const value = await job.task(engine, {
+          attempt,
+          ...(job.signal ? { signal: job.signal } : {}),
+          ...(job.preemption ? { preempted: job.preemption.signal } : {}),
+        });
         if (!engine.idle) this.retire(slot, engine.error ?? 'the task left the engine busy');
         return value;
       } catch (error) {

@@ -17,6 +17,11 @@ export class PriorityQueue<T> {
     return this.items.shift()?.value;
   }
 
+  /** The waiting items' priorities, in the order they will be served. */
+  priorities(): number[] {
+    return this.items.map((item) => item.priority);
+  }
+
   /** Takes `value` out of the line; false when it was not in it. */
   remove(value: T): boolean {
     const i = this.items.findIndex((item) => item.value === value);

@@ -46,7 +46,16 @@ describe.skipIf(!HAS_FAIRY_STOCKFISH)('EnginePool on Fairy-Stockfish', { timeout
       results.forEach((result, i) => {
         expect(checkBestmove(positions[i] ?? {}, result.bestmove).verdict).toBe('move');
       });
-      expect(pool.stats).toEqual({ size: 2, busy: 0, queued: 0, restarts: 0, retries: 0, completed: 3, failed: 0 });
+      expect(pool.stats).toEqual({
+        size: 2,
+        busy: 0,
+        queued: 0,
+        restarts: 0,
+        retries: 0,
+        completed: 3,
+        failed: 0,
+        preemptions: 0,
+      });
     } finally {
       await pool.close();
     }
@@ -110,6 +119,62 @@ describe.skipIf(!HAS_FAIRY_STOCKFISH)('EnginePool on Fairy-Stockfish', { timeout
     expect(pids).toHaveLength(1);
     expect(pool.stats).toMatchObject({ restarts: 0, retries: 0, failed: 1 });
   });
+
+  test('a bot move waiting while a long preemptible search holds the only engine gets it first; the search resumes after', async () => {
+    // 1. a long search (60 s by its limits) runs preemptible on the pool's one engine
+    // 2. a bot move is queued: no engine is free, so the search is told to give its engine back
+    // 3. it stops (USI stop), the move runs, then the search runs again and ends by depth
+    const pool = await EnginePool.start({ size: 1, engine: fairyStockfish() });
+    const order: string[] = [];
+    try {
+      let searching: () => void = () => {};
+      const firstInfo = new Promise<void>((resolve) => {
+        searching = resolve;
+      });
+      const long = async (): Promise<string> => {
+        for (let slice = 1; ; slice++) {
+          const result = await pool.run(
+            async (engine, { preempted }) => {
+              order.push(`search ${slice}`);
+              const limits = slice === 1 ? { kind: 'fixed', movetime: 60_000 } : { kind: 'fixed', depth: 4 };
+              const result = await engine.search({ position: {}, limits } as SearchRequest, {
+                onInfo: () => searching(),
+                ...(preempted ? { signal: preempted } : {}),
+              });
+              order.push(`search ${slice} ended${result.stopped === 'signal' ? ' (preempted)' : ''}`);
+              return result;
+            },
+            { priority: PRIORITY.position, preemptible: true },
+          );
+          if (result.stopped !== 'signal') return result.bestmove.kind;
+        }
+      };
+      const search = long();
+      await firstInfo;
+      const move = pool.run(
+        async (engine) => {
+          order.push('move');
+          const result = await engine.search({ position: {}, limits: { kind: 'fixed', depth: 2 } });
+          order.push('move ended');
+          return result;
+        },
+        { priority: PRIORITY.move },
+      );
+      await expect(move).resolves.toMatchObject({ bestmove: { kind: 'move' } });
+      await expect(search).resolves.toBe('move');
+      expect(order).toEqual([
+        'search 1',
+        'search 1 ended (preempted)',
+        'move',
+        'move ended',
+        'search 2',
+        'search 2 ended',
+      ]);
+      expect(pool.stats).toMatchObject({ preemptions: 1, restarts: 0, failed: 0 });
+    } finally {
+      await pool.close();
+    }
+  });
 });
 
 describe('EnginePool', { timeout: 10_000 }, () => {
@@ -137,6 +202,49 @@ describe('EnginePool', { timeout: 10_000 }, () => {
       held.open();
       await Promise.all([first, ...tasks]);
       expect(order).toEqual(['move 1', 'move 2', 'analysis 1', 'analysis 2']);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('only a task of higher priority preempts, only a preemptible task, and one for each waiting task', async () => {
+    const pool = await EnginePool.start({ size: 2, engine: fake('good') });
+    try {
+      const preempted: string[] = [];
+      const holders = [gate(), gate()];
+      const started: string[] = [];
+      const hold = (name: string, index: number, preemptible: boolean) =>
+        pool.run(
+          async (_engine, { preempted: signal }) => {
+            started.push(name);
+            signal?.addEventListener('abort', () => {
+              preempted.push(name);
+              holders[index]?.open();
+            });
+            await holders[index]?.closed;
+            return name;
+          },
+          { priority: PRIORITY.position, preemptible },
+        );
+      const a = hold('a', 0, true);
+      const b = hold('b', 1, false);
+      expect(await until(() => started.length === 2)).toBe(true);
+      // an analysis waits behind them: lower priority, nobody is preempted
+      const analysis = pool.run(async () => 'analysis', { priority: PRIORITY.analysis });
+      expect(preempted).toEqual([]);
+      // a second position search: same priority, nobody is preempted
+      const same = pool.run(async () => 'same', { priority: PRIORITY.position });
+      expect(preempted).toEqual([]);
+      // two moves: only `a` may give its engine back, once
+      const moves = [
+        pool.run(async () => 'move 1', { priority: PRIORITY.move }),
+        pool.run(async () => 'move 2', { priority: PRIORITY.move }),
+      ];
+      expect(preempted).toEqual(['a']);
+      await a;
+      holders[1]?.open();
+      expect(await Promise.all([b, same, analysis, ...moves])).toEqual(['b', 'same', 'analysis', 'move 1', 'move 2']);
+      expect(pool.stats).toMatchObject({ preemptions: 1 });
     } finally {
       await pool.close();
     }

@@ -3,7 +3,8 @@
  * lazily: free moves for either side, legal by @shogi/rules, branching off the game's line
  * and back to it; and the server's engine analysis of the game when there is one (the
  * evaluation graph, the best move as an arrow, the mistakes marked in the moves), with a
- * button to ask for it and its progress from the watch socket.
+ * button to ask for it and its progress from the watch socket; and an "Engine" switch that
+ * evaluates whatever position is shown (analysis/live-toggle.ts, its code loaded on demand).
  */
 import '../styles/analysis.css';
 import type { GameView } from '@shogi/protocol';
@@ -18,6 +19,7 @@ import { failureSentence } from '../words/errors.js';
 import { type EngineFollower, followEngine } from './analysis/engine.js';
 import { JUDGMENT_MARKS, judgmentCounts, scoreText } from './analysis/eval.js';
 import { evalGraph } from './analysis/eval-graph.js';
+import { liveToggle } from './analysis/live-toggle.js';
 import { type MoveTree, MoveTree as Tree, type TreeNode } from './analysis/tree.js';
 import { boardElement, handElement } from './board.js';
 import { boardKeys } from './board-keys.js';
@@ -92,6 +94,7 @@ interface Parts {
   readonly note: HTMLElement;
   readonly tools: BoardTools;
   readonly engine: HTMLElement;
+  readonly live: ReturnType<typeof liveToggle>;
   readonly moves: HTMLElement;
   readonly sfen: HTMLInputElement;
 }
@@ -115,6 +118,7 @@ function mount(root: HTMLElement, state: AnalysisState): () => void {
       { type: 'button', class: `nav-${to}`, 'aria-label': label, title: label, onclick: () => step(to) },
       NAV_ICONS[to](),
     );
+  let liveBest: string | null = null;
   const parts: Parts = {
     title: h('h1', { class: 'game-title' }, 'Analysis board'),
     topStand: h('div', { class: 'stand top' }),
@@ -140,6 +144,11 @@ function mount(root: HTMLElement, state: AnalysisState): () => void {
       render();
     }),
     engine: h('section', { class: 'engine', 'aria-label': 'Engine analysis' }),
+    // the live engine's best move, drawn as an arrow; redrawn after the change, not inside it
+    live: liveToggle((usi) => {
+      liveBest = usi;
+      queueMicrotask(render);
+    }),
     moves: h('div', { class: 'tree-moves', 'aria-label': 'Moves and branches' }),
     sfen: h('input', {
       id: 'analysis-sfen',
@@ -176,6 +185,7 @@ function mount(root: HTMLElement, state: AnalysisState): () => void {
       h(
         'aside',
         { class: 'side-panel' },
+        parts.live.element,
         parts.engine,
         h('h2', {}, 'Moves'),
         parts.moves,
@@ -267,13 +277,14 @@ function mount(root: HTMLElement, state: AnalysisState): () => void {
     const analysed = engine?.state.analysis?.plies ?? [];
     const here = state.node.mainline ? analysed[state.node.ply] : undefined;
     const best = here?.best ? moveSquares(here.best) : null;
+    const live = liveBest === null || liveBest === here?.best ? null : moveSquares(liveBest);
     const boardView = boardElement(board, {
       style,
       flipped,
       lastMove: state.node.usi ? moveSquares(state.node.usi) : null,
       selected: selectedSquare(state.selection),
       targets: new Set(state.selection?.targets.byTarget.keys() ?? []),
-      arrows: best ? [best] : [],
+      arrows: [best, live].filter((a) => a !== null),
       onSquare,
     });
     parts.boardBox.replaceChildren(boardView);
@@ -296,6 +307,7 @@ function mount(root: HTMLElement, state: AnalysisState): () => void {
       b.disabled = state.node.children.length === 0;
     renderMoves(parts.moves, tree, state.node, analysed, go);
     renderEngine(parts.engine, state, engine, board, go);
+    parts.live.show(tree.initialSfen, movesTo(state.node), board.sideToMove);
   }
 
   const onKey = historyKeys(step);
@@ -311,7 +323,15 @@ function mount(root: HTMLElement, state: AnalysisState): () => void {
     document.removeEventListener('keydown', onEscape);
     stopSettings();
     engine?.close();
+    parts.live.close();
   };
+}
+
+/** The moves from the start to the node, in order. */
+function movesTo(node: TreeNode): string[] {
+  const moves: string[] = [];
+  for (let n: TreeNode | null = node; n?.usi; n = n.parent) moves.push(n.usi);
+  return moves.reverse();
 }
 
 function renderStands(
@@ -384,7 +404,13 @@ function renderEngine(
 ): void {
   const { game, tree, node } = state;
   if (!game)
-    return void box.replaceChildren(h('p', {}, 'A free board: the engine analyses games, from the game page.'));
+    return void box.replaceChildren(
+      h(
+        'p',
+        {},
+        'A free board: turn the engine on to evaluate the position shown; whole games are analysed from their game page.',
+      ),
+    );
   if (!engine) return void box.replaceChildren(h('p', {}, 'The engine can analyse this game once it has ended.'));
   const { analysis, progress, problem, loaded } = engine.state;
   const ask = (label: string) =>

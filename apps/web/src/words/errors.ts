@@ -53,6 +53,7 @@ const SENTENCES: Partial<Readonly<Record<ErrorCode, string>>> = {
   AMBIGUOUS_PLAYER: 'Several players have this name: give the player id.',
   ANALYSIS_NOT_FOUND: 'This game has not been analysed yet.',
   ENGINE_UNAVAILABLE: 'The computer is not running on this server just now: try again later.',
+  POSITION_OVER: 'The game is over in this position: there is nothing left to evaluate.',
   UNAVAILABLE: 'The server is busy or restarting: try again in a moment.',
   RATED_PAIR_LIMIT: 'You two have played enough rated games today: play this one casual.',
   TOO_MANY_RECORDS: 'This file holds too many games: split it into smaller files.',
