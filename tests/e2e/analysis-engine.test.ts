@@ -126,6 +126,8 @@ describe.skipIf(!HAS_ENGINE)('the analysis board’s engine', { timeout: 90_000 
     await page.click('.board [data-sq="2g"]');
     await page.click('.board [data-sq="2f"]');
     await expect.poll(() => lineShown(page), { timeout: 20_000 }).toMatch(/^△/);
+    // a free board has no game line to go back to
+    expect(await page.locator('.back-to-game').isVisible()).toBe(false);
     await page.screenshot({ path: join(ARTIFACTS, `analysis-engine-moved${suffix}.png`), fullPage: true });
 
     // 4. off: the panel empties and the engine is free again; the chunk was fetched once

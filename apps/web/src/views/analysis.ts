@@ -295,7 +295,8 @@ function mount(root: HTMLElement, state: AnalysisState): () => void {
       boardView.querySelector('.board')?.append(chooser);
       chooser.querySelector<HTMLElement>('button.promote')?.focus();
     }
-    parts.back.hidden = state.node.mainline;
+    // a free board (no game) has no game line to go back to: every move there is the user's own
+    parts.back.hidden = state.node.mainline || game === null;
     parts.note.textContent = state.message;
     state.message = '';
     parts.tools.render(flipped);
