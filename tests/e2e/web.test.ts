@@ -342,7 +342,7 @@ describe('web client', () => {
     await taker.goto(url('/'));
     const open = taker.locator('.seek-table tr', { hasText: 'seek-gina' });
     await open.waitFor({ timeout: 10_000 });
-    expect(await open.locator('td').allTextContents()).toEqual([
+    expect(await open.locator('td').allInnerTexts()).toEqual([
       'seek-gina',
       '1500',
       '3|20×2 byoyomi',

@@ -43,7 +43,9 @@ test('queues in a slot each, games spread over the validate queues, channels sha
     const names = validateQueueNames(stack.config.validateQueues);
     const tags = new Set(keys.map(tagOf));
     for (const tag of tags)
-      expect(tag).toMatch(new RegExp(`^${prefix}:((validate|flag)-\\d(#\\d+)?|flag|engine-analysis)$`));
+      expect(tag).toMatch(
+        new RegExp(`^${prefix}:((validate|flag)-\\d(#\\d+)?|flag|engine-analysis|engine-positions)$`),
+      );
     // the games' moves went to more than one validate queue, each game's to the one it hashes to
     const used = new Set(games.map(({ game }) => validateQueueOf(game.id, names.length)));
     expect(used.size).toBeGreaterThan(1);
