@@ -8,14 +8,37 @@
 // one of its vertices' duals reaches zero (that vertex is left free), and a tree that reaches a
 // free vertex of zero dual augments to it.
 
+import {
+  addInto,
+  capacityBits,
+  compare,
+  copyInto,
+  halveInto,
+  LIMB_BASE,
+  limbsFor,
+  readBigint,
+  sign,
+  writeBigint,
+  zeroAt,
+} from './limbs.js';
+
+const BASE = LIMB_BASE;
+const INVERSE_BASE = 1 / LIMB_BASE;
+
 /** Edge k of the complete graph joins smaller(k) and larger(k): k = j(j-1)/2 + i for i < j. */
 const pairIndex = (a: number, b: number): number => (a < b ? (b * (b - 1)) / 2 + a : (a * (a - 1)) / 2 + b);
 
 export class MatchingComputer {
   readonly size: number;
   private readonly n: number;
-  /** Twice each edge's weight (slack = dual + dual - 2w is what the search reads). */
+  /** Each edge's weight as given. */
   private readonly weights: bigint[];
+  /** Limbs per number (limbs.ts): grows with the heaviest weight set. */
+  private L = 1;
+  private weightLimit = 0n;
+  /** Twice each edge's weight in limbs (slack = dual + dual - 2w is what the search reads). */
+  private wl: Float64Array;
+  private readonly nonzero: Uint8Array;
   private readonly endpoint: Int32Array;
   private readonly fixed: Uint8Array;
   private readonly changed: Uint8Array;
@@ -32,7 +55,11 @@ export class MatchingComputer {
   private readonly bestedge: Int32Array;
   private readonly blossombestedges: (number[] | null)[];
   private readonly unusedblossoms: number[] = [];
-  private readonly dualvar: bigint[];
+  /** Duals in limbs, L per vertex or blossom. */
+  private dual: Float64Array;
+  private s1: Float64Array;
+  private s2: Float64Array;
+  private delta: Float64Array;
   private readonly allowedge: Uint8Array;
   private allowed: number[] = [];
   private queue: number[] = [];
@@ -45,6 +72,13 @@ export class MatchingComputer {
     this.n = n;
     const pairs = (n * (n - 1)) / 2;
     this.weights = new Array<bigint>(pairs).fill(0n);
+    this.nonzero = new Uint8Array(pairs);
+    this.wl = new Float64Array(0);
+    this.dual = new Float64Array(0);
+    this.s1 = new Float64Array(0);
+    this.s2 = new Float64Array(0);
+    this.delta = new Float64Array(0);
+    this.resize(1);
     this.endpoint = new Int32Array(2 * pairs);
     for (let j = 1, k = 0; j < n; j++) {
       for (let i = 0; i < j; i++, k++) {
@@ -68,7 +102,6 @@ export class MatchingComputer {
     this.bestedge = new Int32Array(2 * n).fill(-1);
     this.blossombestedges = new Array(2 * n).fill(null);
     for (let b = 2 * n - 1; b >= n; b--) this.unusedblossoms.push(b);
-    this.dualvar = new Array<bigint>(2 * n).fill(0n);
     this.allowedge = new Uint8Array(pairs);
     this.neighbourStart = new Int32Array(n + 1);
     this.neighbend = new Int32Array(0);
@@ -80,34 +113,100 @@ export class MatchingComputer {
     this.changedList.push(v);
   }
 
+  /** Re-lays weights and duals out in `limbs` limbs (more than before). */
+  private resize(limbs: number): void {
+    const old = this.L;
+    const n = this.n;
+    const pairs = this.weights.length;
+    const wl = new Float64Array(pairs * limbs);
+    const dual = new Float64Array(2 * n * limbs);
+    if (this.wl.length > 0) {
+      for (let k = 0; k < pairs; k++) {
+        if (this.nonzero[k]) writeBigint(wl, k * limbs, limbs, this.weights[k]! << 1n);
+      }
+      for (let b = 0; b < 2 * n; b++) writeBigint(dual, b * limbs, limbs, readBigint(this.dual, b * old, old));
+    }
+    this.L = limbs;
+    this.wl = wl;
+    this.dual = dual;
+    this.s1 = new Float64Array(limbs);
+    this.s2 = new Float64Array(limbs);
+    this.delta = new Float64Array(limbs);
+    this.weightLimit = 1n << BigInt(capacityBits(limbs) - 8);
+  }
+
+  private storeWeight(k: number, weight: bigint): void {
+    this.weights[k] = weight;
+    this.nonzero[k] = weight > 0n ? 1 : 0;
+    if (weight >= this.weightLimit) this.resize(limbsFor(weight.toString(2).length + 1));
+    writeBigint(this.wl, k * this.L, this.L, weight << 1n);
+  }
+
   setEdgeWeight(a: number, b: number, weight: bigint): void {
     if (this.fixed[a] || this.fixed[b]) return;
     const k = pairIndex(a, b);
-    const doubled = weight << 1n;
-    if (this.weights[k] === doubled) return;
-    this.weights[k] = doubled;
+    if (this.weights[k] === weight) return;
+    this.storeWeight(k, weight);
     this.markChanged(a);
   }
 
   edgeWeight(a: number, b: number): bigint {
-    return this.weights[pairIndex(a, b)]! >> 1n;
+    return this.weights[pairIndex(a, b)]!;
   }
 
   /** Settles the pair a-b for good: every other edge at a or b is dropped, and both leave the graph. */
   fixPair(a: number, b: number): void {
     for (let u = 0; u < this.n; u++) {
-      if (u !== a) this.weights[pairIndex(a, u)] = 0n;
-      if (u !== b) this.weights[pairIndex(b, u)] = 0n;
+      if (u !== a && u !== b) {
+        if (this.nonzero[pairIndex(a, u)]) this.storeWeight(pairIndex(a, u), 0n);
+        if (this.nonzero[pairIndex(b, u)]) this.storeWeight(pairIndex(b, u), 0n);
+      }
     }
-    this.weights[pairIndex(a, b)] = 2n;
+    this.storeWeight(pairIndex(a, b), 1n);
     this.markChanged(a);
     this.markChanged(b);
     this.fixed[a] = 1;
     this.fixed[b] = 1;
   }
 
-  private slack(k: number): bigint {
-    return this.dualvar[this.endpoint[2 * k]!]! + this.dualvar[this.endpoint[2 * k + 1]!]! - this.weights[k]!;
+  /** out = the slack of edge k. */
+  private slackInto(k: number, out: Float64Array): void {
+    const L = this.L;
+    const d = this.dual;
+    const w = this.wl;
+    const wo = k * L;
+    const uo = this.endpoint[2 * k]! * L;
+    const vo = this.endpoint[2 * k + 1]! * L;
+    let carry = 0;
+    for (let i = L - 1; i > 0; i--) {
+      const x = d[uo + i]! + d[vo + i]! - w[wo + i]! + carry;
+      const c = Math.floor(x * INVERSE_BASE);
+      out[i] = x - c * BASE;
+      carry = c;
+    }
+    out[0] = d[uo]! + d[vo]! - w[wo]! + carry;
+  }
+
+  /** Whether edge k's slack is below edge j's. */
+  private slackLess(k: number, j: number): boolean {
+    this.slackInto(k, this.s1);
+    this.slackInto(j, this.s2);
+    return compare(this.s1, 0, this.s2, 0, this.L) < 0;
+  }
+
+  private slackSign(k: number): number {
+    this.slackInto(k, this.s1);
+    return sign(this.s1, 0, this.L);
+  }
+
+  /** Whether the slack in `slack` is below edge j's (s2 is overwritten). */
+  private lessThanSlackOf(slack: Float64Array, j: number): boolean {
+    this.slackInto(j, this.s2);
+    return compare(slack, 0, this.s2, 0, this.L) < 0;
+  }
+
+  private dualSign(v: number): number {
+    return sign(this.dual, v * this.L, this.L);
   }
 
   private blossomLeaves(b: number, out: number[]): number[] {
@@ -124,9 +223,9 @@ export class MatchingComputer {
 
   /** Removes blossom b and those inside it, moving each blossom's dual onto its vertices. */
   private dissolve(b: number, touched: number[]): void {
-    const z = this.dualvar[b]!;
+    const L = this.L;
     for (const leaf of this.blossomLeaves(b, [])) {
-      this.dualvar[leaf] = this.dualvar[leaf]! + z;
+      addInto(this.dual, leaf * L, this.dual, leaf * L, this.dual, b * L, 1, L);
     }
     for (const child of this.blossomchilds[b]!) {
       this.blossomparent[child] = -1;
@@ -141,7 +240,7 @@ export class MatchingComputer {
     this.blossombase[b] = -1;
     this.blossombestedges[b] = null;
     this.bestedge[b] = -1;
-    this.dualvar[b] = 0n;
+    zeroAt(this.dual, b * L, L);
     this.label[b] = 0;
     this.unusedblossoms.push(b);
   }
@@ -156,10 +255,10 @@ export class MatchingComputer {
   private rebuildNeighbours(): void {
     const n = this.n;
     const degree = new Int32Array(n);
-    const pairs = this.weights.length;
+    const pairs = this.nonzero.length;
     let count = 0;
     for (let k = 0; k < pairs; k++) {
-      if (this.weights[k]! > 0n) {
+      if (this.nonzero[k]) {
         const i = this.endpoint[2 * k]!;
         const j = this.endpoint[2 * k + 1]!;
         if (this.fixed[i] || this.fixed[j]) continue;
@@ -173,7 +272,7 @@ export class MatchingComputer {
     const neighbend = new Int32Array(2 * count);
     const fill = start.slice(0, n);
     for (let k = 0; k < pairs; k++) {
-      if (this.weights[k]! > 0n) {
+      if (this.nonzero[k]) {
         const i = this.endpoint[2 * k]!;
         const j = this.endpoint[2 * k + 1]!;
         if (this.fixed[i] || this.fixed[j]) continue;
@@ -203,29 +302,32 @@ export class MatchingComputer {
     // tightness is unmatched.
     for (const v of touched) {
       const p = this.mate[v]!;
-      if (p >= 0 && this.slack(p >> 1) !== 0n) this.unmatch(v);
+      if (p >= 0 && this.slackSign(p >> 1) !== 0) this.unmatch(v);
     }
+    const L = this.L;
     for (const x of this.changedList) {
       if (this.fixed[x]) continue;
-      this.dualvar[x] = 0n;
+      zeroAt(this.dual, x * L, L);
     }
+    const need = this.s2;
     for (const x of this.changedList) {
       if (this.fixed[x]) continue;
-      let dual = 0n;
+      const best = this.s1;
+      zeroAt(best, 0, L);
       for (let q = this.neighbourStart[x]!; q < this.neighbourStart[x + 1]!; q++) {
         const p = this.neighbend[q]!;
-        const need = this.weights[p >> 1]! - this.dualvar[this.endpoint[p]!]!;
-        if (need > dual) dual = need;
+        addInto(need, 0, this.wl, (p >> 1) * L, this.dual, this.endpoint[p]! * L, -1, L);
+        if (compare(need, 0, best, 0, L) > 0) copyInto(best, 0, need, 0, L);
       }
-      this.dualvar[x] = dual;
+      copyInto(this.dual, x * L, best, 0, L);
     }
     // Changed vertices left free take a free neighbour over a tight edge: fewer trees to grow.
     for (const x of this.changedList) {
-      if (this.fixed[x] || this.mate[x] !== -1 || this.dualvar[x] === 0n) continue;
+      if (this.fixed[x] || this.mate[x] !== -1 || this.dualSign(x) === 0) continue;
       for (let q = this.neighbourStart[x]!; q < this.neighbourStart[x + 1]!; q++) {
         const p = this.neighbend[q]!;
         const y = this.endpoint[p]!;
-        if (this.mate[y] !== -1 || this.inblossom[y] !== y || this.slack(p >> 1) !== 0n) continue;
+        if (this.mate[y] !== -1 || this.inblossom[y] !== y || this.slackSign(p >> 1) !== 0) continue;
         this.mate[x] = p;
         this.mate[y] = p ^ 1;
         break;
@@ -246,7 +348,7 @@ export class MatchingComputer {
   }
 
   private fixedPartner(x: number): number {
-    for (let u = 0; u < this.n; u++) if (u !== x && this.weights[pairIndex(x, u)]! > 0n) return u;
+    for (let u = 0; u < this.n; u++) if (u !== x && this.nonzero[pairIndex(x, u)]) return u;
     throw new Error('a settled vertex without its pair');
   }
 
@@ -353,7 +455,7 @@ export class MatchingComputer {
     this.blossomendps[b] = endps;
     label[b] = 1;
     labelend[b] = labelend[bb]!;
-    this.dualvar[b] = 0n;
+    zeroAt(this.dual, b * this.L, this.L);
     for (const leaf of this.blossomLeaves(b, [])) {
       if (label[inblossom[leaf]!] === 2) this.queue.push(leaf);
       inblossom[leaf] = b;
@@ -365,7 +467,7 @@ export class MatchingComputer {
       const bj = inblossom[j]!;
       if (bj !== b && label[bj] === 1) {
         const current = bestedgeto.get(bj);
-        if (current === undefined || this.slack(edge) < this.slack(current)) bestedgeto.set(bj, edge);
+        if (current === undefined || this.slackLess(edge, current)) bestedgeto.set(bj, edge);
       }
     };
     for (const child of path) {
@@ -385,7 +487,7 @@ export class MatchingComputer {
     const best = [...bestedgeto.values()];
     this.blossombestedges[b] = best;
     let be = -1;
-    for (const edge of best) if (be === -1 || this.slack(edge) < this.slack(be)) be = edge;
+    for (const edge of best) if (be === -1 || this.slackLess(edge, be)) be = edge;
     this.bestedge[b] = be;
   }
 
@@ -395,7 +497,7 @@ export class MatchingComputer {
     for (const s of childs) {
       this.blossomparent[s] = -1;
       if (s < this.n) inblossom[s] = s;
-      else if (endstage && this.dualvar[s] === 0n) this.expandBlossom(s, endstage);
+      else if (endstage && this.dualSign(s) === 0) this.expandBlossom(s, endstage);
       else for (const leaf of this.blossomLeaves(s, [])) inblossom[leaf] = s;
     }
     if (!endstage && label[b] === 2) {
@@ -459,7 +561,7 @@ export class MatchingComputer {
     this.blossombase[b] = -1;
     this.blossombestedges[b] = null;
     this.bestedge[b] = -1;
-    this.dualvar[b] = 0n;
+    zeroAt(this.dual, b * this.L, this.L);
     this.unusedblossoms.push(b);
   }
 
@@ -525,7 +627,12 @@ export class MatchingComputer {
 
   private solve(): void {
     const n = this.n;
-    const { label, labelend, inblossom, endpoint, mate, bestedge, dualvar, blossomparent, blossombase } = this;
+    const { label, labelend, inblossom, endpoint, mate, bestedge, blossomparent, blossombase } = this;
+    const L = this.L;
+    const dual = this.dual;
+    const delta = this.delta;
+    const s1 = this.s1;
+    const s2 = this.s2;
     for (;;) {
       // A new stage: every free blossom whose vertices all have positive duals roots a tree.
       label.fill(0);
@@ -542,9 +649,11 @@ export class MatchingComputer {
         if (label[b] !== 0) continue;
         let lowest = v;
         if (b >= n) {
-          for (const leaf of this.blossomLeaves(b, [])) if (dualvar[leaf]! < dualvar[lowest]!) lowest = leaf;
+          for (const leaf of this.blossomLeaves(b, [])) {
+            if (compare(dual, leaf * L, dual, lowest * L, L) < 0) lowest = leaf;
+          }
         }
-        if (dualvar[lowest]! > 0n) {
+        if (sign(dual, lowest * L, L) > 0) {
           this.assignLabel(v, 1, -1);
           roots++;
         } else if (lowest !== v) {
@@ -563,10 +672,10 @@ export class MatchingComputer {
             const k = p >> 1;
             const w = endpoint[p]!;
             if (inblossom[v] === inblossom[w]) continue;
-            let kslack = 0n;
             if (!this.allowedge[k]) {
-              kslack = this.slack(k);
-              if (kslack <= 0n) this.allow(k);
+              // s1 keeps this edge's slack for the best-edge comparisons below.
+              this.slackInto(k, s1);
+              if (sign(s1, 0, L) <= 0) this.allow(k);
             }
             if (this.allowedge[k]) {
               const bw = inblossom[w]!;
@@ -595,9 +704,9 @@ export class MatchingComputer {
               }
             } else if (label[inblossom[w]!] === 1) {
               const b = inblossom[v]!;
-              if (bestedge[b] === -1 || kslack < this.slack(bestedge[b]!)) bestedge[b] = k;
+              if (bestedge[b] === -1 || this.lessThanSlackOf(s1, bestedge[b]!)) bestedge[b] = k;
             } else if (label[w] === 0) {
-              if (bestedge[w] === -1 || kslack < this.slack(bestedge[w]!)) bestedge[w] = k;
+              if (bestedge[w] === -1 || this.lessThanSlackOf(s1, bestedge[w]!)) bestedge[w] = k;
             }
           }
         }
@@ -605,11 +714,10 @@ export class MatchingComputer {
 
         // Dual adjustment. Type 1: an S-vertex's dual reaches zero.
         let deltatype = 1;
-        let delta = -1n;
         let deltavertex = -1;
         for (let v = 0; v < n; v++) {
-          if (label[inblossom[v]!] === 1 && (deltavertex === -1 || dualvar[v]! < delta)) {
-            delta = dualvar[v]!;
+          if (label[inblossom[v]!] === 1 && (deltavertex === -1 || compare(dual, v * L, delta, 0, L) < 0)) {
+            copyInto(delta, 0, dual, v * L, L);
             deltavertex = v;
           }
         }
@@ -617,9 +725,9 @@ export class MatchingComputer {
         let deltablossom = -1;
         for (let v = 0; v < n; v++) {
           if (label[inblossom[v]!] === 0 && bestedge[v] !== -1) {
-            const d = this.slack(bestedge[v]!);
-            if (d < delta) {
-              delta = d;
+            this.slackInto(bestedge[v]!, s2);
+            if (compare(s2, 0, delta, 0, L) < 0) {
+              copyInto(delta, 0, s2, 0, L);
               deltatype = 2;
               deltaedge = bestedge[v]!;
             }
@@ -627,30 +735,36 @@ export class MatchingComputer {
         }
         for (let b = 0; b < 2 * n; b++) {
           if (blossomparent[b] === -1 && label[b] === 1 && bestedge[b] !== -1) {
-            const d = this.slack(bestedge[b]!) / 2n;
-            if (d < delta) {
-              delta = d;
+            this.slackInto(bestedge[b]!, s2);
+            halveInto(s2, 0, s2, 0, L);
+            if (compare(s2, 0, delta, 0, L) < 0) {
+              copyInto(delta, 0, s2, 0, L);
               deltatype = 3;
               deltaedge = bestedge[b]!;
             }
           }
         }
         for (let b = n; b < 2 * n; b++) {
-          if (blossombase[b]! >= 0 && blossomparent[b] === -1 && label[b] === 2 && dualvar[b]! < delta) {
-            delta = dualvar[b]!;
+          if (
+            blossombase[b]! >= 0 &&
+            blossomparent[b] === -1 &&
+            label[b] === 2 &&
+            compare(dual, b * L, delta, 0, L) < 0
+          ) {
+            copyInto(delta, 0, dual, b * L, L);
             deltatype = 4;
             deltablossom = b;
           }
         }
         for (let v = 0; v < n; v++) {
           const l = label[inblossom[v]!];
-          if (l === 1) dualvar[v] = dualvar[v]! - delta;
-          else if (l === 2) dualvar[v] = dualvar[v]! + delta;
+          if (l === 1) addInto(dual, v * L, dual, v * L, delta, 0, -1, L);
+          else if (l === 2) addInto(dual, v * L, dual, v * L, delta, 0, 1, L);
         }
         for (let b = n; b < 2 * n; b++) {
           if (blossombase[b]! >= 0 && blossomparent[b] === -1) {
-            if (label[b] === 1) dualvar[b] = dualvar[b]! + delta;
-            else if (label[b] === 2) dualvar[b] = dualvar[b]! - delta;
+            if (label[b] === 1) addInto(dual, b * L, dual, b * L, delta, 0, 1, L);
+            else if (label[b] === 2) addInto(dual, b * L, dual, b * L, delta, 0, -1, L);
           }
         }
         if (deltatype === 1) {
@@ -670,7 +784,7 @@ export class MatchingComputer {
         }
       }
       for (let b = n; b < 2 * n; b++) {
-        if (blossomparent[b] === -1 && blossombase[b]! >= 0 && label[b] === 1 && dualvar[b] === 0n) {
+        if (blossomparent[b] === -1 && blossombase[b]! >= 0 && label[b] === 1 && sign(dual, b * L, L) === 0) {
           this.expandBlossom(b, true);
         }
       }
