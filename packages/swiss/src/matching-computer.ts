@@ -28,6 +28,7 @@ const INVERSE_BASE = 1 / LIMB_BASE;
 /** Edge k of the complete graph joins smaller(k) and larger(k): k = j(j-1)/2 + i for i < j. */
 const pairIndex = (a: number, b: number): number => (a < b ? (b * (b - 1)) / 2 + a : (a * (a - 1)) / 2 + b);
 
+export const STATS = { cm: 0, stages: 0, deltas: 0, blossoms: 0, scans: 0, expands: 0, dt: [0,0,0,0,0] };
 export class MatchingComputer {
   readonly size: number;
   private readonly n: number;
@@ -58,6 +59,9 @@ export class MatchingComputer {
   /** Duals in limbs, L per vertex or blossom. */
   private dual: Float64Array;
   private s1: Float64Array;
+  /** addBlossom's scratch: per other S-blossom, its least-slack edge and that slack. */
+  private readonly bestTo: Int32Array;
+  private bestToSlack: Float64Array;
   private s2: Float64Array;
   private delta: Float64Array;
   private readonly allowedge: Uint8Array;
@@ -76,6 +80,8 @@ export class MatchingComputer {
     this.wl = new Float64Array(0);
     this.dual = new Float64Array(0);
     this.s1 = new Float64Array(0);
+    this.bestTo = new Int32Array(2 * n).fill(-1);
+    this.bestToSlack = new Float64Array(0);
     this.s2 = new Float64Array(0);
     this.delta = new Float64Array(0);
     this.resize(1);
@@ -130,6 +136,7 @@ export class MatchingComputer {
     this.wl = wl;
     this.dual = dual;
     this.s1 = new Float64Array(limbs);
+    this.bestToSlack = new Float64Array(2 * n * limbs);
     this.s2 = new Float64Array(limbs);
     this.delta = new Float64Array(limbs);
     this.weightLimit = 1n << BigInt(capacityBits(limbs) - 8);
@@ -354,6 +361,7 @@ export class MatchingComputer {
 
   /** Each vertex's mate in a maximum-weight matching; an unmatched vertex is its own mate. */
   computeMatching(): number[] {
+    STATS.cm++;
     if (this.changedList.length > 0) {
       this.rebuildNeighbours();
       this.repair();
@@ -421,6 +429,7 @@ export class MatchingComputer {
   }
 
   private addBlossom(base: number, k: number): void {
+    STATS.blossoms++;
     const { endpoint, inblossom, blossomparent, labelend, label } = this;
     let v = endpoint[2 * k]!;
     let w = endpoint[2 * k + 1]!;
@@ -460,35 +469,53 @@ export class MatchingComputer {
       if (label[inblossom[leaf]!] === 2) this.queue.push(leaf);
       inblossom[leaf] = b;
     }
-    const bestedgeto = new Map<number, number>();
-    const consider = (edge: number): void => {
-      let j = endpoint[2 * edge + 1]!;
-      if (inblossom[j] === b) j = endpoint[2 * edge]!;
-      const bj = inblossom[j]!;
-      if (bj !== b && label[bj] === 1) {
-        const current = bestedgeto.get(bj);
-        if (current === undefined || this.slackLess(edge, current)) bestedgeto.set(bj, edge);
-      }
-    };
+    // The least-slack edge from b to each other S-blossom, blossoms in the order first reached.
+    const reached: number[] = [];
     for (const child of path) {
       const list = this.blossombestedges[child];
       if (list === null || list === undefined) {
         for (const leaf of this.blossomLeaves(child, [])) {
           for (let q = this.neighbourStart[leaf]!; q < this.neighbourStart[leaf + 1]!; q++) {
-            consider(this.neighbend[q]! >> 1);
+            this.considerBestEdge(b, this.neighbend[q]! >> 1, reached);
           }
         }
       } else {
-        for (const edge of list) consider(edge);
+        for (const edge of list) this.considerBestEdge(b, edge, reached);
       }
       this.blossombestedges[child] = null;
       this.bestedge[child] = -1;
     }
-    const best = [...bestedgeto.values()];
-    this.blossombestedges[b] = best;
+    const L = this.L;
+    const best: number[] = new Array(reached.length);
     let be = -1;
-    for (const edge of best) if (be === -1 || this.slackLess(edge, be)) be = edge;
+    let beAt = -1;
+    for (let i = 0; i < reached.length; i++) {
+      const bj = reached[i]!;
+      const edge = this.bestTo[bj]!;
+      best[i] = edge;
+      this.bestTo[bj] = -1;
+      if (be === -1 || compare(this.bestToSlack, bj * L, this.bestToSlack, beAt * L, L) < 0) {
+        be = edge;
+        beAt = bj;
+      }
+    }
+    this.blossombestedges[b] = best;
     this.bestedge[b] = be;
+  }
+
+  private considerBestEdge(b: number, edge: number, reached: number[]): void {
+    const { endpoint, inblossom } = this;
+    let j = endpoint[2 * edge + 1]!;
+    if (inblossom[j] === b) j = endpoint[2 * edge]!;
+    const bj = inblossom[j]!;
+    if (bj === b || this.label[bj] !== 1) return;
+    const L = this.L;
+    const current = this.bestTo[bj]!;
+    this.slackInto(edge, this.s1);
+    if (current === -1) reached.push(bj);
+    else if (compare(this.s1, 0, this.bestToSlack, bj * L, L) >= 0) return;
+    this.bestTo[bj] = edge;
+    copyInto(this.bestToSlack, bj * L, this.s1, 0, L);
   }
 
   private expandBlossom(b: number, endstage: boolean): void {
@@ -662,11 +689,13 @@ export class MatchingComputer {
         }
       }
       if (roots === 0) return;
+      STATS.stages++;
 
       let progressed = false;
       while (!progressed) {
         while (this.queue.length > 0 && !progressed) {
           const v = this.queue.pop()!;
+          STATS.scans++;
           for (let q = this.neighbourStart[v]!; q < this.neighbourStart[v + 1]!; q++) {
             const p = this.neighbend[q]!;
             const k = p >> 1;
@@ -713,6 +742,7 @@ export class MatchingComputer {
         if (progressed) break;
 
         // Dual adjustment. Type 1: an S-vertex's dual reaches zero.
+        STATS.deltas++;
         let deltatype = 1;
         let deltavertex = -1;
         for (let v = 0; v < n; v++) {
@@ -767,6 +797,7 @@ export class MatchingComputer {
             else if (label[b] === 2) addInto(dual, b * L, dual, b * L, delta, 0, -1, L);
           }
         }
+        STATS.dt[deltatype]!++;
         if (deltatype === 1) {
           // That vertex is left free (its tree's root gets matched along the path).
           this.augmentPath(deltavertex, -1);
