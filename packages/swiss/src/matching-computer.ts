@@ -28,7 +28,6 @@ const INVERSE_BASE = 1 / LIMB_BASE;
 /** Edge k of the complete graph joins smaller(k) and larger(k): k = j(j-1)/2 + i for i < j. */
 const pairIndex = (a: number, b: number): number => (a < b ? (b * (b - 1)) / 2 + a : (a * (a - 1)) / 2 + b);
 
-export const STATS = { cm: 0, stages: 0, deltas: 0, blossoms: 0, scans: 0, expands: 0, dt: [0,0,0,0,0] };
 export class MatchingComputer {
   readonly size: number;
   private readonly n: number;
@@ -59,9 +58,8 @@ export class MatchingComputer {
   /** Duals in limbs, L per vertex or blossom. */
   private dual: Float64Array;
   private s1: Float64Array;
-  /** addBlossom's scratch: per other S-blossom, its least-slack edge and that slack. */
+  /** addBlossom's scratch: per other S-blossom, its least-slack edge. */
   private readonly bestTo: Int32Array;
-  private bestToSlack: Float64Array;
   private s2: Float64Array;
   private delta: Float64Array;
   private readonly allowedge: Uint8Array;
@@ -81,7 +79,6 @@ export class MatchingComputer {
     this.dual = new Float64Array(0);
     this.s1 = new Float64Array(0);
     this.bestTo = new Int32Array(2 * n).fill(-1);
-    this.bestToSlack = new Float64Array(0);
     this.s2 = new Float64Array(0);
     this.delta = new Float64Array(0);
     this.resize(1);
@@ -136,7 +133,6 @@ export class MatchingComputer {
     this.wl = wl;
     this.dual = dual;
     this.s1 = new Float64Array(limbs);
-    this.bestToSlack = new Float64Array(2 * n * limbs);
     this.s2 = new Float64Array(limbs);
     this.delta = new Float64Array(limbs);
     this.weightLimit = 1n << BigInt(capacityBits(limbs) - 8);
@@ -194,22 +190,69 @@ export class MatchingComputer {
     out[0] = d[uo]! + d[vo]! - w[wo]! + carry;
   }
 
-  /** Whether edge k's slack is below edge j's. */
+  // The comparisons below read the limbs from the top without normalising: each step's digit
+  // (dual + dual - 2w, or a difference of two such) lies within (-3B, 3B), so once the running
+  // difference reaches 4 in the current limb's unit the limbs below cannot change its sign.
+  // Most slacks are decided by their first limb.
+
+  /** The sign of slack(k) minus slack(j). */
+  private slackCompare(k: number, j: number): number {
+    const L = this.L;
+    const d = this.dual;
+    const w = this.wl;
+    const e = this.endpoint;
+    const ko = k * L;
+    const ku = e[2 * k]! * L;
+    const kv = e[2 * k + 1]! * L;
+    const jo = j * L;
+    const ju = e[2 * j]! * L;
+    const jv = e[2 * j + 1]! * L;
+    let r = 0;
+    for (let i = 0; i < L; i++) {
+      r = r * BASE + (d[ku + i]! + d[kv + i]! - w[ko + i]!) - (d[ju + i]! + d[jv + i]! - w[jo + i]!);
+      if (r >= 4) return 1;
+      if (r <= -4) return -1;
+    }
+    return r > 0 ? 1 : r < 0 ? -1 : 0;
+  }
+
+  /** The sign of slack(k) minus the normalised number at a[ao]. */
+  private slackCompareTo(k: number, a: Float64Array, ao: number): number {
+    const L = this.L;
+    const d = this.dual;
+    const w = this.wl;
+    const e = this.endpoint;
+    const ko = k * L;
+    const ku = e[2 * k]! * L;
+    const kv = e[2 * k + 1]! * L;
+    let r = 0;
+    for (let i = 0; i < L; i++) {
+      r = r * BASE + (d[ku + i]! + d[kv + i]! - w[ko + i]!) - a[ao + i]!;
+      if (r >= 4) return 1;
+      if (r <= -4) return -1;
+    }
+    return r > 0 ? 1 : r < 0 ? -1 : 0;
+  }
+
   private slackLess(k: number, j: number): boolean {
-    this.slackInto(k, this.s1);
-    this.slackInto(j, this.s2);
-    return compare(this.s1, 0, this.s2, 0, this.L) < 0;
+    return this.slackCompare(k, j) < 0;
   }
 
   private slackSign(k: number): number {
-    this.slackInto(k, this.s1);
-    return sign(this.s1, 0, this.L);
-  }
-
-  /** Whether the slack in `slack` is below edge j's (s2 is overwritten). */
-  private lessThanSlackOf(slack: Float64Array, j: number): boolean {
-    this.slackInto(j, this.s2);
-    return compare(slack, 0, this.s2, 0, this.L) < 0;
+    const L = this.L;
+    const d = this.dual;
+    const w = this.wl;
+    const e = this.endpoint;
+    const ko = k * L;
+    const ku = e[2 * k]! * L;
+    const kv = e[2 * k + 1]! * L;
+    let r = 0;
+    for (let i = 0; i < L; i++) {
+      r = r * BASE + (d[ku + i]! + d[kv + i]! - w[ko + i]!);
+      if (r >= 4) return 1;
+      if (r <= -4) return -1;
+    }
+    return r > 0 ? 1 : r < 0 ? -1 : 0;
   }
 
   private dualSign(v: number): number {
@@ -361,7 +404,6 @@ export class MatchingComputer {
 
   /** Each vertex's mate in a maximum-weight matching; an unmatched vertex is its own mate. */
   computeMatching(): number[] {
-    STATS.cm++;
     if (this.changedList.length > 0) {
       this.rebuildNeighbours();
       this.repair();
@@ -429,7 +471,6 @@ export class MatchingComputer {
   }
 
   private addBlossom(base: number, k: number): void {
-    STATS.blossoms++;
     const { endpoint, inblossom, blossomparent, labelend, label } = this;
     let v = endpoint[2 * k]!;
     let w = endpoint[2 * k + 1]!;
@@ -485,19 +526,14 @@ export class MatchingComputer {
       this.blossombestedges[child] = null;
       this.bestedge[child] = -1;
     }
-    const L = this.L;
     const best: number[] = new Array(reached.length);
     let be = -1;
-    let beAt = -1;
     for (let i = 0; i < reached.length; i++) {
       const bj = reached[i]!;
       const edge = this.bestTo[bj]!;
       best[i] = edge;
       this.bestTo[bj] = -1;
-      if (be === -1 || compare(this.bestToSlack, bj * L, this.bestToSlack, beAt * L, L) < 0) {
-        be = edge;
-        beAt = bj;
-      }
+      if (be === -1 || this.slackLess(edge, be)) be = edge;
     }
     this.blossombestedges[b] = best;
     this.bestedge[b] = be;
@@ -509,13 +545,10 @@ export class MatchingComputer {
     if (inblossom[j] === b) j = endpoint[2 * edge]!;
     const bj = inblossom[j]!;
     if (bj === b || this.label[bj] !== 1) return;
-    const L = this.L;
     const current = this.bestTo[bj]!;
-    this.slackInto(edge, this.s1);
     if (current === -1) reached.push(bj);
-    else if (compare(this.s1, 0, this.bestToSlack, bj * L, L) >= 0) return;
+    else if (!this.slackLess(edge, current)) return;
     this.bestTo[bj] = edge;
-    copyInto(this.bestToSlack, bj * L, this.s1, 0, L);
   }
 
   private expandBlossom(b: number, endstage: boolean): void {
@@ -658,7 +691,6 @@ export class MatchingComputer {
     const L = this.L;
     const dual = this.dual;
     const delta = this.delta;
-    const s1 = this.s1;
     const s2 = this.s2;
     for (;;) {
       // A new stage: every free blossom whose vertices all have positive duals roots a tree.
@@ -689,23 +721,17 @@ export class MatchingComputer {
         }
       }
       if (roots === 0) return;
-      STATS.stages++;
 
       let progressed = false;
       while (!progressed) {
         while (this.queue.length > 0 && !progressed) {
           const v = this.queue.pop()!;
-          STATS.scans++;
           for (let q = this.neighbourStart[v]!; q < this.neighbourStart[v + 1]!; q++) {
             const p = this.neighbend[q]!;
             const k = p >> 1;
             const w = endpoint[p]!;
             if (inblossom[v] === inblossom[w]) continue;
-            if (!this.allowedge[k]) {
-              // s1 keeps this edge's slack for the best-edge comparisons below.
-              this.slackInto(k, s1);
-              if (sign(s1, 0, L) <= 0) this.allow(k);
-            }
+            if (!this.allowedge[k] && this.slackSign(k) <= 0) this.allow(k);
             if (this.allowedge[k]) {
               const bw = inblossom[w]!;
               if (label[bw] === 0) {
@@ -733,16 +759,15 @@ export class MatchingComputer {
               }
             } else if (label[inblossom[w]!] === 1) {
               const b = inblossom[v]!;
-              if (bestedge[b] === -1 || this.lessThanSlackOf(s1, bestedge[b]!)) bestedge[b] = k;
+              if (bestedge[b] === -1 || this.slackLess(k, bestedge[b]!)) bestedge[b] = k;
             } else if (label[w] === 0) {
-              if (bestedge[w] === -1 || this.lessThanSlackOf(s1, bestedge[w]!)) bestedge[w] = k;
+              if (bestedge[w] === -1 || this.slackLess(k, bestedge[w]!)) bestedge[w] = k;
             }
           }
         }
         if (progressed) break;
 
         // Dual adjustment. Type 1: an S-vertex's dual reaches zero.
-        STATS.deltas++;
         let deltatype = 1;
         let deltavertex = -1;
         for (let v = 0; v < n; v++) {
@@ -755,9 +780,8 @@ export class MatchingComputer {
         let deltablossom = -1;
         for (let v = 0; v < n; v++) {
           if (label[inblossom[v]!] === 0 && bestedge[v] !== -1) {
-            this.slackInto(bestedge[v]!, s2);
-            if (compare(s2, 0, delta, 0, L) < 0) {
-              copyInto(delta, 0, s2, 0, L);
+            if (this.slackCompareTo(bestedge[v]!, delta, 0) < 0) {
+              this.slackInto(bestedge[v]!, delta);
               deltatype = 2;
               deltaedge = bestedge[v]!;
             }
@@ -797,7 +821,6 @@ export class MatchingComputer {
             else if (label[b] === 2) addInto(dual, b * L, dual, b * L, delta, 0, -1, L);
           }
         }
-        STATS.dt[deltatype]!++;
         if (deltatype === 1) {
           // That vertex is left free (its tree's root gets matched along the path).
           this.augmentPath(deltavertex, -1);
