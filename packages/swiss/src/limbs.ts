@@ -14,7 +14,21 @@ export const limbsFor = (bits: number): number => Math.max(1, Math.ceil((bits + 
 /** The largest value (exclusive) that `limbs` limbs hold with that headroom. */
 export const capacityBits = (limbs: number): number => LIMB_BITS * (limbs - 1) + 44;
 
+const HEX_DIGITS = LIMB_BITS / 4;
+
 export function writeBigint(out: Float64Array, offset: number, limbs: number, value: bigint): void {
+  if (value >= 0n) {
+    // One string and a parse per limb: cheaper than a bigint shift and mask per limb.
+    const hex = value.toString(16);
+    let end = hex.length;
+    for (let i = limbs - 1; i > 0; i--) {
+      const start = Math.max(0, end - HEX_DIGITS);
+      out[offset + i] = start < end ? Number.parseInt(hex.slice(start, end), 16) : 0;
+      end = start;
+    }
+    out[offset] = end > 0 ? Number.parseInt(hex.slice(0, end), 16) : 0;
+    return;
+  }
   let x = value;
   for (let i = limbs - 1; i > 0; i--) {
     out[offset + i] = Number(x & LIMB_MASK);

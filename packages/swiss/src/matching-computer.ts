@@ -66,6 +66,8 @@ export class MatchingComputer {
   private allowed: number[] = [];
   private queue: number[] = [];
   private neighbourStart: Int32Array;
+  /** The neighbour lists follow the non-zero edges between unsettled vertices. */
+  private neighboursStale = true;
   private neighbend: Int32Array;
 
   constructor(size: number) {
@@ -140,7 +142,11 @@ export class MatchingComputer {
 
   private storeWeight(k: number, weight: bigint): void {
     this.weights[k] = weight;
-    this.nonzero[k] = weight > 0n ? 1 : 0;
+    const nonzero = weight > 0n ? 1 : 0;
+    if (this.nonzero[k] !== nonzero) {
+      this.nonzero[k] = nonzero;
+      this.neighboursStale = true;
+    }
     if (weight >= this.weightLimit) this.resize(limbsFor(weight.toString(2).length + 1));
     writeBigint(this.wl, k * this.L, this.L, weight << 1n);
   }
@@ -170,6 +176,7 @@ export class MatchingComputer {
     this.markChanged(b);
     this.fixed[a] = 1;
     this.fixed[b] = 1;
+    this.neighboursStale = true;
   }
 
   /** out = the slack of edge k. */
@@ -332,6 +339,7 @@ export class MatchingComputer {
     }
     this.neighbourStart = start;
     this.neighbend = neighbend;
+    this.neighboursStale = false;
   }
 
   /** Makes the last solution a valid starting point for the changed weights. */
@@ -405,7 +413,7 @@ export class MatchingComputer {
   /** Each vertex's mate in a maximum-weight matching; an unmatched vertex is its own mate. */
   computeMatching(): number[] {
     if (this.changedList.length > 0) {
-      this.rebuildNeighbours();
+      if (this.neighboursStale) this.rebuildNeighbours();
       this.repair();
     }
     this.solve();
