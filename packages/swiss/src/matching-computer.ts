@@ -55,6 +55,7 @@ export class MatchingComputer {
   private readonly bestedge: Int32Array;
   private readonly blossombestedges: (number[] | null)[];
   private readonly unusedblossoms: number[] = [];
+  private readonly leafStack: number[] = [];
   /** Duals in limbs, L per vertex or blossom. */
   private dual: Float64Array;
   private s1: Float64Array;
@@ -266,9 +267,24 @@ export class MatchingComputer {
     return sign(this.dual, v * this.L, this.L);
   }
 
+  /** The vertices of blossom b, appended to out in the order of its children, depth first. */
   private blossomLeaves(b: number, out: number[]): number[] {
-    if (b < this.n) out.push(b);
-    else for (const t of this.blossomchilds[b]!) this.blossomLeaves(t, out);
+    if (b < this.n) {
+      out.push(b);
+      return out;
+    }
+    const stack = this.leafStack;
+    const base = stack.length;
+    stack.push(b);
+    while (stack.length > base) {
+      const x = stack.pop()!;
+      if (x < this.n) {
+        out.push(x);
+        continue;
+      }
+      const childs = this.blossomchilds[x]!;
+      for (let i = childs.length - 1; i >= 0; i--) stack.push(childs[i]!);
+    }
     return out;
   }
 
@@ -311,30 +327,31 @@ export class MatchingComputer {
 
   private rebuildNeighbours(): void {
     const n = this.n;
+    const { fixed, nonzero } = this;
     const degree = new Int32Array(n);
-    const pairs = this.nonzero.length;
     let count = 0;
-    for (let k = 0; k < pairs; k++) {
-      if (this.nonzero[k]) {
-        const i = this.endpoint[2 * k]!;
-        const j = this.endpoint[2 * k + 1]!;
-        if (this.fixed[i] || this.fixed[j]) continue;
-        degree[i]!++;
-        degree[j]!++;
-        count++;
+    // Edge k = j(j-1)/2 + i: rows of the larger end j, in the order of k.
+    for (let j = 1, k = 0; j < n; k += j, j++) {
+      if (fixed[j]) continue;
+      for (let i = 0; i < j; i++) {
+        if (nonzero[k + i] && !fixed[i]) {
+          degree[i]!++;
+          degree[j]!++;
+          count++;
+        }
       }
     }
     const start = new Int32Array(n + 1);
     for (let v = 0; v < n; v++) start[v + 1] = start[v]! + degree[v]!;
     const neighbend = new Int32Array(2 * count);
     const fill = start.slice(0, n);
-    for (let k = 0; k < pairs; k++) {
-      if (this.nonzero[k]) {
-        const i = this.endpoint[2 * k]!;
-        const j = this.endpoint[2 * k + 1]!;
-        if (this.fixed[i] || this.fixed[j]) continue;
-        neighbend[fill[i]!++] = 2 * k + 1;
-        neighbend[fill[j]!++] = 2 * k;
+    for (let j = 1, k = 0; j < n; k += j, j++) {
+      if (fixed[j]) continue;
+      for (let i = 0; i < j; i++) {
+        if (nonzero[k + i] && !fixed[i]) {
+          neighbend[fill[i]!++] = 2 * (k + i) + 1;
+          neighbend[fill[j]!++] = 2 * (k + i);
+        }
       }
     }
     this.neighbourStart = start;
