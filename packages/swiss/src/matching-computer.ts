@@ -6,7 +6,8 @@
 // vertices whose duals are still positive. The search is the blossom algorithm of matching.ts,
 // generalised so that free vertices need not share one dual value: a tree stops growing when
 // one of its vertices' duals reaches zero (that vertex is left free), and a tree that reaches a
-// free vertex of zero dual augments to it.
+// free vertex of zero dual augments to it. Weights are taken as bigint but stored, with the
+// duals, as fixed-width limbs (limbs.ts): the search allocates nothing per slack.
 
 import {
   addInto,
