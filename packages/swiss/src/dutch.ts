@@ -33,6 +33,8 @@ const FLOAT_DOWN = 0;
 const FLOAT_UP = 1;
 const FLOAT_NONE = 2;
 
+const bit = (flag: boolean): bigint => (flag ? 1n : 0n);
+
 const bitsToRepresent = (value: number): number => (value === 0 ? 0 : Math.floor(Math.log2(value)) + 1);
 
 export const colorPreferencesAreCompatible = (a: Color, b: Color): boolean => a !== b || a === null || b === null;
@@ -93,6 +95,9 @@ interface Context {
   readonly scoreGroupSizeBits: number;
   readonly scoreGroupsShift: number;
   readonly scoreGroupShifts: Map<number, number>;
+  readonly scoreGroupSizeBitsBig: bigint;
+  readonly scoreGroupsShiftBig: bigint;
+  readonly scoreGroupShiftsBig: Map<number, bigint>;
   byeAssigneeScore: number;
   isSingleDownfloaterTheByeAssignee: boolean;
   unplayedGameRanks: Map<number, number>;
@@ -132,23 +137,22 @@ function computeEdgeWeight(
 ): bigint {
   if (!compatible(ctx, higher, lower)) return 0n;
   const t = ctx.t;
-  const s = BigInt(ctx.scoreGroupSizeBits);
-  const g = BigInt(ctx.scoreGroupsShift);
+  const s = ctx.scoreGroupSizeBitsBig;
+  const g = ctx.scoreGroupsShiftBig;
   const sh = ctx.score[higher.id]!;
   const sl = ctx.score[lower.id]!;
-  const shiftOf = (score: number): bigint => BigInt(ctx.scoreGroupShifts.get(score)!);
-  const bit = (flag: boolean): bigint => (flag ? 1n : 0n);
+  const shiftOf = ctx.scoreGroupShiftsBig;
 
   // Completion (C.04.3 C.4) and the bye's eligibility.
   let w = 1n + bit(!isByeCandidate(ctx, higher)) + bit(!isByeCandidate(ctx, lower));
   // C.6: the number of pairs in the bracket; C.7: the scores paired in it.
   w = (w << s) + bit(lowerInCurrentBracket);
   w <<= g;
-  if (lowerInCurrentBracket) w += 1n << shiftOf(sh);
+  if (lowerInCurrentBracket) w += 1n << shiftOf.get(sh)!;
   // The same for the next bracket (C.8).
   w = (w << s) + bit(lowerInNextBracket);
   w <<= g;
-  if (lowerInNextBracket) w += 1n << shiftOf(sh);
+  if (lowerInNextBracket) w += 1n << shiftOf.get(sh)!;
   // C.9: the fewest unplayed games for the bye's assignee.
   w <<= 2n * s;
   if (ctx.isSingleDownfloaterTheByeAssignee) {
@@ -184,27 +188,27 @@ function computeEdgeWeight(
           p.colorPreference !== o.colorPreference),
     );
   // C.14-C.17: floaters repeated from one and two rounds before.
-  const floatOf = (player: Player, back: number): number => ctx.floats[back - 1]![player.id]!;
   for (let back = 1; back <= 2; back++) {
     if (t.playedRounds < back) break;
     w <<= s;
     if (lowerInCurrentBracket) {
-      w += bit(floatOf(lower, back) === FLOAT_DOWN);
-      w += bit(sh <= sl && floatOf(higher, back) === FLOAT_DOWN);
+      w += bit(ctx.floats[back - 1]![lower.id]! === FLOAT_DOWN);
+      w += bit(sh <= sl && ctx.floats[back - 1]![higher.id]! === FLOAT_DOWN);
     }
     w <<= s;
-    if (lowerInCurrentBracket) w += bit(!(sh > sl && floatOf(lower, back) === FLOAT_UP));
+    if (lowerInCurrentBracket) w += bit(!(sh > sl && ctx.floats[back - 1]![lower.id]! === FLOAT_UP));
   }
   // C.18-C.21: the scores of those floaters.
   for (let back = 1; back <= 2; back++) {
     if (t.playedRounds < back) break;
     w <<= g;
     if (lowerInCurrentBracket) {
-      w += bit(floatOf(lower, back) === FLOAT_DOWN) << shiftOf(sl);
-      w += bit(floatOf(higher, back) === FLOAT_DOWN) << shiftOf(sh);
+      w += bit(ctx.floats[back - 1]![lower.id]! === FLOAT_DOWN) << shiftOf.get(sl)!;
+      w += bit(ctx.floats[back - 1]![higher.id]! === FLOAT_DOWN) << shiftOf.get(sh)!;
     }
     w <<= g;
-    if (lowerInCurrentBracket && !(floatOf(lower, back) === FLOAT_UP && sh > sl)) w += 1n << shiftOf(sh);
+    if (lowerInCurrentBracket && !(ctx.floats[back - 1]![lower.id]! === FLOAT_UP && sh > sl))
+      w += 1n << shiftOf.get(sh)!;
   }
   // Room for the order of pairing within heterogeneous and homogeneous brackets.
   return w << (3n * s + 1n);
@@ -279,6 +283,9 @@ export function pairDutch(t: Tournament): Pairing[] {
     scoreGroupSizeBits: bitsToRepresent(maxScoreGroupSize),
     scoreGroupsShift,
     scoreGroupShifts,
+    scoreGroupSizeBitsBig: BigInt(bitsToRepresent(maxScoreGroupSize)),
+    scoreGroupsShiftBig: BigInt(scoreGroupsShift),
+    scoreGroupShiftsBig: new Map([...scoreGroupShifts].map(([score, shift]) => [score, BigInt(shift)])),
     byeAssigneeScore: 0,
     isSingleDownfloaterTheByeAssignee: false,
     unplayedGameRanks: new Map(),

@@ -6,7 +6,25 @@
 // vertices whose duals are still positive. The search is the blossom algorithm of matching.ts,
 // generalised so that free vertices need not share one dual value: a tree stops growing when
 // one of its vertices' duals reaches zero (that vertex is left free), and a tree that reaches a
-// free vertex of zero dual augments to it.
+// free vertex of zero dual augments to it. Weights are taken as bigint but stored, with the
+// duals, as fixed-width limbs (limbs.ts): the search allocates nothing per slack.
+
+import {
+  addInto,
+  capacityBits,
+  compare,
+  copyInto,
+  halveInto,
+  LIMB_BASE,
+  limbsFor,
+  readBigint,
+  sign,
+  writeBigint,
+  zeroAt,
+} from './limbs.js';
+
+const BASE = LIMB_BASE;
+const INVERSE_BASE = 1 / LIMB_BASE;
 
 /** Edge k of the complete graph joins smaller(k) and larger(k): k = j(j-1)/2 + i for i < j. */
 const pairIndex = (a: number, b: number): number => (a < b ? (b * (b - 1)) / 2 + a : (a * (a - 1)) / 2 + b);
@@ -14,8 +32,14 @@ const pairIndex = (a: number, b: number): number => (a < b ? (b * (b - 1)) / 2 +
 export class MatchingComputer {
   readonly size: number;
   private readonly n: number;
-  /** Twice each edge's weight (slack = dual + dual - 2w is what the search reads). */
+  /** Each edge's weight as given. */
   private readonly weights: bigint[];
+  /** Limbs per number (limbs.ts): grows with the heaviest weight set. */
+  private L = 1;
+  private weightLimit = 0n;
+  /** Twice each edge's weight in limbs (slack = dual + dual - 2w is what the search reads). */
+  private wl: Float64Array;
+  private readonly nonzero: Uint8Array;
   private readonly endpoint: Int32Array;
   private readonly fixed: Uint8Array;
   private readonly changed: Uint8Array;
@@ -32,11 +56,20 @@ export class MatchingComputer {
   private readonly bestedge: Int32Array;
   private readonly blossombestedges: (number[] | null)[];
   private readonly unusedblossoms: number[] = [];
-  private readonly dualvar: bigint[];
+  private readonly leafStack: number[] = [];
+  /** Duals in limbs, L per vertex or blossom. */
+  private dual: Float64Array;
+  private s1: Float64Array;
+  /** addBlossom's scratch: per other S-blossom, its least-slack edge. */
+  private readonly bestTo: Int32Array;
+  private s2: Float64Array;
+  private delta: Float64Array;
   private readonly allowedge: Uint8Array;
   private allowed: number[] = [];
   private queue: number[] = [];
   private neighbourStart: Int32Array;
+  /** The neighbour lists follow the non-zero edges between unsettled vertices. */
+  private neighboursStale = true;
   private neighbend: Int32Array;
 
   constructor(size: number) {
@@ -45,6 +78,14 @@ export class MatchingComputer {
     this.n = n;
     const pairs = (n * (n - 1)) / 2;
     this.weights = new Array<bigint>(pairs).fill(0n);
+    this.nonzero = new Uint8Array(pairs);
+    this.wl = new Float64Array(0);
+    this.dual = new Float64Array(0);
+    this.s1 = new Float64Array(0);
+    this.bestTo = new Int32Array(2 * n).fill(-1);
+    this.s2 = new Float64Array(0);
+    this.delta = new Float64Array(0);
+    this.resize(1);
     this.endpoint = new Int32Array(2 * pairs);
     for (let j = 1, k = 0; j < n; j++) {
       for (let i = 0; i < j; i++, k++) {
@@ -68,7 +109,6 @@ export class MatchingComputer {
     this.bestedge = new Int32Array(2 * n).fill(-1);
     this.blossombestedges = new Array(2 * n).fill(null);
     for (let b = 2 * n - 1; b >= n; b--) this.unusedblossoms.push(b);
-    this.dualvar = new Array<bigint>(2 * n).fill(0n);
     this.allowedge = new Uint8Array(pairs);
     this.neighbourStart = new Int32Array(n + 1);
     this.neighbend = new Int32Array(0);
@@ -80,39 +120,172 @@ export class MatchingComputer {
     this.changedList.push(v);
   }
 
+  /** Re-lays weights and duals out in `limbs` limbs (more than before). */
+  private resize(limbs: number): void {
+    const old = this.L;
+    const n = this.n;
+    const pairs = this.weights.length;
+    const wl = new Float64Array(pairs * limbs);
+    const dual = new Float64Array(2 * n * limbs);
+    if (this.wl.length > 0) {
+      for (let k = 0; k < pairs; k++) {
+        if (this.nonzero[k]) writeBigint(wl, k * limbs, limbs, this.weights[k]! << 1n);
+      }
+      for (let b = 0; b < 2 * n; b++) writeBigint(dual, b * limbs, limbs, readBigint(this.dual, b * old, old));
+    }
+    this.L = limbs;
+    this.wl = wl;
+    this.dual = dual;
+    this.s1 = new Float64Array(limbs);
+    this.s2 = new Float64Array(limbs);
+    this.delta = new Float64Array(limbs);
+    this.weightLimit = 1n << BigInt(capacityBits(limbs) - 8);
+  }
+
+  private storeWeight(k: number, weight: bigint): void {
+    this.weights[k] = weight;
+    const nonzero = weight > 0n ? 1 : 0;
+    if (this.nonzero[k] !== nonzero) {
+      this.nonzero[k] = nonzero;
+      this.neighboursStale = true;
+    }
+    if (weight >= this.weightLimit) this.resize(limbsFor(weight.toString(2).length + 1));
+    writeBigint(this.wl, k * this.L, this.L, weight << 1n);
+  }
+
   setEdgeWeight(a: number, b: number, weight: bigint): void {
     if (this.fixed[a] || this.fixed[b]) return;
     const k = pairIndex(a, b);
-    const doubled = weight << 1n;
-    if (this.weights[k] === doubled) return;
-    this.weights[k] = doubled;
+    if (this.weights[k] === weight) return;
+    this.storeWeight(k, weight);
     this.markChanged(a);
   }
 
   edgeWeight(a: number, b: number): bigint {
-    return this.weights[pairIndex(a, b)]! >> 1n;
+    return this.weights[pairIndex(a, b)]!;
   }
 
   /** Settles the pair a-b for good: every other edge at a or b is dropped, and both leave the graph. */
   fixPair(a: number, b: number): void {
     for (let u = 0; u < this.n; u++) {
-      if (u !== a) this.weights[pairIndex(a, u)] = 0n;
-      if (u !== b) this.weights[pairIndex(b, u)] = 0n;
+      if (u !== a && u !== b) {
+        if (this.nonzero[pairIndex(a, u)]) this.storeWeight(pairIndex(a, u), 0n);
+        if (this.nonzero[pairIndex(b, u)]) this.storeWeight(pairIndex(b, u), 0n);
+      }
     }
-    this.weights[pairIndex(a, b)] = 2n;
+    this.storeWeight(pairIndex(a, b), 1n);
     this.markChanged(a);
     this.markChanged(b);
     this.fixed[a] = 1;
     this.fixed[b] = 1;
+    this.neighboursStale = true;
   }
 
-  private slack(k: number): bigint {
-    return this.dualvar[this.endpoint[2 * k]!]! + this.dualvar[this.endpoint[2 * k + 1]!]! - this.weights[k]!;
+  /** out = the slack of edge k. */
+  private slackInto(k: number, out: Float64Array): void {
+    const L = this.L;
+    const d = this.dual;
+    const w = this.wl;
+    const wo = k * L;
+    const uo = this.endpoint[2 * k]! * L;
+    const vo = this.endpoint[2 * k + 1]! * L;
+    let carry = 0;
+    for (let i = L - 1; i > 0; i--) {
+      const x = d[uo + i]! + d[vo + i]! - w[wo + i]! + carry;
+      const c = Math.floor(x * INVERSE_BASE);
+      out[i] = x - c * BASE;
+      carry = c;
+    }
+    out[0] = d[uo]! + d[vo]! - w[wo]! + carry;
   }
 
+  // The comparisons below read the limbs from the top without normalising: each step's digit
+  // (dual + dual - 2w, or a difference of two such) lies within (-3B, 3B), so once the running
+  // difference reaches 4 in the current limb's unit the limbs below cannot change its sign.
+  // Most slacks are decided by their first limb.
+
+  /** The sign of slack(k) minus slack(j). */
+  private slackCompare(k: number, j: number): number {
+    const L = this.L;
+    const d = this.dual;
+    const w = this.wl;
+    const e = this.endpoint;
+    const ko = k * L;
+    const ku = e[2 * k]! * L;
+    const kv = e[2 * k + 1]! * L;
+    const jo = j * L;
+    const ju = e[2 * j]! * L;
+    const jv = e[2 * j + 1]! * L;
+    let r = 0;
+    for (let i = 0; i < L; i++) {
+      r = r * BASE + (d[ku + i]! + d[kv + i]! - w[ko + i]!) - (d[ju + i]! + d[jv + i]! - w[jo + i]!);
+      if (r >= 4) return 1;
+      if (r <= -4) return -1;
+    }
+    return r > 0 ? 1 : r < 0 ? -1 : 0;
+  }
+
+  /** The sign of slack(k) minus the normalised number at a[ao]. */
+  private slackCompareTo(k: number, a: Float64Array, ao: number): number {
+    const L = this.L;
+    const d = this.dual;
+    const w = this.wl;
+    const e = this.endpoint;
+    const ko = k * L;
+    const ku = e[2 * k]! * L;
+    const kv = e[2 * k + 1]! * L;
+    let r = 0;
+    for (let i = 0; i < L; i++) {
+      r = r * BASE + (d[ku + i]! + d[kv + i]! - w[ko + i]!) - a[ao + i]!;
+      if (r >= 4) return 1;
+      if (r <= -4) return -1;
+    }
+    return r > 0 ? 1 : r < 0 ? -1 : 0;
+  }
+
+  private slackLess(k: number, j: number): boolean {
+    return this.slackCompare(k, j) < 0;
+  }
+
+  private slackSign(k: number): number {
+    const L = this.L;
+    const d = this.dual;
+    const w = this.wl;
+    const e = this.endpoint;
+    const ko = k * L;
+    const ku = e[2 * k]! * L;
+    const kv = e[2 * k + 1]! * L;
+    let r = 0;
+    for (let i = 0; i < L; i++) {
+      r = r * BASE + (d[ku + i]! + d[kv + i]! - w[ko + i]!);
+      if (r >= 4) return 1;
+      if (r <= -4) return -1;
+    }
+    return r > 0 ? 1 : r < 0 ? -1 : 0;
+  }
+
+  private dualSign(v: number): number {
+    return sign(this.dual, v * this.L, this.L);
+  }
+
+  /** The vertices of blossom b, appended to out in the order of its children, depth first. */
   private blossomLeaves(b: number, out: number[]): number[] {
-    if (b < this.n) out.push(b);
-    else for (const t of this.blossomchilds[b]!) this.blossomLeaves(t, out);
+    if (b < this.n) {
+      out.push(b);
+      return out;
+    }
+    const stack = this.leafStack;
+    const base = stack.length;
+    stack.push(b);
+    while (stack.length > base) {
+      const x = stack.pop()!;
+      if (x < this.n) {
+        out.push(x);
+        continue;
+      }
+      const childs = this.blossomchilds[x]!;
+      for (let i = childs.length - 1; i >= 0; i--) stack.push(childs[i]!);
+    }
     return out;
   }
 
@@ -124,9 +297,9 @@ export class MatchingComputer {
 
   /** Removes blossom b and those inside it, moving each blossom's dual onto its vertices. */
   private dissolve(b: number, touched: number[]): void {
-    const z = this.dualvar[b]!;
+    const L = this.L;
     for (const leaf of this.blossomLeaves(b, [])) {
-      this.dualvar[leaf] = this.dualvar[leaf]! + z;
+      addInto(this.dual, leaf * L, this.dual, leaf * L, this.dual, b * L, 1, L);
     }
     for (const child of this.blossomchilds[b]!) {
       this.blossomparent[child] = -1;
@@ -141,7 +314,7 @@ export class MatchingComputer {
     this.blossombase[b] = -1;
     this.blossombestedges[b] = null;
     this.bestedge[b] = -1;
-    this.dualvar[b] = 0n;
+    zeroAt(this.dual, b * L, L);
     this.label[b] = 0;
     this.unusedblossoms.push(b);
   }
@@ -155,34 +328,36 @@ export class MatchingComputer {
 
   private rebuildNeighbours(): void {
     const n = this.n;
+    const { fixed, nonzero } = this;
     const degree = new Int32Array(n);
-    const pairs = this.weights.length;
     let count = 0;
-    for (let k = 0; k < pairs; k++) {
-      if (this.weights[k]! > 0n) {
-        const i = this.endpoint[2 * k]!;
-        const j = this.endpoint[2 * k + 1]!;
-        if (this.fixed[i] || this.fixed[j]) continue;
-        degree[i]!++;
-        degree[j]!++;
-        count++;
+    // Edge k = j(j-1)/2 + i: rows of the larger end j, in the order of k.
+    for (let j = 1, k = 0; j < n; k += j, j++) {
+      if (fixed[j]) continue;
+      for (let i = 0; i < j; i++) {
+        if (nonzero[k + i] && !fixed[i]) {
+          degree[i]!++;
+          degree[j]!++;
+          count++;
+        }
       }
     }
     const start = new Int32Array(n + 1);
     for (let v = 0; v < n; v++) start[v + 1] = start[v]! + degree[v]!;
     const neighbend = new Int32Array(2 * count);
     const fill = start.slice(0, n);
-    for (let k = 0; k < pairs; k++) {
-      if (this.weights[k]! > 0n) {
-        const i = this.endpoint[2 * k]!;
-        const j = this.endpoint[2 * k + 1]!;
-        if (this.fixed[i] || this.fixed[j]) continue;
-        neighbend[fill[i]!++] = 2 * k + 1;
-        neighbend[fill[j]!++] = 2 * k;
+    for (let j = 1, k = 0; j < n; k += j, j++) {
+      if (fixed[j]) continue;
+      for (let i = 0; i < j; i++) {
+        if (nonzero[k + i] && !fixed[i]) {
+          neighbend[fill[i]!++] = 2 * (k + i) + 1;
+          neighbend[fill[j]!++] = 2 * (k + i);
+        }
       }
     }
     this.neighbourStart = start;
     this.neighbend = neighbend;
+    this.neighboursStale = false;
   }
 
   /** Makes the last solution a valid starting point for the changed weights. */
@@ -203,29 +378,32 @@ export class MatchingComputer {
     // tightness is unmatched.
     for (const v of touched) {
       const p = this.mate[v]!;
-      if (p >= 0 && this.slack(p >> 1) !== 0n) this.unmatch(v);
+      if (p >= 0 && this.slackSign(p >> 1) !== 0) this.unmatch(v);
     }
+    const L = this.L;
     for (const x of this.changedList) {
       if (this.fixed[x]) continue;
-      this.dualvar[x] = 0n;
+      zeroAt(this.dual, x * L, L);
     }
+    const need = this.s2;
     for (const x of this.changedList) {
       if (this.fixed[x]) continue;
-      let dual = 0n;
+      const best = this.s1;
+      zeroAt(best, 0, L);
       for (let q = this.neighbourStart[x]!; q < this.neighbourStart[x + 1]!; q++) {
         const p = this.neighbend[q]!;
-        const need = this.weights[p >> 1]! - this.dualvar[this.endpoint[p]!]!;
-        if (need > dual) dual = need;
+        addInto(need, 0, this.wl, (p >> 1) * L, this.dual, this.endpoint[p]! * L, -1, L);
+        if (compare(need, 0, best, 0, L) > 0) copyInto(best, 0, need, 0, L);
       }
-      this.dualvar[x] = dual;
+      copyInto(this.dual, x * L, best, 0, L);
     }
     // Changed vertices left free take a free neighbour over a tight edge: fewer trees to grow.
     for (const x of this.changedList) {
-      if (this.fixed[x] || this.mate[x] !== -1 || this.dualvar[x] === 0n) continue;
+      if (this.fixed[x] || this.mate[x] !== -1 || this.dualSign(x) === 0) continue;
       for (let q = this.neighbourStart[x]!; q < this.neighbourStart[x + 1]!; q++) {
         const p = this.neighbend[q]!;
         const y = this.endpoint[p]!;
-        if (this.mate[y] !== -1 || this.inblossom[y] !== y || this.slack(p >> 1) !== 0n) continue;
+        if (this.mate[y] !== -1 || this.inblossom[y] !== y || this.slackSign(p >> 1) !== 0) continue;
         this.mate[x] = p;
         this.mate[y] = p ^ 1;
         break;
@@ -246,14 +424,14 @@ export class MatchingComputer {
   }
 
   private fixedPartner(x: number): number {
-    for (let u = 0; u < this.n; u++) if (u !== x && this.weights[pairIndex(x, u)]! > 0n) return u;
+    for (let u = 0; u < this.n; u++) if (u !== x && this.nonzero[pairIndex(x, u)]) return u;
     throw new Error('a settled vertex without its pair');
   }
 
   /** Each vertex's mate in a maximum-weight matching; an unmatched vertex is its own mate. */
   computeMatching(): number[] {
     if (this.changedList.length > 0) {
-      this.rebuildNeighbours();
+      if (this.neighboursStale) this.rebuildNeighbours();
       this.repair();
     }
     this.solve();
@@ -353,40 +531,50 @@ export class MatchingComputer {
     this.blossomendps[b] = endps;
     label[b] = 1;
     labelend[b] = labelend[bb]!;
-    this.dualvar[b] = 0n;
+    zeroAt(this.dual, b * this.L, this.L);
     for (const leaf of this.blossomLeaves(b, [])) {
       if (label[inblossom[leaf]!] === 2) this.queue.push(leaf);
       inblossom[leaf] = b;
     }
-    const bestedgeto = new Map<number, number>();
-    const consider = (edge: number): void => {
-      let j = endpoint[2 * edge + 1]!;
-      if (inblossom[j] === b) j = endpoint[2 * edge]!;
-      const bj = inblossom[j]!;
-      if (bj !== b && label[bj] === 1) {
-        const current = bestedgeto.get(bj);
-        if (current === undefined || this.slack(edge) < this.slack(current)) bestedgeto.set(bj, edge);
-      }
-    };
+    // The least-slack edge from b to each other S-blossom, blossoms in the order first reached.
+    const reached: number[] = [];
     for (const child of path) {
       const list = this.blossombestedges[child];
       if (list === null || list === undefined) {
         for (const leaf of this.blossomLeaves(child, [])) {
           for (let q = this.neighbourStart[leaf]!; q < this.neighbourStart[leaf + 1]!; q++) {
-            consider(this.neighbend[q]! >> 1);
+            this.considerBestEdge(b, this.neighbend[q]! >> 1, reached);
           }
         }
       } else {
-        for (const edge of list) consider(edge);
+        for (const edge of list) this.considerBestEdge(b, edge, reached);
       }
       this.blossombestedges[child] = null;
       this.bestedge[child] = -1;
     }
-    const best = [...bestedgeto.values()];
-    this.blossombestedges[b] = best;
+    const best: number[] = new Array(reached.length);
     let be = -1;
-    for (const edge of best) if (be === -1 || this.slack(edge) < this.slack(be)) be = edge;
+    for (let i = 0; i < reached.length; i++) {
+      const bj = reached[i]!;
+      const edge = this.bestTo[bj]!;
+      best[i] = edge;
+      this.bestTo[bj] = -1;
+      if (be === -1 || this.slackLess(edge, be)) be = edge;
+    }
+    this.blossombestedges[b] = best;
     this.bestedge[b] = be;
+  }
+
+  private considerBestEdge(b: number, edge: number, reached: number[]): void {
+    const { endpoint, inblossom } = this;
+    let j = endpoint[2 * edge + 1]!;
+    if (inblossom[j] === b) j = endpoint[2 * edge]!;
+    const bj = inblossom[j]!;
+    if (bj === b || this.label[bj] !== 1) return;
+    const current = this.bestTo[bj]!;
+    if (current === -1) reached.push(bj);
+    else if (!this.slackLess(edge, current)) return;
+    this.bestTo[bj] = edge;
   }
 
   private expandBlossom(b: number, endstage: boolean): void {
@@ -395,7 +583,7 @@ export class MatchingComputer {
     for (const s of childs) {
       this.blossomparent[s] = -1;
       if (s < this.n) inblossom[s] = s;
-      else if (endstage && this.dualvar[s] === 0n) this.expandBlossom(s, endstage);
+      else if (endstage && this.dualSign(s) === 0) this.expandBlossom(s, endstage);
       else for (const leaf of this.blossomLeaves(s, [])) inblossom[leaf] = s;
     }
     if (!endstage && label[b] === 2) {
@@ -459,7 +647,7 @@ export class MatchingComputer {
     this.blossombase[b] = -1;
     this.blossombestedges[b] = null;
     this.bestedge[b] = -1;
-    this.dualvar[b] = 0n;
+    zeroAt(this.dual, b * this.L, this.L);
     this.unusedblossoms.push(b);
   }
 
@@ -525,7 +713,11 @@ export class MatchingComputer {
 
   private solve(): void {
     const n = this.n;
-    const { label, labelend, inblossom, endpoint, mate, bestedge, dualvar, blossomparent, blossombase } = this;
+    const { label, labelend, inblossom, endpoint, mate, bestedge, blossomparent, blossombase } = this;
+    const L = this.L;
+    const dual = this.dual;
+    const delta = this.delta;
+    const s2 = this.s2;
     for (;;) {
       // A new stage: every free blossom whose vertices all have positive duals roots a tree.
       label.fill(0);
@@ -542,9 +734,11 @@ export class MatchingComputer {
         if (label[b] !== 0) continue;
         let lowest = v;
         if (b >= n) {
-          for (const leaf of this.blossomLeaves(b, [])) if (dualvar[leaf]! < dualvar[lowest]!) lowest = leaf;
+          for (const leaf of this.blossomLeaves(b, [])) {
+            if (compare(dual, leaf * L, dual, lowest * L, L) < 0) lowest = leaf;
+          }
         }
-        if (dualvar[lowest]! > 0n) {
+        if (sign(dual, lowest * L, L) > 0) {
           this.assignLabel(v, 1, -1);
           roots++;
         } else if (lowest !== v) {
@@ -563,11 +757,7 @@ export class MatchingComputer {
             const k = p >> 1;
             const w = endpoint[p]!;
             if (inblossom[v] === inblossom[w]) continue;
-            let kslack = 0n;
-            if (!this.allowedge[k]) {
-              kslack = this.slack(k);
-              if (kslack <= 0n) this.allow(k);
-            }
+            if (!this.allowedge[k] && this.slackSign(k) <= 0) this.allow(k);
             if (this.allowedge[k]) {
               const bw = inblossom[w]!;
               if (label[bw] === 0) {
@@ -595,9 +785,9 @@ export class MatchingComputer {
               }
             } else if (label[inblossom[w]!] === 1) {
               const b = inblossom[v]!;
-              if (bestedge[b] === -1 || kslack < this.slack(bestedge[b]!)) bestedge[b] = k;
+              if (bestedge[b] === -1 || this.slackLess(k, bestedge[b]!)) bestedge[b] = k;
             } else if (label[w] === 0) {
-              if (bestedge[w] === -1 || kslack < this.slack(bestedge[w]!)) bestedge[w] = k;
+              if (bestedge[w] === -1 || this.slackLess(k, bestedge[w]!)) bestedge[w] = k;
             }
           }
         }
@@ -605,11 +795,10 @@ export class MatchingComputer {
 
         // Dual adjustment. Type 1: an S-vertex's dual reaches zero.
         let deltatype = 1;
-        let delta = -1n;
         let deltavertex = -1;
         for (let v = 0; v < n; v++) {
-          if (label[inblossom[v]!] === 1 && (deltavertex === -1 || dualvar[v]! < delta)) {
-            delta = dualvar[v]!;
+          if (label[inblossom[v]!] === 1 && (deltavertex === -1 || compare(dual, v * L, delta, 0, L) < 0)) {
+            copyInto(delta, 0, dual, v * L, L);
             deltavertex = v;
           }
         }
@@ -617,9 +806,8 @@ export class MatchingComputer {
         let deltablossom = -1;
         for (let v = 0; v < n; v++) {
           if (label[inblossom[v]!] === 0 && bestedge[v] !== -1) {
-            const d = this.slack(bestedge[v]!);
-            if (d < delta) {
-              delta = d;
+            if (this.slackCompareTo(bestedge[v]!, delta, 0) < 0) {
+              this.slackInto(bestedge[v]!, delta);
               deltatype = 2;
               deltaedge = bestedge[v]!;
             }
@@ -627,30 +815,36 @@ export class MatchingComputer {
         }
         for (let b = 0; b < 2 * n; b++) {
           if (blossomparent[b] === -1 && label[b] === 1 && bestedge[b] !== -1) {
-            const d = this.slack(bestedge[b]!) / 2n;
-            if (d < delta) {
-              delta = d;
+            this.slackInto(bestedge[b]!, s2);
+            halveInto(s2, 0, s2, 0, L);
+            if (compare(s2, 0, delta, 0, L) < 0) {
+              copyInto(delta, 0, s2, 0, L);
               deltatype = 3;
               deltaedge = bestedge[b]!;
             }
           }
         }
         for (let b = n; b < 2 * n; b++) {
-          if (blossombase[b]! >= 0 && blossomparent[b] === -1 && label[b] === 2 && dualvar[b]! < delta) {
-            delta = dualvar[b]!;
+          if (
+            blossombase[b]! >= 0 &&
+            blossomparent[b] === -1 &&
+            label[b] === 2 &&
+            compare(dual, b * L, delta, 0, L) < 0
+          ) {
+            copyInto(delta, 0, dual, b * L, L);
             deltatype = 4;
             deltablossom = b;
           }
         }
         for (let v = 0; v < n; v++) {
           const l = label[inblossom[v]!];
-          if (l === 1) dualvar[v] = dualvar[v]! - delta;
-          else if (l === 2) dualvar[v] = dualvar[v]! + delta;
+          if (l === 1) addInto(dual, v * L, dual, v * L, delta, 0, -1, L);
+          else if (l === 2) addInto(dual, v * L, dual, v * L, delta, 0, 1, L);
         }
         for (let b = n; b < 2 * n; b++) {
           if (blossombase[b]! >= 0 && blossomparent[b] === -1) {
-            if (label[b] === 1) dualvar[b] = dualvar[b]! + delta;
-            else if (label[b] === 2) dualvar[b] = dualvar[b]! - delta;
+            if (label[b] === 1) addInto(dual, b * L, dual, b * L, delta, 0, 1, L);
+            else if (label[b] === 2) addInto(dual, b * L, dual, b * L, delta, 0, -1, L);
           }
         }
         if (deltatype === 1) {
@@ -670,7 +864,7 @@ export class MatchingComputer {
         }
       }
       for (let b = n; b < 2 * n; b++) {
-        if (blossomparent[b] === -1 && blossombase[b]! >= 0 && label[b] === 1 && dualvar[b] === 0n) {
+        if (blossomparent[b] === -1 && blossombase[b]! >= 0 && label[b] === 1 && sign(dual, b * L, L) === 0) {
           this.expandBlossom(b, true);
         }
       }
