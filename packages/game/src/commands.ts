@@ -26,6 +26,11 @@ export interface CreateGame {
   readonly maxMoves?: number;
   /** Default false: the players' preferences decide; true for a game whose terms refuse takebacks. */
   readonly noTakebacks?: boolean;
+  /**
+   * A tournament's game (its stream's id): no abort, and an ending before both sides moved stands
+   * (the one who did not move loses, lishogi's arena rule). Takebacks are refused by `noTakebacks`.
+   */
+  readonly tournamentId?: string;
   readonly now: Date;
 }
 

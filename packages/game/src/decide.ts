@@ -142,6 +142,7 @@ function createGame(c: CreateGame, state: GameState): Decision {
         ...(c.illegalMoveLoses === true ? { illegalMoveLoses: true } : {}),
         ...(maxMoves === undefined ? {} : { maxMoves }),
         ...(c.noTakebacks === true ? { noTakebacks: true as const } : {}),
+        ...(c.tournamentId === undefined ? {} : { tournamentId: c.tournamentId }),
       },
     },
   ]);
@@ -200,7 +201,7 @@ function illegalMoveLost(c: SubmitMove, color: ColorName, state: GameState, reas
     data: { submittedSeq: seq, usi: c.usi, ply: c.ply, reason: r },
   });
   const flag = state.clock === null ? null : flagAt(state.clock, state.ply, c.now.getTime());
-  if (flag !== null) return accept([submitted(c, color), rejected('timeout'), flagEnd(flag)]);
+  if (flag !== null) return accept([submitted(c, color), rejected('timeout'), flagEnd(flag, state)]);
   return accept([submitted(c, color), rejected(reason), illegalMoveEnd(color, c.now)]);
 }
 
@@ -219,7 +220,7 @@ function checkClock(c: CheckClock, state: GameState): Decision {
   const { events, state: after } = verdicts(state, state.seq, c.now);
   if (after.status !== 'ongoing' || after.clock === null) return accept(events);
   const flag = flagAt(after.clock, after.ply, c.now.getTime());
-  if (flag !== null) events.push(flagEnd(flag));
+  if (flag !== null) events.push(flagEnd(flag, state));
   return accept(events);
 }
 
@@ -243,6 +244,8 @@ function abort(c: Abort, state: GameState): Decision {
   const replay = replayedEnding(c, color, state);
   if (replay !== null) return replay;
   if (state.status === 'ended') return reject(rejection('game_over', 'the game is over'));
+  if (state.info?.tournamentId != null)
+    return reject(rejection('abort_not_allowed', 'a tournament game cannot be aborted: make your first move in time'));
   // at ply 1 the side not on move made the first move
   const moved = clockStarted(state.ply) || (state.ply === 1 && state.sideToMove !== color);
   if (moved) return reject(rejection('too_late_to_abort', 'a game can be aborted only before your first move'));
@@ -285,7 +288,7 @@ function declareImpasse(c: DeclareImpasse, state: GameState): Decision {
   if (state.pending.length > 0) return reject(rejection('move_pending', 'your previous move awaits its verdict'));
   // a declaration after one's time ran out comes too late: the game ends on time
   const flag = state.clock === null ? null : flagAt(state.clock, state.ply, c.now.getTime());
-  if (flag !== null) return accept([flagEnd(flag)]);
+  if (flag !== null) return accept([flagEnd(flag, state)]);
   const a = assessImpasse(historyAt(lineOf(state)).position);
   const at = c.now.toISOString();
   return accept([

@@ -73,6 +73,8 @@ export interface GameCreated {
      * a CSA protocol game's). Absent: the players' preferences decide (takeback.ts).
      */
     readonly noTakebacks?: true;
+    /** A tournament's game: the tournament's id (see CreateGame). Absent: a game of its own. */
+    readonly tournamentId?: string;
     /** An imported game: what its record said beside the moves, which its exports say again. Absent: a game played here. */
     readonly record?: RecordNotes;
   };

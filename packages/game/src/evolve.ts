@@ -55,6 +55,7 @@ export function evolve(state: GameState, event: GameEvent): GameState {
         illegalMoveLoses: d.illegalMoveLoses ?? false,
         maxMoves: d.maxMoves ?? null,
         noTakebacks: d.noTakebacks === true,
+        tournamentId: d.tournamentId ?? null,
       };
       next.sfen = d.initialSfen;
       next.sideToMove = side;
