@@ -1,3 +1,4 @@
+/// <reference path="./edmonds-blossom-fixed.d.ts" />
 /**
  * The arena's pairing waves, as lila and lishogi make them (`WaitingUsers.scala`,
  * `TournamentApi.makePairings`, `arena/PairingSystem.scala`, `arena/AntmaPairing.scala`):

@@ -8,6 +8,13 @@ export {
   waitSeconds,
   waveIsDue,
 } from './arena-pairer.js';
+export {
+  TournamentCommandHandler,
+  type TournamentCommandHandlerOptions,
+  type TournamentCommandRequest,
+  TournamentConflictsError,
+  type TournamentHandled,
+} from './command-handler.js';
 export type {
   Berserk,
   CreateTournament,
@@ -23,6 +30,13 @@ export type {
 } from './commands.js';
 export { decideTournament, type TournamentDecision } from './decide.js';
 export { type TournamentDecider, tournamentDecider } from './decider.js';
+export {
+  InMemoryTournamentEventStore,
+  isTournamentVersionConflict,
+  type RecordedTournamentEvent,
+  type TournamentEventStore,
+  TournamentVersionConflictError,
+} from './event-store.js';
 export {
   type Entrant,
   type GameScored,
