@@ -54,6 +54,7 @@ import stats from './routes/stats.js';
 import stream from './routes/stream.js';
 import watch from './routes/watch.js';
 import web, { type WebOptions } from './routes/web.js';
+import tournaments from './tournaments/plugin.js';
 
 export interface AppOptions {
   readonly config: GatewayConfig;
@@ -172,6 +173,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(importRoute);
   await fastify.register(playerProfile);
   await fastify.register(lishogi);
+  await fastify.register(tournaments, { config });
   if (extras.bots) {
     const presenceKey = enginePresenceKey(config.queuePrefix);
     await fastify.register(bots, {

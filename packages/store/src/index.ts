@@ -87,6 +87,17 @@ export {
   type TournamentRows,
   tournamentRowsOf,
 } from './tournaments/projection.js';
+export {
+  activeTournamentIds,
+  endedGames,
+  existingGames,
+  ratingIn,
+  standingRows,
+  tournamentGameRows,
+  tournamentOfGame,
+  tournamentRow,
+  tournamentsByStatus,
+} from './tournaments/queries.js';
 export { rebuildTournaments } from './tournaments/rebuild.js';
 export {
   appendTournamentEvents,

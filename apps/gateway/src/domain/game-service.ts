@@ -50,6 +50,8 @@ export interface GameOptions {
   readonly maxMoves?: number;
   /** the game refuses takebacks whatever the players' preferences (default: under CSA clock rules) */
   readonly noTakebacks?: boolean;
+  /** a tournament's game: no abort, no rematch, no takebacks (packages/game CreateGame) */
+  readonly tournamentId?: string;
 }
 
 /** A takeback request: propose one, or answer the pending one (`decline` by the proposer withdraws it). */
@@ -297,6 +299,7 @@ async function createGame(games: Games, body: CreateGameBody, options: GameOptio
     ...(options.illegalMoveLoses === undefined ? {} : { illegalMoveLoses: options.illegalMoveLoses }),
     ...(options.maxMoves === undefined ? {} : { maxMoves: options.maxMoves }),
     ...((options.noTakebacks ?? options.clockRules === 'csa') ? { noTakebacks: true } : {}),
+    ...(options.tournamentId === undefined ? {} : { tournamentId: options.tournamentId }),
   };
   // the id was just drawn at random: its stream is empty, no need to read it (an id drawn
   // earlier and used twice conflicts on the append, and is refused as game_exists)

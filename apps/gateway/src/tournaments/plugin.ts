@@ -1,0 +1,82 @@
+/**
+ * Tournaments in the gateway: the command handler over the tournament streams, the routes, and
+ * the director, which runs on the one gateway holding the Redis lease. Not wrapped in
+ * fastify-plugin: the form-body parser stays inside.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { activeTournamentIds, createPgTournamentEventStore, endedGames, existingGames } from '@shogi/store';
+import { TournamentCommandHandler } from '@shogi/tournament';
+import type { FastifyInstance } from 'fastify';
+import type { GatewayConfig } from '../config.js';
+import { ApiError } from '../domain/api-error.js';
+import { type Director, startDirector } from './director.js';
+import { redisLease } from './lease.js';
+import tournamentRoutes from './routes.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** this gateway's tournament director: a tick now (tests), its lease permitting */
+    tournamentDirector: Director;
+  }
+}
+
+/** The lease's key: one director per database (tests run many databases on one Redis). */
+export const directorLeaseKey = (config: GatewayConfig): string =>
+  `${config.channelPrefix}tournaments:director:${createHash('sha256').update(config.databaseUrl).digest('hex').slice(0, 16)}`;
+
+export default async function tournaments(app: FastifyInstance, { config }: { config: GatewayConfig }): Promise<void> {
+  const handler = new TournamentCommandHandler({ store: createPgTournamentEventStore(app.databases.lobby) });
+  const lease = redisLease(app.redis, directorLeaseKey(config), randomUUID(), config.tournamentLeaseMs);
+  const log = app.log.child({ component: 'tournaments' });
+  const games = app.databases.games;
+  let director: Director | null = null;
+  const directorProxy: Director = {
+    stop: async () => director?.stop(),
+    tick: async () => director?.tick(),
+  };
+  app.decorate('tournamentDirector', directorProxy);
+  app.addHook('onReady', async () => {
+    director = startDirector({
+      handler,
+      tickMs: config.tournamentTickMs,
+      holdLease: () => lease.hold(),
+      releaseLease: () => lease.release(),
+      activeIds: () => activeTournamentIds(games),
+      now: () => new Date(),
+      log,
+      games: {
+        ended: (ids) => endedGames(games, ids),
+        existing: (ids) => existingGames(games, ids),
+        async create(state, p) {
+          const terms = state.terms;
+          if (terms === null) return;
+          try {
+            await app.games.createGame(
+              {
+                sente: p.sente,
+                gote: p.gote,
+                timeControl: terms.clock,
+                rated: terms.rated,
+                ...(terms.position === null ? {} : { sfen: terms.position }),
+              },
+              { gameId: p.gameId, noTakebacks: true, tournamentId: state.tournamentId },
+            );
+          } catch (err) {
+            // made already (a director before this one got that far): the game stands
+            if (err instanceof ApiError && err.code === 'CONFLICT') return;
+            throw err;
+          }
+        },
+      },
+    });
+  });
+  app.addHook('preClose', async () => {
+    await director?.stop();
+  });
+  await app.register(tournamentRoutes, {
+    handler,
+    nudge: () => {
+      void directorProxy.tick().catch(() => undefined);
+    },
+  });
+}
