@@ -251,3 +251,64 @@ describe('an arena through the public API', () => {
       });
   }, 90_000);
 });
+
+describe('a round-robin through the public API', () => {
+  test('everyone meets everyone once, round by round, and it finishes when the table is played', async () => {
+    const guests: Guest[] = [];
+    for (const name of ['eve', 'fay', 'gus'])
+      guests.push((await call(stack.app, 'POST', '/api/players', { name })).body);
+    const players = new Map(guests.map((g) => [g.id, g]));
+    const created = await call(
+      stack.app,
+      'POST',
+      '/api/tournament',
+      {
+        name: 'Scripted robin',
+        format: 'robin',
+        clockTime: 0.25,
+        clockIncrement: 0,
+        minutes: 10,
+        startDate: Date.now() + 1500,
+        rated: false,
+      },
+      bearer((guests[0] as Guest).token),
+    );
+    expect(created.status).toBe(200);
+    const t = created.body;
+    expect(t).toMatchObject({ system: 'robin', berserkable: false, streakable: false });
+    for (const g of guests)
+      expect((await call(stack.app, 'POST', `/api/tournament/${t.id}/join`, {}, bearer(g.token))).status).toBe(200);
+    // three players: three rounds of one game, each player sitting one out; sente always wins
+    const seen = new Set<string>();
+    const met: string[] = [];
+    for (let round = 1; round <= 3; round++) {
+      const [game] = await until(`round ${round}`, async () => {
+        const games = (await gamesOf(t.id)).filter((g) => !seen.has(g.id));
+        return games.length > 0 ? games : null;
+      });
+      if (game === undefined) throw new Error('no game');
+      seen.add(game.id);
+      expect((game as GameLine & { round: number }).round).toBe(round);
+      met.push([game.players.sente.id, game.players.gote.id].sort().join(' '));
+      await play(game, players, 'sente');
+      await until('the game scored', async () =>
+        (await gamesOf(t.id)).find((l) => l.id === game.id)?.status === 'finished' ? true : null,
+      );
+    }
+    expect(new Set(met).size).toBe(3);
+    const done = await until('the robin finished', async () => {
+      const body = (await call(stack.app, 'GET', `/api/tournament/${t.id}`)).body;
+      return body.status === 30 ? body : null;
+    });
+    expect(done.podium).toHaveLength(3);
+    // win 2, loss 0: recomputed from the games
+    const wins = new Map<string, number>();
+    for (const line of await gamesOf(t.id)) {
+      const game = (await call(stack.app, 'GET', `/api/games/${line.id}`)).body;
+      const winner = game.players[game.result.winner].id as string;
+      wins.set(winner, (wins.get(winner) ?? 0) + 1);
+    }
+    const results = ndjson((await stack.app.inject({ method: 'GET', url: `/api/tournament/${t.id}/results` })).body);
+    for (const r of results) expect(r.score).toBe(2 * (wins.get(r.id) ?? 0));
+  }, 60_000);
+});
