@@ -1,12 +1,14 @@
 /**
  * Tournaments in the gateway: the command handler over the tournament streams, the routes, and
- * the director, which runs on the one gateway holding the Redis lease. Not wrapped in
- * fastify-plugin: the form-body parser stays inside.
+ * the director, which runs on the one gateway holding the Redis lease. Wrapped in
+ * fastify-plugin for its decorator (`tournamentDirector`); the routes are a plugin of their own,
+ * which keeps the form-body parser inside.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { activeTournamentIds, createPgTournamentEventStore, endedGames, existingGames } from '@shogi/store';
 import { TournamentCommandHandler } from '@shogi/tournament';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
 import { ApiError } from '../domain/api-error.js';
 import { type Director, startDirector } from './director.js';
@@ -24,7 +26,7 @@ declare module 'fastify' {
 export const directorLeaseKey = (config: GatewayConfig): string =>
   `${config.channelPrefix}tournaments:director:${createHash('sha256').update(config.databaseUrl).digest('hex').slice(0, 16)}`;
 
-export default async function tournaments(app: FastifyInstance, { config }: { config: GatewayConfig }): Promise<void> {
+async function tournaments(app: FastifyInstance, { config }: { config: GatewayConfig }): Promise<void> {
   const handler = new TournamentCommandHandler({ store: createPgTournamentEventStore(app.databases.lobby) });
   const lease = redisLease(app.redis, directorLeaseKey(config), randomUUID(), config.tournamentLeaseMs);
   const log = app.log.child({ component: 'tournaments' });
@@ -80,3 +82,5 @@ export default async function tournaments(app: FastifyInstance, { config }: { co
     },
   });
 }
+
+export default fp(tournaments, { name: 'tournaments' });
