@@ -56,6 +56,19 @@ describe('a lishogi bot in an arena', () => {
     // 4. the bot plays over the Bot API; the person resigns after both first moves
     const game = (await call(stack.app, 'GET', `/api/games/${gameId}`)).body;
     const botIsSente = game.players.sente.id === robo.id;
+    const botSide = botIsSente ? 'sente' : 'gote';
+    // 4a. the bot berserks before its first move: its main time halved (30 s to 15 s), once
+    expect(await lishogiPost(`/api/bot/game/${gameId}/berserk`, robo.token)).toEqual({
+      status: 200,
+      body: { ok: true },
+    });
+    expect(await lishogiPost(`/api/bot/game/${gameId}/berserk`, robo.token)).toEqual({
+      status: 200,
+      body: { ok: true },
+    });
+    const halved = (await call(stack.app, 'GET', `/api/games/${gameId}`)).body.clock;
+    expect(halved[botSide].mainMs).toBe(15_000);
+    expect(halved[botIsSente ? 'gote' : 'sente'].mainMs).toBe(30_000);
     const submit = async (usi: string, botMoves: boolean) => {
       if (botMoves) expect((await lishogiPost(`/api/bot/game/${gameId}/move/${usi}`, robo.token)).status).toBe(200);
       else
@@ -75,14 +88,20 @@ describe('a lishogi bot in an arena', () => {
     await until(async () => (await call(stack.app, 'GET', `/api/games/${gameId}`)).body.ply === 1);
     await submit('3c3d', !botIsSente);
     await until(async () => (await call(stack.app, 'GET', `/api/games/${gameId}`)).body.ply === 2);
+    // 4b. after its first move, berserk is refused (400 on lishogi's routes, as its game refusals)
+    const late = await lishogiPost(`/api/bot/game/${gameId}/berserk`, robo.token);
+    expect(late).toMatchObject({ status: 400, body: { code: 'NOT_BERSERKABLE' } });
     expect((await call(stack.app, 'POST', `/api/games/${gameId}/resign`, {}, bearer(person.token))).status).toBe(202);
-    // 5. scored: the bot leads, labelled BOT
+    // 5. scored: the bot leads, labelled BOT; its berserk win of 2 plies earns no bonus (under 14)
     await until(async () => {
       const body = (await call(stack.app, 'GET', `/api/tournament/${t.id}`)).body;
       return body.standing.players[0]?.score === 2;
     });
     const leader = (await call(stack.app, 'GET', `/api/tournament/${t.id}`)).body.standing.players[0];
     expect(leader).toMatchObject({ id: robo.id, title: 'BOT', score: 2, sheet: { scores: '2' } });
+    const [first] = (await stack.app.inject({ method: 'GET', url: `/api/tournament/${t.id}/games` })).body.split('\n');
+    const line = JSON.parse(first as string);
+    expect(line.players[botSide].berserk).toBe(true);
   }, 60_000);
 });
 

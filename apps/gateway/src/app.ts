@@ -172,8 +172,9 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(records);
   await fastify.register(importRoute);
   await fastify.register(playerProfile);
-  await fastify.register(lishogi);
+  // before lishogi's routes: their berserk asks the tournament (tournamentBerserk)
   await fastify.register(tournaments, { config });
+  await fastify.register(lishogi);
   if (extras.bots) {
     const presenceKey = enginePresenceKey(config.queuePrefix);
     await fastify.register(bots, {

@@ -112,7 +112,15 @@ export interface AnswerTakeback {
   readonly now: Date;
 }
 
+/** A tournament player halves their own main time before their first move (see events.ts Berserked). */
+export interface Berserk {
+  readonly type: 'Berserk';
+  readonly playerId: string;
+  readonly now: Date;
+}
+
 export type GameCommand =
+  | Berserk
   | ProposeTakeback
   | AnswerTakeback
   | CreateGame

@@ -20,6 +20,7 @@ import {
 } from '@shogi/rules';
 import type {
   Abort,
+  Berserk,
   CheckClock,
   CreateGame,
   DeclareImpasse,
@@ -81,6 +82,8 @@ function decideCommand(command: GameCommand, state: GameState): Decision {
       return checkClock(command, state);
     case 'Abort':
       return abort(command, state);
+    case 'Berserk':
+      return berserk(command, state);
     case 'ProposeTakeback':
       return proposeTakeback(command, state);
     case 'AnswerTakeback':
@@ -234,6 +237,27 @@ function replayedEnding(c: Resign | Abort | DeclareImpasse, color: ColorName, st
   if (ending === null || c.idempotencyKey === undefined) return null;
   if (ending.command !== c.type || ending.color !== color || ending.idempotencyKey !== c.idempotencyKey) return null;
   return { ok: true, events: [], duplicateOf: ending.seq };
+}
+
+/**
+ * lishogi's berserk: in a tournament's game, before one's first move, one's main time is halved.
+ * A second berserk changes nothing (the main time is below the control's already).
+ */
+function berserk(c: Berserk, state: GameState): Decision {
+  if (state.status === 'none') return reject(rejection('unknown_game', 'no such game'));
+  const color = colorOfPlayer(state, c.playerId);
+  if (color === null) return reject(rejection('not_a_player', 'you do not play in this game'));
+  if (state.status === 'ended') return reject(rejection('game_over', 'the game is over'));
+  const clock = state.clock;
+  const tc = clock?.timeControl;
+  if (state.info?.tournamentId == null || clock == null || (tc?.kind !== 'byoyomi' && tc?.kind !== 'fischer'))
+    return reject(rejection('berserk_not_allowed', "only a tournament's timed game has berserk"));
+  const moved = clockStarted(state.ply) || (state.ply === 1 && state.sideToMove !== color);
+  if (moved || state.pending.some((p) => p.color === color))
+    return reject(rejection('berserk_not_allowed', 'berserk only before your first move'));
+  if (tc.mainSeconds === 0) return reject(rejection('berserk_not_allowed', 'no main time to halve'));
+  if (clock[color].mainMs < tc.mainSeconds * 1000) return accept([]);
+  return accept([{ type: 'Berserked', data: { color, at: c.now.toISOString() } }]);
 }
 
 /** Before both first moves, a player who has not moved yet may end the game (lichess's abort). */

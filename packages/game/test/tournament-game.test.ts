@@ -45,3 +45,43 @@ describe('a tournament game', () => {
     expect(events.find((e) => e.type === 'GameEnded')?.data).toMatchObject({ winner: 'gote', reason: 'resignation' });
   });
 });
+
+describe("berserk (lishogi's)", () => {
+  const created = fold([inTournament], initialState());
+  it('halves the main time of the berserker before their first move, once', () => {
+    const events = mustAccept(decide({ type: 'Berserk', playerId: GOTE.id, now: T0 }, created));
+    expect(events).toEqual([{ type: 'Berserked', data: { color: 'gote', at: T0.toISOString() } }]);
+    const after = fold(events, created);
+    expect(after.clock?.gote.mainMs).toBe(90_000);
+    expect(after.clock?.sente.mainMs).toBe(180_000);
+    // a second berserk changes nothing
+    expect(mustAccept(decide({ type: 'Berserk', playerId: GOTE.id, now: T0 }, after))).toEqual([]);
+  });
+  it('is refused outside a tournament and after one’s first move', () => {
+    const own = decide({ type: 'Berserk', playerId: SENTE.id, now: T0 }, fold([ofItsOwn], initialState()));
+    expect(own.ok ? null : own.rejection.code).toBe('berserk_not_allowed');
+    const moved = fold(
+      [
+        {
+          type: 'MoveSubmitted',
+          data: { playerId: SENTE.id, color: 'sente', usi: '7g7f', ply: 0, receivedAt: T0.toISOString() },
+        },
+        {
+          type: 'MoveAccepted',
+          data: {
+            submittedSeq: 2,
+            ply: 1,
+            usi: '7g7f',
+            sfen: 'lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2',
+            check: false,
+          },
+        },
+      ],
+      created,
+    );
+    const late = decide({ type: 'Berserk', playerId: SENTE.id, now: T0 }, moved);
+    expect(late.ok ? null : late.rejection.code).toBe('berserk_not_allowed');
+    // gote has not moved yet: still may
+    expect(mustAccept(decide({ type: 'Berserk', playerId: GOTE.id, now: T0 }, moved))).toHaveLength(1);
+  });
+});

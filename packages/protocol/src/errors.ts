@@ -277,6 +277,7 @@ export const REJECTION_ERRORS = {
   unknown_submission: 'CONFLICT',
   too_late_to_abort: 'TOO_LATE_TO_ABORT',
   abort_not_allowed: 'ABORT_NOT_ALLOWED',
+  berserk_not_allowed: 'NOT_BERSERKABLE',
   takeback_not_allowed: 'TAKEBACK_NOT_ALLOWED',
   takeback_pending: 'TAKEBACK_PENDING',
   no_move_to_take_back: 'NO_MOVE_TO_TAKE_BACK',

@@ -55,6 +55,8 @@ export interface ScoreGame {
   readonly plies: number;
   /** The side that never made its first move (the game ended for it): paused, as lishogi's `withdrawNonMover`. */
   readonly noStartBy?: ColorName;
+  /** The sides that berserked, as the game's log says (a berserk the tournament did not hear of yet is recorded first). */
+  readonly berserk?: { readonly sente: boolean; readonly gote: boolean };
   readonly now: Date;
 }
 

@@ -128,9 +128,12 @@ function score(c: ScoreGame, s: TournamentState): TournamentDecision {
   if (!Number.isSafeInteger(c.plies) || c.plies < 0)
     return refuse(reject('invalid_pairing', 'plies must be a whole number'));
   const at = c.now.toISOString();
-  const events: TournamentEvent[] = [
-    { type: 'GameScored', data: { gameId: c.gameId, winner: c.winner, plies: c.plies, at } },
-  ];
+  const events: TournamentEvent[] = [];
+  if (s.terms?.format === 'arena' && s.terms.berserkable)
+    for (const color of ['sente', 'gote'] as const)
+      if (c.berserk?.[color] === true && !p.berserk[color])
+        events.push({ type: 'PlayerBerserked', data: { gameId: c.gameId, color, at } });
+  events.push({ type: 'GameScored', data: { gameId: c.gameId, winner: c.winner, plies: c.plies, at } });
   if (c.noStartBy !== undefined && s.terms?.format === 'arena') {
     const playerId = c.noStartBy === 'sente' ? p.sente : p.gote;
     if (s.players.get(playerId)?.paused === false)

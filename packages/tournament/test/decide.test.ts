@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   decideTournament,
   foldTournament,
+  standingsOf,
   type TournamentCommand,
   type TournamentRejectionCode,
   type TournamentState,
@@ -246,5 +247,49 @@ describe('Start, Finish, Terminate', () => {
     const { state } = run([{ type: 'TerminateTournament', by: 'host', now: at(5) }], s);
     expect(state.terminated).toBe(true);
     expect(rejected({ type: 'TerminateTournament', by: 'host', now: at(6) }, state)).toBe('tournament_finished');
+  });
+});
+
+describe('ScoreGame with the berserks the game recorded', () => {
+  const paired = run(
+    [{ type: 'PairPlayers', pairings: [{ gameId: 'g1', sente: 'a', gote: 'b' }], now: at(1) }],
+    startedWith(['a', 'b']),
+  ).state;
+  it('records a berserk the tournament had not heard of, then the result: a berserk win of 14 plies scores 3', () => {
+    const { state, events } = run(
+      [
+        {
+          type: 'ScoreGame',
+          gameId: 'g1',
+          winner: 'sente',
+          plies: 14,
+          berserk: { sente: true, gote: false },
+          now: at(60),
+        },
+      ],
+      paired,
+    );
+    expect(events.map((e) => e.type)).toEqual(['PlayerBerserked', 'GameScored']);
+    expect(standingsOf(state)[0]).toMatchObject({ player: { id: 'a' }, score: 3 });
+  });
+  it('ignores berserks where the event has none', () => {
+    const off = run(
+      [{ type: 'PairPlayers', pairings: [{ gameId: 'g1', sente: 'a', gote: 'b' }], now: at(1) }],
+      startedWith(['a', 'b'], { berserkable: false }),
+    ).state;
+    const { events } = run(
+      [
+        {
+          type: 'ScoreGame',
+          gameId: 'g1',
+          winner: 'sente',
+          plies: 40,
+          berserk: { sente: true, gote: true },
+          now: at(60),
+        },
+      ],
+      off,
+    );
+    expect(events.map((e) => e.type)).toEqual(['GameScored']);
   });
 });

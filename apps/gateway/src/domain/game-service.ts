@@ -112,6 +112,11 @@ export interface GameService {
    * TAKEBACK_PENDING, NO_MOVE_TO_TAKE_BACK, NO_TAKEBACK_PROPOSAL, NOT_A_PLAYER, GAME_OVER...
    */
   takeback(gameId: string, player: Player, action: TakebackAction): Promise<{ seq: number }>;
+  /**
+   * Berserked: a tournament player's main time halved before their first move; `seq` null when
+   * they had berserked already. Throws NOT_BERSERKABLE, NOT_A_PLAYER, GAME_OVER...
+   */
+  berserk(gameId: string, player: Player): Promise<{ seq: number | null }>;
   /** Events seen on the hub: keeps the state of a watched game current. */
   observe(gameId: string, published: readonly unknown[]): void;
   /** An element of a message published on a game's channel, in the wire shape (@shogi/pipeline). */
@@ -210,6 +215,12 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
     abort: (gameId, player, key) => endingCommand(games, gameId, player, key, 'Abort'),
     declareImpasse: (gameId, player, key) => endingCommand(games, gameId, player, key, 'DeclareImpasse'),
     takeback: (gameId, player, action) => takeback(games, gameId, player, action),
+    berserk: async (gameId, player) => {
+      const handled = await run(games, gameId, { type: 'Berserk', playerId: player.id }, 'kept');
+      if (handled.kind !== 'appended') return { seq: null };
+      await published(games, gameId, handled.appended);
+      return { seq: handled.appended[0]?.seq ?? null };
+    },
     observe: (gameId, published) => states.observe(gameId, published as readonly RecordedEvent[]),
     toWire,
   };

@@ -26,6 +26,8 @@ export interface DirectorGames {
       readonly ply: number;
       readonly end_reason: string | null;
       readonly side_to_move: 'sente' | 'gote';
+      readonly berserk_sente: boolean;
+      readonly berserk_gote: boolean;
     }[]
   >;
   /** Which of `gameIds` exist. */
@@ -70,8 +72,10 @@ export async function directTournament(deps: DirectorDeps, id: string): Promise<
   for (const g of await deps.games.ended(playing)) {
     // a game lost on time before both moved: the side to move never made its first move
     const noStart = g.end_reason === 'timeout' && g.ply < 2 ? { noStartBy: g.side_to_move } : {};
-    state = (await command(deps, id, { type: 'ScoreGame', gameId: g.id, winner: g.winner, plies: g.ply, ...noStart }))
-      .state;
+    const berserk = { sente: g.berserk_sente, gote: g.berserk_gote };
+    state = (
+      await command(deps, id, { type: 'ScoreGame', gameId: g.id, winner: g.winner, plies: g.ply, berserk, ...noStart })
+    ).state;
   }
   // games a director recorded but did not live to create
   const stillPlaying = [...new Set(state.playing.values())];

@@ -5,12 +5,19 @@
  * which keeps the form-body parser inside.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { activeTournamentIds, createPgTournamentEventStore, endedGames, existingGames } from '@shogi/store';
+import {
+  activeTournamentIds,
+  createPgTournamentEventStore,
+  endedGames,
+  existingGames,
+  tournamentOfGame,
+} from '@shogi/store';
 import { TournamentCommandHandler } from '@shogi/tournament';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
 import { ApiError } from '../domain/api-error.js';
+import type { Player } from '../domain/player.js';
 import { type Director, startDirector } from './director.js';
 import { redisLease } from './lease.js';
 import tournamentRoutes from './routes.js';
@@ -19,6 +26,12 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** this gateway's tournament director: a tick now (tests), its lease permitting */
     tournamentDirector: Director;
+    /**
+     * A tournament player's berserk (lishogi's): checked against the tournament (an arena that
+     * allows it, the game still played), then the game's clock halved and the tournament told.
+     * Throws NOT_BERSERKABLE, NOT_A_PLAYER...
+     */
+    tournamentBerserk(gameId: string, player: Player): Promise<void>;
   }
 }
 
@@ -37,6 +50,19 @@ async function tournaments(app: FastifyInstance, { config }: { config: GatewayCo
     tick: async () => director?.tick(),
   };
   app.decorate('tournamentDirector', directorProxy);
+  app.decorate('tournamentBerserk', async (gameId: string, player: Player) => {
+    const tournamentId = await tournamentOfGame(app.databases.reads, gameId);
+    if (tournamentId === null) throw new ApiError('NOT_BERSERKABLE', 'not a tournament game');
+    const state = await handler.current(tournamentId);
+    const pairing = state.pairings.get(gameId);
+    if (state.terms?.format !== 'arena' || !state.terms.berserkable)
+      throw new ApiError('NOT_BERSERKABLE', 'this tournament has no berserk');
+    if (pairing === undefined || pairing.result !== undefined || state.status !== 'started')
+      throw new ApiError('NOT_BERSERKABLE', 'the game is over');
+    await app.games.berserk(gameId, player);
+    // the tournament hears of it now for its pages; scoring reads the game's log anyway
+    await handler.handle(tournamentId, { type: 'Berserk', gameId, playerId: player.id });
+  });
   app.addHook('onReady', async () => {
     director = startDirector({
       handler,

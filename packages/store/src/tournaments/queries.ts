@@ -64,12 +64,40 @@ export const tournamentGameRows = (db: Executor, id: string) =>
 /** The endings of the given games that have ended (the director scores them). */
 export async function endedGames(db: Executor, gameIds: readonly string[]) {
   if (gameIds.length === 0) return [];
-  return db
+  const rows = await db
     .selectFrom('games')
-    .select(['id', 'winner', 'ply', 'end_reason', 'side_to_move'])
+    .select((eb) => [
+      'id',
+      'winner',
+      'ply',
+      'end_reason',
+      'side_to_move',
+      // the game's log says who berserked (Berserked events, one partition each)
+      eb
+        .exists(
+          eb
+            .selectFrom('game_events as e')
+            .select('e.seq')
+            .whereRef('e.game_id', '=', 'games.id')
+            .where('e.type', '=', 'Berserked')
+            .where(sql<boolean>`e.payload->>'color' = 'sente'`),
+        )
+        .as('berserk_sente'),
+      eb
+        .exists(
+          eb
+            .selectFrom('game_events as e')
+            .select('e.seq')
+            .whereRef('e.game_id', '=', 'games.id')
+            .where('e.type', '=', 'Berserked')
+            .where(sql<boolean>`e.payload->>'color' = 'gote'`),
+        )
+        .as('berserk_gote'),
+    ])
     .where('id', 'in', gameIds)
     .where('status', '=', 'ended')
     .execute();
+  return rows.map((r) => ({ ...r, berserk_sente: r.berserk_sente === true, berserk_gote: r.berserk_gote === true }));
 }
 
 /** Which of the given games exist (a pairing whose game a crash left uncreated does not). */
