@@ -96,7 +96,9 @@ describe('tournament streams on PostgreSQL', () => {
       return h.handle('ts1', { type: 'PairPlayers', pairings });
     };
     const results = await Promise.all([wave(a, 'a'), wave(b, 'b')]);
-    expect(results.map((r) => r.kind).sort()).toEqual(['appended', 'rejected']);
+    // the other one either decided on the state before (refused: its players are busy) or after
+    // the first wave (nothing left to pair)
+    expect(results.filter((r) => r.kind === 'appended')).toHaveLength(1);
     // 3. results: sente wins every game, one berserk win
     const state = await a.current('ts1');
     expect(state.pairings.size).toBe(4);
