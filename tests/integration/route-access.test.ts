@@ -82,6 +82,7 @@ const lacking: Record<Exclude<Access, 'public' | 'token'>, { token: keyof typeof
   'board:play': { token: 'botPlay', code: 'INSUFFICIENT_SCOPE' },
   'challenge:read': { token: 'playOnly', code: 'INSUFFICIENT_SCOPE' },
   'challenge:write': { token: 'playOnly', code: 'INSUFFICIENT_SCOPE' },
+  'tournament:write': { token: 'readOnly', code: 'INSUFFICIENT_SCOPE' },
 };
 const fitting: Record<Exclude<Access, 'public'>, keyof typeof tokens> = {
   token: 'readOnly',
@@ -95,6 +96,8 @@ const fitting: Record<Exclude<Access, 'public'>, keyof typeof tokens> = {
   // lishogi's challenge routes also take the scope a bot plays with
   'challenge:read': 'botPlay',
   'challenge:write': 'botPlay',
+  // lichess's tournament scope, or this server's play scope
+  'tournament:write': 'playOnly',
 };
 /** Streams that stay open once past the door: their own tests read them (lishogi-events.test.ts). */
 const OPEN_STREAMS = ['GET /api/stream/event'];

@@ -9,7 +9,7 @@
  * - `public`: no token needed (one sent is not looked at);
  * - `token`: any valid token;
  * - `read` / `play` / `admin`: a token holding that scope;
- * - `bot:play` / `board:play` / `challenge:read` / `challenge:write`: a token holding that
+ * - `bot:play` / `board:play` / `challenge:read` / `challenge:write` / `tournament:write`: a token holding that
  *   lishogi scope (the routes of lishogi's Bot and Board API, served at the same paths), or
  *   for the challenge ones another scope lishogi takes there (SCOPES_MEETING);
  * - `session`: a session token (a login), never a personal or guest one;
@@ -25,6 +25,7 @@ export const ACCESS_LEVELS = [
   'board:play',
   'challenge:read',
   'challenge:write',
+  'tournament:write',
   'session',
   'guest',
 ] as const;
@@ -39,6 +40,8 @@ export type Access = (typeof ACCESS_LEVELS)[number];
 export const SCOPES_MEETING = {
   'challenge:read': ['challenge:read', 'bot:play', 'board:play'],
   'challenge:write': ['challenge:write', 'bot:play', 'board:play'],
+  // lichess's scope for creating and joining tournaments; this server's own play scope meets it too
+  'tournament:write': ['tournament:write', 'play', 'bot:play', 'board:play'],
 } as const satisfies Partial<Record<Access, readonly Access[]>>;
 
 /** The scopes a token may hold to meet a scope access: its own, or those of SCOPES_MEETING. */
@@ -103,17 +106,29 @@ export const ROUTE_ACCESS = {
   'POST /api/challenge/:id/decline': 'challenge:write',
   'POST /api/challenge/:id/cancel': 'challenge:write',
 
+  // tournaments in lichess's shapes (src/tournaments)
+  'GET /api/tournament': 'public',
+  'POST /api/tournament': 'tournament:write',
+  'GET /api/tournament/:id': 'public',
+  'POST /api/tournament/:id/join': 'tournament:write',
+  'POST /api/tournament/:id/withdraw': 'tournament:write',
+  'POST /api/tournament/:id/terminate': 'tournament:write',
+  'GET /api/tournament/:id/results': 'public',
+  'GET /api/tournament/:id/games': 'public',
+
   // lishogi's Bot and Board API (src/lishogi)
   'GET /api/bot/game/stream/:id': 'bot:play',
   'POST /api/bot/game/:id/move/:usi': 'bot:play',
   'POST /api/bot/game/:id/resign': 'bot:play',
   'POST /api/bot/game/:id/abort': 'bot:play',
+  'POST /api/bot/game/:id/berserk': 'bot:play',
   'POST /api/bot/game/:id/chat': 'bot:play',
   'GET /api/bot/game/:id/chat': 'bot:play',
   'GET /api/board/game/stream/:id': 'board:play',
   'POST /api/board/game/:id/move/:usi': 'board:play',
   'POST /api/board/game/:id/resign': 'board:play',
   'POST /api/board/game/:id/abort': 'board:play',
+  'POST /api/board/game/:id/berserk': 'board:play',
   'POST /api/board/game/:id/takeback/:accept': 'board:play',
   'POST /api/board/game/:id/chat': 'board:play',
   'GET /api/board/game/:id/chat': 'board:play',

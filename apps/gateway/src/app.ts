@@ -57,6 +57,7 @@ import stats from './routes/stats.js';
 import stream from './routes/stream.js';
 import watch from './routes/watch.js';
 import web, { type WebOptions } from './routes/web.js';
+import tournaments from './tournaments/plugin.js';
 
 export interface AppOptions {
   readonly config: GatewayConfig;
@@ -177,6 +178,8 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(records);
   await fastify.register(importRoute);
   await fastify.register(playerProfile);
+  // before lishogi's routes: their berserk asks the tournament (tournamentBerserk)
+  await fastify.register(tournaments, { config });
   await fastify.register(lishogi);
   if (extras.bots) {
     const presenceKey = enginePresenceKey(config.queuePrefix);

@@ -102,6 +102,10 @@ export interface GatewayConfig {
    * before the start, a player's gateway takes the start over after this (docs/csa.md)
    */
   readonly csaStartLeaseMs: number;
+  /** the tournament director's tick: starts, results, pairing waves, ends (docs/tournaments.md) */
+  readonly tournamentTickMs: number;
+  /** how long the director's Redis lease lasts unrenewed: another gateway directs after it */
+  readonly tournamentLeaseMs: number;
   /** the move limit of CSA games (Floodgate's Max_Moves, 256): a draw once that many moves are played */
   readonly csaMaxMoves: number;
   /** Floodgate rounds: every this many ms (aligned to the epoch: :00 and :30 for 30 minutes)... */
@@ -257,6 +261,8 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     csaPort: int(env, 'CSA_PORT', 4081),
     csaAgreeTimeoutMs: int(env, 'CSA_AGREE_TIMEOUT_MS', 120_000),
     csaStartLeaseMs: int(env, 'CSA_START_LEASE_MS', 10_000),
+    tournamentTickMs: int(env, 'TOURNAMENT_TICK_MS', 1000),
+    tournamentLeaseMs: int(env, 'TOURNAMENT_LEASE_MS', 10_000),
     csaMaxMoves: int(env, 'CSA_MAX_MOVES', MAX_MOVES),
     csaFloodgateIntervalMs: int(env, 'CSA_FLOODGATE_INTERVAL_MS', 30 * 60_000),
     csaFloodgateSchedule: schedule(env, 'CSA_FLOODGATE_SCHEDULE'),

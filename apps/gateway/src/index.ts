@@ -15,3 +15,4 @@ export { type Bot, BotRegistry } from './domain/bots.js';
 export { LocalDelivery } from './domain/hub.js';
 export { createLogger, REDACT_PATHS, stripToken } from './logger.js';
 export { type RunningGateway, startGateway } from './server.js';
+export { directorLeaseKey } from './tournaments/plugin.js';

@@ -113,6 +113,7 @@ function recordingStore(answers: Partial<Record<keyof LobbyTx | keyof LobbyStore
     accountHolder: record('accountHolder', () => null),
     playersNamed: record('playersNamed', () => []),
     handicapOf: record('handicapOf', () => null),
+    tournamentOf: record('tournamentOf', () => null),
     transaction: async <T>(fn: (t: LobbyTx) => Promise<T>) => {
       calls.push('begin');
       const result = await fn(tx);

@@ -26,6 +26,11 @@ export interface CreateGame {
   readonly maxMoves?: number;
   /** Default false: the players' preferences decide; true for a game whose terms refuse takebacks. */
   readonly noTakebacks?: boolean;
+  /**
+   * A tournament's game (its stream's id): no abort, and an ending before both sides moved stands
+   * (the one who did not move loses, lishogi's arena rule). Takebacks are refused by `noTakebacks`.
+   */
+  readonly tournamentId?: string;
   readonly now: Date;
 }
 
@@ -107,7 +112,15 @@ export interface AnswerTakeback {
   readonly now: Date;
 }
 
+/** A tournament player halves their own main time before their first move (see events.ts Berserked). */
+export interface Berserk {
+  readonly type: 'Berserk';
+  readonly playerId: string;
+  readonly now: Date;
+}
+
 export type GameCommand =
+  | Berserk
   | ProposeTakeback
   | AnswerTakeback
   | CreateGame

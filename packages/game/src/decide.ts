@@ -20,6 +20,7 @@ import {
 } from '@shogi/rules';
 import type {
   Abort,
+  Berserk,
   CheckClock,
   CreateGame,
   DeclareImpasse,
@@ -81,6 +82,8 @@ function decideCommand(command: GameCommand, state: GameState): Decision {
       return checkClock(command, state);
     case 'Abort':
       return abort(command, state);
+    case 'Berserk':
+      return berserk(command, state);
     case 'ProposeTakeback':
       return proposeTakeback(command, state);
     case 'AnswerTakeback':
@@ -142,6 +145,7 @@ function createGame(c: CreateGame, state: GameState): Decision {
         ...(c.illegalMoveLoses === true ? { illegalMoveLoses: true } : {}),
         ...(maxMoves === undefined ? {} : { maxMoves }),
         ...(c.noTakebacks === true ? { noTakebacks: true as const } : {}),
+        ...(c.tournamentId === undefined ? {} : { tournamentId: c.tournamentId }),
       },
     },
   ]);
@@ -200,7 +204,7 @@ function illegalMoveLost(c: SubmitMove, color: ColorName, state: GameState, reas
     data: { submittedSeq: seq, usi: c.usi, ply: c.ply, reason: r },
   });
   const flag = state.clock === null ? null : flagAt(state.clock, state.ply, c.now.getTime());
-  if (flag !== null) return accept([submitted(c, color), rejected('timeout'), flagEnd(flag)]);
+  if (flag !== null) return accept([submitted(c, color), rejected('timeout'), flagEnd(flag, state)]);
   return accept([submitted(c, color), rejected(reason), illegalMoveEnd(color, c.now)]);
 }
 
@@ -219,7 +223,7 @@ function checkClock(c: CheckClock, state: GameState): Decision {
   const { events, state: after } = verdicts(state, state.seq, c.now);
   if (after.status !== 'ongoing' || after.clock === null) return accept(events);
   const flag = flagAt(after.clock, after.ply, c.now.getTime());
-  if (flag !== null) events.push(flagEnd(flag));
+  if (flag !== null) events.push(flagEnd(flag, state));
   return accept(events);
 }
 
@@ -235,6 +239,27 @@ function replayedEnding(c: Resign | Abort | DeclareImpasse, color: ColorName, st
   return { ok: true, events: [], duplicateOf: ending.seq };
 }
 
+/**
+ * lishogi's berserk: in a tournament's game, before one's first move, one's main time is halved.
+ * A second berserk changes nothing (the main time is below the control's already).
+ */
+function berserk(c: Berserk, state: GameState): Decision {
+  if (state.status === 'none') return reject(rejection('unknown_game', 'no such game'));
+  const color = colorOfPlayer(state, c.playerId);
+  if (color === null) return reject(rejection('not_a_player', 'you do not play in this game'));
+  if (state.status === 'ended') return reject(rejection('game_over', 'the game is over'));
+  const clock = state.clock;
+  const tc = clock?.timeControl;
+  if (state.info?.tournamentId == null || clock == null || (tc?.kind !== 'byoyomi' && tc?.kind !== 'fischer'))
+    return reject(rejection('berserk_not_allowed', "only a tournament's timed game has berserk"));
+  const moved = clockStarted(state.ply) || (state.ply === 1 && state.sideToMove !== color);
+  if (moved || state.pending.some((p) => p.color === color))
+    return reject(rejection('berserk_not_allowed', 'berserk only before your first move'));
+  if (tc.mainSeconds === 0) return reject(rejection('berserk_not_allowed', 'no main time to halve'));
+  if (clock[color].mainMs < tc.mainSeconds * 1000) return accept([]);
+  return accept([{ type: 'Berserked', data: { color, at: c.now.toISOString() } }]);
+}
+
 /** Before both first moves, a player who has not moved yet may end the game (lichess's abort). */
 function abort(c: Abort, state: GameState): Decision {
   if (state.status === 'none') return reject(rejection('unknown_game', 'no such game'));
@@ -243,6 +268,8 @@ function abort(c: Abort, state: GameState): Decision {
   const replay = replayedEnding(c, color, state);
   if (replay !== null) return replay;
   if (state.status === 'ended') return reject(rejection('game_over', 'the game is over'));
+  if (state.info?.tournamentId != null)
+    return reject(rejection('abort_not_allowed', 'a tournament game cannot be aborted: make your first move in time'));
   // at ply 1 the side not on move made the first move
   const moved = clockStarted(state.ply) || (state.ply === 1 && state.sideToMove !== color);
   if (moved) return reject(rejection('too_late_to_abort', 'a game can be aborted only before your first move'));
@@ -285,7 +312,7 @@ function declareImpasse(c: DeclareImpasse, state: GameState): Decision {
   if (state.pending.length > 0) return reject(rejection('move_pending', 'your previous move awaits its verdict'));
   // a declaration after one's time ran out comes too late: the game ends on time
   const flag = state.clock === null ? null : flagAt(state.clock, state.ply, c.now.getTime());
-  if (flag !== null) return accept([flagEnd(flag)]);
+  if (flag !== null) return accept([flagEnd(flag, state)]);
   const a = assessImpasse(historyAt(lineOf(state)).position);
   const at = c.now.toISOString();
   return accept([

@@ -73,6 +73,8 @@ export interface GameCreated {
      * a CSA protocol game's). Absent: the players' preferences decide (takeback.ts).
      */
     readonly noTakebacks?: true;
+    /** A tournament's game: the tournament's id (see CreateGame). Absent: a game of its own. */
+    readonly tournamentId?: string;
     /** An imported game: what its record said beside the moves, which its exports say again. Absent: a game played here. */
     readonly record?: RecordNotes;
   };
@@ -234,8 +236,18 @@ export interface TakebackDeclined {
   readonly data: { readonly color: ColorName; readonly at: string };
 }
 
+/**
+ * A tournament player halved their own main time before their first move (lishogi's berserk:
+ * the byoyomi, or the increment, is kept). Only in a tournament's game.
+ */
+export interface Berserked {
+  readonly type: 'Berserked';
+  readonly data: { readonly color: ColorName; readonly at: string };
+}
+
 export type GameEvent =
   | GameCreated
+  | Berserked
   | TakebackProposed
   | TakebackAccepted
   | TakebackDeclined
@@ -258,6 +270,7 @@ export const GAME_EVENT_TYPES = [
   'TakebackProposed',
   'TakebackAccepted',
   'TakebackDeclined',
+  'Berserked',
 ] as const satisfies readonly GameEventType[];
 
 export const isGameEventType = (t: string): t is GameEventType => (GAME_EVENT_TYPES as readonly string[]).includes(t);

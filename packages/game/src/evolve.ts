@@ -55,6 +55,7 @@ export function evolve(state: GameState, event: GameEvent): GameState {
         illegalMoveLoses: d.illegalMoveLoses ?? false,
         maxMoves: d.maxMoves ?? null,
         noTakebacks: d.noTakebacks === true,
+        tournamentId: d.tournamentId ?? null,
       };
       next.sfen = d.initialSfen;
       next.sideToMove = side;
@@ -104,6 +105,14 @@ export function evolve(state: GameState, event: GameEvent): GameState {
     case 'TakebackProposed':
       next.takebackBy = event.data.color;
       return next;
+    case 'Berserked': {
+      const clock = state.clock;
+      if (clock === null) return next;
+      const color = event.data.color;
+      const halved = { ...clock[color], mainMs: Math.floor(clock[color].mainMs / 2) };
+      next.clock = color === 'sente' ? { ...clock, sente: halved } : { ...clock, gote: halved };
+      return next;
+    }
     case 'TakebackDeclined':
       next.takebackBy = null;
       return next;

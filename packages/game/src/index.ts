@@ -26,6 +26,7 @@ export {
 export type {
   Abort,
   AnswerTakeback,
+  Berserk,
   CheckClock,
   CreateGame,
   DeclareImpasse,
@@ -45,6 +46,7 @@ export {
   VersionConflictError,
 } from './event-store.js';
 export {
+  type Berserked,
   END_REASONS,
   type EndReason,
   GAME_EVENT_TYPES,

@@ -38,6 +38,8 @@ const BY_POSITION: ReadonlySet<GameEnded['data']['reason']> = new Set([
  * abort's `abortedBy`.
  */
 export function abortBeforeBothMoved(state: GameState, events: GameEvent[]): GameEvent[] {
+  // a tournament's game has no abort: lishogi scores its `NoStart` as a loss of the one who did not move
+  if (state.info?.tournamentId != null) return events;
   if (!beforeBothMoved(state.ply) || !events.some((e) => e.type === 'GameEnded' && e.data.reason !== 'abort'))
     return events;
   let ply = state.ply;

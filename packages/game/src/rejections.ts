@@ -22,6 +22,10 @@ export const REJECTION_CODES = [
   'unknown_submission',
   /** Abort after one's own first move (or once both sides moved). */
   'too_late_to_abort',
+  /** A tournament's game is never aborted (a player who does not move in time loses it). */
+  'abort_not_allowed',
+  /** Not a tournament's game, no main time to halve, one's first move made, or the game over. */
+  'berserk_not_allowed',
   /** The game's terms or a player's takeback preference refuse takebacks. */
   'takeback_not_allowed',
   /** A takeback proposal is pending already (one at a time). */

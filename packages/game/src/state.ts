@@ -51,6 +51,8 @@ export interface GameInfo {
   readonly maxMoves: number | null;
   /** the game's terms refuse takebacks */
   readonly noTakebacks: boolean;
+  /** null: not a tournament's game */
+  readonly tournamentId: string | null;
 }
 
 export type GameStatus = 'none' | 'ongoing' | 'ended';

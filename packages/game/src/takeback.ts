@@ -71,7 +71,7 @@ export function answerTakeback(c: AnswerTakeback, state: GameState): Decision {
   const now = c.now.getTime();
   // an answer after the side to move's time ran out comes too late: the game ends on time
   const flag = state.clock === null ? null : flagAt(state.clock, state.ply, now);
-  if (flag !== null) return ok([flagEnd(flag)]);
+  if (flag !== null) return ok([flagEnd(flag, state)]);
   const plies = takebackPlies(state, proposer);
   let line: MoveLine = lineOf(state);
   for (let i = 0; i < plies && line.previous !== null; i++) line = line.previous;

@@ -24,15 +24,21 @@ export function verdicts(state: GameState, seq: number, now: Date): { events: Ga
   return { events, state: working };
 }
 
-/** The end of a game whose side to move ran out of time: on time, or aborted before its first move. */
-export const flagEnd = (f: Flag): GameEnded => ({
-  type: 'GameEnded',
-  data: {
-    winner: f.kind === 'timeout' ? opponentOf(f.color) : null,
-    reason: f.kind === 'timeout' ? 'timeout' : 'abort',
-    at: new Date(f.at).toISOString(),
-  },
-});
+/**
+ * The end of a game whose side to move ran out of time: on time, or aborted before its first
+ * move, but in a tournament's game, which is lost on time then too (lishogi's `NoStart`).
+ */
+export function flagEnd(f: Flag, state: GameState): GameEnded {
+  const onTime = f.kind === 'timeout' || state.info?.tournamentId != null;
+  return {
+    type: 'GameEnded',
+    data: {
+      winner: onTime ? opponentOf(f.color) : null,
+      reason: onTime ? 'timeout' : 'abort',
+      at: new Date(f.at).toISOString(),
+    },
+  };
+}
 
 /** The end of a game where an illegal move loses, after `color`'s. */
 export const illegalMoveEnd = (color: ColorName, at: Date): GameEnded => ({
@@ -63,7 +69,7 @@ function verdict(p: PendingMove, state: GameState, now: Date): GameEvent[] {
   // the clock first: a move that came after its time ran out is not looked at
   const timing = state.clock === null ? null : clockAfterMove(state.clock, state.ply, p.receivedAt);
   if (timing?.kind === 'late')
-    return [rejected('timeout'), flagEnd({ kind: timing.flag, color: p.color, at: timing.at })];
+    return [rejected('timeout'), flagEnd({ kind: timing.flag, color: p.color, at: timing.at }, state)];
   // the evolve of this MoveAccepted finds the move played (move-line.ts)
   const { played, history } = playAt(lineOf(state), p.usi);
   if (!played.ok)

@@ -4,7 +4,8 @@
  * WebSocket, seeks and challenges), `read` reads private things (the token list), `admin`
  * creates games directly (operators and tests). `admin` is never granted by a public route:
  * only the operator CLI (`npm run admin:token`) mints a token that holds it. lishogi's scope
- * names (`bot:play`, `board:play`, `challenge:read`, `challenge:write`) guard the routes of
+ * names (`bot:play`, `board:play`, `challenge:read`, `challenge:write`, lichess's
+ * `tournament:write`) guard the routes of
  * its Bot and Board API here as there, so that a client written for it asks for them as it
  * would of lishogi. `csa:play` lets a token be the trip of a CSA login (docs/csa.md), with
  * which an account plays rated games over the CSA protocol.
@@ -15,7 +16,13 @@ import { Id, PlayerName } from './http.js';
 const closed = { additionalProperties: false } as const;
 
 /** lishogi's scopes, for the routes of its Bot and Board API. */
-export const LISHOGI_SCOPES = ['bot:play', 'board:play', 'challenge:read', 'challenge:write'] as const;
+export const LISHOGI_SCOPES = [
+  'bot:play',
+  'board:play',
+  'challenge:read',
+  'challenge:write',
+  'tournament:write',
+] as const;
 /** The CSA front end's scope: a token that holds it is a trip (`LOGIN <username> <game>,<token>`). */
 export const CSA_SCOPES = ['csa:play'] as const;
 export const SCOPES = ['play', 'read', 'admin', ...LISHOGI_SCOPES, ...CSA_SCOPES] as const;

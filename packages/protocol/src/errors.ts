@@ -96,6 +96,7 @@ export const ERRORS = {
   CONFLICT: { status: 409, message: 'The game changed while the request was handled; try again' },
   IDEMPOTENCY_KEY_REUSED: { status: 409, message: 'This idempotency key was used for a different request' },
   TOO_LATE_TO_ABORT: { status: 409, message: 'A game can be aborted only before your first move' },
+  ABORT_NOT_ALLOWED: { status: 409, message: 'A tournament game cannot be aborted' },
   TAKEBACK_NOT_ALLOWED: { status: 409, message: 'Takebacks are off in this game' },
   TAKEBACK_PENDING: { status: 409, message: 'A takeback has been proposed already' },
   NO_MOVE_TO_TAKE_BACK: { status: 409, message: 'You have no move to take back' },
@@ -174,6 +175,31 @@ export const ERRORS = {
   },
   INVALID_RATING_RANGE: { status: 422, message: 'The rating range must have min <= max' },
   AMBIGUOUS_PLAYER: { status: 422, message: 'Several players have this name; give the player id' },
+  // tournaments (a tournament's rejection codes, packages/tournament, map onto these in TOURNAMENT_REJECTION_ERRORS)
+  TOURNAMENT_NOT_FOUND: { status: 404, message: 'No such tournament' },
+  INVALID_TOURNAMENT_DURATION: {
+    status: 400,
+    message: 'The duration is out of bounds, or too short for three games at this clock',
+  },
+  INVALID_TOURNAMENT_START: { status: 400, message: 'The start is in the past, or more than 31 days ahead' },
+  INVALID_TOURNAMENT_TERMS: { status: 400, message: 'The tournament cannot be created with these terms' },
+  ALREADY_JOINED: { status: 409, message: 'You are in this tournament already' },
+  TOURNAMENT_FINISHED: { status: 409, message: 'The tournament is over' },
+  TOURNAMENT_FULL: { status: 409, message: 'The tournament is full' },
+  TOURNAMENT_STARTED: { status: 409, message: 'The tournament has started: a round-robin takes no one more' },
+  TOURNAMENT_NOT_STARTED: { status: 409, message: 'The tournament is not running' },
+  TOURNAMENT_PAUSED: { status: 409, message: 'You paused: you may rejoin once the delay is over' },
+  NOT_IN_TOURNAMENT: { status: 409, message: 'You are not in this tournament' },
+  TOURNAMENT_PASSWORD_WRONG: { status: 403, message: "The tournament's password is wrong" },
+  RATING_TOO_LOW: { status: 403, message: "Your rating is below the tournament's minimum" },
+  TOO_FEW_RATED_GAMES: { status: 403, message: 'You have played fewer rated games than the tournament asks' },
+  BOTS_NOT_ALLOWED: { status: 403, message: 'Bots may not join this tournament' },
+  NOT_TOURNAMENT_CREATOR: { status: 403, message: 'Only its creator may do this' },
+  NO_REMATCH_IN_TOURNAMENT: { status: 409, message: "A tournament's game has no rematch" },
+  NOT_BERSERKABLE: {
+    status: 409,
+    message: 'This game has no berserk (not an arena game that allows it, or moved already)',
+  },
   // analysis by the engine role
   ANALYSIS_NOT_FOUND: {
     status: 404,
@@ -258,8 +284,41 @@ export const REJECTION_ERRORS = {
   move_pending: 'MOVE_PENDING',
   unknown_submission: 'CONFLICT',
   too_late_to_abort: 'TOO_LATE_TO_ABORT',
+  abort_not_allowed: 'ABORT_NOT_ALLOWED',
+  berserk_not_allowed: 'NOT_BERSERKABLE',
   takeback_not_allowed: 'TAKEBACK_NOT_ALLOWED',
   takeback_pending: 'TAKEBACK_PENDING',
   no_move_to_take_back: 'NO_MOVE_TO_TAKE_BACK',
   no_takeback_proposal: 'NO_TAKEBACK_PROPOSAL',
+} as const satisfies Record<string, ErrorCode>;
+
+/**
+ * The tournament aggregate's rejection codes (packages/tournament TOURNAMENT_REJECTION_CODES)
+ * on the wire; the gateway checks at compile time that every code has an entry.
+ */
+export const TOURNAMENT_REJECTION_ERRORS = {
+  unknown_tournament: 'TOURNAMENT_NOT_FOUND',
+  tournament_exists: 'CONFLICT',
+  invalid_clock: 'INVALID_TIME_CONTROL',
+  invalid_duration: 'INVALID_TOURNAMENT_DURATION',
+  invalid_start: 'INVALID_TOURNAMENT_START',
+  invalid_terms: 'INVALID_TOURNAMENT_TERMS',
+  already_joined: 'ALREADY_JOINED',
+  tournament_finished: 'TOURNAMENT_FINISHED',
+  tournament_full: 'TOURNAMENT_FULL',
+  wrong_password: 'TOURNAMENT_PASSWORD_WRONG',
+  min_rating_not_met: 'RATING_TOO_LOW',
+  nb_rated_games_not_met: 'TOO_FEW_RATED_GAMES',
+  bots_not_allowed: 'BOTS_NOT_ALLOWED',
+  paused: 'TOURNAMENT_PAUSED',
+  already_started: 'TOURNAMENT_STARTED',
+  not_joined: 'NOT_IN_TOURNAMENT',
+  not_started: 'TOURNAMENT_NOT_STARTED',
+  not_creator: 'NOT_TOURNAMENT_CREATOR',
+  invalid_pairing: 'CONFLICT',
+  pairings_closed: 'CONFLICT',
+  unknown_game: 'GAME_NOT_FOUND',
+  game_already_scored: 'GAME_OVER',
+  not_berserkable: 'NOT_BERSERKABLE',
+  too_few_players: 'CONFLICT',
 } as const satisfies Record<string, ErrorCode>;

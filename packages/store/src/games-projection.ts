@@ -88,6 +88,8 @@ export function applyToGameRow(patch: GameRowPatch, seq: number, event: GameEven
     case 'ImpasseDeclared':
     case 'TakebackProposed':
     case 'TakebackDeclined':
+    // before the first move: the first-move timer, which the row's deadline holds, is not halved
+    case 'Berserked':
       return next;
     default: {
       const never: never = event;

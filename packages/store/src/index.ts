@@ -79,3 +79,29 @@ export {
 } from './schema.js';
 export * from './stats/index.js';
 export { setTakebackPreference, takebackPreferences } from './takeback-preferences.js';
+export {
+  changedRows,
+  type TournamentPairingRow,
+  type TournamentPlayerRow,
+  type TournamentRow,
+  type TournamentRows,
+  tournamentRowsOf,
+} from './tournaments/projection.js';
+export {
+  activeTournamentIds,
+  endedGames,
+  existingGames,
+  ratingIn,
+  standingRows,
+  tournamentGameRows,
+  tournamentOfGame,
+  tournamentRow,
+  tournamentsByStatus,
+} from './tournaments/queries.js';
+export { rebuildTournaments } from './tournaments/rebuild.js';
+export {
+  appendTournamentEvents,
+  createPgTournamentEventStore,
+  readTournamentStream,
+  writeTournamentRows,
+} from './tournaments/tournament-events.js';

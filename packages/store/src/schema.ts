@@ -81,12 +81,82 @@ export interface TokensTable {
   revoked_at: Date | null;
 }
 
+/** A tournament's stream (migration 0017): positions from the log's one sequence. */
+export interface TournamentEventsTable {
+  tournament_id: string;
+  seq: number;
+  type: string;
+  payload: unknown;
+  recorded_at: ColumnType<Date, Date | string | undefined, never>;
+  global_position: ColumnType<string, never, never>;
+}
+
+/** The tournaments projection (migration 0017), rebuilt from `tournament_events`. */
+export interface TournamentsTable {
+  id: string;
+  name: string;
+  format: string;
+  status: 'created' | 'started' | 'finished';
+  created_by: string;
+  created_by_name: string;
+  starts_at: ColumnType<Date, Date | string, Date | string>;
+  finishes_at: ColumnType<Date, Date | string, Date | string>;
+  started_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  finished_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  terminated: boolean;
+  rated: boolean;
+  nb_players: number;
+  winner_id: string | null;
+  terms: unknown;
+  last_seq: number;
+}
+
+/** A tournament's standings, a row a player (migration 0017). */
+export interface TournamentPlayersTable {
+  tournament_id: string;
+  player_id: string;
+  name: string;
+  bot: boolean;
+  rating: number;
+  paused: boolean;
+  rank: number;
+  score: number;
+  performance: number;
+  fire: boolean;
+  /** lichess's `sheet.scores`: each game's points, the most recent first. */
+  sheet: string;
+  wins: number;
+  draws: number;
+  losses: number;
+}
+
+/** A tournament's games (migration 0017): the mark of a game's tournament. */
+export interface TournamentPairingsTable {
+  game_id: string;
+  tournament_id: string;
+  round: number | null;
+  sente_id: string;
+  gote_id: string;
+  status: 'playing' | 'finished';
+  winner: 'sente' | 'gote' | null;
+  plies: number | null;
+  berserk_sente: boolean;
+  berserk_gote: boolean;
+  forfeit: boolean;
+  paired_at: ColumnType<Date, Date | string, Date | string>;
+  finished_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+}
+
 export interface Database {
   game_events: GameEventsTable;
   games: GamesTable;
   players: PlayersTable;
   accounts: AccountsTable;
   tokens: TokensTable;
+  tournament_events: TournamentEventsTable;
+  tournaments: TournamentsTable;
+  tournament_players: TournamentPlayersTable;
+  tournament_pairings: TournamentPairingsTable;
 }
 
 export type Db = Kysely<Database>;

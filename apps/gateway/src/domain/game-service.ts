@@ -50,6 +50,8 @@ export interface GameOptions {
   readonly maxMoves?: number;
   /** the game refuses takebacks whatever the players' preferences (default: under CSA clock rules) */
   readonly noTakebacks?: boolean;
+  /** a tournament's game: no abort, no rematch, no takebacks (packages/game CreateGame) */
+  readonly tournamentId?: string;
 }
 
 /** A takeback request: propose one, or answer the pending one (`decline` by the proposer withdraws it). */
@@ -110,6 +112,11 @@ export interface GameService {
    * TAKEBACK_PENDING, NO_MOVE_TO_TAKE_BACK, NO_TAKEBACK_PROPOSAL, NOT_A_PLAYER, GAME_OVER...
    */
   takeback(gameId: string, player: Player, action: TakebackAction): Promise<{ seq: number }>;
+  /**
+   * Berserked: a tournament player's main time halved before their first move; `seq` null when
+   * they had berserked already. Throws NOT_BERSERKABLE, NOT_A_PLAYER, GAME_OVER...
+   */
+  berserk(gameId: string, player: Player): Promise<{ seq: number | null }>;
   /** Events seen on the hub: keeps the state of a watched game current. */
   observe(gameId: string, published: readonly unknown[]): void;
   /** An element of a message published on a game's channel, in the wire shape (@shogi/pipeline). */
@@ -208,6 +215,12 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
     abort: (gameId, player, key) => endingCommand(games, gameId, player, key, 'Abort'),
     declareImpasse: (gameId, player, key) => endingCommand(games, gameId, player, key, 'DeclareImpasse'),
     takeback: (gameId, player, action) => takeback(games, gameId, player, action),
+    berserk: async (gameId, player) => {
+      const handled = await run(games, gameId, { type: 'Berserk', playerId: player.id }, 'kept');
+      if (handled.kind !== 'appended') return { seq: null };
+      await published(games, gameId, handled.appended);
+      return { seq: handled.appended[0]?.seq ?? null };
+    },
     observe: (gameId, published) => states.observe(gameId, published as readonly RecordedEvent[]),
     toWire,
   };
@@ -297,6 +310,7 @@ async function createGame(games: Games, body: CreateGameBody, options: GameOptio
     ...(options.illegalMoveLoses === undefined ? {} : { illegalMoveLoses: options.illegalMoveLoses }),
     ...(options.maxMoves === undefined ? {} : { maxMoves: options.maxMoves }),
     ...((options.noTakebacks ?? options.clockRules === 'csa') ? { noTakebacks: true } : {}),
+    ...(options.tournamentId === undefined ? {} : { tournamentId: options.tournamentId }),
   };
   // the id was just drawn at random: its stream is empty, no need to read it (an id drawn
   // earlier and used twice conflicts on the append, and is refused as game_exists)

@@ -114,6 +114,15 @@ export function applyEvent(s: SnapshotState, event: WireEvent): boolean {
     case 'TakebackProposed':
       s.takeback = p.color === 'gote' ? 'gote' : 'sente';
       return true;
+    case 'Berserked': {
+      // the berserker's main time halved, as the game's state does
+      if (s.clock !== null) {
+        const side = p.color === 'gote' ? 'gote' : 'sente';
+        const halved = { ...s.clock[side], mainMs: Math.floor(s.clock[side].mainMs / 2) };
+        s.clock = side === 'sente' ? { ...s.clock, sente: halved } : { ...s.clock, gote: halved };
+      }
+      return true;
+    }
     case 'TakebackDeclined':
       s.takeback = null;
       return true;

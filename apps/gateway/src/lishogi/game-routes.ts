@@ -159,6 +159,27 @@ const gameRoutes: FastifyPluginAsyncTypebox<GameRoutesOptions> = async (app, { a
     );
   }
 
+  app.post(
+    '/:id/berserk',
+    {
+      schema: {
+        tags,
+        summary:
+          "Berserk in an arena game before your first move: your main time halved, a win of 7 moves or more scores one more point (lishogi's)",
+        params: GameIdParams,
+        response: { 200: OkResponse, ...LISHOGI_ERRORS },
+      },
+      config: app.limits.moves,
+    },
+    async (request) => {
+      const player = principalOf(request);
+      const gameId = request.params.id;
+      await seated(gameId, player);
+      await app.tournamentBerserk(gameId, player);
+      return OK;
+    },
+  );
+
   // lishogi has takebacks on the Board API only, as lichess: a bot never asks for one
   if (api === 'board')
     app.post(

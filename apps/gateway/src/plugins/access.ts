@@ -55,6 +55,7 @@ const describe: Readonly<Record<Access, string>> = {
   'board:play': "A token with lishogi's `board:play` scope.",
   'challenge:read': "A token with lishogi's `challenge:read`, `bot:play` or `board:play` scope.",
   'challenge:write': "A token with lishogi's `challenge:write`, `bot:play` or `board:play` scope.",
+  'tournament:write': "A token with lichess's `tournament:write` scope, or `play`, `bot:play` or `board:play`.",
   session: 'A session token (`POST /api/session`).',
   guest: "A guest player's token (`POST /api/players`).",
 };

@@ -32,6 +32,7 @@ import {
   playersNamed,
   ratedGamesBetween,
   rematchesOf,
+  tournamentOfGame,
   withdrawOpenSeeks,
 } from '@shogi/store';
 import type { BotReads, LobbyStore, LobbyTx, PlayingReads, SeekCounts } from '../domain/lobby/ports.js';
@@ -56,6 +57,7 @@ export function lobbyStore(db: Db): LobbyStore {
     },
     playersNamed: (name) => playersNamed(db, name),
     handicapOf: async (gameId) => (await gameSetupOf(db, gameId))?.handicap ?? null,
+    tournamentOf: (gameId) => tournamentOfGame(db, gameId),
     transaction: (fn) => lobby.transaction().execute((trx) => fn(inTransaction(trx))),
   };
 }

@@ -27,6 +27,7 @@ const SENTENCES: Partial<Readonly<Record<ErrorCode, string>>> = {
   MOVE_PENDING: 'Your previous move is still being checked.',
   CONFLICT: 'The game changed meanwhile: please try again.',
   TOO_LATE_TO_ABORT: 'A game can be aborted only before your first move.',
+  ABORT_NOT_ALLOWED: 'A tournament game cannot be aborted: make your first move in time.',
   TOO_MANY_CONNECTIONS: 'Too many pages are open on this server: close a few and reload.',
   RATE_LIMITED: 'You are going too fast: wait a few seconds and try again.',
   ILLEGAL_MOVE: 'This move is not allowed here.',

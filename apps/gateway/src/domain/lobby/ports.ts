@@ -169,6 +169,8 @@ export interface RematchTx extends AnswerTx {
 export interface RematchStore extends Transactional<RematchTx> {
   /** the handicap the game was played with, which its view does not show */
   handicapOf(gameId: string): Promise<string | null>;
+  /** the tournament the game was played in, or null: a tournament's games have no rematch */
+  tournamentOf(gameId: string): Promise<string | null>;
 }
 
 export interface LobbyTx extends SeekTx, ChallengeTx, RematchTx {}

@@ -76,6 +76,8 @@ async function previousGame(deps: RematchDeps, player: Player, gameId: string): 
     view.players.sente.id === player.id ? 'sente' : view.players.gote.id === player.id ? 'gote' : null;
   if (mySide === null) throw new ApiError('NOT_A_PLAYER');
   if (view.status !== 'ended') throw new ApiError('GAME_NOT_ENDED');
+  if ((await deps.store.tournamentOf(gameId)) !== null)
+    throw new ApiError('NO_REMATCH_IN_TOURNAMENT', 'the tournament pairs your next game');
   const opponent = view.players[other(mySide)];
   const handicap = await deps.store.handicapOf(gameId);
   return { gameId, view, mySide, opponent, handicap };

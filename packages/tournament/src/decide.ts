@@ -1,0 +1,196 @@
+/**
+ * `decide`: what a command makes happen, as events, or why it is refused. Pure: the time is the
+ * command's, pairings come made (the pairers), passwords come hashed (the edge).
+ */
+import type { ColorName } from '@shogi/rules';
+import { pairingsClosed } from './arena-pairer.js';
+import type {
+  Berserk,
+  CreateTournament,
+  JoinTournament,
+  PairPlayers,
+  ScoreGame,
+  TournamentCommand,
+  WithdrawFromTournament,
+} from './commands.js';
+import type { TournamentEvent } from './events.js';
+import { PAUSE_RULES, remainingPauseSeconds } from './pause.js';
+import { tournamentRejection as reject, type TournamentRejection } from './rejections.js';
+import { currentRobinRound, robinRounds } from './robin-pairer.js';
+import { standingsOf } from './standings.js';
+import type { TournamentState } from './state.js';
+import { finishesAt, validateTerms } from './terms.js';
+
+export type TournamentDecision =
+  | { readonly ok: true; readonly events: readonly TournamentEvent[] }
+  | { readonly ok: false; readonly rejection: TournamentRejection };
+
+const accept = (...events: TournamentEvent[]): TournamentDecision => ({ ok: true, events });
+const refuse = (rejection: TournamentRejection): TournamentDecision => ({ ok: false, rejection });
+const other = (c: ColorName): ColorName => (c === 'sente' ? 'gote' : 'sente');
+
+function create(c: CreateTournament, s: TournamentState): TournamentDecision {
+  if (s.status !== 'none') return refuse(reject('tournament_exists', `tournament ${c.tournamentId} exists`));
+  const bad = validateTerms(c.terms, c.now);
+  if (bad !== null) return refuse(bad);
+  return accept({
+    type: 'TournamentCreated',
+    data: { tournamentId: c.tournamentId, createdBy: c.createdBy, terms: c.terms, at: c.now.toISOString() },
+  });
+}
+
+function join(c: JoinTournament, s: TournamentState): TournamentDecision {
+  const terms = s.terms;
+  if (terms === null) return refuse(reject('unknown_tournament', 'no such tournament'));
+  if (s.status === 'finished') return refuse(reject('tournament_finished', 'the tournament is over'));
+  const known = s.players.get(c.player.id);
+  if (known !== undefined && !known.paused)
+    return refuse(reject('already_joined', 'you are in this tournament already'));
+  if (s.status === 'started' && terms.format === 'robin' && known === undefined)
+    return refuse(reject('already_started', 'a round-robin takes no one once it has started'));
+  if (known === undefined && s.players.size >= terms.maxPlayers)
+    return refuse(reject('tournament_full', `the tournament is full (${terms.maxPlayers} players)`));
+  if (terms.passwordHash !== null && c.passwordHash !== terms.passwordHash)
+    return refuse(reject('wrong_password', 'the password is wrong'));
+  if (c.player.bot && !terms.botsAllowed)
+    return refuse(reject('bots_not_allowed', 'bots may not join this tournament'));
+  const { minRating, nbRatedGame } = terms.conditions;
+  if (minRating !== undefined && c.player.rating < minRating)
+    return refuse(
+      reject('min_rating_not_met', `a rating of at least ${minRating} is needed; yours is ${c.player.rating}`),
+    );
+  if (nbRatedGame !== undefined && c.ratedGames < nbRatedGame)
+    return refuse(reject('nb_rated_games_not_met', `${nbRatedGame} rated games are needed; you have ${c.ratedGames}`));
+  if (known !== undefined) {
+    const left = remainingPauseSeconds(known, terms.clock, c.now);
+    if (left > 0) return refuse(reject('paused', `you paused: you may rejoin in ${left} s`));
+  }
+  return accept({ type: 'PlayerJoined', data: { player: c.player, at: c.now.toISOString() } });
+}
+
+function withdraw(c: WithdrawFromTournament, s: TournamentState): TournamentDecision {
+  if (s.status === 'none') return refuse(reject('unknown_tournament', 'no such tournament'));
+  if (s.status === 'finished') return refuse(reject('tournament_finished', 'the tournament is over'));
+  const p = s.players.get(c.playerId);
+  if (p === undefined) return refuse(reject('not_joined', 'you are not in this tournament'));
+  const at = c.now.toISOString();
+  if (s.status === 'created') return accept({ type: 'PlayerWithdrew', data: { playerId: c.playerId, at } });
+  if (p.paused) return accept();
+  const rank = standingsOf(s).find((st) => st.player.id === c.playerId)?.rank ?? Number.POSITIVE_INFINITY;
+  const delayed = rank <= PAUSE_RULES.delayedRanks;
+  return accept({ type: 'PlayerPaused', data: { playerId: c.playerId, at, reason: 'withdrew', delayed } });
+}
+
+function pair(c: PairPlayers, s: TournamentState): TournamentDecision {
+  if (s.status !== 'started' || s.terms === null) return refuse(reject('not_started', 'the tournament is not running'));
+  if (s.terms.format === 'arena' && pairingsClosed(s, c.now))
+    return refuse(reject('pairings_closed', 'no more pairings so close to the end'));
+  if (c.pairings.length === 0) return accept();
+  const seen = new Set<string>();
+  for (const p of c.pairings) {
+    if (s.pairings.has(p.gameId) || seen.has(p.gameId))
+      return refuse(reject('invalid_pairing', `game ${p.gameId} is paired already`));
+    seen.add(p.gameId);
+    for (const id of [p.sente, p.gote]) {
+      const player = s.players.get(id);
+      if (player === undefined) return refuse(reject('invalid_pairing', `${id} is not in the tournament`));
+      if (player.paused && s.terms.format === 'arena') return refuse(reject('invalid_pairing', `${id} is paused`));
+      if (s.playing.has(id) || seen.has(`player:${id}`))
+        return refuse(reject('invalid_pairing', `${id} is playing already`));
+      seen.add(`player:${id}`);
+    }
+    if (p.sente === p.gote) return refuse(reject('invalid_pairing', 'a player cannot meet themselves'));
+  }
+  return accept({ type: 'PlayersPaired', data: { pairings: c.pairings, at: c.now.toISOString() } });
+}
+
+function berserk(c: Berserk, s: TournamentState): TournamentDecision {
+  if (s.status !== 'started' || s.terms === null) return refuse(reject('not_started', 'the tournament is not running'));
+  if (!s.terms.berserkable || s.terms.format !== 'arena')
+    return refuse(reject('not_berserkable', 'this tournament has no berserk'));
+  const p = s.pairings.get(c.gameId);
+  if (p === undefined) return refuse(reject('unknown_game', `game ${c.gameId} is not this tournament's`));
+  if (p.result !== undefined) return refuse(reject('game_already_scored', 'the game is over'));
+  const color = p.sente === c.playerId ? 'sente' : p.gote === c.playerId ? 'gote' : null;
+  if (color === null) return refuse(reject('not_joined', 'you do not play this game'));
+  if (p.berserk[color]) return accept();
+  return accept({ type: 'PlayerBerserked', data: { gameId: c.gameId, color, at: c.now.toISOString() } });
+}
+
+function score(c: ScoreGame, s: TournamentState): TournamentDecision {
+  // lila and lishogi count a game only while the tournament runs (`finishGame` on a started one)
+  if (s.status === 'finished')
+    return refuse(reject('tournament_finished', 'the tournament is over: the game does not count'));
+  if (s.status !== 'started') return refuse(reject('not_started', 'the tournament is not running'));
+  const p = s.pairings.get(c.gameId);
+  if (p === undefined) return refuse(reject('unknown_game', `game ${c.gameId} is not this tournament's`));
+  if (p.result !== undefined) return refuse(reject('game_already_scored', `game ${c.gameId} is scored already`));
+  if (!Number.isSafeInteger(c.plies) || c.plies < 0)
+    return refuse(reject('invalid_pairing', 'plies must be a whole number'));
+  const at = c.now.toISOString();
+  const events: TournamentEvent[] = [];
+  if (s.terms?.format === 'arena' && s.terms.berserkable)
+    for (const color of ['sente', 'gote'] as const)
+      if (c.berserk?.[color] === true && !p.berserk[color])
+        events.push({ type: 'PlayerBerserked', data: { gameId: c.gameId, color, at } });
+  events.push({ type: 'GameScored', data: { gameId: c.gameId, winner: c.winner, plies: c.plies, at } });
+  if (c.noStartBy !== undefined && s.terms?.format === 'arena') {
+    const playerId = c.noStartBy === 'sente' ? p.sente : p.gote;
+    if (s.players.get(playerId)?.paused === false)
+      events.push({ type: 'PlayerPaused', data: { playerId, at, reason: 'no_start', delayed: false } });
+  }
+  return accept(...events);
+}
+
+export function decideTournament(c: TournamentCommand, s: TournamentState): TournamentDecision {
+  switch (c.type) {
+    case 'CreateTournament':
+      return create(c, s);
+    case 'JoinTournament':
+      return join(c, s);
+    case 'WithdrawFromTournament':
+      return withdraw(c, s);
+    case 'StartTournament': {
+      if (s.status === 'none') return refuse(reject('unknown_tournament', 'no such tournament'));
+      if (s.status !== 'created') return refuse(reject('already_started', 'the tournament has started already'));
+      if (s.terms !== null && c.now.getTime() < Date.parse(s.terms.startsAt))
+        return refuse(reject('not_started', 'the tournament starts later'));
+      if (s.terms?.format === 'robin' && s.players.size < 2)
+        return refuse(reject('too_few_players', 'a round-robin needs two players'));
+      return accept({ type: 'TournamentStarted', data: { at: c.now.toISOString() } });
+    }
+    case 'PairPlayers':
+      return pair(c, s);
+    case 'Berserk':
+      return berserk(c, s);
+    case 'ScoreGame':
+      return score(c, s);
+    case 'ForfeitGame': {
+      if (s.terms?.format !== 'robin') return refuse(reject('invalid_pairing', 'only a round-robin game is forfeited'));
+      const winner = other(c.absent);
+      const checked = score({ type: 'ScoreGame', gameId: c.gameId, winner, plies: 0, now: c.now }, s);
+      if (!checked.ok) return checked;
+      return accept({
+        type: 'GameScored',
+        data: { gameId: c.gameId, winner, plies: 0, at: c.now.toISOString(), forfeit: true },
+      });
+    }
+    case 'FinishTournament': {
+      if (s.status !== 'started' || s.terms === null)
+        return refuse(reject('not_started', 'the tournament is not running'));
+      const over =
+        c.now.getTime() >= finishesAt(s.terms).getTime() ||
+        (s.terms.format === 'robin' && s.playing.size === 0 && currentRobinRound(s) >= robinRounds(s));
+      if (!over) return refuse(reject('not_started', 'the tournament runs until its end'));
+      return accept({ type: 'TournamentFinished', data: { at: c.now.toISOString() } });
+    }
+    case 'TerminateTournament': {
+      if (s.status === 'none') return refuse(reject('unknown_tournament', 'no such tournament'));
+      if (s.status === 'finished') return refuse(reject('tournament_finished', 'the tournament is over'));
+      if (s.createdBy?.id !== c.by) return refuse(reject('not_creator', 'only its creator may terminate a tournament'));
+      return accept({ type: 'TournamentTerminated', data: { by: c.by, at: c.now.toISOString() } });
+    }
+    default:
+      return c satisfies never;
+  }
+}

@@ -1,0 +1,112 @@
+/** The tournament aggregate (arena and round-robin) and its pairers: pure, no I/O. */
+export {
+  ARENA_RULES,
+  arenaPairer,
+  bestPairings,
+  pairingsClosed,
+  pairingsClosedSeconds,
+  waitSeconds,
+  waveIsDue,
+} from './arena-pairer.js';
+export {
+  TournamentCommandHandler,
+  type TournamentCommandHandlerOptions,
+  type TournamentCommandRequest,
+  TournamentConflictsError,
+  type TournamentHandled,
+} from './command-handler.js';
+export type {
+  Berserk,
+  CreateTournament,
+  FinishTournament,
+  ForfeitGame,
+  JoinTournament,
+  PairPlayers,
+  ScoreGame,
+  StartTournament,
+  TerminateTournament,
+  TournamentCommand,
+  WithdrawFromTournament,
+} from './commands.js';
+export { decideTournament, type TournamentDecision } from './decide.js';
+export { type TournamentDecider, tournamentDecider } from './decider.js';
+export {
+  InMemoryTournamentEventStore,
+  isTournamentVersionConflict,
+  type RecordedTournamentEvent,
+  type TournamentEventStore,
+  TournamentVersionConflictError,
+} from './event-store.js';
+export {
+  type Entrant,
+  type GameScored,
+  isTournamentEventType,
+  type Pairing,
+  type PlayerBerserked,
+  type PlayerJoined,
+  type PlayerPaused,
+  type PlayersPaired,
+  type PlayerWithdrew,
+  TOURNAMENT_EVENT_TYPES,
+  type TournamentCreated,
+  type TournamentEvent,
+  type TournamentEventType,
+  type TournamentFinished,
+  type TournamentStarted,
+  type TournamentTerminated,
+} from './events.js';
+export { evolveTournament, foldTournament } from './evolve.js';
+export type { Pairer, PairingRequest, ProposedPairing } from './pairer.js';
+export { PAIRERS } from './pairers.js';
+export { nextPauseCount, PAUSE_RULES, pauseDelaySeconds, remainingPauseSeconds } from './pause.js';
+export {
+  isTournamentRejectionCode,
+  TOURNAMENT_REJECTION_CODES,
+  type TournamentRejection,
+  type TournamentRejectionCode,
+  tournamentRejection,
+} from './rejections.js';
+export {
+  bergerRound,
+  bergerTable,
+  currentRobinRound,
+  robinPairer,
+  robinRoundDeadline,
+  robinRounds,
+  robinSeeds,
+} from './robin-pairer.js';
+export {
+  BERSERK_MIN_PLIES,
+  LONG_GAME_PLIES,
+  QUICK_DRAW_PLIES,
+  type ScoreFlag,
+  type ScoringRules,
+  type Sheet,
+  type SheetGame,
+  type SheetResult,
+  type SheetScore,
+  sheetOf,
+  sheetScoresString,
+} from './sheet.js';
+export { PERFORMANCE_SPREAD, ranksOf, type Standing, scoringRulesOf, standingsOf } from './standings.js';
+export {
+  colorOf,
+  initialTournamentState,
+  type PairingEntry,
+  type PlayerEntry,
+  type TournamentState,
+  type TournamentStatus,
+  waitingPlayers,
+} from './state.js';
+export {
+  estimatedGameSeconds,
+  finishesAt,
+  MIN_GAMES_PER_ARENA,
+  TERMS_LIMITS,
+  TOURNAMENT_FORMATS,
+  type TournamentClock,
+  type TournamentConditions,
+  type TournamentFormat,
+  type TournamentTerms,
+  validateTerms,
+} from './terms.js';
