@@ -170,7 +170,11 @@ describe('the board', () => {
     expect(await watcher.locator('.player-bar.bottom .name').textContent()).toBe('board-ben');
     expect(await watcher.locator('.stand.bottom .hand').getAttribute('class')).toMatch(/hand-gote/);
     expect(await watcher.locator('.board-tools .flip').getAttribute('aria-pressed')).toBe('true');
+    // the kings keep their owners' glyphs whichever way the board is turned: sente's 玉, gote's 王
+    const kingGlyph = (owner: string) => watcher.locator(`.board [aria-label$=", ${owner} king"] .kanji`).textContent();
+    expect([await kingGlyph('sente'), await kingGlyph('gote')]).toEqual(['玉', '王']);
     await watcher.keyboard.press('f');
+    expect([await kingGlyph('sente'), await kingGlyph('gote')]).toEqual(['玉', '王']);
     expect(await firstSquare()).toBe('9a');
 
     for (const name of ['board-game.png', 'board-game-phone.png', 'board-promotion.png'])

@@ -57,7 +57,7 @@ export function boardElement(state: BoardState, o: BoardOptions): HTMLElement {
       ? h(
           'span',
           { class: `piece ${side}`, 'data-piece': piece.type },
-          pieceSvg(piece.type, piece.gote !== o.flipped, o.style),
+          pieceSvg(piece.type, piece.gote !== o.flipped, o.style, piece.gote),
         )
       : null;
     if (o.mini) return h('div', { class: classes.join(' ') }, content);

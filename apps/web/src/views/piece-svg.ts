@@ -7,7 +7,11 @@
 import { s } from '../dom.js';
 import { isPromoted, PENTAGON, type PieceStyle, pieceGlyph, pieceScale } from '../shogi/pieces.js';
 
-export function pieceSvg(type: number, gote: boolean, style: PieceStyle): Element {
+/**
+ * `turned`: drawn pointing down (gote's pieces, or sente's on a flipped board); `gote`: whose
+ * piece it is, which decides the king's glyph whichever way the board is turned.
+ */
+export function pieceSvg(type: number, turned: boolean, style: PieceStyle, gote = turned): Element {
   const scale = pieceScale(type);
   const promoted = isPromoted(type);
   const kanji = pieceGlyph(type, gote, 'kanji');
@@ -25,7 +29,7 @@ export function pieceSvg(type: number, gote: boolean, style: PieceStyle): Elemen
     { class: 'koma', viewBox: '0 0 100 100', 'aria-hidden': 'true', focusable: 'false' },
     s(
       'g',
-      { transform: `translate(50 50)${gote ? ' rotate(180)' : ''} scale(${scale}) translate(-50 -50)` },
+      { transform: `translate(50 50)${turned ? ' rotate(180)' : ''} scale(${scale}) translate(-50 -50)` },
       s('polygon', { class: 'koma-body', points: PENTAGON }),
       ...text.filter((t): t is Element => t !== null),
     ),
