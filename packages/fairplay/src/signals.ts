@@ -25,7 +25,7 @@ import {
 export const SPEEDS = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'] as const;
 export type Speed = (typeof SPEEDS)[number];
 
-/** A score as the engine gave it, from the side to move: centipawns or mate in n (negative: mated). */
+/** A score as the engine gave it, from the side to move: centipawns or mate in n plies (negative or 0: mated). */
 export type EngineScore =
   | { readonly kind: 'cp'; readonly value: number }
   | { readonly kind: 'mate'; readonly value: number };
@@ -39,6 +39,12 @@ export interface PlayerMove {
   readonly before: EngineScore;
   /** the engine's score of the position after the move, from the opponent's side (to move) */
   readonly after: EngineScore;
+  /**
+   * The score of the engine's own line for the move played, from the player's side, when the
+   * move is among its choices: the loss is then read from one search (best line less this one),
+   * not from two searches of two positions, which disagree by more than an engine's move loses.
+   */
+  readonly playedLine?: EngineScore;
   /** time the player took, from the log; null where the game has no clock */
   readonly timeMs: number | null;
   /** made after the player's main time had run out (byoyomi, or a correspondence period) */
@@ -90,13 +96,13 @@ export interface Flags {
 }
 
 const capped = (score: EngineScore): number => {
-  if (score.kind === 'mate') return score.value >= 0 ? SCORE_CAP_CP : -SCORE_CAP_CP;
+  if (score.kind === 'mate') return score.value > 0 ? SCORE_CAP_CP : -SCORE_CAP_CP;
   return Math.max(-SCORE_CAP_CP, Math.min(SCORE_CAP_CP, score.value));
 };
 
-/** A move's loss: the best score before it minus what it left, both from the mover's side, never below 0. */
-export const centipawnLoss = (move: Pick<PlayerMove, 'before' | 'after'>): number =>
-  Math.max(0, capped(move.before) + capped(move.after));
+/** A move's loss: the best score before it minus what it left (its own line's score when known), from the mover's side, never below 0. */
+export const centipawnLoss = (move: Pick<PlayerMove, 'before' | 'after' | 'playedLine'>): number =>
+  Math.max(0, capped(move.before) - (move.playedLine === undefined ? -capped(move.after) : capped(move.playedLine)));
 
 export const mean = (xs: readonly number[]): number =>
   xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -42,6 +42,10 @@ describe('centipawn loss', () => {
     expect(centipawnLoss({ before: cp(100), after: cp(50) })).toBe(150);
     expect(centipawnLoss({ before: cp(100), after: cp(-300) })).toBe(0);
   });
+  it('reads the loss of a move among the engine choices from its own line, not from the next position', () => {
+    expect(centipawnLoss({ before: cp(100), after: cp(200), playedLine: cp(80) })).toBe(20);
+    expect(centipawnLoss({ before: cp(100), after: cp(200), playedLine: cp(100) })).toBe(0);
+  });
   it('caps scores at 1000 cp and counts a mate as the cap (lila Eval.Cp ceiling)', () => {
     expect(centipawnLoss({ before: { kind: 'mate', value: 3 }, after: cp(0) })).toBe(1000);
     expect(centipawnLoss({ before: cp(5000), after: cp(2000) })).toBe(2000);

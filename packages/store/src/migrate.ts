@@ -19,6 +19,7 @@ import * as m0013 from './migrations/0013_bot_accounts.js';
 import * as m0014 from './migrations/0014_game_events_partitioned.js';
 import * as m0015 from './migrations/0015_imported_source.js';
 import * as m0016 from './migrations/0016_takeback_preference.js';
+import * as m0030 from './migrations/0030_fair_play.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0014_game_events_partitioned': m0014,
   '0015_imported_source': m0015,
   '0016_takeback_preference': m0016,
+  '0030_fair_play': m0030,
   '0009_ratings': m0009,
   '0008_accounts': m0008,
 };

@@ -9,7 +9,8 @@ import { UsiError } from './errors.js';
 import { PriorityQueue } from './queue.js';
 
 /** Priorities for `run`: higher goes first. */
-export const PRIORITY = { move: 10, analysis: 0 } as const;
+// fair play's screening waits behind both: it runs only on engines nobody else asked for
+export const PRIORITY = { move: 10, analysis: 0, screening: -10 } as const;
 
 export interface EnginePoolConfig {
   /** How many engines run at once. */

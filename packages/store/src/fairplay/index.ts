@@ -1,0 +1,4 @@
+export * from './account-log.js';
+export * from './assessments.js';
+export * from './schema.js';
+export * from './selection.js';
