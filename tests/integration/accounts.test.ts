@@ -65,6 +65,7 @@ function configFor(overrides: Partial<GatewayConfig> = {}): GatewayConfig {
       chat: NO_LIMIT,
       imports: NO_LIMIT,
       exports: NO_LIMIT,
+      reports: NO_LIMIT,
     },
     ...overrides,
   };
@@ -609,6 +610,7 @@ describe('rate limits', () => {
           chat: NO_LIMIT,
           imports: NO_LIMIT,
           exports: NO_LIMIT,
+          reports: NO_LIMIT,
         },
       }),
       createLogger({ level: 'trace' }, sink),

@@ -44,6 +44,7 @@ beforeAll(async () => {
         chat: NO_LIMIT,
         imports: NO_LIMIT,
         exports: NO_LIMIT,
+        reports: NO_LIMIT,
       },
     },
   });

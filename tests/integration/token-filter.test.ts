@@ -115,6 +115,7 @@ beforeAll(async () => {
       chat: NO_LIMIT,
       imports: NO_LIMIT,
       exports: NO_LIMIT,
+      reports: NO_LIMIT,
     },
   });
   await createPlayer(stack.db, { id: randomUUID(), name: 'before', tokenHash: sha256(before.guest) });

@@ -41,6 +41,7 @@ import spectators from './plugins/spectators.js';
 import accounts from './routes/accounts.js';
 import analysis from './routes/analysis.js';
 import bots from './routes/bots.js';
+import fairplay from './routes/fairplay.js';
 import gameRoutes from './routes/games.js';
 import health from './routes/health.js';
 import importRoute from './routes/import.js';
@@ -171,6 +172,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(records);
   await fastify.register(importRoute);
   await fastify.register(playerProfile);
+  await fastify.register(fairplay);
   await fastify.register(lishogi);
   if (extras.bots) {
     const presenceKey = enginePresenceKey(config.queuePrefix);

@@ -2,6 +2,7 @@ export * from './accounts.js';
 export * from './analysis.js';
 export * from './bots.js';
 export * from './errors.js';
+export * from './fairplay.js';
 export * from './http.js';
 export * from './lobby.js';
 export * from './names.js';

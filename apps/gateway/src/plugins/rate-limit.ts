@@ -76,6 +76,7 @@ export default fp<{ config: GatewayConfig }>(
       chat: byAccount,
       imports: byAccount,
       exports: byIp,
+      reports: byAccount,
     };
     const names = Object.keys(keys) as (keyof RateLimits)[];
     // the bots this server runs play many games at once on one token each: the limits meant

@@ -26,8 +26,6 @@ export type FairplayEvent =
         readonly victimId: string;
         readonly category: string;
         readonly points: number;
-        /** the seq of the EngineMarked this refund follows */
-        readonly markSeq: number;
       };
     };
 export type FairplayEventType = FairplayEvent['type'];
