@@ -246,3 +246,24 @@ describe('reports', () => {
     ]);
   });
 });
+
+describe('a marked account', () => {
+  test('is on no leaderboard, and back on it once unmarked', async () => {
+    // 1. two accounts with settled ratings, on the blitz leaderboard
+    const a = await person(stack, 'Leader', ['play']);
+    const b = await person(stack, 'Second', ['play']);
+    await settle(a, b, 20);
+    const board = async () => {
+      const res = await call(stack.app, 'GET', '/api/leaderboards/blitz');
+      return (res.body.players as { playerId: string }[]).map((e) => e.playerId);
+    };
+    await until('both on the leaderboard', async () => ((await board()).includes(a.id) ? true : null));
+    // 2. marked: off the leaderboard; unmarked: back
+    const mod = await modToken(stack.db);
+    await call(stack.app, 'POST', `/api/mod/${a.username}/engine`, { reason: 'test' }, bearer(mod.token));
+    expect(await board()).not.toContain(a.id);
+    expect(await board()).toContain(b.id);
+    await call(stack.app, 'DELETE', `/api/mod/${a.username}/engine`, { reason: 'test' }, bearer(mod.token));
+    expect(await board()).toContain(a.id);
+  });
+});
