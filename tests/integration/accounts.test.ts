@@ -67,6 +67,7 @@ function configFor(overrides: Partial<GatewayConfig> = {}): GatewayConfig {
       exports: NO_LIMIT,
       positionAnalysis: NO_LIMIT,
       positionAnalysisPerIp: NO_LIMIT,
+      reports: NO_LIMIT,
     },
     ...overrides,
   };
@@ -613,6 +614,7 @@ describe('rate limits', () => {
           exports: NO_LIMIT,
           positionAnalysis: NO_LIMIT,
           positionAnalysisPerIp: NO_LIMIT,
+          reports: NO_LIMIT,
         },
       }),
       createLogger({ level: 'trace' }, sink),

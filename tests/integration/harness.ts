@@ -141,7 +141,7 @@ export interface Stack {
 const adminTokens = new WeakMap<FastifyInstance, string>();
 
 /** An operator account with an admin-scoped token, as `npm run admin:token` makes one. */
-export async function mintAdminToken(db: Db): Promise<string> {
+export async function mintAdminToken(db: Db, scope: 'admin' | 'mod' = 'admin'): Promise<string> {
   const id = randomUUID();
   const username = `operator-${randomBytes(4).toString('hex')}`;
   await createAccount(db, { id, name: username, username, passwordHash: '!' });
@@ -150,9 +150,9 @@ export async function mintAdminToken(db: Db): Promise<string> {
     id: randomUUID(),
     playerId: id,
     kind: 'personal',
-    name: 'admin',
+    name: scope,
     tokenHash: createHash('sha256').update(token).digest('hex'),
-    scopes: ['admin'],
+    scopes: [scope],
     expiresAt: null,
   });
   return token;

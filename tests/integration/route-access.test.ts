@@ -7,10 +7,10 @@
  */
 import { type Access, accessOf, BotRegistry, ROUTE_ACCESS } from '@shogi/gateway';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { bearer, call, type Stack, startStack } from './harness.js';
+import { bearer, call, mintAdminToken, type Stack, startStack } from './harness.js';
 
 let stack: Stack;
-let tokens: Record<'guest' | 'session' | 'readOnly' | 'playOnly' | 'botPlay' | 'boardPlay' | 'admin', string>;
+let tokens: Record<'guest' | 'session' | 'readOnly' | 'playOnly' | 'botPlay' | 'boardPlay' | 'admin' | 'mod', string>;
 interface Operation {
   readonly method: 'GET' | 'POST' | 'DELETE';
   /** as Fastify registers it: `/api/games/:id` */
@@ -49,6 +49,7 @@ beforeAll(async () => {
     botPlay: await personal(['bot:play']),
     boardPlay: await personal(['board:play']),
     admin: stack.adminToken,
+    mod: await mintAdminToken(stack.db, 'mod'),
   };
   const doc = (await call(stack.app, 'GET', '/docs/json')).body as {
     paths: Record<string, Record<string, { 'x-access'?: unknown }>>;
@@ -76,6 +77,7 @@ const lacking: Record<Exclude<Access, 'public' | 'token'>, { token: keyof typeof
   play: { token: 'readOnly', code: 'INSUFFICIENT_SCOPE' },
   read: { token: 'playOnly', code: 'INSUFFICIENT_SCOPE' },
   admin: { token: 'session', code: 'ADMIN_REQUIRED' },
+  mod: { token: 'admin', code: 'MOD_REQUIRED' },
   session: { token: 'guest', code: 'SESSION_REQUIRED' },
   guest: { token: 'session', code: 'GUEST_TOKEN_REQUIRED' },
   'bot:play': { token: 'boardPlay', code: 'INSUFFICIENT_SCOPE' },
@@ -89,6 +91,7 @@ const fitting: Record<Exclude<Access, 'public'>, keyof typeof tokens> = {
   play: 'playOnly',
   read: 'readOnly',
   admin: 'admin',
+  mod: 'mod',
   session: 'session',
   guest: 'guest',
   'bot:play': 'botPlay',

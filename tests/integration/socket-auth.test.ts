@@ -46,6 +46,7 @@ beforeAll(async () => {
         exports: NO_LIMIT,
         positionAnalysis: NO_LIMIT,
         positionAnalysisPerIp: NO_LIMIT,
+        reports: NO_LIMIT,
       },
     },
   });

@@ -117,6 +117,7 @@ beforeAll(async () => {
       exports: NO_LIMIT,
       positionAnalysis: NO_LIMIT,
       positionAnalysisPerIp: NO_LIMIT,
+      reports: NO_LIMIT,
     },
   });
   await createPlayer(stack.db, { id: randomUUID(), name: 'before', tokenHash: sha256(before.guest) });

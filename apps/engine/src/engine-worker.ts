@@ -15,6 +15,7 @@ import {
   type EnginePresence,
   enginePresenceKey,
   POSITION_QUEUE,
+  SCREENING_QUEUE,
 } from '@shogi/engine-bots';
 import { closeClient, onCluster, publish, queuePrefix, type RedisTarget, redisClient } from '@shogi/redis';
 import { createDb } from '@shogi/store';
@@ -27,7 +28,13 @@ import { storePorts } from './analysis/store-ports.js';
 import { engineMove } from './engine-move.js';
 import { resourcesOf, startEnginePool } from './engine-pool.js';
 import { startPositionWorker } from './positions/position-worker.js';
-import type { EngineSettings } from './settings.js';
+import {
+  poolScreener,
+  type RunningScreening,
+  startScreening,
+  storeScreeningPorts,
+} from './screening/screening-worker.js';
+import { DEFAULT_SCREENING_DEPTH, type EngineSettings } from './settings.js';
 
 export interface EngineWorkerOptions extends RedisTarget {
   /** BullMQ key prefix, as the gateway's (QUEUE_PREFIX) */
@@ -44,6 +51,8 @@ export interface RunningEngineWorker {
   /** as the engine gave it in `id name` */
   readonly engineName: string;
   readonly pool: EnginePool;
+  /** fair play's screening of rated games: `sweep()` queues the games to screen now */
+  readonly screening: RunningScreening;
   /** Stops taking jobs, lets the running ones finish, then quits the engines. */
   close(): Promise<void>;
 }
@@ -102,6 +111,14 @@ export async function startEngineWorker(options: EngineWorkerOptions): Promise<R
     resources,
     logger,
   });
+  const screening = startScreening({
+    connection,
+    prefix: prefixOf(SCREENING_QUEUE),
+    db,
+    ports: storeScreeningPorts(db, poolScreener(pool, resources), settings.screeningDepth ?? DEFAULT_SCREENING_DEPTH),
+    sweepMs: settings.screeningSweepMs ?? 0,
+    logger,
+  });
 
   const presence: EnginePresence = {
     engineName,
@@ -121,9 +138,10 @@ export async function startEngineWorker(options: EngineWorkerOptions): Promise<R
   return {
     engineName,
     pool,
+    screening,
     async close() {
       clearInterval(renewal);
-      await Promise.all([moves.close(), analyses.close(), positions.close()]);
+      await Promise.all([moves.close(), analyses.close(), positions.close(), screening.close()]);
       await connection.del(presenceKey).catch(() => {});
       await pool.close();
       await db.destroy();

@@ -116,10 +116,19 @@ describe('engine settings', () => {
       workers: 3,
       hashMb: 16,
       analysisDepth: 12,
+      screeningDepth: 10,
+      screeningSweepMs: 60_000,
     });
     expect(defaultEngineWorkers(1)).toBe(1);
     const env = { ENGINE_PATH: '/opt/e', ENGINE_WORKERS: '2', ENGINE_HASH_MB: '64', ANALYSIS_DEPTH: '16' };
-    expect(engineSettingsFromEnv(env, 8)).toEqual({ path: '/opt/e', workers: 2, hashMb: 64, analysisDepth: 16 });
+    expect(engineSettingsFromEnv(env, 8)).toEqual({
+      path: '/opt/e',
+      workers: 2,
+      hashMb: 64,
+      analysisDepth: 16,
+      screeningDepth: 10,
+      screeningSweepMs: 60_000,
+    });
     expect(engineSettingsFromEnv({ ENGINE_WORKERS: '0', ENGINE_HASH_MB: 'lots' }, 2)).toMatchObject({
       workers: 1,
       hashMb: 16,

@@ -8,7 +8,7 @@
 /**
  * - `public`: no token needed (one sent is not looked at);
  * - `token`: any valid token;
- * - `read` / `play` / `admin`: a token holding that scope;
+ * - `read` / `play` / `admin` / `mod`: a token holding that scope;
  * - `bot:play` / `board:play` / `challenge:read` / `challenge:write` / `tournament:write`: a token holding that
  *   lishogi scope (the routes of lishogi's Bot and Board API, served at the same paths), or
  *   for the challenge ones another scope lishogi takes there (SCOPES_MEETING);
@@ -21,6 +21,7 @@ export const ACCESS_LEVELS = [
   'read',
   'play',
   'admin',
+  'mod',
   'bot:play',
   'board:play',
   'challenge:read',
@@ -69,6 +70,11 @@ export const ROUTE_ACCESS = {
   'POST /api/socket-ticket': 'token',
 
   'POST /api/games': 'admin',
+
+  'POST /api/report': 'play',
+  'GET /api/mod/queue': 'mod',
+  'POST /api/mod/:username/engine': 'mod',
+  'DELETE /api/mod/:username/engine': 'mod',
   'GET /api/games/:id': 'public',
   'GET /api/games/:id/events': 'public',
   'POST /api/games/:id/moves': 'play',

@@ -44,6 +44,7 @@ import analysis from './routes/analysis.js';
 import analysisPosition from './routes/analysis-position.js';
 import bots from './routes/bots.js';
 import chatRoute from './routes/chat.js';
+import fairplay from './routes/fairplay.js';
 import gameRoutes from './routes/games.js';
 import health from './routes/health.js';
 import importRoute from './routes/import.js';
@@ -180,6 +181,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(playerProfile);
   // before lishogi's routes: their berserk asks the tournament (tournamentBerserk)
   await fastify.register(tournaments, { config });
+  await fastify.register(fairplay);
   await fastify.register(lishogi);
   if (extras.bots) {
     const presenceKey = enginePresenceKey(config.queuePrefix);

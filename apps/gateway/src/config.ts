@@ -150,6 +150,8 @@ export interface RateLimits {
   readonly imports: RateLimit;
   /** bulk exports of the whole database (GET /api/games/export), per client IP: each streams every game of a period */
   readonly exports: RateLimit;
+  /** fair-play reports (POST /api/report), per account: a report flood is refused */
+  readonly reports: RateLimit;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -249,6 +251,11 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       exports: {
         max: int(env, 'RATE_LIMIT_EXPORTS_MAX', 30),
         windowMs: int(env, 'RATE_LIMIT_EXPORTS_WINDOW_MS', 3_600_000),
+      },
+      // a few reports after a bad day, not a campaign against an account
+      reports: {
+        max: int(env, 'RATE_LIMIT_REPORTS_MAX', 5),
+        windowMs: int(env, 'RATE_LIMIT_REPORTS_WINDOW_MS', 3_600_000),
       },
     },
     positionAnalysis: {

@@ -49,8 +49,13 @@ export const api = {
   bots: () => request<BotList>('GET', '/api/bots'),
   botGame: (botId: string, token: string, body: BotGameBody) =>
     request<GameView>('POST', `/api/bots/${encodeURIComponent(botId)}/games`, body, token),
-  move: (id: string, token: string, usi: string, ply: number) =>
-    request<AcceptedResponse>('POST', `/api/games/${encodeURIComponent(id)}/moves`, { usi, ply }, token),
+  move: (id: string, token: string, usi: string, ply: number, blur = false) =>
+    request<AcceptedResponse>(
+      'POST',
+      `/api/games/${encodeURIComponent(id)}/moves`,
+      blur ? { usi, ply, blur } : { usi, ply },
+      token,
+    ),
   resign: (id: string, token: string) =>
     request<AcceptedResponse>('POST', `/api/games/${encodeURIComponent(id)}/resign`, {}, token),
   get: <T>(path: string) => request<T>('GET', path),

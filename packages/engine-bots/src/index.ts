@@ -21,6 +21,9 @@ export {
   type EngineMoveResult,
   type EnginePresence,
   enginePresenceKey,
+  SCREENING_QUEUE,
+  type ScreeningJobData,
+  screeningJobId,
 } from './jobs.js';
 export { JUDGMENT_MODEL, judge, normaliseScore, UNKNOWN_MATE_PLIES, winningChances } from './judgment.js';
 export {

@@ -11,6 +11,16 @@ import type { Level } from './levels.js';
 
 export const ENGINE_MOVE_QUEUE = 'engine-moves';
 export const ANALYSIS_QUEUE = 'engine-analysis';
+/** Fair play's screening of rated games (issue 47): after moves and analyses, never before them. */
+export const SCREENING_QUEUE = 'fairplay-screening';
+
+/** Screen one ended rated game: every position searched at the screening depth, each player assessed. */
+export interface ScreeningJobData {
+  readonly gameId: string;
+}
+
+/** One job per game (BullMQ forbids ':' in custom ids): a game queued twice is screened once. */
+export const screeningJobId = (gameId: string): string => `screen-${gameId}`;
 
 /** A house bot's move: the position and the clock as the game view gave it, the bot on move. */
 export interface EngineMoveJobData {

@@ -46,6 +46,8 @@ export interface SubmitMove {
   readonly idempotencyKey?: string;
   /** Recorded with the move, at most MAX_COMMENT_CHARS of it. */
   readonly comment?: string;
+  /** The player's page lost focus since their previous move (the web client's report; fair play reads it). */
+  readonly blur?: boolean;
 }
 
 /** The worker's command: give every submission up to `seq` (inclusive) its verdict. */

@@ -190,6 +190,7 @@ const submitted = (c: SubmitMove, color: ColorName): MoveSubmitted => ({
     receivedAt: c.now.toISOString(),
     ...keyOf(c),
     ...(c.comment === undefined || c.comment === '' ? {} : { comment: c.comment.slice(0, MAX_COMMENT_CHARS) }),
+    ...(c.blur === true ? { blur: true as const } : {}),
   },
 });
 

@@ -117,6 +117,11 @@ export interface MoveSubmitted {
      * line), kept as sent and shown to whoever follows the game; the rules never read it.
      */
     readonly comment?: string;
+    /**
+     * The player's client reported that its page lost focus since their previous move (lila's
+     * `b: 1`); recorded only when true, so an event without it, older ones included, reads as false.
+     */
+    readonly blur?: true;
   };
 }
 

@@ -90,7 +90,18 @@ export function messageOf(
 
 /** A recorded event, or its envelope, in the wire shape clients get. */
 export function wireOf(e: Pick<EventEnvelope, 'seq' | 'type' | 'data' | 'recordedAt'>): WireEvent {
-  return { seq: e.seq, type: e.type, payload: e.data as Record<string, unknown>, recordedAt: e.recordedAt };
+  return { seq: e.seq, type: e.type, payload: publicPayload(e.type, e.data), recordedAt: e.recordedAt };
+}
+
+/**
+ * A submission's `blur` is fair-play evidence for moderators (lichess shows blurs to its
+ * moderators only): it stays in the log and out of every feed.
+ */
+function publicPayload(type: string, data: unknown): Record<string, unknown> {
+  const payload = data as Record<string, unknown>;
+  if (type !== 'MoveSubmitted' || payload.blur === undefined) return payload;
+  const { blur: _kept, ...rest } = payload;
+  return rest;
 }
 
 /** An element of a message read from a channel, in the wire shape; null when it is no event. */

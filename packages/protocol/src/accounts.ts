@@ -25,7 +25,7 @@ export const LISHOGI_SCOPES = [
 ] as const;
 /** The CSA front end's scope: a token that holds it is a trip (`LOGIN <username> <game>,<token>`). */
 export const CSA_SCOPES = ['csa:play'] as const;
-export const SCOPES = ['play', 'read', 'admin', ...LISHOGI_SCOPES, ...CSA_SCOPES] as const;
+export const SCOPES = ['play', 'read', 'admin', 'mod', ...LISHOGI_SCOPES, ...CSA_SCOPES] as const;
 export type Scope = (typeof SCOPES)[number];
 export const ScopeName = Type.Unsafe<Scope>(Type.String({ enum: [...SCOPES] }));
 /** The scopes a player may give a personal token of their own. */

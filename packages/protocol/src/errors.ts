@@ -62,6 +62,13 @@ export const ERRORS = {
     status: 403,
     message: 'This needs a token with the admin scope (operators mint one with npm run admin:token)',
   },
+  MOD_REQUIRED: {
+    status: 403,
+    message:
+      'This needs a token with the mod scope (operators mint one with npm run admin:token -- USERNAME --scope mod)',
+  },
+  ACCOUNT_NOT_FOUND: { status: 404, message: 'No account has this username' },
+  SELF_REPORT: { status: 422, message: 'You cannot report yourself' },
   TOKEN_NOT_FOUND: { status: 404, message: 'No token of yours has this id' },
   USERNAME_TAKEN: { status: 409, message: 'This username is taken (usernames are compared case-insensitively)' },
   NAME_TAKEN: {

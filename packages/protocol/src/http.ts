@@ -192,7 +192,12 @@ export type EventsResponse = Static<typeof EventsResponse>;
 
 // --- moves and resignation
 export const SubmitMoveBody = Type.Object(
-  { usi: Usi, ply: Ply, idempotencyKey: Type.Optional(IdempotencyKey) },
+  {
+    usi: Usi,
+    ply: Ply,
+    idempotencyKey: Type.Optional(IdempotencyKey),
+    blur: Type.Optional(Type.Boolean({ description: 'the page lost focus since your previous move (fair play)' })),
+  },
   closed,
 );
 export type SubmitMoveBody = Static<typeof SubmitMoveBody>;

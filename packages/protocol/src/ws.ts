@@ -11,7 +11,13 @@ const closed = { additionalProperties: false } as const;
 
 // --- client -> server
 export const ClientMove = Type.Object(
-  { type: Type.Literal('move'), usi: Usi, ply: Ply, idempotencyKey: Type.Optional(IdempotencyKey) },
+  {
+    type: Type.Literal('move'),
+    usi: Usi,
+    ply: Ply,
+    idempotencyKey: Type.Optional(IdempotencyKey),
+    blur: Type.Optional(Type.Boolean()),
+  },
   closed,
 );
 export const ClientResign = Type.Object(

@@ -10,8 +10,8 @@ import type { EngineConfig } from './engine-config.js';
 import { UsiError } from './errors.js';
 import { PriorityQueue } from './queue.js';
 
-/** Priorities for `run`: higher goes first. */
-export const PRIORITY = { move: 10, position: 5, analysis: 0 } as const;
+/** Priorities for `run`: higher goes first; fair play's screening last, on engines nobody else asked for. */
+export const PRIORITY = { move: 10, position: 5, analysis: 0, screening: -10 } as const;
 
 export interface EnginePoolConfig {
   /** How many engines run at once. */

@@ -1,6 +1,7 @@
 /**
- * `npm run admin:token -- USERNAME [--days N] [--name NAME]`: an operator mints a token with
- * the admin scope for an existing account (it creates games directly with POST /api/games).
+ * `npm run admin:token -- USERNAME [--days N] [--name NAME] [--scope admin|mod]`: an operator
+ * mints a token with the admin scope (it creates games directly with POST /api/games) or the
+ * mod scope (the fair-play queue, marks and unmarks) for an existing account.
  * No route can mint one. The token is printed once; it is revoked like any personal token
  * (DELETE /api/tokens/:id with the account's session). DATABASE_URL, REDIS_URL and CHANNEL_PREFIX
  * as for the server.
@@ -12,12 +13,12 @@ import { loadConfig } from '../config.js';
 import { createAuthService } from '../domain/auth.js';
 import { authStoreOver } from '../plugins/auth-store.js';
 
-const USAGE = 'usage: npm run admin:token -- USERNAME [--days 1-365] [--name NAME]';
+const USAGE = 'usage: npm run admin:token -- USERNAME [--days 1-365] [--name NAME] [--scope admin|mod]';
 
-function parse(): { username: string; days: number | undefined; name: string } {
+function parse(): { username: string; days: number | undefined; name: string; scope: 'admin' | 'mod' } {
   try {
     const { values, positionals } = parseArgs({
-      options: { days: { type: 'string' }, name: { type: 'string' } },
+      options: { days: { type: 'string' }, name: { type: 'string' }, scope: { type: 'string' } },
       allowPositionals: true,
     });
     const [username, ...rest] = positionals;
@@ -25,16 +26,18 @@ function parse(): { username: string; days: number | undefined; name: string } {
     const days = values.days === undefined ? undefined : Number(values.days);
     if (days !== undefined && !(Number.isInteger(days) && days >= 1 && days <= 365))
       throw new Error('--days takes a whole number of days from 1 to 365');
-    const name = values.name ?? 'admin';
+    const scope = values.scope ?? 'admin';
+    if (scope !== 'admin' && scope !== 'mod') throw new Error('--scope takes admin or mod');
+    const name = values.name ?? scope;
     if (name.length < 1 || name.length > 40) throw new Error('--name takes 1 to 40 characters');
-    return { username, days, name };
+    return { username, days, name, scope };
   } catch (err) {
     console.error(`${(err as Error).message}\n${USAGE}`);
     process.exit(2);
   }
 }
 
-const { username, days, name } = parse();
+const { username, days, name, scope } = parse();
 const config = loadConfig(process.env);
 const db = createDb(config.databaseUrl, { max: 1, applicationName: 'shogi-admin-token' });
 // the gateways look a token up from an address past its failures only if their filters of the
@@ -57,14 +60,18 @@ try {
       );
     },
   });
-  const minted = await auth.mintAdminToken(username, { name, ...(days === undefined ? {} : { expiresInDays: days }) });
+  const minted = await auth.mintAdminToken(username, {
+    name,
+    scope,
+    ...(days === undefined ? {} : { expiresInDays: days }),
+  });
   await Promise.all(told);
   if (minted === undefined) {
     console.error(`no account has the username ${JSON.stringify(username)}`);
     process.exitCode = 1;
   } else {
     const until = minted.expiresAt === null ? 'until revoked' : `until ${minted.expiresAt.toISOString()}`;
-    console.log(`admin token ${minted.id} for ${username}, valid ${until}`);
+    console.log(`${scope} token ${minted.id} for ${username}, valid ${until}`);
     console.log(`token (shown once): ${minted.token}`);
   }
 } catch (err) {

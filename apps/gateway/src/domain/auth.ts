@@ -230,7 +230,7 @@ export function createAuthService(deps: AuthServiceDeps) {
      */
     async mintAdminToken(
       username: string,
-      options: { name: string; expiresInDays?: number },
+      options: { name: string; expiresInDays?: number; scope?: 'admin' | 'mod' },
     ): Promise<{ token: string; id: string; expiresAt: Date | null } | undefined> {
       const account = await deps.store.findAccountByUsername(username);
       if (account === undefined) return undefined;
@@ -243,7 +243,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         kind: 'personal',
         name: options.name,
         tokenHash: hashToken(token),
-        scopes: ['admin'],
+        scopes: [options.scope ?? 'admin'],
         expiresAt,
       });
       issued(row.token_hash);

@@ -63,6 +63,8 @@ export interface Submission {
   readonly idempotencyKey?: string | undefined;
   /** the player's words with the move (a CSA engine's score and line) */
   readonly comment?: string | undefined;
+  /** the player's page lost focus since their previous move */
+  readonly blur?: boolean | undefined;
 }
 
 /** A game's view with what the view leaves out. */
@@ -342,6 +344,7 @@ async function submitMove(games: Games, gameId: string, player: Player, move: Su
     ply: move.ply,
     ...key,
     ...comment,
+    ...(move.blur === true ? { blur: true } : {}),
   };
   const handled = await run(games, gameId, command, 'kept', move.ply);
   if (handled.kind === 'unchanged') {

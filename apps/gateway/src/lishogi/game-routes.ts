@@ -124,7 +124,8 @@ const gameRoutes: FastifyPluginAsyncTypebox<GameRoutesOptions> = async (app, { a
       );
       try {
         // lishogi's move carries no ply: it is judged against the game as it stands
-        const { seq } = await app.games.submitMove(gameId, player, { usi, ply: view.ply });
+        const blur = request.query.blur === 'true';
+        const { seq } = await app.games.submitMove(gameId, player, { usi, ply: view.ply, blur });
         const verdict = await verdicts.of(seq, VERDICT_WAIT_MS);
         if (verdict !== null && !verdict.accepted)
           throw new ApiError(verdictRefusal(verdict.reason), `${usi}: ${verdict.reason ?? 'refused'}`);

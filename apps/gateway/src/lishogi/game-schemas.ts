@@ -37,6 +37,11 @@ export const MoveQuery = Type.Object(
     offeringDraw: Type.Optional(
       Type.String({ maxLength: 5, description: 'accepted and ignored: this server has no draw offers' }),
     ),
+    blur: Type.Optional(
+      Type.Union([Type.Literal('true'), Type.Literal('false')], {
+        description: "this server's: the player's page lost focus since their previous move (fair play)",
+      }),
+    ),
   },
   closed,
 );

@@ -37,6 +37,9 @@ export function checkAccess(principal: Principal, access: Exclude<Access, 'publi
     case 'admin':
       if (!scopes.includes('admin')) throw new ApiError('ADMIN_REQUIRED');
       return;
+    case 'mod':
+      if (!scopes.includes('mod')) throw new ApiError('MOD_REQUIRED');
+      return;
     default: {
       const meeting = scopesMeeting(access);
       if (!meeting.some((scope) => (scopes as readonly string[]).includes(scope)))
@@ -51,6 +54,7 @@ const describe: Readonly<Record<Access, string>> = {
   read: 'A token with the `read` scope.',
   play: 'A token with the `play` scope.',
   admin: 'A token with the `admin` scope (minted only by the operator CLI `npm run admin:token`).',
+  mod: 'A token with the `mod` scope (minted only by the operator CLI `npm run admin:token -- USERNAME --scope mod`).',
   'bot:play': "A token with lishogi's `bot:play` scope, of a bot account.",
   'board:play': "A token with lishogi's `board:play` scope.",
   'challenge:read': "A token with lishogi's `challenge:read`, `bot:play` or `board:play` scope.",

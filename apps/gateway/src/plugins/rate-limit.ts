@@ -2,18 +2,12 @@
  * Request rate limits (@fastify/rate-limit) counted in Redis, so a limit holds across
  * every gateway. Nothing is limited globally: a route opts in with `config: app.limits.X`
  * (`X`: auth, guests, botGamesPerIp, lobbyPerIp and exports per client IP, an IPv6 client by its /64;
-<<<<<<< HEAD
- * lobby, botGames, analysis, chat and imports per account, never per token, as an account may
- * hold many; moves per token; each per IP without a principal), or counts with `consumeLimit`
- * where a second key applies. A route limited by `lobby` is counted by `lobbyPerIp` too: it
- * passes only under both. Each route counts apart, but the chat's routes share one count. Above the limit: 429 RATE_LIMITED with Retry-After (seconds). A
-=======
  * lobby, botGames, analysis, positionAnalysis, chat and imports per account, never per token,
  * as an account may hold many; moves per token; each per IP without a principal), or counts
  * with `consumeLimit` where a second key applies. A route limited by `lobby` is counted by
  * `lobbyPerIp` too, one limited by `positionAnalysis` by `positionAnalysisPerIp`: it passes
- * only under both. Above the limit: 429 RATE_LIMITED with Retry-After (seconds). A
->>>>>>> engine
+ * only under both. Each route counts apart, but the chat's routes share one count. Above the
+ * limit: 429 RATE_LIMITED with Retry-After (seconds). A
  * limit whose max is 0 is off.
  */
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
@@ -95,6 +89,7 @@ export default fp<{ config: GatewayConfig }>(
       chat: byAccount,
       imports: byAccount,
       exports: byIp,
+      reports: byAccount,
     };
     const names = Object.keys(keys) as (keyof RateLimits)[];
     // the bots this server runs play many games at once on one token each: the limits meant

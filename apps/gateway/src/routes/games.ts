@@ -101,10 +101,10 @@ const games: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const player = principalOf(request);
-      const { usi, ply } = request.body;
+      const { usi, ply, blur } = request.body;
       const idempotencyKey = keyOf(request.headers['idempotency-key'], request.body.idempotencyKey);
       const log = request.log.child({ gameId: request.params.id, playerId: player.id });
-      const { seq } = await app.games.submitMove(request.params.id, player, { usi, ply, idempotencyKey });
+      const { seq } = await app.games.submitMove(request.params.id, player, { usi, ply, idempotencyKey, blur });
       log.debug({ seq, usi, ply }, 'move submitted');
       return reply.code(202).send({ seq });
     },

@@ -25,6 +25,7 @@ import { boardInput } from './game/board-input.js';
 import { chatSeatOf, systemLines } from './game/chat-lines.js';
 import { TICK_MS, tickRunningClock } from './game/clocks.js';
 import { countdownSecond, countdownSound } from './game/countdown.js';
+import { watchFocus } from './game/focus-watch.js';
 import { historyKeys } from './game/history-nav.js';
 import { type GameView, layOutGamePage } from './game/layout.js';
 import { premoveVerdict } from './game/pending-moves.js';
@@ -75,6 +76,7 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
     state.message = text;
     renderNote(view, state);
   };
+  const focus = watchFocus();
   const page: ActionContext = {
     state,
     gameId,
@@ -84,6 +86,7 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
     navigate,
     render,
     say,
+    focus,
   };
   const input = boardInput({
     state,
@@ -164,6 +167,7 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
     document.removeEventListener('keydown', onKey);
     document.removeEventListener('keydown', onOtherKeys);
     stopSettings();
+    focus.stop();
     clearInterval(ticker);
     watcher.close();
     lobby?.close();

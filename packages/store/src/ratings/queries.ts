@@ -266,7 +266,11 @@ export async function leaderboard(
       .select(['player_id', 'name', 'rating', 'rd', 'volatility', 'games', 'updated_at'])
       .where('category', '=', category)
       .where('rd', '<=', PROVISIONAL_DEVIATION)
-      .where('updated_at', '>=', since);
+      .where('updated_at', '>=', since)
+      // an account marked as an engine user is on no leaderboard (fair play, migration 0018)
+      .where(
+        sql<boolean>`not exists (select 1 from engine_marks m where m.player_id = ratings.player_id and m.marked)`,
+      );
     if (after !== null) {
       const { rating, playerId } = after;
       q = q.where((eb) =>

@@ -91,6 +91,8 @@ export const DERIVED_RATING_TABLES = [
   'rating_band_rollups',
   'player_band_results',
   'rating_diff_counters',
+  // fair play's refunds applied, rebuilt with the ratings they raised (migration 0018)
+  'rating_refunds',
 ] as const;
 
 /** Width of a rating band (results by band, a player's results by opponent band). */

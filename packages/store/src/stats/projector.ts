@@ -78,7 +78,7 @@ interface LeanRow {
 }
 
 // a takeback within the opening takes its moves out of it (the moves after it replace them)
-const LEAN_FILTER = sql`(type in ('GameCreated', 'GameEnded')
+const LEAN_FILTER = sql`(type in ('GameCreated', 'GameEnded', 'RatingRefunded')
   or (type in ('MoveAccepted', 'TakebackAccepted') and (payload->>'ply')::int <= ${OPENING_PLIES}))`;
 
 // the last MoveAccepted before GameEnded is a short backward walk of the primary key
@@ -89,7 +89,7 @@ const LEAN_COLUMNS = sql`global_position, game_id, type,
   case when type = 'GameEnded' then coalesce((select (m.payload->>'ply')::int from game_events m
     where m.game_id = e.game_id and m.seq < e.seq and m.type in ('MoveAccepted', 'TakebackAccepted')
     order by m.seq desc limit 1), 0) end as plies,
-  case when type in ('GameCreated', 'GameEnded') then payload - 'record' end as payload`;
+  case when type in ('GameCreated', 'GameEnded', 'RatingRefunded') then payload - 'record' end as payload`;
 
 const lean = (r: LeanRow): LeanEvent => ({
   position: Number(r.global_position),
@@ -150,9 +150,7 @@ async function applyRange(db: Db, before: number, range: LeanRange): Promise<Bat
         .executeTakeFirstOrThrow();
       if (Number(row.position) !== before)
         return { events: 0, games: 0, position: Number(row.position), caughtUp: false, lost: true as const };
-      const ended = events.filter((e) => e.type === 'GameEnded');
-      const found = ended.length === 0 ? null : await finishedRows(trx, ended, events);
-      const games = found === null ? 0 : await writeFinished(trx, found.rows, found.positions);
+      const games = await applyInLogOrder(trx, events);
       await trx
         .updateTable('projection_checkpoints')
         .set({ position: through, updated_at: sql<Date>`now()` })
@@ -160,6 +158,46 @@ async function applyRange(db: Db, before: number, range: LeanRange): Promise<Bat
         .execute();
       return { events: events.length, games, position: through, caughtUp: range.atHorizon };
     });
+}
+
+/**
+ * The games the batch ends, rated in log order, and fair play's rating refunds where the log
+ * has them: the games before a refund are rated before it is applied, those after it after.
+ */
+async function applyInLogOrder(trx: Trx, events: readonly LeanEvent[]): Promise<number> {
+  let games = 0;
+  let ended: LeanEvent[] = [];
+  const flush = async () => {
+    if (ended.length === 0) return;
+    const found = await finishedRows(trx, ended, events);
+    games += await writeFinished(trx, found.rows, found.positions);
+    ended = [];
+  };
+  for (const e of events) {
+    if (e.type === 'GameEnded') ended.push(e);
+    else if (e.type === 'RatingRefunded') {
+      await flush();
+      await applyRefund(trx as unknown as RatingsTrx, e);
+    }
+  }
+  await flush();
+  return games;
+}
+
+/**
+ * One refund: the victim's rating in the category raised by its points (lila's perf.refund),
+ * once (its global position keys the rating_refunds row), and only where the rating exists.
+ */
+async function applyRefund(trx: RatingsTrx, e: LeanEvent): Promise<void> {
+  const d = e.data as { victimId: string; category: string; points: number };
+  const marked = e.gameId.replace(/^fairplay-/, '');
+  const inserted = await sql<{ global_position: string }>`
+    insert into rating_refunds (global_position, player_id, category, points, marked_id, at)
+    values (${e.position}, ${d.victimId}, ${d.category}, ${d.points}, ${marked}, now())
+    on conflict (global_position) do nothing returning global_position`.execute(trx);
+  if (inserted.rows.length === 0) return;
+  await sql`update ratings set rating = rating + ${d.points}
+    where player_id = ${d.victimId} and category = ${d.category}`.execute(trx);
 }
 
 /**

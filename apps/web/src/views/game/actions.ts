@@ -11,6 +11,7 @@ import { h } from '../../dom.js';
 import { lobbySocket } from '../../net/lobby.js';
 import { failureSentence } from '../../words/errors.js';
 import { askToConfirm } from '../confirm-dialog.js';
+import type { FocusWatch } from './focus-watch.js';
 import { type GamePageState, latestGame, mySide, opponentBot } from './state.js';
 import { settleSubmission, startSubmission } from './transitions.js';
 
@@ -30,6 +31,8 @@ export interface ActionContext {
   render(): void;
   /** shows a message in the note */
   say(text: string): void;
+  /** whether the page lost focus since the player's previous move */
+  readonly focus: FocusWatch;
 }
 
 export type Verb = 'resign' | 'abort' | 'impasse';
@@ -54,7 +57,7 @@ export async function submitMove(ctx: ActionContext, m: Move): Promise<void> {
   startSubmission(state);
   ctx.render();
   try {
-    const answer = await api.move(ctx.gameId, state.me.token, usi, game.ply);
+    const answer = await api.move(ctx.gameId, state.me.token, usi, game.ply, ctx.focus.take());
     settleSubmission(state, answer.seq, usi);
   } catch (err) {
     state.message = failureText(err);
