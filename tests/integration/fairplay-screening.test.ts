@@ -132,12 +132,17 @@ describe('screening rated games', () => {
     const queued = await engines.screening.sweep();
     expect(queued).toBeGreaterThanOrEqual(3);
     // 4. the engine role screens them: both players of each game assessed
-    await until('every queued game assessed', async () => {
-      const n = await sql<{ n: string }>`select count(distinct game_id) as n from fairplay_assessments`.execute(
-        stack.db,
-      );
-      return Number(n.rows[0]?.n) === queued ? true : null;
-    });
+    await until(
+      'every queued game assessed',
+      async () => {
+        const n = await sql<{ n: string }>`select count(distinct game_id) as n from fairplay_assessments`.execute(
+          stack.db,
+        );
+        return Number(n.rows[0]?.n) === queued ? true : null;
+        // one engine screens every queued game at three lines: minutes on a loaded machine
+      },
+      180_000,
+    );
     const rows = await fp.selectFrom('fairplay_assessments').selectAll().where('game_id', 'in', games).execute();
     expect(rows).toHaveLength(6);
     const mine = rows.filter((r) => r.player_id === cheater.id);
