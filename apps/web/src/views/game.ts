@@ -30,9 +30,9 @@ import { type GameView, layOutGamePage } from './game/layout.js';
 import { premoveVerdict } from './game/pending-moves.js';
 import { renderGame, renderInfo, renderNote } from './game/render.js';
 import { boardFlipped, type GamePageState, latestGame, mySide, myTurn, newGamePageState } from './game/state.js';
+import { tournamentBar } from './game/tournament-bar.js';
 import { applyEvents, resetFrom, showPosition } from './game/transitions.js';
 import { readTypedMove } from './game/typed-move.js';
-import { tournamentBar } from './game/tournament-bar.js';
 import { onSettingsChange } from './settings-store.js';
 import { playSound } from './sounds.js';
 

@@ -149,14 +149,7 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
         h('h2', {}, 'Open seeks'),
         seeks.element,
       ),
-      h(
-        'aside',
-        { class: 'lobby-side' },
-        tournamentsPanel(),
-        tvPanel(live),
-        h('h2', {}, 'Live games'),
-        liveGrid(live),
-      ),
+      h('aside', { class: 'lobby-side' }, tournamentsPanel(), tvPanel(live), h('h2', {}, 'Live games'), liveGrid(live)),
       dialog.element,
     ),
   );

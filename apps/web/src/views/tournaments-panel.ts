@@ -40,7 +40,9 @@ export function tournamentsPanel(): HTMLElement {
             h(
               'small',
               {},
-              t.isStarted ? ` playing · ${t.nbPlayers}` : ` in ${Math.ceil(t.secondsToStart / 60)} min · ${t.nbPlayers}`,
+              t.isStarted
+                ? ` playing · ${t.nbPlayers}`
+                : ` in ${Math.ceil(t.secondsToStart / 60)} min · ${t.nbPlayers}`,
             ),
           ),
         ),

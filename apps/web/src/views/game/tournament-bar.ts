@@ -20,7 +20,11 @@ export interface TournamentBar {
 
 export function tournamentBar(state: GamePageState, gameId: string): TournamentBar {
   const link = h('a', { 'data-link': true, class: 'back-to-tournament' }, 'Back to the tournament');
-  const button = h('button', { type: 'button', id: 'berserk', hidden: true, title: 'Half your main time for a point more on a win' }, 'Berserk');
+  const button = h(
+    'button',
+    { type: 'button', id: 'berserk', hidden: true, title: 'Half your main time for a point more on a win' },
+    'Berserk',
+  );
   const said = h('span', { class: 'muted', role: 'status' });
   const element = h('p', { class: 'tournament-bar', hidden: true }, link, ' ', button, ' ', said);
   let known: Known | null = null;

@@ -16,7 +16,11 @@ export function createForm(token: string | null, created: (t: TournamentPage) =>
       'section',
       { class: 'tournament-create' },
       h('h2', {}, 'Create a tournament'),
-      h('p', { class: 'muted', id: 'tournament-guest' }, 'Log in with an account to create or join a tournament: a guest cannot.'),
+      h(
+        'p',
+        { class: 'muted', id: 'tournament-guest' },
+        'Log in with an account to create or join a tournament: a guest cannot.',
+      ),
     );
   const name = h('input', { name: 'name', required: true, minlength: 2, maxlength: 30, value: 'Arena' });
   const kind = h(
@@ -44,7 +48,12 @@ export function createForm(token: string | null, created: (t: TournamentPage) =>
   const password = h('input', { name: 'password', type: 'text', autocomplete: 'off', maxlength: 100 });
   const note = h('p', { class: 'note', role: 'alert' });
   const fischerFields = h('span', { class: 'fields' }, field('Increment (s)', increment));
-  const byoyomiFields = h('span', { class: 'fields', hidden: true }, field('Byoyomi (s)', byoyomi), field('Periods', periods));
+  const byoyomiFields = h(
+    'span',
+    { class: 'fields', hidden: true },
+    field('Byoyomi (s)', byoyomi),
+    field('Periods', periods),
+  );
   kind.addEventListener('change', () => {
     fischerFields.hidden = kind.value !== 'fischer';
     byoyomiFields.hidden = kind.value !== 'byoyomi';
@@ -77,10 +86,29 @@ export function createForm(token: string | null, created: (t: TournamentPage) =>
     { class: 'tournament-create', id: 'tournament-create' },
     h('h2', {}, 'Create a tournament'),
     field('Name', name),
-    h('div', { class: 'clock-row' }, field('Clock', kind), field('Main time (min)', clockTime), fischerFields, byoyomiFields),
-    h('div', { class: 'clock-row' }, field('Length (min)', minutes), field('Starts in (min)', waitMinutes), field('or at', start)),
+    h(
+      'div',
+      { class: 'clock-row' },
+      field('Clock', kind),
+      field('Main time (min)', clockTime),
+      fischerFields,
+      byoyomiFields,
+    ),
+    h(
+      'div',
+      { class: 'clock-row' },
+      field('Length (min)', minutes),
+      field('Starts in (min)', waitMinutes),
+      field('or at', start),
+    ),
     field('Format', format),
-    h('div', { class: 'checks' }, check('Rated', rated), check('Berserk allowed', berserkable), check('Streaks (fire)', streakable)),
+    h(
+      'div',
+      { class: 'checks' },
+      check('Rated', rated),
+      check('Berserk allowed', berserkable),
+      check('Streaks (fire)', streakable),
+    ),
     field('Password (optional)', password),
     h('button', { type: 'submit', class: 'primary' }, 'Create'),
     note,

@@ -31,11 +31,7 @@ function table(label: string, rows: HTMLElement[]): HTMLElement {
       : h(
           'table',
           { class: 'tournament-list' },
-          h(
-            'thead',
-            {},
-            h('tr', {}, ...['Name', 'Clock', 'Length', '', 'Players', 'When'].map((c) => h('th', {}, c))),
-          ),
+          h('thead', {}, h('tr', {}, ...['Name', 'Clock', 'Length', '', 'Players', 'When'].map((c) => h('th', {}, c)))),
           h('tbody', {}, ...rows),
         ),
   );
@@ -45,9 +41,7 @@ export function tournamentsPage(root: HTMLElement, navigate: (path: string) => v
   const lists = h('div', { class: 'tournament-lists' }, h('p', { class: 'muted' }, 'Loading…'));
   const me = identity();
   const form = createForm(me?.account === true ? me.token : null, (t) => navigate(`/tournament/${t.id}`));
-  root.replaceChildren(
-    h('section', { class: 'tournaments-page' }, h('h1', {}, 'Tournaments'), lists, form),
-  );
+  root.replaceChildren(h('section', { class: 'tournaments-page' }, h('h1', {}, 'Tournaments'), lists, form));
   tournamentApi.list().then(
     ({ created, started, finished }) =>
       lists.replaceChildren(

@@ -41,11 +41,7 @@ function sheetCell(p: StandingPlayer, berserks: readonly boolean[]): HTMLElement
     'span',
     { class: 'sheet' },
     ...[...p.sheet.scores].map((score, i) =>
-      h(
-        'span',
-        berserks[i] ? { class: 'berserked', title: 'berserk' } : {},
-        score,
-      ),
+      h('span', berserks[i] ? { class: 'berserked', title: 'berserk' } : {}, score),
     ),
   );
 }
@@ -67,7 +63,9 @@ function standingRow(p: StandingPlayer, me: string | null, games: readonly Tourn
     h(
       'td',
       { class: 'score' },
-      p.sheet.fire ? h('span', { class: 'fire', title: 'on fire: wins count double', 'aria-label': 'on fire' }, '🔥') : null,
+      p.sheet.fire
+        ? h('span', { class: 'fire', title: 'on fire: wins count double', 'aria-label': 'on fire' }, '🔥')
+        : null,
       String(p.score),
     ),
   );
