@@ -133,6 +133,12 @@ test('two accounts join an arena, are paired, play to a result, and the standing
   await firstPage.click('#berserk');
   await expect.poll(() => firstPage.locator('.tournament-bar [role="status"]').textContent()).toMatch(/Berserk/);
   await expect.poll(() => firstPage.locator('#berserk').isVisible()).toBe(false);
+  // the berserker's main time is halved on both boards; a tournament game offers no abort
+  for (const page of [a, b]) {
+    const berserker = page.locator('.player-bar', { has: page.locator(`a:text-is("${first.name}")`) });
+    await expect.poll(() => berserker.locator('.clock .time').textContent()).toBe('0:30');
+    expect(await page.locator('button:text-is("Abort")').isVisible()).toBe(false);
+  }
   await firstPage.screenshot({ path: join(ARTIFACTS, 'tournament-game-berserk.png') });
   await moveOverApi(gameId, first.token, '7g7f', 0);
   await moveOverApi(gameId, second.token, '3c3d', 1);
