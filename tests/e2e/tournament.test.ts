@@ -99,6 +99,8 @@ test('two accounts join an arena, are paired, play to a result, and the standing
 
   // 3. the visitor finds it in the lobby's panel and follows it
   await visitor.goto(url('/'));
+  await visitor.locator(`.tournaments-panel a[href="/tournament/${tournamentId}"]`).waitFor();
+  await visitor.screenshot({ path: join(ARTIFACTS, 'tournament-lobby-panel.png') });
   await visitor.click(`.tournaments-panel a[href="/tournament/${tournamentId}"]`);
   await visitor.waitForURL(new RegExp(`/tournament/${tournamentId}$`));
 
@@ -120,6 +122,7 @@ test('two accounts join an arena, are paired, play to a result, and the standing
   const gameId = gameIdOf(a) as string;
   expect(gameIdOf(b)).toBe(gameId);
   const game = await stack.api.game(gameId);
+  expect(game.tournamentId).toBe(tournamentId);
   const [first, second] = game.players.sente.id === alice.id ? [alice, bob] : [bob, alice];
   const [firstPage, secondPage] = first === alice ? [a, b] : [b, a];
   for (const page of [a, b]) {
@@ -139,7 +142,8 @@ test('two accounts join an arena, are paired, play to a result, and the standing
     await expect.poll(() => berserker.locator('.clock .time').textContent()).toBe('0:30');
     expect(await page.locator('button:text-is("Abort")').isVisible()).toBe(false);
   }
-  await firstPage.screenshot({ path: join(ARTIFACTS, 'tournament-game-berserk.png') });
+  await a.screenshot({ path: join(ARTIFACTS, 'tournament-game.png') });
+  await b.screenshot({ path: join(ARTIFACTS, 'tournament-game-phone.png'), fullPage: true });
   await moveOverApi(gameId, first.token, '7g7f', 0);
   await moveOverApi(gameId, second.token, '3c3d', 1);
   // the second mover's chance to berserk is gone with their first move
