@@ -43,6 +43,8 @@ export const SCOPES_MEETING = {
   'challenge:write': ['challenge:write', 'bot:play', 'board:play'],
   // lichess's scope for creating and joining tournaments; this server's own play scope meets it too
   'tournament:write': ['tournament:write', 'play', 'bot:play', 'board:play'],
+  // the web client's own play token berserks a tournament game over the Board API's route
+  'board:play': ['board:play', 'play'],
 } as const satisfies Partial<Record<Access, readonly Access[]>>;
 
 /** The scopes a token may hold to meet a scope access: its own, or those of SCOPES_MEETING. */

@@ -1,6 +1,6 @@
 /**
  * The client's router: /, /games/:id, /stats, /players/:id, /import, /analysis[/:id],
- * /settings, and a not-found page for anything else. Links marked `data-link` are followed
+ * /settings, /tournaments, /tournament/:id, and a not-found page for anything else. Links marked `data-link` are followed
  * without a reload; the gateway answers any of these paths with index.html.
  */
 import './styles.css';
@@ -27,6 +27,7 @@ const TITLES: Readonly<Record<string, string>> = {
   '/stats': 'Statistics · Shogi',
   '/import': 'Import · Shogi',
   '/settings': 'Settings · Shogi',
+  '/tournaments': 'Tournaments · Shogi',
 };
 
 function route(): void {
@@ -37,15 +38,19 @@ function route(): void {
   const game = /^\/games\/([A-Za-z0-9_-]+)$/.exec(path);
   const player = /^\/players\/([A-Za-z0-9_-]+)$/.exec(path);
   const analysis = /^\/analysis(?:\/([A-Za-z0-9_-]+))?$/.exec(path);
+  const tournament = /^\/tournament\/([A-Za-z0-9]+)$/.exec(path);
   for (const a of document.querySelectorAll<HTMLAnchorElement>('nav a'))
     a.toggleAttribute('aria-current', a.pathname === path || (a.pathname === '/' && game !== null));
   // set before the page is built: a page that knows its name sooner retitles itself
   if (game) document.title = 'Game · Shogi';
   else if (player) document.title = 'Player · Shogi';
+  else if (tournament) document.title = 'Tournament · Shogi';
   else if (!analysis) document.title = TITLES[path] ?? 'Page not found · Shogi';
   if (game?.[1]) leave = gamePage(main, game[1], navigate);
   else if (player?.[1]) leave = playerPage(main, player[1]);
   else if (analysis) leave = analysisBoard(analysis[1] ?? null);
+  else if (tournament?.[1]) leave = tournamentPages(tournament[1]);
+  else if (path === '/tournaments') leave = tournamentPages(null);
   else if (path === '/stats') leave = statsPage(main);
   else if (path === '/import') leave = importPage(main, navigate);
   else if (path === '/settings') leave = settingsPage(main);
@@ -60,6 +65,19 @@ function analysisBoard(gameId: string | null): () => void {
   document.title = 'Analysis board · Shogi';
   void import('./views/analysis.js').then((m) => {
     if (!left) stop = m.analysisPage(main, gameId);
+  });
+  return () => {
+    left = true;
+    stop();
+  };
+}
+
+/** The tournament pages are a chunk of their own: the list and form, or one tournament. */
+function tournamentPages(id: string | null): () => void {
+  let left = false;
+  let stop = () => {};
+  void import('./views/tournament/index.js').then((m) => {
+    if (!left) stop = id === null ? m.tournamentsPage(main, navigate) : m.tournamentPage(main, id, navigate);
   });
   return () => {
     left = true;

@@ -155,6 +155,7 @@ export const GAME_STATE_FIELDS = {
   takeback: Type.Union([Side, Type.Null()], {
     description: 'the side whose takeback proposal awaits its answer; null when none does',
   }),
+  tournamentId: Type.Optional(Type.String({ description: 'the tournament the game belongs to (absent when none)' })),
 };
 export const GameView = Type.Object(
   {

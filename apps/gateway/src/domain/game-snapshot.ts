@@ -45,6 +45,7 @@ export function snapshotOfView(view: GameView): SnapshotState {
     rated: view.rated,
     clock: view.clock,
     takeback: view.takeback,
+    ...(view.tournamentId === undefined ? {} : { tournamentId: view.tournamentId }),
     seq: view.lastSeq,
   };
 }
@@ -59,6 +60,7 @@ interface CreatedPayload {
   rated?: boolean;
   createdAt: string;
   clockRules?: ClockRules;
+  tournamentId?: string;
 }
 
 /** The snapshot right after GameCreated, or null when the event is not one. */
@@ -84,6 +86,7 @@ export function snapshotOfCreated(event: WireEvent): SnapshotState | null {
     rated: d.rated ?? false,
     clock: clock === null ? null : clockView(clock, 0, null, createdAt),
     takeback: null,
+    ...(d.tournamentId === undefined ? {} : { tournamentId: d.tournamentId }),
     seq: event.seq,
   };
 }

@@ -28,5 +28,6 @@ export function viewOf(state: GameState, now: Date = new Date()): GameView {
     rated: info.rated,
     clock: clockOf(state, now),
     takeback: state.takebackBy,
+    ...(info.tournamentId === null ? {} : { tournamentId: info.tournamentId }),
   };
 }

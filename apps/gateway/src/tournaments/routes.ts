@@ -62,8 +62,15 @@ const JoinBody = Type.Object(
   closed,
 );
 const IdParams = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9]{1,32}$' }) }, closed);
-const PageQuery = Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 2000 })) }, closed);
-const NbQuery = Type.Object({ nb: Type.Optional(Type.Integer({ minimum: 1, maximum: 20_000 })) }, closed);
+// a query string is text (the gateway's ajv does not coerce): digits, read as numbers below
+const PageQuery = Type.Object(
+  { page: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,3}$', description: 'from 1, at most 2000' })) },
+  closed,
+);
+const NbQuery = Type.Object(
+  { nb: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,4}$', description: 'from 1, at most 20000' })) },
+  closed,
+);
 const Ok = Type.Object({ ok: Type.Literal(true) }, closed);
 const Any = Type.Object({}, open);
 
@@ -169,7 +176,7 @@ const tournamentRoutes: FastifyPluginAsyncTypebox<TournamentRoutesOptions> = asy
         response: { 200: Any },
       },
     },
-    async (request) => full(request.params.id, request.query.page ?? 1),
+    async (request) => full(request.params.id, Math.min(2000, Number(request.query.page ?? 1))),
   );
 
   app.post(
@@ -250,7 +257,7 @@ const tournamentRoutes: FastifyPluginAsyncTypebox<TournamentRoutesOptions> = asy
     async (request, reply) => {
       const { id } = request.params;
       if ((await tournamentRow(reads, id)) === undefined) throw new ApiError('TOURNAMENT_NOT_FOUND');
-      const rows = await standingRows(reads, id, 0, request.query.nb ?? 20_000);
+      const rows = await standingRows(reads, id, 0, Math.min(20_000, Number(request.query.nb ?? 20_000)));
       reply.type('application/x-ndjson');
       return rows.map((r) => `${JSON.stringify(resultLine(r))}\n`).join('');
     },

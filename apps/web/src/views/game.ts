@@ -31,6 +31,7 @@ import { type GameView, layOutGamePage } from './game/layout.js';
 import { premoveVerdict } from './game/pending-moves.js';
 import { renderGame, renderInfo, renderNote } from './game/render.js';
 import { boardFlipped, type GamePageState, latestGame, mySide, myTurn, newGamePageState } from './game/state.js';
+import { tournamentBar } from './game/tournament-bar.js';
 import { applyEvents, resetFrom, showPosition } from './game/transitions.js';
 import { readTypedMove } from './game/typed-move.js';
 import { onSettingsChange } from './settings-store.js';
@@ -48,8 +49,11 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
     typed: () => typed(),
     takeback: (action) => void takeback(page, action),
   });
+  const tournament = tournamentBar(state, gameId);
+  view.info.after(tournament.element);
   let seatKey = '';
   const render = () => {
+    tournament.render();
     // the chat's rooms follow the seat and the end of the game
     const snap = state.snap;
     if (snap) {

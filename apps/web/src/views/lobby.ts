@@ -20,6 +20,7 @@ import { followLiveGames, liveGrid } from './live-games.js';
 import { lobbyPlay } from './lobby-play.js';
 import { myGames } from './my-games.js';
 import { seekList } from './seek-list.js';
+import { tournamentsPanel } from './tournaments-panel.js';
 import { tvPanel } from './tv.js';
 
 export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): () => void {
@@ -148,7 +149,7 @@ export function lobbyPage(root: HTMLElement, navigate: (path: string) => void): 
         h('h2', {}, 'Open seeks'),
         seeks.element,
       ),
-      h('aside', { class: 'lobby-side' }, tvPanel(live), h('h2', {}, 'Live games'), liveGrid(live)),
+      h('aside', { class: 'lobby-side' }, tournamentsPanel(), tvPanel(live), h('h2', {}, 'Live games'), liveGrid(live)),
       dialog.element,
     ),
   );

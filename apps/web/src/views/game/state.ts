@@ -148,7 +148,8 @@ export function controlsShown(s: GamePageState): ControlsShown {
   const ended = s.snap?.status === 'ended';
   return {
     resign: playing,
-    abort: playing && ply < 2,
+    // a tournament game is never aborted: a player who does not move loses on time
+    abort: playing && ply < 2 && s.snap?.tournamentId === undefined,
     impasse: myTurn(s) && ply >= 2,
     rematch: ended && side !== null && opponentBot(s) === null,
     playAgain: ended && opponentBot(s) !== null,

@@ -65,6 +65,9 @@ export function applyEvents(state: GamePageState, events: readonly WireEvent[]):
       case 'TakebackAccepted':
         s = takebackAccepted(state, s, e.payload, said);
         break;
+      case 'Berserked':
+        berserked(state, e.payload.color === 'gote' ? 'gote' : 'sente', said);
+        break;
       default:
         break;
     }
@@ -73,6 +76,15 @@ export function applyEvents(state: GamePageState, events: readonly WireEvent[]):
   if (game) s = { ...s, sideToMove: sideOf(game.position.side) };
   state.snap = s;
   return said;
+}
+
+/** A berserk halves the side's main time (before its first move, so its clock is not running). */
+function berserked(state: GamePageState, side: 'sente' | 'gote', said: string[]): void {
+  const c = state.clock;
+  if (c === null) return;
+  const halved = { ...c[side], mainMs: Math.floor(c[side].mainMs / 2) };
+  state.clock = side === 'sente' ? { ...c, sente: halved } : { ...c, gote: halved };
+  said.push(`${side === 'sente' ? 'Sente' : 'Gote'} berserks: half the main time.`);
 }
 
 function moveAccepted(state: GamePageState, s: GameSnapshot, p: Payload, said: string[]): GameSnapshot {
