@@ -1,6 +1,6 @@
 /**
  * The player socket's command path: a submission's ack always reaches the player before
- * any frame that tells its outcome (its verdict, the events frame with it), and every game command (move, resign, abort, impasse) counts against the
+ * any frame that tells its outcome (its verdict, the events frame with it), and every game command (move, resign, abort, impasse, berserk) counts against the
  * per-token moves limit, so replayed frames are refused cheaply.
  */
 import { fastifyOptions, app as gateway, loadConfig } from '@shogi/gateway';

@@ -33,6 +33,11 @@ export const ClientImpasse = Type.Object(
   { type: Type.Literal('impasse'), idempotencyKey: Type.Optional(IdempotencyKey) },
   closed,
 );
+/** Berserk in an arena game before your first move (the HTTP berserk routes' twin). */
+export const ClientBerserk = Type.Object(
+  { type: Type.Literal('berserk'), idempotencyKey: Type.Optional(IdempotencyKey) },
+  closed,
+);
 /** Propose a takeback, accept or decline the opponent's, or withdraw one's own (`decline`). */
 export const ClientTakeback = Type.Object(
   {
@@ -41,7 +46,14 @@ export const ClientTakeback = Type.Object(
   },
   closed,
 );
-export const ClientMessage = Type.Union([ClientMove, ClientResign, ClientAbort, ClientImpasse, ClientTakeback]);
+export const ClientMessage = Type.Union([
+  ClientMove,
+  ClientResign,
+  ClientAbort,
+  ClientImpasse,
+  ClientBerserk,
+  ClientTakeback,
+]);
 export type ClientMessage = Static<typeof ClientMessage>;
 
 // --- server -> client
@@ -108,6 +120,7 @@ const FRAME_CHECKS = {
   resign: Compile(ClientResign),
   abort: Compile(ClientAbort),
   impasse: Compile(ClientImpasse),
+  berserk: Compile(ClientBerserk),
   takeback: Compile(ClientTakeback),
 } as const;
 const FRAME_TYPES = Object.keys(FRAME_CHECKS).join(', ');

@@ -18,27 +18,27 @@ describe('parseClientMessage', () => {
     [
       '[]',
       'BAD_REQUEST',
-      'the frame must be a JSON object with a "type" (one of move, resign, abort, impasse, takeback)',
+      'the frame must be a JSON object with a "type" (one of move, resign, abort, impasse, berserk, takeback)',
     ],
     [
       '"move"',
       'BAD_REQUEST',
-      'the frame must be a JSON object with a "type" (one of move, resign, abort, impasse, takeback)',
+      'the frame must be a JSON object with a "type" (one of move, resign, abort, impasse, berserk, takeback)',
     ],
     [
       '{"usi":"7g7f","ply":0}',
       'BAD_REQUEST',
-      'the frame needs a string "type": one of move, resign, abort, impasse, takeback',
+      'the frame needs a string "type": one of move, resign, abort, impasse, berserk, takeback',
     ],
     [
       '{"type":"hello"}',
       'BAD_REQUEST',
-      'unknown frame type "hello": send one of move, resign, abort, impasse, takeback',
+      'unknown frame type "hello": send one of move, resign, abort, impasse, berserk, takeback',
     ],
     [
       '{"type":"toString"}',
       'BAD_REQUEST',
-      'unknown frame type "toString": send one of move, resign, abort, impasse, takeback',
+      'unknown frame type "toString": send one of move, resign, abort, impasse, berserk, takeback',
     ],
     ['{"type":"move","usi":"7g7f","ply":0,"promote":true}', 'BAD_REQUEST', 'frame has an unknown field "promote"'],
     ['{"type":"resign","reason":"bored"}', 'BAD_REQUEST', 'frame has an unknown field "reason"'],

@@ -115,10 +115,11 @@ export interface GameService {
    */
   takeback(gameId: string, player: Player, action: TakebackAction): Promise<{ seq: number }>;
   /**
-   * Berserked: a tournament player's main time halved before their first move; `seq` null when
-   * they had berserked already. Throws NOT_BERSERKABLE, NOT_A_PLAYER, GAME_OVER...
+   * Berserked: a tournament player's main time halved before their first move; `seq` its event,
+   * or the game's last seq when they had berserked already. Throws NOT_BERSERKABLE, NOT_A_PLAYER,
+   * GAME_OVER...
    */
-  berserk(gameId: string, player: Player): Promise<{ seq: number | null }>;
+  berserk(gameId: string, player: Player): Promise<{ seq: number }>;
   /** Events seen on the hub: keeps the state of a watched game current. */
   observe(gameId: string, published: readonly unknown[]): void;
   /** An element of a message published on a game's channel, in the wire shape (@shogi/pipeline). */
@@ -219,9 +220,9 @@ export function createGameService(deps: GameServiceDeps): GameService & { states
     takeback: (gameId, player, action) => takeback(games, gameId, player, action),
     berserk: async (gameId, player) => {
       const handled = await run(games, gameId, { type: 'Berserk', playerId: player.id }, 'kept');
-      if (handled.kind !== 'appended') return { seq: null };
+      if (handled.kind !== 'appended') return { seq: handled.state.seq };
       await published(games, gameId, handled.appended);
-      return { seq: handled.appended[0]?.seq ?? null };
+      return { seq: handled.appended[0]?.seq ?? handled.state.seq };
     },
     observe: (gameId, published) => states.observe(gameId, published as readonly RecordedEvent[]),
     toWire,

@@ -77,7 +77,7 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['moves'],
         summary:
-          'Player WebSocket (upgrade): send {type:"move",usi,ply}, {type:"resign"}, {type:"abort"}, {type:"impasse"} or {type:"takeback",action:"propose"|"accept"|"decline"}; receive acks, verdicts, events',
+          'Player WebSocket (upgrade): send {type:"move",usi,ply}, {type:"resign"}, {type:"abort"}, {type:"impasse"}, {type:"berserk"} or {type:"takeback",action:"propose"|"accept"|"decline"}; receive acks, verdicts, events',
         params: GameParams,
         querystring: SocketQuery,
       },
@@ -182,6 +182,9 @@ const playerSocket: FastifyPluginAsyncTypebox = async (app) => {
             const { seq } = await app.games.submitMove(gameId, session.player, message);
             const ack = { type: 'ack', seq, ply: message.ply, usi: message.usi, ...extra } satisfies ServerMessage;
             order.acked(seq, JSON.stringify(ack), true);
+          } else if (message.type === 'berserk') {
+            const { seq } = await app.tournamentBerserk(gameId, session.player);
+            order.acked(seq, JSON.stringify({ type: 'ack', seq, ...extra } satisfies ServerMessage), false);
           } else if (message.type === 'takeback') {
             const { seq } = await app.games.takeback(gameId, session.player, message.action);
             order.acked(seq, JSON.stringify({ type: 'ack', seq, ...extra } satisfies ServerMessage), false);

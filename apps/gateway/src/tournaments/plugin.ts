@@ -29,9 +29,10 @@ declare module 'fastify' {
     /**
      * A tournament player's berserk (lishogi's): checked against the tournament (an arena that
      * allows it, the game still played), then the game's clock halved and the tournament told.
-     * Throws NOT_BERSERKABLE, NOT_A_PLAYER...
+     * The one path of both the HTTP routes and the player socket's `berserk` frame; answers the
+     * seq to ack. Throws NOT_BERSERKABLE, NOT_A_PLAYER...
      */
-    tournamentBerserk(gameId: string, player: Player): Promise<void>;
+    tournamentBerserk(gameId: string, player: Player): Promise<{ seq: number }>;
   }
 }
 
@@ -59,9 +60,10 @@ async function tournaments(app: FastifyInstance, { config }: { config: GatewayCo
       throw new ApiError('NOT_BERSERKABLE', 'this tournament has no berserk');
     if (pairing === undefined || pairing.result !== undefined || state.status !== 'started')
       throw new ApiError('NOT_BERSERKABLE', 'the game is over');
-    await app.games.berserk(gameId, player);
+    const done = await app.games.berserk(gameId, player);
     // the tournament hears of it now for its pages; scoring reads the game's log anyway
     await handler.handle(tournamentId, { type: 'Berserk', gameId, playerId: player.id });
+    return done;
   });
   app.addHook('onReady', async () => {
     director = startDirector({

@@ -6,6 +6,7 @@
  * tournament command handler; the director (director.ts) does the rest.
  */
 import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { TOURNAMENT_REJECTION_ERRORS } from '@shogi/protocol';
@@ -21,7 +22,9 @@ import {
 import type { TournamentCommandHandler, TournamentCommandRequest, TournamentTerms } from '@shogi/tournament';
 import { Type } from 'typebox';
 import { ApiError } from '../domain/api-error.js';
+import { attachment, CSA_VERSIONS, type CsaVersion } from '../domain/record-downloads.js';
 import { principalOf } from '../plugins/access.js';
+import { recordsContentType, TOURNAMENT_RECORD_FORMATS, tournamentRecords } from './game-records.js';
 import { parseTournamentParams, passwordHashOf, type TournamentParams } from './params.js';
 import { resultLine, standingPlayer, tournamentView } from './views.js';
 
@@ -69,6 +72,20 @@ const PageQuery = Type.Object(
 );
 const NbQuery = Type.Object(
   { nb: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,4}$', description: 'from 1, at most 20000' })) },
+  closed,
+);
+const GamesQuery = Type.Object(
+  {
+    format: Type.Optional(
+      Type.String({
+        enum: ['ndjson', ...TOURNAMENT_RECORD_FORMATS],
+        description: 'ndjson (the default), kif (Shift_JIS), kifu (KIF in UTF-8) or csa',
+      }),
+    ),
+    version: Type.Optional(
+      Type.String({ enum: [...CSA_VERSIONS], description: 'CSA only: 3.0 (the default, UTF-8) or 2.2 (Shift_JIS)' }),
+    ),
+  },
   closed,
 );
 const Ok = Type.Object({ ok: Type.Literal(true) }, closed);
@@ -268,14 +285,31 @@ const tournamentRoutes: FastifyPluginAsyncTypebox<TournamentRoutesOptions> = asy
     {
       schema: {
         tags: ['tournaments'],
-        summary: "The tournament's games as NDJSON, in the order paired, each with its players, result and berserks",
+        summary:
+          "The tournament's games in the order paired: NDJSON lines with players, result and berserks, or ?format=kif|kifu|csa their records as one file",
         params: IdParams,
+        querystring: GamesQuery,
+        produces: ['application/x-ndjson', 'text/plain'],
       },
     },
     async (request, reply) => {
       const { id } = request.params;
+      const { format = 'ndjson', version } = request.query;
+      if (version !== undefined && format !== 'csa')
+        throw new ApiError('BAD_REQUEST', 'version is for format=csa only');
       if ((await tournamentRow(reads, id)) === undefined) throw new ApiError('TOURNAMENT_NOT_FOUND');
       const rows = await tournamentGameRows(reads, id);
+      if (format !== 'ndjson') {
+        const options = {
+          format: format as (typeof TOURNAMENT_RECORD_FORMATS)[number],
+          csaVersion: (version ?? '3.0') as CsaVersion,
+        };
+        const ids = rows.map((g) => g.game_id);
+        return reply
+          .type(recordsContentType(options))
+          .header('content-disposition', attachment(`tournament_${id}.${format}`))
+          .send(Readable.from(tournamentRecords(reads, ids, options)) as never);
+      }
       reply.type('application/x-ndjson');
       return rows
         .map(
