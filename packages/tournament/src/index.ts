@@ -98,6 +98,9 @@ export {
   type TournamentStatus,
   waitingPlayers,
 } from './state.js';
+export { pairSwissRound, swissPairer } from './swiss-pairer.js';
+export { currentSwissRound, lastRoundOverAt, nextSwissRoundAt } from './swiss-rounds.js';
+export { type SwissTrf, swissSeeds, swissTrf } from './swiss-trf.js';
 export {
   estimatedGameSeconds,
   finishesAt,
@@ -106,6 +109,7 @@ export {
   TOURNAMENT_FORMATS,
   type TournamentClock,
   type TournamentConditions,
+  type SwissTerms,
   type TournamentFormat,
   type TournamentTerms,
   validateTerms,
