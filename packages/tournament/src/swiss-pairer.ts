@@ -29,8 +29,7 @@ export function pairSwissRound(state: TournamentState): ProposedPairing[] {
     throw error;
   }
   const out: ProposedPairing[] = [];
-  for (const { white, black } of pairs)
-    if (black !== null) out.push({ sente: ids[white]!, gote: ids[black]!, round });
+  for (const { white, black } of pairs) if (black !== null) out.push({ sente: ids[white]!, gote: ids[black]!, round });
   return out;
 }
 
