@@ -18,8 +18,8 @@ import { PAUSE_RULES, remainingPauseSeconds } from './pause.js';
 import { tournamentRejection as reject, type TournamentRejection } from './rejections.js';
 import { currentRobinRound, robinRounds } from './robin-pairer.js';
 import { standingsOf } from './standings.js';
-import { currentSwissRound } from './swiss-rounds.js';
 import type { TournamentState } from './state.js';
+import { currentSwissRound } from './swiss-rounds.js';
 import { finishesAt, validateTerms } from './terms.js';
 
 export type TournamentDecision =
