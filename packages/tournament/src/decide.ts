@@ -19,6 +19,7 @@ import { tournamentRejection as reject, type TournamentRejection } from './rejec
 import { currentRobinRound, robinRounds } from './robin-pairer.js';
 import { standingsOf } from './standings.js';
 import type { TournamentState } from './state.js';
+import { pairSwissRound } from './swiss-pairer.js';
 import { currentSwissRound } from './swiss-rounds.js';
 import { finishesAt, validateTerms } from './terms.js';
 
@@ -104,7 +105,7 @@ function pair(c: PairPlayers, s: TournamentState): TournamentDecision {
     }
     if (p.sente === p.gote) return refuse(reject('invalid_pairing', 'a player cannot meet themselves'));
   }
-  if (swiss) return pairSwissRound(c, s);
+  if (swiss) return recordSwissRound(c, s);
   return accept({ type: 'PlayersPaired', data: { pairings: c.pairings, at: c.now.toISOString() } });
 }
 
@@ -112,7 +113,7 @@ function pair(c: PairPlayers, s: TournamentState): TournamentDecision {
  * A Swiss round is paired whole, once the last is over: every pairing carries the next round's
  * number, and whoever is in and not paired gets the bye (the Dutch engine leaves one at most).
  */
-function pairSwissRound(c: PairPlayers, s: TournamentState): TournamentDecision {
+function recordSwissRound(c: PairPlayers, s: TournamentState): TournamentDecision {
   if (s.playing.size > 0) return refuse(reject('invalid_pairing', 'the last round is not over'));
   const round = currentSwissRound(s) + 1;
   if (round > (s.terms?.swiss?.nbRounds ?? 0)) return refuse(reject('invalid_pairing', 'every round is paired'));
@@ -205,8 +206,11 @@ export function decideTournament(c: TournamentCommand, s: TournamentState): Tour
     case 'FinishTournament': {
       if (s.status !== 'started' || s.terms === null)
         return refuse(reject('not_started', 'the tournament is not running'));
+      // a Swiss is over once its rounds are played, or when its next round cannot be paired (lichess)
       const swissOver =
-        s.terms.format === 'swiss' && s.playing.size === 0 && currentSwissRound(s) >= (s.terms.swiss?.nbRounds ?? 0);
+        s.terms.format === 'swiss' &&
+        s.playing.size === 0 &&
+        (currentSwissRound(s) >= (s.terms.swiss?.nbRounds ?? 0) || pairSwissRound(s).length === 0);
       const over =
         swissOver ||
         (s.terms.format !== 'swiss' && c.now.getTime() >= finishesAt(s.terms).getTime()) ||

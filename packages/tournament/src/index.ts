@@ -100,6 +100,7 @@ export {
 } from './state.js';
 export { pairSwissRound, swissPairer } from './swiss-pairer.js';
 export { currentSwissRound, lastRoundOverAt, nextSwissRoundAt } from './swiss-rounds.js';
+export { SWISS_TIE_BREAKS, type SwissStanding, swissStandingsOf } from './swiss-standings.js';
 export { type SwissTrf, swissSeeds, swissTrf } from './swiss-trf.js';
 export {
   estimatedGameSeconds,

@@ -10,7 +10,9 @@ import {
   decideTournament,
   nextSwissRoundAt,
   pairSwissRound,
+  SWISS_TIE_BREAKS,
   swissPairer,
+  swissStandingsOf,
   swissTrf,
   type TournamentCommand,
   type TournamentState,
@@ -167,5 +169,23 @@ describe('a Swiss event on the tournament aggregate', () => {
     const pairs = pairSwissRound(s).map((p) => [p.sente, p.gote].sort().join('-'));
     expect(pairs).not.toContain('c1-c3');
     expect(pairs).toHaveLength(2);
+  });
+});
+
+describe('Swiss standings', () => {
+  it('points then Sonneborn-Berger and Buchholz, a late entrant with no round last', () => {
+    let s = startedWith(
+      ['d1', 'd2', 'd3', 'd4'].map((id, i) => entrant(id, 1800 - i * 10)),
+      swissTerms(3, 0),
+    );
+    s = playRound(s, at(0));
+    s = run([join_('d5', 2000, at(30))], s).state;
+    const rows = swissStandingsOf(s);
+    expect(rows.map((r) => r.rank)).toEqual([1, 2, 3, 4, 5]);
+    expect(rows.at(-1)?.playerId).toBe('d5');
+    const points = rows.map((r) => r.points);
+    expect(points).toEqual([...points].sort((a, b) => b - a));
+    expect(points.reduce((a, b) => a + b, 0)).toBe(2);
+    for (const r of rows) expect(Object.keys(r.tieBreaks)).toEqual([...SWISS_TIE_BREAKS]);
   });
 });
