@@ -66,8 +66,11 @@ export function swissTrf(state: TournamentState, options: { nextRound?: boolean 
   });
   const byPoints = [...records].sort((a, b) => b.points - a.points || a.id - b.id);
   const rankOf = new Map(byPoints.map((r, i) => [r.id, i + 1]));
+  // lichess names the players of a forbidden pairing by username: an id or a name (any case) here
+  const byName = new Map(seeds.map((p, i) => [p.name.toLowerCase(), i]));
+  const numberNamed = (who: string) => numberOf.get(who) ?? byName.get(who.toLowerCase());
   const forbidden = (state.terms?.swiss?.forbiddenPairings ?? [])
-    .map(([a, b]) => [numberOf.get(a), numberOf.get(b)])
+    .map(([a, b]) => [numberNamed(a), numberNamed(b)])
     .filter((pair): pair is number[] => pair.every((n) => n !== undefined));
   const text = formatTrf(
     {
