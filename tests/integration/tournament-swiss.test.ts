@@ -141,4 +141,57 @@ describe('a Swiss through the public API', () => {
     expect(out).toBe('4 of 4 rounds match.\n');
     expect((await stack.app.inject({ method: 'GET', url: '/swiss/nosuch.trf' })).statusCode).toBe(404);
   }, 120_000);
+
+  test('with roundInterval 99999999 the creator pairs each round after the first', async () => {
+    const guests: Guest[] = [];
+    for (const name of ['gus', 'hal', 'ida', 'jon'])
+      guests.push((await call(stack.app, 'POST', '/api/players', { name })).body);
+    const [host, other] = guests as [Guest, Guest];
+    const created = await call(
+      stack.app,
+      'POST',
+      '/api/swiss',
+      { 'clock.limit': 60, nbRounds: 3, roundInterval: 99_999_999, startsAt: Date.now() + 1000, rated: false },
+      bearer(host.token),
+    );
+    expect(created).toMatchObject({ status: 200, body: { roundInterval: null } });
+    const id = created.body.id as string;
+    for (const g of guests)
+      expect((await call(stack.app, 'POST', `/api/swiss/${id}/join`, {}, bearer(g.token))).status).toBe(200);
+    const round1 = await until('round 1', async () => {
+      const games = (await gamesOf(id)).filter((g) => g.round === 1);
+      return games.length === 2 ? games : null;
+    });
+    // a round still played: nothing to schedule yet
+    expect((await call(stack.app, 'POST', `/api/swiss/${id}/schedule-next-round`, {}, bearer(host.token))).status).toBe(
+      409,
+    );
+    for (const g of round1) {
+      await until(`game ${g.id}`, async () =>
+        (await call(stack.app, 'GET', `/api/games/${g.id}`)).status === 200 ? true : null,
+      );
+      const sente = guests.find((x) => x.id === g.players.sente.id) as Guest;
+      expect((await call(stack.app, 'POST', `/api/games/${g.id}/resign`, {}, bearer(sente.token))).status).toBe(202);
+    }
+    await until('round 1 scored', async () =>
+      (await gamesOf(id)).every((g) => g.status === 'finished') ? true : null,
+    );
+    await sleep(300);
+    // no schedule: the director leaves round 2 to the creator
+    expect((await gamesOf(id)).filter((g) => g.round === 2)).toHaveLength(0);
+    expect((await call(stack.app, 'GET', `/api/swiss/${id}`)).body).toMatchObject({ round: 1, status: 20 });
+    expect(
+      await call(stack.app, 'POST', `/api/swiss/${id}/schedule-next-round`, {}, bearer(other.token)),
+    ).toMatchObject({ status: 403, body: { code: 'NOT_TOURNAMENT_CREATOR' } });
+    expect((await call(stack.app, 'POST', `/api/swiss/${id}/schedule-next-round`, {}, bearer(host.token))).status).toBe(
+      200,
+    );
+    await until('round 2 created', async () => {
+      const games = (await gamesOf(id)).filter((g) => g.round === 2);
+      if (games.length !== 2) return null;
+      for (const g of games) if ((await call(stack.app, 'GET', `/api/games/${g.id}`)).status !== 200) return null;
+      return true;
+    });
+    expect((await call(stack.app, 'POST', `/api/swiss/${id}/terminate`, {}, bearer(host.token))).status).toBe(200);
+  }, 60_000);
 });
