@@ -123,6 +123,14 @@ export const ROUTE_ACCESS = {
   'POST /api/tournament/:id/terminate': 'tournament:write',
   'GET /api/tournament/:id/results': 'public',
   'GET /api/tournament/:id/games': 'public',
+  'POST /api/swiss': 'tournament:write',
+  'GET /api/swiss/:id': 'public',
+  'POST /api/swiss/:id/join': 'tournament:write',
+  'POST /api/swiss/:id/withdraw': 'tournament:write',
+  'POST /api/swiss/:id/schedule-next-round': 'tournament:write',
+  'POST /api/swiss/:id/terminate': 'tournament:write',
+  'GET /api/swiss/:id/results': 'public',
+  'GET /swiss/:file': 'public',
 
   // lishogi's Bot and Board API (src/lishogi)
   'GET /api/bot/game/stream/:id': 'bot:play',

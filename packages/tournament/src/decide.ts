@@ -19,6 +19,8 @@ import { tournamentRejection as reject, type TournamentRejection } from './rejec
 import { currentRobinRound, robinRounds } from './robin-pairer.js';
 import { standingsOf } from './standings.js';
 import type { TournamentState } from './state.js';
+import { pairSwissRound } from './swiss-pairer.js';
+import { currentSwissRound } from './swiss-rounds.js';
 import { finishesAt, validateTerms } from './terms.js';
 
 export type TournamentDecision =
@@ -77,7 +79,8 @@ function withdraw(c: WithdrawFromTournament, s: TournamentState): TournamentDeci
   if (s.status === 'created') return accept({ type: 'PlayerWithdrew', data: { playerId: c.playerId, at } });
   if (p.paused) return accept();
   const rank = standingsOf(s).find((st) => st.player.id === c.playerId)?.rank ?? Number.POSITIVE_INFINITY;
-  const delayed = rank <= PAUSE_RULES.delayedRanks;
+  // lishogi's Pause delay is an arena's; a Swiss player who comes back is paired from the next round
+  const delayed = s.terms?.format === 'arena' && rank <= PAUSE_RULES.delayedRanks;
   return accept({ type: 'PlayerPaused', data: { playerId: c.playerId, at, reason: 'withdrew', delayed } });
 }
 
@@ -85,7 +88,8 @@ function pair(c: PairPlayers, s: TournamentState): TournamentDecision {
   if (s.status !== 'started' || s.terms === null) return refuse(reject('not_started', 'the tournament is not running'));
   if (s.terms.format === 'arena' && pairingsClosed(s, c.now))
     return refuse(reject('pairings_closed', 'no more pairings so close to the end'));
-  if (c.pairings.length === 0) return accept();
+  const swiss = s.terms.format === 'swiss';
+  if (c.pairings.length === 0 && !swiss) return accept();
   const seen = new Set<string>();
   for (const p of c.pairings) {
     if (s.pairings.has(p.gameId) || seen.has(p.gameId))
@@ -94,14 +98,35 @@ function pair(c: PairPlayers, s: TournamentState): TournamentDecision {
     for (const id of [p.sente, p.gote]) {
       const player = s.players.get(id);
       if (player === undefined) return refuse(reject('invalid_pairing', `${id} is not in the tournament`));
-      if (player.paused && s.terms.format === 'arena') return refuse(reject('invalid_pairing', `${id} is paused`));
+      if (player.paused && s.terms.format !== 'robin') return refuse(reject('invalid_pairing', `${id} is paused`));
       if (s.playing.has(id) || seen.has(`player:${id}`))
         return refuse(reject('invalid_pairing', `${id} is playing already`));
       seen.add(`player:${id}`);
     }
     if (p.sente === p.gote) return refuse(reject('invalid_pairing', 'a player cannot meet themselves'));
   }
+  if (swiss) return recordSwissRound(c, s);
   return accept({ type: 'PlayersPaired', data: { pairings: c.pairings, at: c.now.toISOString() } });
+}
+
+/**
+ * A Swiss round is paired whole, once the last is over: every pairing carries the next round's
+ * number, and whoever is in and not paired gets the bye (the Dutch engine leaves one at most).
+ */
+function recordSwissRound(c: PairPlayers, s: TournamentState): TournamentDecision {
+  if (s.playing.size > 0) return refuse(reject('invalid_pairing', 'the last round is not over'));
+  const round = currentSwissRound(s) + 1;
+  if (round > (s.terms?.swiss?.nbRounds ?? 0)) return refuse(reject('invalid_pairing', 'every round is paired'));
+  if (c.pairings.some((p) => p.round !== round))
+    return refuse(reject('invalid_pairing', `every pairing must be of round ${round}`));
+  const paired = new Set(c.pairings.flatMap((p) => [p.sente, p.gote]));
+  const byes = [...s.players.values()].filter((p) => !p.paused && !paired.has(p.id)).map((p) => p.id);
+  if (byes.length > 1) return refuse(reject('invalid_pairing', `${byes.length} players left unpaired`));
+  if (c.pairings.length === 0 && byes.length === 0) return accept();
+  return accept({
+    type: 'PlayersPaired',
+    data: { pairings: c.pairings, at: c.now.toISOString(), byes: { round, players: byes } },
+  });
 }
 
 function berserk(c: Berserk, s: TournamentState): TournamentDecision {
@@ -133,7 +158,9 @@ function score(c: ScoreGame, s: TournamentState): TournamentDecision {
     for (const color of ['sente', 'gote'] as const)
       if (c.berserk?.[color] === true && !p.berserk[color])
         events.push({ type: 'PlayerBerserked', data: { gameId: c.gameId, color, at } });
-  events.push({ type: 'GameScored', data: { gameId: c.gameId, winner: c.winner, plies: c.plies, at } });
+  // a Swiss player who never moved loses by forfeit: the round's result, no game played
+  const forfeit = s.terms?.format === 'swiss' && c.noStartBy !== undefined ? { forfeit: true as const } : {};
+  events.push({ type: 'GameScored', data: { gameId: c.gameId, winner: c.winner, plies: c.plies, at, ...forfeit } });
   if (c.noStartBy !== undefined && s.terms?.format === 'arena') {
     const playerId = c.noStartBy === 'sente' ? p.sente : p.gote;
     if (s.players.get(playerId)?.paused === false)
@@ -166,7 +193,8 @@ export function decideTournament(c: TournamentCommand, s: TournamentState): Tour
     case 'ScoreGame':
       return score(c, s);
     case 'ForfeitGame': {
-      if (s.terms?.format !== 'robin') return refuse(reject('invalid_pairing', 'only a round-robin game is forfeited'));
+      if (s.terms?.format === 'arena')
+        return refuse(reject('invalid_pairing', 'only a round-robin or Swiss game is forfeited'));
       const winner = other(c.absent);
       const checked = score({ type: 'ScoreGame', gameId: c.gameId, winner, plies: 0, now: c.now }, s);
       if (!checked.ok) return checked;
@@ -178,8 +206,14 @@ export function decideTournament(c: TournamentCommand, s: TournamentState): Tour
     case 'FinishTournament': {
       if (s.status !== 'started' || s.terms === null)
         return refuse(reject('not_started', 'the tournament is not running'));
+      // a Swiss is over once its rounds are played, or when its next round cannot be paired (lichess)
+      const swissOver =
+        s.terms.format === 'swiss' &&
+        s.playing.size === 0 &&
+        (currentSwissRound(s) >= (s.terms.swiss?.nbRounds ?? 0) || pairSwissRound(s).length === 0);
       const over =
-        c.now.getTime() >= finishesAt(s.terms).getTime() ||
+        swissOver ||
+        (s.terms.format !== 'swiss' && c.now.getTime() >= finishesAt(s.terms).getTime()) ||
         (s.terms.format === 'robin' && s.playing.size === 0 && currentRobinRound(s) >= robinRounds(s));
       if (!over) return refuse(reject('not_started', 'the tournament runs until its end'));
       return accept({ type: 'TournamentFinished', data: { at: c.now.toISOString() } });

@@ -61,14 +61,21 @@ export interface Pairing {
   readonly gameId: string;
   readonly sente: string;
   readonly gote: string;
-  /** A robin's round (1-based): its Berger table's. */
+  /** A robin's round (1-based, its Berger table's) or a Swiss's. */
   readonly round?: number;
 }
 
-/** One wave of an arena, or one round of a robin. */
+/**
+ * One wave of an arena, or one round of a robin or a Swiss. `byes`: a Swiss round's players
+ * paired with no one (the pairing-allocated bye, a point).
+ */
 export interface PlayersPaired {
   readonly type: 'PlayersPaired';
-  readonly data: { readonly pairings: readonly Pairing[]; readonly at: string };
+  readonly data: {
+    readonly pairings: readonly Pairing[];
+    readonly at: string;
+    readonly byes?: { readonly round: number; readonly players: readonly string[] };
+  };
 }
 
 /** A player halved their clock before their first move (the game stream records the clock). */
@@ -79,7 +86,7 @@ export interface PlayerBerserked {
 
 /**
  * A paired game ended and counts: its winner (null: a draw) and its length. `forfeit`: a robin
- * game one player never showed for, lost by them, no game played.
+ * or Swiss game one player never showed for, lost by them, no game played.
  */
 export interface GameScored {
   readonly type: 'GameScored';

@@ -50,7 +50,7 @@ export function evolveTournament(state: TournamentState, event: TournamentEvent)
     case 'TournamentStarted':
       return { ...state, status: 'started', startedAt: event.data.at, version };
     case 'PlayersPaired': {
-      const { pairings: made, at } = event.data;
+      const { pairings: made, at, byes: byed } = event.data;
       const pairings = new Map(state.pairings);
       const playing = new Map(state.playing);
       const players = new Map(state.players);
@@ -64,7 +64,8 @@ export function evolveTournament(state: TournamentState, event: TournamentEvent)
           if (player !== undefined) players.set(id, { ...player, gameIds: [...player.gameIds, p.gameId] });
         }
       }
-      return { ...state, pairings, playing, players, version };
+      const byes = byed === undefined ? state.byes : new Map(state.byes).set(byed.round, byed.players);
+      return { ...state, pairings, playing, players, byes, version };
     }
     case 'PlayerBerserked': {
       const { gameId, color } = event.data;

@@ -98,10 +98,15 @@ export {
   type TournamentStatus,
   waitingPlayers,
 } from './state.js';
+export { pairSwissRound, swissPairer } from './swiss-pairer.js';
+export { currentSwissRound, lastRoundOverAt, nextSwissRoundAt } from './swiss-rounds.js';
+export { SWISS_TIE_BREAKS, type SwissStanding, swissStandingsOf } from './swiss-standings.js';
+export { type SwissTrf, swissSeeds, swissTrf } from './swiss-trf.js';
 export {
   estimatedGameSeconds,
   finishesAt,
   MIN_GAMES_PER_ARENA,
+  type SwissTerms,
   TERMS_LIMITS,
   TOURNAMENT_FORMATS,
   type TournamentClock,

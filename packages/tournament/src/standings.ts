@@ -27,8 +27,8 @@ export function scoringRulesOf(
   format: TournamentFormat,
   terms: { streakable: boolean; berserkable: boolean },
 ): ScoringRules {
-  // a robin has every pair meet alike: no fire, no berserk, no draw rules (this server's choice)
-  return format === 'robin'
+  // a robin or a Swiss has every pair meet alike: no fire, no berserk, no draw rules (this server's choice)
+  return format !== 'arena'
     ? { streakable: false, berserkable: false, drawRules: false }
     : { streakable: terms.streakable, berserkable: terms.berserkable, drawRules: true };
 }

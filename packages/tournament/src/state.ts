@@ -48,6 +48,8 @@ export interface TournamentState {
   readonly playing: ReadonlyMap<string, string>;
   /** Each player's last opponent: never paired again at once. */
   readonly lastOpponent: ReadonlyMap<string, string>;
+  /** A Swiss's byes: each round's (1-based) players given the pairing-allocated bye. */
+  readonly byes: ReadonlyMap<number, readonly string[]>;
   /** The number of events folded (the stream's version). */
   readonly version: number;
 }
@@ -64,6 +66,7 @@ export const initialTournamentState = (): TournamentState => ({
   pairings: new Map(),
   playing: new Map(),
   lastOpponent: new Map(),
+  byes: new Map(),
   version: 0,
 });
 

@@ -7,7 +7,7 @@ import { type ByoyomiTimeControl, type FischerTimeControl, type TimeControl, val
 import { estimatedSeconds } from '@shogi/ratings';
 import { type TournamentRejection, tournamentRejection } from './rejections.js';
 
-export const TOURNAMENT_FORMATS = ['arena', 'robin'] as const;
+export const TOURNAMENT_FORMATS = ['arena', 'robin', 'swiss'] as const;
 export type TournamentFormat = (typeof TOURNAMENT_FORMATS)[number];
 
 /** A tournament's games are real-time: byoyomi or Fischer. */
@@ -43,6 +43,17 @@ export interface TournamentTerms {
   readonly maxPlayers: number;
   /** A robin's: each pair meets once (`single`) or once with each colour (`double`). */
   readonly robinCycles: 1 | 2;
+  /** A Swiss's (required for one, absent otherwise). */
+  readonly swiss?: SwissTerms;
+}
+
+/** lichess's Swiss terms: its rounds, the pause between them, the pairs that may never meet. */
+export interface SwissTerms {
+  readonly nbRounds: number;
+  /** Seconds from a round's last result to the next round; null: the organiser starts each round. */
+  readonly roundIntervalSeconds: number | null;
+  /** Pairs of player ids never to be paired together (lichess `forbiddenPairings`). */
+  readonly forbiddenPairings: readonly (readonly [string, string])[];
 }
 
 export const TERMS_LIMITS = {
@@ -56,6 +67,9 @@ export const TERMS_LIMITS = {
   description: 600,
   /** A robin of more players than this is weeks of games; lishogi caps its robins lower. */
   robinPlayers: 64,
+  /** lichess `SwissForm`: 3 to 100 rounds, an interval of at most a week. */
+  swissRounds: { min: 3, max: 100 },
+  swissIntervalSeconds: { max: 7 * 86_400 },
 } as const;
 
 /** lichess's estimate of one game's wall time: both players' estimated clock at 80 %, plus 15 s between games. */
@@ -107,6 +121,25 @@ export function validateTerms(terms: TournamentTerms, now: Date): TournamentReje
     return tournamentRejection('invalid_terms', 'conditions.nbRatedGame.nb must be 0 to 1000');
   if (terms.robinCycles !== 1 && terms.robinCycles !== 2)
     return tournamentRejection('invalid_terms', 'a robin is single (1) or double (2)');
+  if (terms.format === 'swiss') return validateSwissTerms(terms.swiss);
+  return null;
+}
+
+function validateSwissTerms(swiss: SwissTerms | undefined): TournamentRejection | null {
+  const L = TERMS_LIMITS;
+  if (swiss === undefined) return tournamentRejection('invalid_terms', 'a Swiss needs its number of rounds');
+  const n = swiss.nbRounds;
+  if (!Number.isSafeInteger(n) || n < L.swissRounds.min || n > L.swissRounds.max)
+    return tournamentRejection('invalid_terms', `nbRounds must be ${L.swissRounds.min} to ${L.swissRounds.max}`);
+  const gap = swiss.roundIntervalSeconds;
+  if (gap !== null && (!Number.isSafeInteger(gap) || gap < 0 || gap > L.swissIntervalSeconds.max))
+    return tournamentRejection(
+      'invalid_terms',
+      `roundInterval must be 0 to ${L.swissIntervalSeconds.max} seconds, or absent for rounds started by the organiser`,
+    );
+  for (const pair of swiss.forbiddenPairings)
+    if (pair.length !== 2 || pair[0] === pair[1])
+      return tournamentRejection('invalid_terms', 'a forbidden pairing names two different players');
   return null;
 }
 

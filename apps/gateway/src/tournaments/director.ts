@@ -8,7 +8,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  currentSwissRound,
   finishesAt,
+  nextSwissRoundAt,
   PAIRERS,
   type TournamentCommandHandler,
   type TournamentCommandRequest,
@@ -54,6 +56,14 @@ async function command(deps: DirectorDeps, id: string, request: TournamentComman
   return handled;
 }
 
+/** A Swiss whose next round is due (or whose rounds are all played): if none was paired, it is over. */
+function swissRoundDue(state: TournamentState, now: Date): boolean {
+  if (state.playing.size > 0 || state.terms?.swiss === undefined) return false;
+  if (currentSwissRound(state) >= state.terms.swiss.nbRounds) return true;
+  const due = nextSwissRoundAt(state);
+  return due !== null && now.getTime() >= due.getTime();
+}
+
 /** One tournament's tick. */
 export async function directTournament(deps: DirectorDeps, id: string): Promise<void> {
   let state = await deps.handler.current(id);
@@ -85,13 +95,15 @@ export async function directTournament(deps: DirectorDeps, id: string): Promise<
       const p = state.pairings.get(gameId);
       if (p !== undefined) await deps.games.create(state, p);
     }
-  if (now.getTime() >= finishesAt(terms).getTime()) {
+  // a Swiss has rounds, not a window
+  if (terms.format !== 'swiss' && now.getTime() >= finishesAt(terms).getTime()) {
     await command(deps, id, { type: 'FinishTournament' });
     return;
   }
   const proposed = PAIRERS[terms.format].pair({ state, now });
   if (proposed.length === 0) {
     if (terms.format === 'robin' && state.playing.size === 0) await command(deps, id, { type: 'FinishTournament' });
+    if (terms.format === 'swiss' && swissRoundDue(state, now)) await command(deps, id, { type: 'FinishTournament' });
     return;
   }
   const pairings = proposed.map((p) => ({ gameId: randomUUID(), ...p }));

@@ -21,6 +21,7 @@ import type { Player } from '../domain/player.js';
 import { type Director, startDirector } from './director.js';
 import { redisLease } from './lease.js';
 import tournamentRoutes from './routes.js';
+import swissRoutes from './swiss-routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -103,12 +104,11 @@ async function tournaments(app: FastifyInstance, { config }: { config: GatewayCo
   app.addHook('preClose', async () => {
     await director?.stop();
   });
-  await app.register(tournamentRoutes, {
-    handler,
-    nudge: () => {
-      void directorProxy.tick().catch(() => undefined);
-    },
-  });
+  const nudge = () => {
+    void directorProxy.tick().catch(() => undefined);
+  };
+  await app.register(tournamentRoutes, { handler, nudge });
+  await app.register(swissRoutes, { handler, nudge });
 }
 
 export default fp(tournaments, { name: 'tournaments' });

@@ -94,7 +94,7 @@ const Any = Type.Object({}, open);
 const PER_PAGE = 10;
 
 /** lichess's tournament ids: 8 letters and digits. */
-const newTournamentId = (): string =>
+export const newTournamentId = (): string =>
   [...randomBytes(8)].map((b) => 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'[b % 62]).join('');
 
 /** lichess's clients post join and withdraw with no body. */
