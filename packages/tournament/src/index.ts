@@ -3,6 +3,8 @@ export {
   ARENA_RULES,
   arenaPairer,
   bestPairings,
+  pairingGraph,
+  type Ranked,
   pairingsClosed,
   pairingsClosedSeconds,
   waitSeconds,
