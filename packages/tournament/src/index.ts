@@ -4,9 +4,9 @@ export {
   arenaPairer,
   bestPairings,
   pairingGraph,
-  type Ranked,
   pairingsClosed,
   pairingsClosedSeconds,
+  type Ranked,
   waitSeconds,
   waveIsDue,
 } from './arena-pairer.js';
