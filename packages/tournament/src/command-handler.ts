@@ -101,7 +101,7 @@ export class TournamentCommandHandler {
       this.queued.set(tournamentId, []);
       try {
         const handled = await this.handleBatch(tournamentId, batch);
-        batch.forEach((p, i) => p.resolve(handled[i] as TournamentHandled));
+        for (const [i, p] of batch.entries()) p.resolve(handled[i] as TournamentHandled);
       } catch (e) {
         for (const p of batch) p.reject(e);
       }
