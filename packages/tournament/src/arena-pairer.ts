@@ -56,7 +56,7 @@ export function pairingsClosed(state: TournamentState, now: Date): boolean {
   return left < pairingsClosedSeconds(state.terms.clock);
 }
 
-interface Ranked {
+export interface Ranked {
   readonly player: PlayerEntry;
   readonly rank: number;
 }
@@ -97,14 +97,17 @@ function justPlayed(state: TournamentState, a: string, b: string): boolean {
   return state.lastOpponent.get(a) === b || state.lastOpponent.get(b) === a;
 }
 
-/** The cheapest full matching of `players` (ranked best first) as lila's AntmaPairing weighs it. */
-export function bestPairings(
+/**
+ * The graph `bestPairings` hands the matching library: one edge `[i, j, weight]` per pair allowed,
+ * weighted so that among the matchings of most pairs the heaviest has the least total cost.
+ */
+export function pairingGraph(
   state: TournamentState,
   players: readonly Ranked[],
   onlyTwoActive: boolean,
-): ProposedPairing[] {
-  if (players.length < 2) return [];
-  const maxRank = Math.max(...players.map((p) => p.rank));
+): [number, number, number][] {
+  let maxRank = 0;
+  for (const p of players) if (p.rank > maxRank) maxRank = p.rank;
   const costs: [number, number, number][] = [];
   let maxCost = 0;
   for (let i = 0; i < players.length; i++)
@@ -118,12 +121,20 @@ export function bestPairings(
       costs.push([i, j, cost]);
       if (cost > maxCost) maxCost = cost;
     }
-  if (costs.length === 0) return [];
-  // the library maximises weight: among the matchings of most pairs, the least total cost
-  const mate = blossom(
-    costs.map(([i, j, c]) => [i, j, maxCost + 1 - c] as const),
-    true,
-  );
+  for (const edge of costs) edge[2] = maxCost + 1 - edge[2];
+  return costs;
+}
+
+/** The cheapest full matching of `players` (ranked best first) as lila's AntmaPairing weighs it. */
+export function bestPairings(
+  state: TournamentState,
+  players: readonly Ranked[],
+  onlyTwoActive: boolean,
+): ProposedPairing[] {
+  if (players.length < 2) return [];
+  const edges = pairingGraph(state, players, onlyTwoActive);
+  if (edges.length === 0) return [];
+  const mate = blossom(edges, true);
   const out: ProposedPairing[] = [];
   for (let i = 0; i < mate.length; i++) {
     const j = mate[i] as number;

@@ -3,8 +3,10 @@ export {
   ARENA_RULES,
   arenaPairer,
   bestPairings,
+  pairingGraph,
   pairingsClosed,
   pairingsClosedSeconds,
+  type Ranked,
   waitSeconds,
   waveIsDue,
 } from './arena-pairer.js';

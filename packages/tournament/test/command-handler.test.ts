@@ -60,4 +60,33 @@ describe('the tournament command handler', () => {
     });
     expect(again.kind === 'rejected' && again.rejection.code).toBe('already_joined');
   });
+
+  it('decides the commands queued meanwhile together: each answered once, in few appends', async () => {
+    const store = new InMemoryTournamentEventStore();
+    let appends = 0;
+    const append = store.append.bind(store);
+    store.append = (...args) => {
+      appends++;
+      return append(...args);
+    };
+    const now = () => new Date(T0.getTime() - 60_000);
+    const h = await arenaOf(store, now);
+    appends = 0;
+    const ids = Array.from({ length: 50 }, (_, i) => `n${i}`);
+    // n0 twice: the second of the two is refused, even though both wait for the same append
+    const handled = await Promise.all(
+      [...ids, 'n0'].map((id) =>
+        h.handle('t1', { type: 'JoinTournament', player: entrant(id), passwordHash: null, ratedGames: 10 }),
+      ),
+    );
+    expect(handled.filter((x) => x.kind === 'appended')).toHaveLength(50);
+    const twice = handled.at(-1);
+    expect(twice?.kind === 'rejected' && twice.rejection.code).toBe('already_joined');
+    const joined = handled.flatMap((x) => (x.kind === 'appended' ? x.appended : []));
+    expect(joined.map((e) => e.type === 'PlayerJoined' && e.data.player.id)).toEqual(ids);
+    expect(new Set(joined.map((e) => e.seq)).size).toBe(50);
+    expect(appends).toBeLessThanOrEqual(2);
+    const state = await new TournamentCommandHandler({ store, now }).current('t1');
+    expect(state.players.size).toBe(54);
+  });
 });
