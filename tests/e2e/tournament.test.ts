@@ -114,6 +114,8 @@ test('two accounts join an arena, are paired, play to a result, and the standing
   await b.click('#tournament-join');
   await expect.poll(() => b.locator('.standings tr.me td.name a').textContent()).toBe('bob');
   await b.screenshot({ path: join(ARTIFACTS, 'tournament-joined-phone.png'), fullPage: true });
+  // the menu wraps on a phone: nothing runs off the side of the page
+  expect(await b.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await expect.poll(() => visitor.locator('.standings tbody tr').count(), { timeout: 10_000 }).toBe(2);
 
   // 5. it starts; the director pairs them and both game pages open by themselves
