@@ -72,6 +72,7 @@ function recordingStore(answers: Partial<Record<keyof LobbyTx | keyof LobbyStore
   const tx = {
     ongoingGameOf: record('ongoingGameOf', () => null),
     isBotAccount: record('isBotAccount', () => false),
+    isEngineMarked: record('isEngineMarked', () => false),
     countOpenSeeks: record('countOpenSeeks', () => 0),
     countOpenSeeksFrom: record('countOpenSeeksFrom', () => 0),
     lockQuota: record('lockQuota', () => undefined),
@@ -176,6 +177,8 @@ describe('a seek', () => {
       'isBotAccount alice',
       'ongoingGameOf alice byoyomi,fischer',
       'lockOpenSeek seek-bob',
+      'isEngineMarked alice',
+      'isEngineMarked bob',
       'ongoingGameOf bob byoyomi,fischer',
       'createGame alice bob',
       'markSeekPaired seek-bob g1 gote',

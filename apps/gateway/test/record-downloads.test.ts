@@ -1,4 +1,4 @@
-import { exportKif, parseKif } from '@shogi/rules';
+import { exportKif, parseCsa, parseKif } from '@shogi/rules';
 import { describe, expect, it } from 'vitest';
 import { attachment, encodeText, fileBaseName, recordFile } from '../src/domain/record-downloads.js';
 import { cleanFileName } from '../src/domain/record-import.js';
@@ -34,6 +34,25 @@ describe('record downloads', () => {
     if (!exported.ok) throw new Error('export');
     expect(kifu.bytes.toString('utf8')).toBe(exported.value.replace('encoding=UTF-8', 'encoding=utf-8'));
     expect(encodeText('a\nb\n', 'Shift_JIS').toString('latin1')).toBe('a\r\nb\r\n');
+  });
+
+  it("notes a marked player's side where each format keeps a comment, and the records still read", () => {
+    const kif = new TextDecoder('shift_jis').decode(recordFile(record, 'kif', { engineMarked: ['gote'] }).bytes);
+    expect(kif.split('\r\n').slice(0, 2)).toEqual([
+      '#KIF version=2.0 encoding=Shift_JIS',
+      '#fairplay: gote engine-marked',
+    ]);
+    const kifu = recordFile(record, 'kifu', { engineMarked: ['sente', 'gote'] }).bytes.toString('utf8');
+    const back = parseKif(kifu);
+    expect(back.ok && back.value.moves).toEqual(record.moves);
+    const csa = recordFile(record, 'csa', { engineMarked: ['sente'] }).bytes.toString('utf8');
+    expect(csa.endsWith("\n'fairplay: sente engine-marked\n")).toBe(true);
+    const csaBack = parseCsa(csa);
+    expect(csaBack.ok && csaBack.value.moves).toEqual(record.moves);
+    expect(
+      JSON.parse(recordFile(record, 'jkf', { engineMarked: ['sente'] }).bytes.toString('utf8')).header.fairplay,
+    ).toBe('sente engine-marked');
+    expect(recordFile(record, 'kifu', { engineMarked: [] }).bytes.toString('utf8')).not.toContain('fairplay');
   });
 
   it('keeps an uploaded file name without its path or control characters', () => {

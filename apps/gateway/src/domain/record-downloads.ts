@@ -26,6 +26,39 @@ export type CsaVersion = (typeof CSA_VERSIONS)[number];
 
 export interface DownloadOptions {
   readonly csaVersion?: CsaVersion;
+  /** the sides whose player a moderator has marked for engine use (fair play): noted in the record */
+  readonly engineMarked?: readonly ('sente' | 'gote')[];
+}
+
+/** The fair-play note of a marked side, one comment line in KIF, KI2 and CSA, a header in JKF. */
+export const engineMarkedNote = (side: 'sente' | 'gote'): string => `fairplay: ${side} engine-marked`;
+
+/**
+ * The record's text with the fair-play notes: KIF and KI2 `#` lines after the format line,
+ * CSA `'` lines at the end, the JKF header `fairplay`; SFEN has no place for one.
+ */
+function withFairPlayNotes(text: string, format: DownloadFormat, marked: readonly ('sente' | 'gote')[]): string {
+  if (marked.length === 0) return text;
+  switch (format) {
+    case 'kif':
+    case 'kifu':
+    case 'ki2': {
+      const lines = marked.map((side) => `#${engineMarkedNote(side)}\n`).join('');
+      const end = text.startsWith('#KI') ? text.indexOf('\n') + 1 : 0;
+      return `${text.slice(0, end)}${lines}${text.slice(end)}`;
+    }
+    case 'csa':
+      return `${text}${text.endsWith('\n') ? '' : '\n'}${marked.map((side) => `'${engineMarkedNote(side)}\n`).join('')}`;
+    case 'jkf': {
+      const jkf = JSON.parse(text) as { header?: Record<string, string> };
+      jkf.header = { ...jkf.header, fairplay: marked.map((side) => `${side} engine-marked`).join(', ') };
+      return `${JSON.stringify(jkf)}\n`;
+    }
+    case 'sfen':
+      return text;
+    default:
+      return format satisfies never;
+  }
 }
 
 export interface RecordFile {
@@ -97,7 +130,7 @@ export function recordFile(record: GameRecord, format: DownloadFormat, options: 
   const download = DOWNLOADS[format];
   const { text, charset } = download.text(record, options);
   return {
-    bytes: encodeText(text, charset),
+    bytes: encodeText(withFairPlayNotes(text, format, options.engineMarked ?? []), charset),
     contentType: `${download.mediaType ?? 'text/plain'}; charset=${charset}`,
     extension: download.extension,
   };
@@ -109,7 +142,7 @@ export const charsetOf = (format: DownloadFormat, options: DownloadOptions = {})
 
 /** The text of a format before encoding (the bulk exports add their separators to it). */
 export const recordText = (record: GameRecord, format: DownloadFormat, options: DownloadOptions = {}): string =>
-  DOWNLOADS[format].text(record, options).text;
+  withFairPlayNotes(DOWNLOADS[format].text(record, options).text, format, options.engineMarked ?? []);
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
 const UNSAFE_IN_NAMES = /[\u0000-\u001f\u007f"*/:<>?\\|]/g;

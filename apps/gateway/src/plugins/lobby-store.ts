@@ -15,6 +15,7 @@ import {
   insertChallenge,
   insertSeek,
   isBotAccount,
+  isEngineMarkedPlayer,
   type LobbyDb,
   listChallenges,
   listOpenSeeks,
@@ -35,7 +36,7 @@ import {
   tournamentOfGame,
   withdrawOpenSeeks,
 } from '@shogi/store';
-import type { BotReads, LobbyStore, LobbyTx, PlayingReads, SeekCounts } from '../domain/lobby/ports.js';
+import type { BotReads, LobbyStore, LobbyTx, MarkReads, PlayingReads, SeekCounts } from '../domain/lobby/ports.js';
 
 export function lobbyStore(db: Db): LobbyStore {
   const lobby = lobbyDb(db);
@@ -63,11 +64,12 @@ export function lobbyStore(db: Db): LobbyStore {
 }
 
 /** What runs on the pool and in a transaction alike. */
-function reads(executor: LobbyDb): PlayingReads & BotReads & SeekCounts {
+function reads(executor: LobbyDb): PlayingReads & BotReads & SeekCounts & MarkReads {
   return {
     ongoingGameOf: (playerId, kinds) => ongoingGameOf(executor, playerId, kinds),
     ratedGamesBetween: (a, b, since) => ratedGamesBetween(executor, a, b, since),
     isBotAccount: (playerId) => isBotAccount(executor, playerId),
+    isEngineMarked: (playerId) => isEngineMarkedPlayer(executor, playerId),
     countOpenSeeks: (playerId, at) => countOpenSeeks(executor, playerId, at),
     countOpenSeeksFrom: (key, at) => countOpenSeeksFrom(executor, key, at),
   };

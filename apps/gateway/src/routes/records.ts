@@ -13,7 +13,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { recordOfEvents } from '@shogi/game';
 import { ErrorResponse, GameParams } from '@shogi/protocol';
 import type { GameRecord } from '@shogi/rules';
-import { type Db, type FinishedGamesTable, finishedGameEnd, periodGames, playerGames, readStream } from '@shogi/store';
+import {
+  type Db,
+  type FinishedGamesTable,
+  fairplayDb,
+  finishedGameEnd,
+  markedAmong,
+  periodGames,
+  playerGames,
+  readStream,
+} from '@shogi/store';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ApiError } from '../domain/api-error.js';
@@ -33,10 +42,22 @@ import {
 /** The formats of `/api/games/:id/record.<ext>`, the first shape, kept as it was. */
 const FIRST_SHAPE_FORMATS = ['kif', 'ki2', 'csa', 'sfen'] as const satisfies readonly DownloadFormat[];
 
-async function recordOfGame(db: Db, id: string): Promise<GameRecord> {
-  const record = recordOfEvents(await readStream(db, id, 0));
+type Marked = readonly ('sente' | 'gote')[];
+
+/** The sides whose player a moderator has marked for engine use now: the exports flag their games. */
+async function markedSides(db: Db, senteId: string, goteId: string): Promise<Marked> {
+  const marked = await markedAmong(fairplayDb(db), [senteId, goteId]);
+  return (['sente', 'gote'] as const).filter((side) => marked.has(side === 'sente' ? senteId : goteId));
+}
+
+async function recordOfGame(db: Db, id: string): Promise<{ record: GameRecord; marked: Marked }> {
+  const events = await readStream(db, id, 0);
+  const record = recordOfEvents(events);
   if (record === null) throw new ApiError('GAME_NOT_FOUND');
-  return record;
+  const created = events.find((e) => e.type === 'GameCreated');
+  const marked =
+    created?.type === 'GameCreated' ? await markedSides(db, created.data.sente.id, created.data.gote.id) : [];
+  return { record, marked };
 }
 
 async function sendRecord(
@@ -46,8 +67,11 @@ async function sendRecord(
   format: DownloadFormat,
   csaVersion: CsaVersion | undefined,
 ) {
-  const record = await recordOfGame(db, id);
-  const file = recordFile(record, format, csaVersion === undefined ? {} : { csaVersion });
+  const { record, marked } = await recordOfGame(db, id);
+  const file = recordFile(record, format, {
+    ...(csaVersion === undefined ? {} : { csaVersion }),
+    engineMarked: marked,
+  });
   return reply
     .type(file.contentType)
     .header('content-disposition', attachment(`${fileBaseName(record, id)}.${file.extension}`))
@@ -72,7 +96,7 @@ type Row = Pick<
 > & { started_at: Date; ended_at: Date };
 
 /** A game's NDJSON line: its summary, and with `record` the whole game (start SFEN, every move and its seconds). */
-function gameLine(g: Row, record: GameRecord | null): string {
+function gameLine(g: Row, record: GameRecord | null, engineMarked: Marked): string {
   const summary = {
     id: g.game_id,
     sente: { id: g.sente_id, name: g.sente_name },
@@ -87,6 +111,7 @@ function gameLine(g: Row, record: GameRecord | null): string {
     startedAt: g.started_at.toISOString(),
     endedAt: g.ended_at.toISOString(),
     imported: g.imported,
+    engineMarked,
   };
   if (record === null) return `${JSON.stringify(summary)}\n`;
   const full = { ...summary, sfen: record.sfen, moves: record.moves, times: record.times, comments: record.comments };
@@ -212,7 +237,7 @@ const records: FastifyPluginAsyncTypebox = async (app) => {
    * record; `tail` adds lines after a record (the bulk export's game id).
    */
   async function* csaRecords(
-    games: AsyncIterable<{ game_id: string }>,
+    games: AsyncIterable<Pick<Row, 'game_id' | 'sente_id' | 'gote_id'>>,
     version: CsaVersion,
     tail: (gameId: string) => string = () => '',
   ) {
@@ -221,7 +246,8 @@ const records: FastifyPluginAsyncTypebox = async (app) => {
     for await (const g of games) {
       const record = recordOfEvents(await readStream(db, g.game_id, 0));
       if (record === null) continue;
-      const text = `${first ? '' : '/\n'}${recordText(record, 'csa', { csaVersion: version })}${tail(g.game_id)}`;
+      const engineMarked = await markedSides(db, g.sente_id, g.gote_id);
+      const text = `${first ? '' : '/\n'}${recordText(record, 'csa', { csaVersion: version, engineMarked })}${tail(g.game_id)}`;
       yield encodeText(text, charset);
       first = false;
     }
@@ -231,7 +257,7 @@ const records: FastifyPluginAsyncTypebox = async (app) => {
     for await (const g of games) {
       const record = full ? recordOfEvents(await readStream(db, g.game_id, 0)) : null;
       if (full && record === null) continue;
-      yield gameLine(g, record);
+      yield gameLine(g, record, await markedSides(db, g.sente_id, g.gote_id));
     }
   }
 

@@ -141,3 +141,15 @@ export async function isMarked(db: FairplayDb, playerId: string): Promise<boolea
   const row = await db.selectFrom('engine_marks').select('marked').where('player_id', '=', playerId).executeTakeFirst();
   return row?.marked === true;
 }
+
+/** Which of the players a moderator has marked now (one read for a record's two players). */
+export async function markedAmong(db: FairplayDb, playerIds: readonly string[]): Promise<Set<string>> {
+  if (playerIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('engine_marks')
+    .select('player_id')
+    .where('player_id', 'in', [...playerIds])
+    .where('marked', '=', true)
+    .execute();
+  return new Set(rows.map((r) => r.player_id));
+}

@@ -62,3 +62,9 @@ export async function ratedGamesBetween(db: LobbyDb, a: string, b: string, since
       and (e.payload->>'rated')::boolean`.execute(db);
   return Number(rows[0]?.n ?? 0);
 }
+
+/** Whether a moderator has marked the player for engine use (engine_marks, migration 0018): the lobby pairs marked with marked. */
+export async function isEngineMarkedPlayer(db: LobbyDb, playerId: string): Promise<boolean> {
+  const r = await sql<{ marked: boolean }>`select marked from engine_marks where player_id = ${playerId}`.execute(db);
+  return r.rows[0]?.marked === true;
+}

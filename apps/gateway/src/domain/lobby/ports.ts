@@ -94,6 +94,11 @@ export interface BotReads {
   isBotAccount(playerId: string): Promise<boolean>;
 }
 
+export interface MarkReads {
+  /** Whether a moderator has marked the account for engine use (fair play), now. */
+  isEngineMarked(playerId: string): Promise<boolean>;
+}
+
 export interface SeekCounts {
   countOpenSeeks(playerId: string, at: Date): Promise<number>;
   /** open seeks posted from one client address (its key) */
@@ -113,7 +118,7 @@ export interface StartTx extends PlayingReads, BotReads {
   withdrawOpenSeeks(playerIds: readonly string[], at: Date, kinds?: readonly string[]): Promise<number>;
 }
 
-export interface SeekTx extends StartTx, SeekCounts, QuotaLocks {
+export interface SeekTx extends StartTx, SeekCounts, QuotaLocks, MarkReads {
   lockSeekPool(poolKey: string): Promise<void>;
   /** open seeks of the pool by other players, oldest first */
   openSeeksInPool(poolKey: string, excludingPlayer: string, at: Date): Promise<StoredSeek[]>;

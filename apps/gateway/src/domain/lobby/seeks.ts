@@ -191,6 +191,9 @@ async function pairWith(
   await refuseIfPlaying(tx, player.id, terms.timeControl);
   const theirs = await tx.lockOpenSeek(candidate.id, at);
   if (!theirs) return undefined;
+  // a marked account plays only marked accounts (fair play): read under both players' locks,
+  // after which a mark changes nothing about this pairing
+  if ((await tx.isEngineMarked(player.id)) !== (await tx.isEngineMarked(theirs.player_id))) return undefined;
   // a rated seek is not paired with an opponent the player has met in too many rated games today
   if (terms.rated && !(await ratedPairAllowed(tx, deps.ratedGamesPerPair, player.id, theirs.player_id, at)))
     return undefined;
