@@ -9,23 +9,15 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { TOURNAMENT_REJECTION_ERRORS } from '@shogi/protocol';
-import { categoryOf } from '@shogi/ratings';
-import {
-  isBotAccount,
-  ratingIn,
-  standingRows,
-  tournamentGameRows,
-  tournamentRow,
-  tournamentsByStatus,
-} from '@shogi/store';
+import { standingRows, tournamentGameRows, tournamentRow, tournamentsByStatus } from '@shogi/store';
 import type { TournamentCommandHandler, TournamentCommandRequest, TournamentTerms } from '@shogi/tournament';
 import { Type } from 'typebox';
 import { ApiError } from '../domain/api-error.js';
 import { attachment, CSA_VERSIONS, type CsaVersion } from '../domain/record-downloads.js';
 import { principalOf } from '../plugins/access.js';
+import { joinRequest, runCommand } from './commands.js';
 import { recordsContentType, TOURNAMENT_RECORD_FORMATS, tournamentRecords } from './game-records.js';
-import { parseTournamentParams, passwordHashOf, type TournamentParams } from './params.js';
+import { parseTournamentParams, type TournamentParams } from './params.js';
 import { resultLine, standingPlayer, tournamentView } from './views.js';
 
 const closed = { additionalProperties: false } as const;
@@ -111,14 +103,8 @@ export interface TournamentRoutesOptions {
 const tournamentRoutes: FastifyPluginAsyncTypebox<TournamentRoutesOptions> = async (app, { handler, nudge }) => {
   await app.register(formbody);
   const reads = app.databases.reads;
-  const db = app.databases.lobby;
 
-  const run = async (id: string, request: TournamentCommandRequest) => {
-    const handled = await handler.handle(id, request);
-    if (handled.kind === 'rejected')
-      throw new ApiError(TOURNAMENT_REJECTION_ERRORS[handled.rejection.code], handled.rejection.message);
-    return handled;
-  };
+  const run = (id: string, request: TournamentCommandRequest) => runCommand(handler, id, request);
 
   const full = async (id: string, page: number) => {
     const row = await tournamentRow(reads, id);
@@ -214,18 +200,7 @@ const tournamentRoutes: FastifyPluginAsyncTypebox<TournamentRoutesOptions> = asy
       const { id } = request.params;
       const state = await handler.current(id);
       if (state.terms === null) throw new ApiError('TOURNAMENT_NOT_FOUND');
-      const category = categoryOf(state.terms.clock) ?? 'blitz';
-      const [{ rating, games }, bot] = await Promise.all([
-        ratingIn(reads, player.id, category),
-        isBotAccount(db, player.id),
-      ]);
-      const password = request.body.password;
-      await run(id, {
-        type: 'JoinTournament',
-        player: { id: player.id, name: player.name, rating, bot },
-        passwordHash: password === undefined ? null : passwordHashOf(id, String(password)),
-        ratedGames: games,
-      });
+      await run(id, await joinRequest(app.databases, id, state.terms, player, request.body.password));
       nudge();
       return { ok: true as const };
     },

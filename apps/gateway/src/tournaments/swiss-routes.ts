@@ -7,9 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { TOURNAMENT_REJECTION_ERRORS } from '@shogi/protocol';
-import { categoryOf } from '@shogi/ratings';
-import { isBotAccount, ratingIn, tournamentRow } from '@shogi/store';
+import { tournamentRow } from '@shogi/store';
 import {
   currentSwissRound,
   nextSwissRoundAt,
@@ -23,7 +21,8 @@ import {
 import { Type } from 'typebox';
 import { ApiError } from '../domain/api-error.js';
 import { principalOf } from '../plugins/access.js';
-import { passwordHashOf, type TournamentParams } from './params.js';
+import { joinRequest, runCommand } from './commands.js';
+import type { TournamentParams } from './params.js';
 import { newTournamentId } from './routes.js';
 import { parseSwissParams } from './swiss-params.js';
 import { tournamentView } from './views.js';
@@ -72,14 +71,8 @@ export interface SwissRoutesOptions {
 const swissRoutes: FastifyPluginAsyncTypebox<SwissRoutesOptions> = async (app, { handler, nudge }) => {
   await app.register(formbody);
   const reads = app.databases.reads;
-  const db = app.databases.lobby;
 
-  const run = async (id: string, request: TournamentCommandRequest) => {
-    const handled = await handler.handle(id, request);
-    if (handled.kind === 'rejected')
-      throw new ApiError(TOURNAMENT_REJECTION_ERRORS[handled.rejection.code], handled.rejection.message);
-    return handled;
-  };
+  const run = (id: string, request: TournamentCommandRequest) => runCommand(handler, id, request);
 
   const swissState = async (id: string): Promise<TournamentState> => {
     const state = await handler.current(id);
@@ -167,18 +160,7 @@ const swissRoutes: FastifyPluginAsyncTypebox<SwissRoutesOptions> = async (app, {
       const player = principalOf(request);
       const { id } = request.params;
       const state = await swissState(id);
-      const category = categoryOf(state.terms!.clock) ?? 'blitz';
-      const [{ rating, games }, bot] = await Promise.all([
-        ratingIn(reads, player.id, category),
-        isBotAccount(db, player.id),
-      ]);
-      const password = request.body.password;
-      await run(id, {
-        type: 'JoinTournament',
-        player: { id: player.id, name: player.name, rating, bot },
-        passwordHash: password === undefined ? null : passwordHashOf(id, String(password)),
-        ratedGames: games,
-      });
+      await run(id, await joinRequest(app.databases, id, state.terms!, player, request.body.password));
       nudge();
       return { ok: true as const };
     },
