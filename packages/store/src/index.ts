@@ -92,6 +92,7 @@ export {
   activeTournamentIds,
   endedGames,
   existingGames,
+  playersNamedIn,
   ratingIn,
   standingRows,
   tournamentGameRows,

@@ -22,6 +22,7 @@ export type {
   CreateTournament,
   FinishTournament,
   ForfeitGame,
+  ImportSwiss,
   JoinTournament,
   PairPlayers,
   ScoreGame,
@@ -42,6 +43,7 @@ export {
 export {
   type Entrant,
   type GameScored,
+  type ImportedCell,
   isTournamentEventType,
   type Pairing,
   type PlayerBerserked,
@@ -49,6 +51,7 @@ export {
   type PlayerPaused,
   type PlayersPaired,
   type PlayerWithdrew,
+  type SwissImported,
   TOURNAMENT_EVENT_TYPES,
   type TournamentCreated,
   type TournamentEvent,
@@ -96,12 +99,14 @@ export {
   initialTournamentState,
   type PairingEntry,
   type PlayerEntry,
+  type SwissImport,
   type TournamentState,
   type TournamentStatus,
   waitingPlayers,
 } from './state.js';
+export { readSwissTrf, type TrfImport, type TrfImportCell, type TrfImportRead } from './swiss-import.js';
 export { pairSwissRound, swissPairer } from './swiss-pairer.js';
-export { currentSwissRound, lastRoundOverAt, nextSwissRoundAt } from './swiss-rounds.js';
+export { byeRequested, currentSwissRound, lastRoundOverAt, nextSwissRoundAt } from './swiss-rounds.js';
 export { SWISS_TIE_BREAKS, type SwissStanding, swissStandingsOf } from './swiss-standings.js';
 export { type SwissTrf, swissSeeds, swissTrf } from './swiss-trf.js';
 export {

@@ -35,6 +35,10 @@ export const TOURNAMENT_REJECTION_CODES = [
   'game_already_scored',
   'not_berserkable',
   'too_few_players',
+  /** A Swiss's TRF that cannot continue this event (more rounds than it has, a player twice, too many players). */
+  'invalid_trf',
+  /** A TRF import after the start, or a second one. */
+  'import_closed',
 ] as const;
 export type TournamentRejectionCode = (typeof TOURNAMENT_REJECTION_CODES)[number];
 

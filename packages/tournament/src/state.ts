@@ -3,7 +3,7 @@
  * changed in place, so a state once returned stays as it was.
  */
 import type { ColorName } from '@shogi/rules';
-import type { Entrant, Pairing } from './events.js';
+import type { Entrant, ImportedCell, Pairing } from './events.js';
 import type { TournamentTerms } from './terms.js';
 
 export interface PlayerEntry extends Entrant {
@@ -30,6 +30,17 @@ export interface PairingEntry extends Pairing {
   };
 }
 
+/** A Swiss continued from a TRF: what the file held (events.ts `SwissImported`). */
+export interface SwissImport {
+  /** The imported players in the file's pairing-number order. */
+  readonly order: readonly string[];
+  /** Each imported player's cells (the rounds played, and a bye requested for the next). */
+  readonly cells: ReadonlyMap<string, readonly ImportedCell[]>;
+  readonly rounds: number;
+  readonly initialColor: 'w' | 'b';
+  readonly forbidden: readonly (readonly [string, string])[];
+}
+
 export type TournamentStatus = 'none' | 'created' | 'started' | 'finished';
 
 export interface TournamentState {
@@ -50,6 +61,8 @@ export interface TournamentState {
   readonly lastOpponent: ReadonlyMap<string, string>;
   /** A Swiss's byes: each round's (1-based) players given the pairing-allocated bye. */
   readonly byes: ReadonlyMap<number, readonly string[]>;
+  /** A Swiss continued from a TRF, null otherwise. */
+  readonly swissImport: SwissImport | null;
   /** The number of events folded (the stream's version). */
   readonly version: number;
 }
@@ -67,6 +80,7 @@ export const initialTournamentState = (): TournamentState => ({
   playing: new Map(),
   lastOpponent: new Map(),
   byes: new Map(),
+  swissImport: null,
   version: 0,
 });
 
