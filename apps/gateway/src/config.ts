@@ -106,6 +106,12 @@ export interface GatewayConfig {
   readonly tournamentTickMs: number;
   /** how long the director's Redis lease lasts unrenewed: another gateway directs after it */
   readonly tournamentLeaseMs: number;
+  /**
+   * seconds each player of a tournament game has for their first move
+   * (TOURNAMENT_FIRST_MOVE_SECONDS, default 30 as any game's): one who does not move in time
+   * loses, in a Swiss by forfeit (docs/tournaments.md)
+   */
+  readonly tournamentFirstMoveSeconds: number;
   /** the move limit of CSA games (Floodgate's Max_Moves, 256): a draw once that many moves are played */
   readonly csaMaxMoves: number;
   /** Floodgate rounds: every this many ms (aligned to the epoch: :00 and :30 for 30 minutes)... */
@@ -269,6 +275,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     csaAgreeTimeoutMs: int(env, 'CSA_AGREE_TIMEOUT_MS', 120_000),
     csaStartLeaseMs: int(env, 'CSA_START_LEASE_MS', 10_000),
     tournamentTickMs: int(env, 'TOURNAMENT_TICK_MS', 1000),
+    tournamentFirstMoveSeconds: int(env, 'TOURNAMENT_FIRST_MOVE_SECONDS', 30),
     tournamentLeaseMs: int(env, 'TOURNAMENT_LEASE_MS', 10_000),
     csaMaxMoves: int(env, 'CSA_MAX_MOVES', MAX_MOVES),
     csaFloodgateIntervalMs: int(env, 'CSA_FLOODGATE_INTERVAL_MS', 30 * 60_000),

@@ -53,6 +53,8 @@ export interface Clock {
   readonly turnStartedAt: number;
   /** Absent: 'standard'. The functions of this file are the standard rules'; game-clock.ts picks by this. */
   readonly rules?: ClockRules;
+  /** The first-move limit when the game set its own (GameCreated.firstMoveSeconds); absent: the time control's. */
+  readonly firstMoveMs?: number;
 }
 
 export type ClockResult =

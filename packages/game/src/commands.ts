@@ -24,6 +24,8 @@ export interface CreateGame {
   readonly illegalMoveLoses?: boolean;
   /** Default none. */
   readonly maxMoves?: number;
+  /** Seconds each side has for its first move (a real-time clock's): default `FIRST_MOVE_MS`'s 30. */
+  readonly firstMoveSeconds?: number;
   /** Default false: the players' preferences decide; true for a game whose terms refuse takebacks. */
   readonly noTakebacks?: boolean;
   /**

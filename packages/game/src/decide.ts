@@ -123,6 +123,9 @@ function createGame(c: CreateGame, state: GameState): Decision {
   const maxMoves = c.maxMoves;
   if (maxMoves !== undefined && (!Number.isSafeInteger(maxMoves) || maxMoves < 1 || maxMoves > MAX_MOVE_LIMIT))
     return reject(rejection('invalid_setup', `a move limit is 1 to ${MAX_MOVE_LIMIT} moves`));
+  const firstMove = c.firstMoveSeconds;
+  if (firstMove !== undefined && (!Number.isSafeInteger(firstMove) || firstMove < 1 || firstMove > 600))
+    return reject(rejection('invalid_setup', 'a first-move time is 1 to 600 seconds'));
   const initialSfen = toSfen(parsed.value);
   // a set-up position decides the game before it starts (a mate in one, a lone king), so a
   // rating only ever follows the positions both players know they agreed to
@@ -144,6 +147,7 @@ function createGame(c: CreateGame, state: GameState): Decision {
         ...(clockRules === 'standard' ? {} : { clockRules }),
         ...(c.illegalMoveLoses === true ? { illegalMoveLoses: true } : {}),
         ...(maxMoves === undefined ? {} : { maxMoves }),
+        ...(firstMove === undefined || clockRules === 'csa' ? {} : { firstMoveSeconds: firstMove }),
         ...(c.noTakebacks === true ? { noTakebacks: true as const } : {}),
         ...(c.tournamentId === undefined ? {} : { tournamentId: c.tournamentId }),
       },

@@ -68,6 +68,8 @@ export interface GameCreated {
     readonly illegalMoveLoses?: boolean;
     /** The game is drawn ('max_moves') once this many moves are played, unless that move ended it. Absent: no limit. */
     readonly maxMoves?: number;
+    /** Seconds each side has for its first move (a tournament's, set by its operator). Absent: `FIRST_MOVE_MS`. */
+    readonly firstMoveSeconds?: number;
     /**
      * The game's terms refuse takebacks whatever the players' preferences (a tournament game's,
      * a CSA protocol game's). Absent: the players' preferences decide (takeback.ts).

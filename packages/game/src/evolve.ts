@@ -60,7 +60,13 @@ export function evolve(state: GameState, event: GameEvent): GameState {
       next.sfen = d.initialSfen;
       next.sideToMove = side;
       next.line = startLine(d.initialSfen, d.ruleset);
-      next.clock = newGameClock(d.timeControl, Date.parse(d.createdAt), side, d.clockRules);
+      next.clock = newGameClock(
+        d.timeControl,
+        Date.parse(d.createdAt),
+        side,
+        d.clockRules,
+        d.firstMoveSeconds === undefined ? undefined : d.firstMoveSeconds * 1000,
+      );
       return next;
     }
     case 'MoveSubmitted': {

@@ -70,9 +70,13 @@ export function newGameClock(
   createdAt: number,
   toMove: ColorName,
   rules: ClockRules = 'standard',
+  firstMoveMs?: number,
 ): Clock | null {
   if (tc.kind === 'unlimited') return null;
-  if (rules === 'standard') return startClock(tc, createdAt, toMove);
+  if (rules === 'standard') {
+    const clock = startClock(tc, createdAt, toMove);
+    return firstMoveMs === undefined ? clock : { ...clock, firstMoveMs };
+  }
   const side = csaInitialSide(tc);
   const first = csaTurnBegins(side, tc);
   return {
@@ -92,7 +96,7 @@ export function newGameClock(
 export function turnDeadline(clock: Clock, ply: number): number | null {
   if (isCsa(clock)) return csaDeadline(clock);
   if (clockStarted(ply)) return deadline(clock);
-  const limit = firstMoveLimitMs(clock.timeControl);
+  const limit = clock.firstMoveMs ?? firstMoveLimitMs(clock.timeControl);
   return limit === null ? null : clock.turnStartedAt + limit;
 }
 

@@ -80,6 +80,14 @@ export interface ImportSwiss {
   readonly now: Date;
 }
 
+/** The creator pairs the next Swiss round at `roundAt` (later than now). */
+export interface ScheduleSwissRound {
+  readonly type: 'ScheduleSwissRound';
+  readonly by: string;
+  readonly roundAt: Date;
+  readonly now: Date;
+}
+
 export interface FinishTournament {
   readonly type: 'FinishTournament';
   readonly now: Date;
@@ -101,5 +109,6 @@ export type TournamentCommand =
   | ScoreGame
   | ForfeitGame
   | ImportSwiss
+  | ScheduleSwissRound
   | FinishTournament
   | TerminateTournament;

@@ -10,6 +10,7 @@ import type {
   ImportSwiss,
   JoinTournament,
   PairPlayers,
+  ScheduleSwissRound,
   ScoreGame,
   TournamentCommand,
   WithdrawFromTournament,
@@ -22,7 +23,7 @@ import { standingsOf } from './standings.js';
 import type { TournamentState } from './state.js';
 import { pairSwissRound } from './swiss-pairer.js';
 import { byeRequested, currentSwissRound } from './swiss-rounds.js';
-import { finishesAt, validateTerms } from './terms.js';
+import { finishesAt, TERMS_LIMITS, validateTerms } from './terms.js';
 
 export type TournamentDecision =
   | { readonly ok: true; readonly events: readonly TournamentEvent[] }
@@ -214,7 +215,45 @@ function score(c: ScoreGame, s: TournamentState): TournamentDecision {
     if (s.players.get(playerId)?.paused === false)
       events.push({ type: 'PlayerPaused', data: { playerId, at, reason: 'no_start', delayed: false } });
   }
+  if (c.noStartBy !== undefined && s.terms?.format === 'swiss')
+    events.push(...withdrawnAfterForfeit(s, c.noStartBy === 'sente' ? p.sente : p.gote, at));
   return accept(...events);
+}
+
+/** A Swiss player's forfeits so far: paired games lost without a move. */
+const forfeitsOf = (s: TournamentState, playerId: string): number =>
+  [...s.pairings.values()].filter(
+    (p) =>
+      p.result?.forfeit === true &&
+      p.result.winner !== null &&
+      (p.result.winner === 'sente' ? p.gote : p.sente) === playerId,
+  ).length;
+
+/** The forfeit just lost makes the event's number: the player is withdrawn (paired no more until they join again). */
+function withdrawnAfterForfeit(s: TournamentState, playerId: string, at: string): TournamentEvent[] {
+  const limit = s.terms?.swiss?.forfeitsToWithdraw ?? 0;
+  if (limit === 0 || s.players.get(playerId)?.paused !== false) return [];
+  if (forfeitsOf(s, playerId) + 1 < limit) return [];
+  return [{ type: 'PlayerPaused', data: { playerId, at, reason: 'forfeits', delayed: false } }];
+}
+
+/** The organiser's date for the next Swiss round (lichess's `schedule-next-round`). */
+function scheduleSwissRound(c: ScheduleSwissRound, s: TournamentState): TournamentDecision {
+  const swiss = s.terms?.swiss;
+  if (s.status === 'none' || s.terms === null) return refuse(reject('unknown_tournament', 'no such tournament'));
+  if (swiss === undefined) return refuse(reject('invalid_pairing', 'only a Swiss has rounds to schedule'));
+  if (s.createdBy?.id !== c.by) return refuse(reject('not_creator', 'only its creator may schedule a round'));
+  if (s.status !== 'started') return refuse(reject('not_started', 'the Swiss is not running'));
+  if (s.playing.size > 0) return refuse(reject('invalid_pairing', 'the last round is not over'));
+  if (currentSwissRound(s) >= swiss.nbRounds) return refuse(reject('invalid_pairing', 'every round is paired'));
+  if (c.roundAt.getTime() <= c.now.getTime())
+    return refuse(reject('invalid_pairing', 'a scheduled round is later than now'));
+  if (c.roundAt.getTime() > c.now.getTime() + TERMS_LIMITS.startAheadDays * 86_400_000)
+    return refuse(reject('invalid_start', `a round at most ${TERMS_LIMITS.startAheadDays} days ahead`));
+  return accept({
+    type: 'SwissRoundScheduled',
+    data: { roundAt: c.roundAt.toISOString(), at: c.now.toISOString() },
+  });
 }
 
 export function decideTournament(c: TournamentCommand, s: TournamentState): TournamentDecision {
@@ -246,13 +285,17 @@ export function decideTournament(c: TournamentCommand, s: TournamentState): Tour
       const winner = other(c.absent);
       const checked = score({ type: 'ScoreGame', gameId: c.gameId, winner, plies: 0, now: c.now }, s);
       if (!checked.ok) return checked;
-      return accept({
-        type: 'GameScored',
-        data: { gameId: c.gameId, winner, plies: 0, at: c.now.toISOString(), forfeit: true },
-      });
+      const p = s.pairings.get(c.gameId)!;
+      const at = c.now.toISOString();
+      return accept(
+        { type: 'GameScored', data: { gameId: c.gameId, winner, plies: 0, at, forfeit: true } },
+        ...(s.terms?.format === 'swiss' ? withdrawnAfterForfeit(s, c.absent === 'sente' ? p.sente : p.gote, at) : []),
+      );
     }
     case 'ImportSwiss':
       return importSwiss(c, s);
+    case 'ScheduleSwissRound':
+      return scheduleSwissRound(c, s);
     case 'FinishTournament': {
       if (s.status !== 'started' || s.terms === null)
         return refuse(reject('not_started', 'the tournament is not running'));

@@ -47,7 +47,8 @@ export interface PlayerPaused {
   readonly data: {
     readonly playerId: string;
     readonly at: string;
-    readonly reason: 'withdrew' | 'no_start';
+    /** `forfeits`: a Swiss player withdrawn after the event's number of forfeits. */
+    readonly reason: 'withdrew' | 'no_start' | 'forfeits';
     readonly delayed: boolean;
   };
 }
@@ -128,6 +129,12 @@ export interface SwissImported {
   };
 }
 
+/** The organiser set when a Swiss's next round is paired (lichess's `schedule-next-round` with a date). */
+export interface SwissRoundScheduled {
+  readonly type: 'SwissRoundScheduled';
+  readonly data: { readonly roundAt: string; readonly at: string };
+}
+
 export interface TournamentFinished {
   readonly type: 'TournamentFinished';
   readonly data: { readonly at: string };
@@ -149,6 +156,7 @@ export type TournamentEvent =
   | PlayerBerserked
   | GameScored
   | SwissImported
+  | SwissRoundScheduled
   | TournamentFinished
   | TournamentTerminated;
 
@@ -164,6 +172,7 @@ export const TOURNAMENT_EVENT_TYPES = [
   'PlayerBerserked',
   'GameScored',
   'SwissImported',
+  'SwissRoundScheduled',
   'TournamentFinished',
   'TournamentTerminated',
 ] as const satisfies readonly TournamentEventType[];

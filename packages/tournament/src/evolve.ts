@@ -65,7 +65,9 @@ export function evolveTournament(state: TournamentState, event: TournamentEvent)
         }
       }
       const byes = byed === undefined ? state.byes : new Map(state.byes).set(byed.round, byed.players);
-      return { ...state, pairings, playing, players, byes, version };
+      // a Swiss round paired: the schedule for it is spent
+      const swissRoundAt = byed === undefined ? state.swissRoundAt : null;
+      return { ...state, pairings, playing, players, byes, swissRoundAt, version };
     }
     case 'PlayerBerserked': {
       const { gameId, color } = event.data;
@@ -123,6 +125,8 @@ export function evolveTournament(state: TournamentState, event: TournamentEvent)
       };
       return { ...state, players, swissImport, version };
     }
+    case 'SwissRoundScheduled':
+      return { ...state, swissRoundAt: event.data.roundAt, swissManualRounds: true, version };
     case 'TournamentFinished':
       return { ...state, status: 'finished', finishedAt: event.data.at, version };
     case 'TournamentTerminated':

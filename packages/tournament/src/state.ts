@@ -63,6 +63,10 @@ export interface TournamentState {
   readonly byes: ReadonlyMap<number, readonly string[]>;
   /** A Swiss continued from a TRF, null otherwise. */
   readonly swissImport: SwissImport | null;
+  /** When the organiser scheduled the next Swiss round (null once it is paired, or never scheduled). */
+  readonly swissRoundAt: string | null;
+  /** The organiser scheduled a round: from then on every round is theirs (lichess sets the manual interval). */
+  readonly swissManualRounds: boolean;
   /** The number of events folded (the stream's version). */
   readonly version: number;
 }
@@ -81,6 +85,8 @@ export const initialTournamentState = (): TournamentState => ({
   lastOpponent: new Map(),
   byes: new Map(),
   swissImport: null,
+  swissRoundAt: null,
+  swissManualRounds: false,
   version: 0,
 });
 

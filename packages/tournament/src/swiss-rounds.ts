@@ -31,9 +31,10 @@ export function nextSwissRoundAt(state: TournamentState): Date | null {
   if (round >= swiss.nbRounds) return null;
   const over = lastRoundOverAt(state);
   if (over === null) return null;
+  if (state.swissRoundAt !== null) return new Date(Math.max(over.getTime(), Date.parse(state.swissRoundAt)));
   // the first round here: at the start (after an imported TRF's rounds too)
   if (round === (state.swissImport?.rounds ?? 0)) return over;
-  if (swiss.roundIntervalSeconds === null) return null;
+  if (swiss.roundIntervalSeconds === null || state.swissManualRounds) return null;
   return new Date(over.getTime() + swiss.roundIntervalSeconds * 1000);
 }
 

@@ -54,6 +54,11 @@ export interface SwissTerms {
   readonly roundIntervalSeconds: number | null;
   /** Pairs of player ids never to be paired together (lichess `forbiddenPairings`). */
   readonly forbiddenPairings: readonly (readonly [string, string])[];
+  /**
+   * A player is withdrawn after this many forfeits (a paired game they never moved in); 0 or
+   * absent: never. `POST /api/swiss`'s `forfeitsToWithdraw`, default 1 (lichess marks a no-show absent).
+   */
+  readonly forfeitsToWithdraw?: number;
 }
 
 export const TERMS_LIMITS = {
@@ -137,6 +142,9 @@ function validateSwissTerms(swiss: SwissTerms | undefined): TournamentRejection 
       'invalid_terms',
       `roundInterval must be 0 to ${L.swissIntervalSeconds.max} seconds, or absent for rounds started by the organiser`,
     );
+  const f = swiss.forfeitsToWithdraw;
+  if (f !== undefined && (!Number.isSafeInteger(f) || f < 0 || f > L.swissRounds.max))
+    return tournamentRejection('invalid_terms', `forfeitsToWithdraw must be 0 (never) to ${L.swissRounds.max}`);
   for (const pair of swiss.forbiddenPairings)
     if (pair.length !== 2 || pair[0] === pair[1])
       return tournamentRejection('invalid_terms', 'a forbidden pairing names two different players');

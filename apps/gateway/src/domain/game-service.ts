@@ -48,6 +48,8 @@ export interface GameOptions {
   readonly clockRules?: ClockRules;
   readonly illegalMoveLoses?: boolean;
   readonly maxMoves?: number;
+  /** seconds each side has for its first move (a tournament's game; default 30) */
+  readonly firstMoveSeconds?: number;
   /** the game refuses takebacks whatever the players' preferences (default: under CSA clock rules) */
   readonly noTakebacks?: boolean;
   /** a tournament's game: no abort, no rematch, no takebacks (packages/game CreateGame) */
@@ -312,6 +314,7 @@ async function createGame(games: Games, body: CreateGameBody, options: GameOptio
     ...(options.clockRules === undefined ? {} : { clockRules: options.clockRules }),
     ...(options.illegalMoveLoses === undefined ? {} : { illegalMoveLoses: options.illegalMoveLoses }),
     ...(options.maxMoves === undefined ? {} : { maxMoves: options.maxMoves }),
+    ...(options.firstMoveSeconds === undefined ? {} : { firstMoveSeconds: options.firstMoveSeconds }),
     ...((options.noTakebacks ?? options.clockRules === 'csa') ? { noTakebacks: true } : {}),
     ...(options.tournamentId === undefined ? {} : { tournamentId: options.tournamentId }),
   };

@@ -90,7 +90,12 @@ async function tournaments(app: FastifyInstance, { config }: { config: GatewayCo
                 rated: terms.rated,
                 ...(terms.position === null ? {} : { sfen: terms.position }),
               },
-              { gameId: p.gameId, noTakebacks: true, tournamentId: state.tournamentId },
+              {
+                gameId: p.gameId,
+                noTakebacks: true,
+                tournamentId: state.tournamentId,
+                firstMoveSeconds: config.tournamentFirstMoveSeconds,
+              },
             );
           } catch (err) {
             // made already (a director before this one got that far): the game stands

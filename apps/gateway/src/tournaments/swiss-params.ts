@@ -14,6 +14,9 @@ export const MANUAL_ROUND_INTERVAL = 99_999_999;
 /** lichess picks an interval from the clock when none is given; a minute here (this server's choice). */
 export const DEFAULT_ROUND_INTERVAL = 60;
 
+/** lichess marks a player who did not move in a Swiss game absent at once: one forfeit withdraws. */
+export const DEFAULT_FORFEITS_TO_WITHDRAW = 1;
+
 /** lichess's default of 5 minutes before the start is this server's too. */
 const DEFAULT_WAIT_MS = 5 * 60_000;
 
@@ -49,6 +52,7 @@ export function parseSwissParams(
     ['nbRounds', nbRounds],
     ['roundInterval', num('roundInterval')],
     ['startsAt', num('startsAt')],
+    ['forfeitsToWithdraw', num('forfeitsToWithdraw')],
   ] as const)
     if (v !== null && !Number.isFinite(v))
       return { ok: false, code: 'BAD_REQUEST', detail: `${name} must be a number` };
@@ -103,6 +107,7 @@ export function parseSwissParams(
         roundIntervalSeconds:
           interval === null ? DEFAULT_ROUND_INTERVAL : interval >= MANUAL_ROUND_INTERVAL ? null : interval,
         forbiddenPairings: forbidden.map(([a, b]) => [a!, b!] as const),
+        forfeitsToWithdraw: num('forfeitsToWithdraw') ?? DEFAULT_FORFEITS_TO_WITHDRAW,
       },
     },
   };

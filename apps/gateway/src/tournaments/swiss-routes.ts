@@ -51,6 +51,7 @@ const CreateBody = Type.Object(
     'conditions.nbRatedGame.nb': maybe('the least number of rated games in the category'),
     conditions: Type.Optional(Type.Object({}, open)),
     forbiddenPairings: maybe('pairs never to meet: two usernames a line'),
+    forfeitsToWithdraw: maybe('a player is withdrawn after this many forfeits (default 1; 0: never)'),
   },
   closed,
 );
@@ -97,7 +98,8 @@ const swissRoutes: FastifyPluginAsyncTypebox<SwissRoutesOptions> = async (app, {
       ...rest,
       nbRounds: swiss?.nbRounds,
       round: currentSwissRound(state),
-      roundInterval: swiss?.roundIntervalSeconds ?? null,
+      roundInterval: state.swissManualRounds ? null : (swiss?.roundIntervalSeconds ?? null),
+      forfeitsToWithdraw: swiss?.forfeitsToWithdraw ?? 0,
       ...(next === null
         ? {}
         : { nextRound: { at: next.toISOString(), in: Math.max(0, Math.ceil((next.getTime() - Date.now()) / 1000)) } }),
@@ -205,9 +207,10 @@ const swissRoutes: FastifyPluginAsyncTypebox<SwissRoutesOptions> = async (app, {
       preValidation: bodiless,
       schema: {
         tags: ['tournaments'],
-        summary: 'Its creator pairs the next round now (the last one over); `date` in the future is not taken yet',
+        summary:
+          'Its creator pairs the next round (the last one over): now, or at `date` (ms since the epoch) when later; from then on the rounds are the creator’s (no interval)',
         params: IdParams,
-        body: Type.Object({ date: maybe('ms since the epoch: now or past') }, closed),
+        body: Type.Object({ date: maybe('ms since the epoch; absent, now or past: at once') }, closed),
         response: { 200: Ok },
       },
     },
@@ -217,8 +220,11 @@ const swissRoutes: FastifyPluginAsyncTypebox<SwissRoutesOptions> = async (app, {
       const state = await swissState(id);
       if (state.createdBy?.id !== player.id) throw new ApiError('NOT_TOURNAMENT_CREATOR');
       const date = request.body.date === undefined ? null : Number(request.body.date);
-      if (date !== null && (!Number.isFinite(date) || date > Date.now() + 1000))
-        throw new ApiError('BAD_REQUEST', 'date: only now (or absent) is taken; a later round start is not supported');
+      if (date !== null && !Number.isFinite(date)) throw new ApiError('BAD_REQUEST', 'date: ms since the epoch');
+      if (date !== null && date > Date.now()) {
+        await run(id, { type: 'ScheduleSwissRound', by: player.id, roundAt: new Date(date) });
+        return { ok: true as const };
+      }
       if (state.status !== 'started') throw new ApiError('CONFLICT', 'the Swiss is not running');
       if (state.playing.size > 0) throw new ApiError('CONFLICT', 'the last round is not over');
       const proposed = pairSwissRound(state);
