@@ -2,8 +2,14 @@
  * Forfeits and the organiser's schedule of a Swiss, through the API: a paired player who never
  * moves loses by forfeit when their first-move time runs out (TOURNAMENT_FIRST_MOVE_SECONDS, 1 s
  * here), and is withdrawn at the event's `forfeitsToWithdraw`; the creator's
- * `schedule-next-round` with a later `date` pairs the next round then, and not before.
+ * `schedule-next-round` with a later `date` pairs the next round then, and not before. The TRF
+ * round trip: `GET /swiss/{id}.trf` exported between the rounds, read by the command line
+ * (`npx shogi-pairings --dutch file -p out`), pairs the next round as the server then pairs it.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bearer, call, playMove, type Stack, startStack } from './harness.js';
 
@@ -48,7 +54,7 @@ const gamesOf = async (id: string): Promise<GameLine[]> =>
   ndjson((await stack.app.inject({ method: 'GET', url: `/api/tournament/${id}/games` })).body);
 
 describe('a Swiss player who never moves', () => {
-  test('loses by forfeit, is withdrawn, and the organiser’s dated round is paired without them', async () => {
+  test('loses by forfeit, is withdrawn; the export between rounds pairs as the server; the dated round waits', async () => {
     const guests: Guest[] = [];
     for (const name of ['ffa', 'ffb', 'ffc', 'ffd'])
       guests.push((await call(stack.app, 'POST', '/api/players', { name })).body);
@@ -62,7 +68,7 @@ describe('a Swiss player who never moves', () => {
         nbRounds: 3,
         roundInterval: 99_999_999,
         forfeitsToWithdraw: 1,
-        startsAt: Date.now() + 800,
+        startsAt: Date.now() + 2000,
         rated: false,
       },
       bearer(host.token),
@@ -114,6 +120,17 @@ describe('a Swiss player who never moves', () => {
     const line = trf.split('\n').find((l: string) => l.includes('ffd'));
     // round 1 a forfeit loss, round 2 not to be paired (withdrawn)
     expect(line).toMatch(/ [wb] - {2}0000 - Z$/);
+    // the command line pairs the exported file
+    const dir = mkdtempSync(join(tmpdir(), 'swiss-roundtrip-'));
+    writeFileSync(join(dir, 'mid.trf'), trf);
+    execFileSync('npx', ['shogi-pairings', '--dutch', join(dir, 'mid.trf'), '-p', join(dir, 'out.txt')]);
+    const [count, ...pairs] = readFileSync(join(dir, 'out.txt'), 'utf8').trim().split('\n');
+    const numbers = trf
+      .split('\n')
+      .filter((l: string) => l.startsWith('001'))
+      .map((l: string) => guests.find((g) => g.name === l.slice(14, 47).trim())!.id);
+    const cli = pairs.map((l) => l.trim().split(/\s+/).map(Number) as [number, number]);
+    expect(Number(count)).toBe(2);
 
     // the organiser's round, a little later: not before
     const date = Date.now() + 1500;
@@ -146,6 +163,15 @@ describe('a Swiss player who never moves', () => {
     expect(Date.now()).toBeGreaterThanOrEqual(date);
     expect(round2).toHaveLength(1);
     expect(round2.flatMap((g) => [g.players.sente.id, g.players.gote.id])).not.toContain(absent.id);
+    // the server's round is the command line's: the same game, the same colours, the bye
+    const [game] = cli.filter(([, black]) => black !== 0);
+    expect([numbers[game![0] - 1], numbers[game![1] - 1]]).toEqual([
+      round2[0]!.players.sente.id,
+      round2[0]!.players.gote.id,
+    ]);
+    const [bye] = cli.filter(([, black]) => black === 0);
+    const byeId = numbers[bye![0] - 1]!;
+    expect([absent.id, round2[0]!.players.sente.id, round2[0]!.players.gote.id]).not.toContain(byeId);
     expect((await call(stack.app, 'POST', `/api/swiss/${id}/terminate`, {}, bearer(host.token))).status).toBe(200);
   }, 40_000);
 });
