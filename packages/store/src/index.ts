@@ -81,11 +81,15 @@ export {
 export * from './stats/index.js';
 export { setTakebackPreference, takebackPreferences } from './takeback-preferences.js';
 export {
-  changedRows,
+  pairingRowOf,
+  playerRowOf,
+  type TouchedRows,
   type TournamentPairingRow,
   type TournamentPlayerRow,
   type TournamentRow,
   type TournamentRows,
+  touchedRows,
+  tournamentRowOf,
   tournamentRowsOf,
 } from './tournaments/projection.js';
 export {
@@ -93,6 +97,7 @@ export {
   endedGames,
   existingGames,
   ratingIn,
+  standingRank,
   standingRows,
   tournamentGameRows,
   tournamentOfGame,

@@ -61,6 +61,7 @@ export { evolveTournament, foldTournament } from './evolve.js';
 export type { Pairer, PairingRequest, ProposedPairing } from './pairer.js';
 export { PAIRERS } from './pairers.js';
 export { nextPauseCount, PAUSE_RULES, pauseDelaySeconds, remainingPauseSeconds } from './pause.js';
+export { PersistentMap } from './persistent-map.js';
 export {
   isTournamentRejectionCode,
   TOURNAMENT_REJECTION_CODES,
@@ -90,7 +91,17 @@ export {
   sheetOf,
   sheetScoresString,
 } from './sheet.js';
-export { PERFORMANCE_SPREAD, ranksOf, type Standing, scoringRulesOf, standingsOf } from './standings.js';
+export {
+  compareStandings,
+  PERFORMANCE_SPREAD,
+  ranksOf,
+  type Standing,
+  scoringRulesOf,
+  standingsOf,
+  tiebreakOf,
+  type Unranked,
+  unrankedStandingOf,
+} from './standings.js';
 export {
   colorOf,
   initialTournamentState,

@@ -1,9 +1,11 @@
 /**
  * The tournament aggregate's state, folded from its events by `evolve`. Maps are replaced, never
- * changed in place, so a state once returned stays as it was.
+ * changed in place, so a state once returned stays as it was; they are persistent maps
+ * (`PersistentMap`), so replacing one entry does not copy the others.
  */
 import type { ColorName } from '@shogi/rules';
 import type { Entrant, Pairing } from './events.js';
+import { PersistentMap } from './persistent-map.js';
 import type { TournamentTerms } from './terms.js';
 
 export interface PlayerEntry extends Entrant {
@@ -16,6 +18,11 @@ export interface PlayerEntry extends Entrant {
   readonly pausedAt: string | null;
   /** The player's paired games, in the order paired. */
   readonly gameIds: readonly string[];
+  /**
+   * The stream version of the event that put the player in (a rejoin after a pause keeps it; a
+   * join after a withdrawal before the start is a new entry): the join order ties are broken by.
+   */
+  readonly entered: number;
 }
 
 export interface PairingEntry extends Pairing {
@@ -62,11 +69,11 @@ export const initialTournamentState = (): TournamentState => ({
   startedAt: null,
   finishedAt: null,
   terminated: false,
-  players: new Map(),
-  pairings: new Map(),
-  playing: new Map(),
-  lastOpponent: new Map(),
-  byes: new Map(),
+  players: PersistentMap.empty(),
+  pairings: PersistentMap.empty(),
+  playing: PersistentMap.empty(),
+  lastOpponent: PersistentMap.empty(),
+  byes: PersistentMap.empty(),
   version: 0,
 });
 
