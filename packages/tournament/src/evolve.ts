@@ -1,6 +1,9 @@
 /** `evolve`: the state after one event. Pure; each case copies what it changes. */
+
+import { arrangementOf, proposeTime } from './arrangements.js';
 import type { TournamentEvent } from './events.js';
 import { nextPauseCount } from './pause.js';
+import { robinSeeds } from './robin-pairer.js';
 import type { PairingEntry, PlayerEntry, TournamentState } from './state.js';
 
 const withEntry = <V>(map: ReadonlyMap<string, V>, key: string, value: V): Map<string, V> =>
@@ -47,8 +50,20 @@ export function evolveTournament(state: TournamentState, event: TournamentEvent)
       }));
       return { ...state, players, version };
     }
-    case 'TournamentStarted':
-      return { ...state, status: 'started', startedAt: event.data.at, version };
+    case 'TournamentStarted': {
+      // a robin's table is drawn for the players it starts with, and stays so
+      const seeds = state.terms?.format === 'robin' ? robinSeeds(state) : null;
+      return { ...state, status: 'started', startedAt: event.data.at, seeds, version };
+    }
+    case 'ArrangementTimeProposed': {
+      const { arrangementId, playerId, time } = event.data;
+      const times = state.arrangementTimes.get(arrangementId) ?? { sente: null, gote: null, scheduledAt: null };
+      const a = arrangementOf(state, arrangementId);
+      const side = a?.sente === playerId ? 'sente' : a?.gote === playerId ? 'gote' : null;
+      if (side === null) return { ...state, version };
+      const arrangementTimes = withEntry(state.arrangementTimes, arrangementId, proposeTime(times, side, time));
+      return { ...state, arrangementTimes, version };
+    }
     case 'PlayersPaired': {
       const { pairings: made, at, byes: byed } = event.data;
       const pairings = new Map(state.pairings);
