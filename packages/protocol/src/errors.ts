@@ -207,6 +207,11 @@ export const ERRORS = {
     status: 409,
     message: 'This game has no berserk (not an arena game that allows it, or moved already)',
   },
+  ARRANGEMENT_NOT_FOUND: { status: 404, message: 'No game of this round-robin has this id' },
+  INVALID_ARRANGEMENT_TIME: {
+    status: 400,
+    message: "The time must fall within the tournament's window, in an arranged round-robin that has started",
+  },
   // analysis by the engine role
   ANALYSIS_NOT_FOUND: {
     status: 404,
@@ -328,4 +333,8 @@ export const TOURNAMENT_REJECTION_ERRORS = {
   game_already_scored: 'GAME_OVER',
   not_berserkable: 'NOT_BERSERKABLE',
   too_few_players: 'CONFLICT',
+  unknown_arrangement: 'ARRANGEMENT_NOT_FOUND',
+  invalid_arrangement_time: 'INVALID_ARRANGEMENT_TIME',
+  not_in_arrangement: 'NOT_A_PLAYER',
+  arrangement_played: 'CONFLICT',
 } as const satisfies Record<string, ErrorCode>;

@@ -68,6 +68,24 @@ export interface ForfeitGame {
   readonly now: Date;
 }
 
+/** A player of an arranged robin proposes a time for one of their games (null: takes it back). */
+export interface ProposeArrangementTime {
+  readonly type: 'ProposeArrangementTime';
+  readonly arrangementId: string;
+  readonly playerId: string;
+  readonly time: Date | null;
+  readonly now: Date;
+}
+
+/**
+ * The window of an arranged robin is over: each game never played is forfeited by whoever never
+ * showed (arrangements.ts `absentOf`), recorded under the id `<tournament>-<arrangement>`.
+ */
+export interface ForfeitArrangements {
+  readonly type: 'ForfeitArrangements';
+  readonly now: Date;
+}
+
 export interface FinishTournament {
   readonly type: 'FinishTournament';
   readonly now: Date;
@@ -88,5 +106,7 @@ export type TournamentCommand =
   | Berserk
   | ScoreGame
   | ForfeitGame
+  | ProposeArrangementTime
+  | ForfeitArrangements
   | FinishTournament
   | TerminateTournament;

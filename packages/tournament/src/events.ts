@@ -86,7 +86,8 @@ export interface PlayerBerserked {
 
 /**
  * A paired game ended and counts: its winner (null: a draw) and its length. `forfeit`: a robin
- * or Swiss game one player never showed for, lost by them, no game played.
+ * or Swiss game one player never showed for, lost by them, no game played; a robin's forfeit
+ * with no winner is lost by both (neither showed).
  */
 export interface GameScored {
   readonly type: 'GameScored';
@@ -96,6 +97,20 @@ export interface GameScored {
     readonly plies: number;
     readonly at: string;
     readonly forfeit?: true;
+  };
+}
+
+/**
+ * A player of an arranged robin proposed a time for one of their games (null: took their
+ * proposal back). The agreed time follows from both proposals (arrangements.ts).
+ */
+export interface ArrangementTimeProposed {
+  readonly type: 'ArrangementTimeProposed';
+  readonly data: {
+    readonly arrangementId: string;
+    readonly playerId: string;
+    readonly time: string | null;
+    readonly at: string;
   };
 }
 
@@ -119,6 +134,7 @@ export type TournamentEvent =
   | PlayersPaired
   | PlayerBerserked
   | GameScored
+  | ArrangementTimeProposed
   | TournamentFinished
   | TournamentTerminated;
 
@@ -133,6 +149,7 @@ export const TOURNAMENT_EVENT_TYPES = [
   'PlayersPaired',
   'PlayerBerserked',
   'GameScored',
+  'ArrangementTimeProposed',
   'TournamentFinished',
   'TournamentTerminated',
 ] as const satisfies readonly TournamentEventType[];

@@ -2,9 +2,11 @@
  * `evolve`: the state after one event. Pure; each case replaces what it changes, its maps
  * persistent (`PersistentMap`), so an event costs O(log n) however many players the state holds.
  */
+import { arrangementOf, proposeTime } from './arrangements.js';
 import type { TournamentEvent } from './events.js';
 import { nextPauseCount } from './pause.js';
 import { PersistentMap, withEntry, withoutEntry } from './persistent-map.js';
+import { robinSeeds } from './robin-pairer.js';
 import type { PairingEntry, PlayerEntry, TournamentState } from './state.js';
 
 const updatePlayer = (state: TournamentState, id: string, change: (p: PlayerEntry) => PlayerEntry) => {
@@ -46,8 +48,20 @@ export function evolveTournament(state: TournamentState, event: TournamentEvent)
       }));
       return { ...state, players, version };
     }
-    case 'TournamentStarted':
-      return { ...state, status: 'started', startedAt: event.data.at, version };
+    case 'TournamentStarted': {
+      // a robin's table is drawn for the players it starts with, and stays so
+      const seeds = state.terms?.format === 'robin' ? robinSeeds(state) : null;
+      return { ...state, status: 'started', startedAt: event.data.at, seeds, version };
+    }
+    case 'ArrangementTimeProposed': {
+      const { arrangementId, playerId, time } = event.data;
+      const times = state.arrangementTimes.get(arrangementId) ?? { sente: null, gote: null, scheduledAt: null };
+      const a = arrangementOf(state, arrangementId);
+      const side = a?.sente === playerId ? 'sente' : a?.gote === playerId ? 'gote' : null;
+      if (side === null) return { ...state, version };
+      const arrangementTimes = withEntry(state.arrangementTimes, arrangementId, proposeTime(times, side, time));
+      return { ...state, arrangementTimes, version };
+    }
     case 'PlayersPaired': {
       const { pairings: made, at, byes: byed } = event.data;
       let pairings = PersistentMap.from(state.pairings);

@@ -11,6 +11,17 @@ export {
   waveIsDue,
 } from './arena-pairer.js';
 export {
+  ARRANGEMENT_TOLERANCE_MS,
+  type Arrangement,
+  absentOf,
+  arrangedPairer,
+  arrangementOf,
+  arrangementsOf,
+  dueArrangements,
+  isArranged,
+  proposeTime,
+} from './arrangements.js';
+export {
   TournamentCommandHandler,
   type TournamentCommandHandlerOptions,
   type TournamentCommandRequest,
@@ -21,9 +32,11 @@ export type {
   Berserk,
   CreateTournament,
   FinishTournament,
+  ForfeitArrangements,
   ForfeitGame,
   JoinTournament,
   PairPlayers,
+  ProposeArrangementTime,
   ScoreGame,
   StartTournament,
   TerminateTournament,
@@ -40,6 +53,7 @@ export {
   TournamentVersionConflictError,
 } from './event-store.js';
 export {
+  type ArrangementTimeProposed,
   type Entrant,
   type GameScored,
   isTournamentEventType,
@@ -103,6 +117,7 @@ export {
   unrankedStandingOf,
 } from './standings.js';
 export {
+  type ArrangementTimes,
   colorOf,
   initialTournamentState,
   type PairingEntry,

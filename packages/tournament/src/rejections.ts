@@ -35,6 +35,14 @@ export const TOURNAMENT_REJECTION_CODES = [
   'game_already_scored',
   'not_berserkable',
   'too_few_players',
+  /** No game of an arranged robin has this id. */
+  'unknown_arrangement',
+  /** A time outside the event's window, or a proposal where none is taken. */
+  'invalid_arrangement_time',
+  /** A player proposing a time for a game that is not theirs. */
+  'not_in_arrangement',
+  /** A time proposed for a game paired already. */
+  'arrangement_played',
 ] as const;
 export type TournamentRejectionCode = (typeof TOURNAMENT_REJECTION_CODES)[number];
 

@@ -45,12 +45,14 @@ export function bergerTable(playerIds: readonly string[], cycles: 1 | 2): Propos
   return rounds;
 }
 
-/** The players in seed order: by rating, then the order they joined. */
+/** The players in seed order: by rating, then the order they joined; fixed once the robin starts. */
 export const robinSeeds = (state: TournamentState): string[] =>
-  [...state.players.values()]
-    .map((p, order) => ({ p, order }))
-    .sort((a, b) => b.p.rating - a.p.rating || a.order - b.order)
-    .map(({ p }) => p.id);
+  state.seeds !== null
+    ? [...state.seeds]
+    : [...state.players.values()]
+        .map((p, order) => ({ p, order }))
+        .sort((a, b) => b.p.rating - a.p.rating || a.order - b.order)
+        .map(({ p }) => p.id);
 
 export const robinRounds = (state: TournamentState): number => {
   const n = state.players.size + (state.players.size % 2);

@@ -47,7 +47,8 @@ function countedGames(state: TournamentState, player: PlayerEntry): Counted[] {
     const color = colorOf(pairing, player.id);
     if (color === null) continue;
     const { winner, plies } = pairing.result;
-    const result = winner === null ? 'draw' : winner === color ? 'win' : 'loss';
+    // a forfeit with no winner: neither showed, both lose
+    const result = winner === null ? (pairing.result.forfeit ? 'loss' : 'draw') : winner === color ? 'win' : 'loss';
     const opponent = state.players.get(color === 'sente' ? pairing.gote : pairing.sente);
     out.push({
       pairing,

@@ -37,6 +37,13 @@ export interface PairingEntry extends Pairing {
   };
 }
 
+/** The times each player of an arrangement proposed (ISO-8601; null: none), and the one agreed. */
+export interface ArrangementTimes {
+  readonly sente: string | null;
+  readonly gote: string | null;
+  readonly scheduledAt: string | null;
+}
+
 export type TournamentStatus = 'none' | 'created' | 'started' | 'finished';
 
 export interface TournamentState {
@@ -55,6 +62,10 @@ export interface TournamentState {
   readonly playing: ReadonlyMap<string, string>;
   /** Each player's last opponent: never paired again at once. */
   readonly lastOpponent: ReadonlyMap<string, string>;
+  /** A robin's players in seed order, fixed when it starts (its Berger table's seats); null before. */
+  readonly seeds: readonly string[] | null;
+  /** An arranged robin's times proposed and agreed, by arrangement id (arrangements.ts). */
+  readonly arrangementTimes: ReadonlyMap<string, ArrangementTimes>;
   /** A Swiss's byes: each round's (1-based) players given the pairing-allocated bye. */
   readonly byes: ReadonlyMap<number, readonly string[]>;
   /** The number of events folded (the stream's version). */
@@ -73,6 +84,8 @@ export const initialTournamentState = (): TournamentState => ({
   pairings: PersistentMap.empty(),
   playing: PersistentMap.empty(),
   lastOpponent: PersistentMap.empty(),
+  seeds: null,
+  arrangementTimes: PersistentMap.empty(),
   byes: PersistentMap.empty(),
   version: 0,
 });

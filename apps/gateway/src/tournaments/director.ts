@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import {
   currentSwissRound,
   finishesAt,
+  isArranged,
   nextSwissRoundAt,
   PAIRERS,
   type TournamentCommandHandler,
@@ -97,6 +98,8 @@ export async function directTournament(deps: DirectorDeps, id: string): Promise<
     }
   // a Swiss has rounds, not a window
   if (terms.format !== 'swiss' && now.getTime() >= finishesAt(terms).getTime()) {
+    // an arranged robin's games never played are lost by whoever never showed
+    if (isArranged(state)) await command(deps, id, { type: 'ForfeitArrangements' });
     await command(deps, id, { type: 'FinishTournament' });
     return;
   }

@@ -18,6 +18,7 @@ import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
 import { ApiError } from '../domain/api-error.js';
 import type { Player } from '../domain/player.js';
+import arrangementRoutes from './arrangement-routes.js';
 import { type Director, startDirector } from './director.js';
 import { redisLease } from './lease.js';
 import tournamentRoutes from './routes.js';
@@ -109,6 +110,7 @@ async function tournaments(app: FastifyInstance, { config }: { config: GatewayCo
   };
   await app.register(tournamentRoutes, { handler, nudge });
   await app.register(swissRoutes, { handler, nudge });
+  await app.register(arrangementRoutes, { handler, nudge });
 }
 
 export default fp(tournaments, { name: 'tournaments' });

@@ -49,6 +49,7 @@ const CreateBody = Type.Object(
     format: maybe('arena (default) or robin'),
     maxPlayers: maybe('default 300 (an arena), 16 (a robin)'),
     double: maybe('a robin where each pair meets twice'),
+    arranged: maybe("a robin whose games are each played at a time both players agree (lishogi's Robin)"),
   },
   closed,
 );
