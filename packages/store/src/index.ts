@@ -96,6 +96,7 @@ export {
   activeTournamentIds,
   endedGames,
   existingGames,
+  playersNamedIn,
   ratingIn,
   standingRank,
   standingRows,

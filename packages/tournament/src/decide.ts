@@ -8,6 +8,7 @@ import { absentOf, arrangementOf, arrangementsOf, dueArrangements, isArranged } 
 import type {
   Berserk,
   CreateTournament,
+  ImportSwiss,
   JoinTournament,
   PairPlayers,
   ProposeArrangementTime,
@@ -22,7 +23,7 @@ import { currentRobinRound, robinRounds } from './robin-pairer.js';
 import { standingsOf } from './standings.js';
 import type { TournamentState } from './state.js';
 import { pairSwissRound } from './swiss-pairer.js';
-import { currentSwissRound } from './swiss-rounds.js';
+import { byeRequested, currentSwissRound } from './swiss-rounds.js';
 import { finishesAt, validateTerms } from './terms.js';
 
 export type TournamentDecision =
@@ -129,7 +130,9 @@ function recordSwissRound(c: PairPlayers, s: TournamentState): TournamentDecisio
   if (c.pairings.some((p) => p.round !== round))
     return refuse(reject('invalid_pairing', `every pairing must be of round ${round}`));
   const paired = new Set(c.pairings.flatMap((p) => [p.sente, p.gote]));
-  const byes = [...s.players.values()].filter((p) => !p.paused && !paired.has(p.id)).map((p) => p.id);
+  const byes = [...s.players.values()]
+    .filter((p) => !p.paused && !paired.has(p.id) && !byeRequested(s, p.id, round))
+    .map((p) => p.id);
   if (byes.length > 1) return refuse(reject('invalid_pairing', `${byes.length} players left unpaired`));
   if (c.pairings.length === 0 && byes.length === 0) return accept();
   return accept({
@@ -164,6 +167,51 @@ function proposeArrangementTime(c: ProposeArrangementTime, s: TournamentState): 
       arrangementId: a.id,
       playerId: c.playerId,
       time: c.time === null ? null : c.time.toISOString(),
+      at: c.now.toISOString(),
+    },
+  });
+}
+
+/** The creator's TRF, before the start: its players join, its rounds count as played. */
+function importSwiss(c: ImportSwiss, s: TournamentState): TournamentDecision {
+  const swiss = s.terms?.swiss;
+  if (s.status === 'none' || s.terms === null) return refuse(reject('unknown_tournament', 'no such tournament'));
+  if (s.terms.format !== 'swiss' || swiss === undefined)
+    return refuse(reject('invalid_trf', 'only a Swiss is continued from a TRF'));
+  if (s.createdBy?.id !== c.by) return refuse(reject('not_creator', 'only its creator may import a TRF'));
+  if (s.status !== 'created')
+    return refuse(reject('import_closed', 'the Swiss has started: a TRF is imported before the start'));
+  if (s.swissImport !== null) return refuse(reject('import_closed', 'a TRF was imported already'));
+  if (c.rounds >= swiss.nbRounds)
+    return refuse(
+      reject(
+        'invalid_trf',
+        `the file has ${c.rounds} rounds played; the Swiss has ${swiss.nbRounds}: none left to pair`,
+      ),
+    );
+  if (c.cells.length !== c.players.length) return refuse(reject('invalid_trf', 'one row of cells a player'));
+  const ids = new Set(c.players.map((p) => p.id));
+  if (ids.size !== c.players.length) return refuse(reject('invalid_trf', 'a player is in the file twice'));
+  const joined = [...s.players.keys()].filter((id) => !ids.has(id)).length;
+  if (joined + c.players.length > s.terms.maxPlayers)
+    return refuse(reject('invalid_trf', `the Swiss takes at most ${s.terms.maxPlayers} players`));
+  for (const row of c.cells) {
+    if (row.length < c.rounds || row.length > c.rounds + 1)
+      return refuse(
+        reject('invalid_trf', `each player has ${c.rounds} rounds, and at most a bye requested for the next`),
+      );
+    for (const cell of row)
+      if (cell.opponent !== null && !ids.has(cell.opponent))
+        return refuse(reject('invalid_trf', `an opponent ${cell.opponent} not in the file`));
+  }
+  return accept({
+    type: 'SwissImported',
+    data: {
+      players: c.players,
+      cells: c.cells,
+      rounds: c.rounds,
+      initialColor: c.initialColor,
+      forbidden: c.forbidden,
       at: c.now.toISOString(),
     },
   });
@@ -274,6 +322,8 @@ export function decideTournament(c: TournamentCommand, s: TournamentState): Tour
       return proposeArrangementTime(c, s);
     case 'ForfeitArrangements':
       return forfeitArrangements(s, c.now);
+    case 'ImportSwiss':
+      return importSwiss(c, s);
     case 'FinishTournament': {
       if (s.status !== 'started' || s.terms === null)
         return refuse(reject('not_started', 'the tournament is not running'));

@@ -112,6 +112,30 @@ export function evolveTournament(state: TournamentState, event: TournamentEvent)
         version,
       };
     }
+    case 'SwissImported': {
+      const { players: entrants, cells, rounds, initialColor, forbidden, at } = event.data;
+      let players = PersistentMap.from(state.players);
+      for (const player of entrants) {
+        const known = players.get(player.id);
+        players = players.set(player.id, {
+          ...player,
+          paused: false,
+          waitingSince: at,
+          pauses: 0,
+          pausedAt: null,
+          gameIds: known?.gameIds ?? [],
+          entered: known?.entered ?? version,
+        });
+      }
+      const swissImport = {
+        order: entrants.map((p) => p.id),
+        cells: new Map(entrants.map((p, i) => [p.id, cells[i] ?? []])),
+        rounds,
+        initialColor,
+        forbidden,
+      };
+      return { ...state, players, swissImport, version };
+    }
     case 'TournamentFinished':
       return { ...state, status: 'finished', finishedAt: event.data.at, version };
     case 'TournamentTerminated':

@@ -34,6 +34,7 @@ export type {
   FinishTournament,
   ForfeitArrangements,
   ForfeitGame,
+  ImportSwiss,
   JoinTournament,
   PairPlayers,
   ProposeArrangementTime,
@@ -56,6 +57,7 @@ export {
   type ArrangementTimeProposed,
   type Entrant,
   type GameScored,
+  type ImportedCell,
   isTournamentEventType,
   type Pairing,
   type PlayerBerserked,
@@ -63,6 +65,7 @@ export {
   type PlayerPaused,
   type PlayersPaired,
   type PlayerWithdrew,
+  type SwissImported,
   TOURNAMENT_EVENT_TYPES,
   type TournamentCreated,
   type TournamentEvent,
@@ -122,12 +125,14 @@ export {
   initialTournamentState,
   type PairingEntry,
   type PlayerEntry,
+  type SwissImport,
   type TournamentState,
   type TournamentStatus,
   waitingPlayers,
 } from './state.js';
+export { readSwissTrf, type TrfImport, type TrfImportCell, type TrfImportRead } from './swiss-import.js';
 export { pairSwissRound, swissPairer } from './swiss-pairer.js';
-export { currentSwissRound, lastRoundOverAt, nextSwissRoundAt } from './swiss-rounds.js';
+export { byeRequested, currentSwissRound, lastRoundOverAt, nextSwissRoundAt } from './swiss-rounds.js';
 export { SWISS_TIE_BREAKS, type SwissStanding, swissStandingsOf } from './swiss-standings.js';
 export { type SwissTrf, swissSeeds, swissTrf } from './swiss-trf.js';
 export {

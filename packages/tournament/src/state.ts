@@ -4,7 +4,7 @@
  * (`PersistentMap`), so replacing one entry does not copy the others.
  */
 import type { ColorName } from '@shogi/rules';
-import type { Entrant, Pairing } from './events.js';
+import type { Entrant, ImportedCell, Pairing } from './events.js';
 import { PersistentMap } from './persistent-map.js';
 import type { TournamentTerms } from './terms.js';
 
@@ -44,6 +44,17 @@ export interface ArrangementTimes {
   readonly scheduledAt: string | null;
 }
 
+/** A Swiss continued from a TRF: what the file held (events.ts `SwissImported`). */
+export interface SwissImport {
+  /** The imported players in the file's pairing-number order. */
+  readonly order: readonly string[];
+  /** Each imported player's cells (the rounds played, and a bye requested for the next). */
+  readonly cells: ReadonlyMap<string, readonly ImportedCell[]>;
+  readonly rounds: number;
+  readonly initialColor: 'w' | 'b';
+  readonly forbidden: readonly (readonly [string, string])[];
+}
+
 export type TournamentStatus = 'none' | 'created' | 'started' | 'finished';
 
 export interface TournamentState {
@@ -68,6 +79,8 @@ export interface TournamentState {
   readonly arrangementTimes: ReadonlyMap<string, ArrangementTimes>;
   /** A Swiss's byes: each round's (1-based) players given the pairing-allocated bye. */
   readonly byes: ReadonlyMap<number, readonly string[]>;
+  /** A Swiss continued from a TRF, null otherwise. */
+  readonly swissImport: SwissImport | null;
   /** The number of events folded (the stream's version). */
   readonly version: number;
 }
@@ -87,6 +100,7 @@ export const initialTournamentState = (): TournamentState => ({
   seeds: null,
   arrangementTimes: PersistentMap.empty(),
   byes: PersistentMap.empty(),
+  swissImport: null,
   version: 0,
 });
 

@@ -148,3 +148,32 @@ export async function ratingIn(db: Executor, playerId: string, category: string)
     .executeTakeFirst();
   return { rating: row?.rating ?? 1500, games: row?.games ?? 0 };
 }
+
+/**
+ * The players a Swiss's imported TRF names, by lower-cased name: an account's username first,
+ * else a player's name only one player has; `ambiguous` where several share it, absent where
+ * none has it. Two queries whatever the number of names.
+ */
+export async function playersNamedIn(
+  db: Executor,
+  names: readonly string[],
+): Promise<Map<string, { id: string; name: string } | 'ambiguous'>> {
+  const found = new Map<string, { id: string; name: string } | 'ambiguous'>();
+  if (names.length === 0) return found;
+  const lower = [...new Set(names.map((n) => n.toLowerCase()))];
+  const accounts = await db
+    .selectFrom('accounts')
+    .innerJoin('players', 'players.id', 'accounts.player_id')
+    .select(['players.id', 'players.name', 'accounts.username'])
+    .where(sql<string>`lower(accounts.username)`, 'in', lower)
+    .execute();
+  for (const a of accounts) found.set(a.username.toLowerCase(), { id: a.id, name: a.name });
+  const rest = [...new Set(names.filter((n) => !found.has(n.toLowerCase())))];
+  if (rest.length === 0) return found;
+  const players = await db.selectFrom('players').select(['id', 'name']).where('name', 'in', rest).execute();
+  for (const p of players) {
+    const key = p.name.toLowerCase();
+    found.set(key, found.has(key) ? 'ambiguous' : { id: p.id, name: p.name });
+  }
+  return found;
+}
