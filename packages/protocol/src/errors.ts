@@ -202,6 +202,10 @@ export const ERRORS = {
   TOO_FEW_RATED_GAMES: { status: 403, message: 'You have played fewer rated games than the tournament asks' },
   BOTS_NOT_ALLOWED: { status: 403, message: 'Bots may not join this tournament' },
   NOT_TOURNAMENT_CREATOR: { status: 403, message: 'Only its creator may do this' },
+  TOURNAMENT_EJECTED: {
+    status: 403,
+    message: 'An account marked for engine use is taken out of its tournaments and joins none',
+  },
   NO_REMATCH_IN_TOURNAMENT: { status: 409, message: "A tournament's game has no rematch" },
   NOT_BERSERKABLE: {
     status: 409,
@@ -328,4 +332,5 @@ export const TOURNAMENT_REJECTION_ERRORS = {
   game_already_scored: 'GAME_OVER',
   not_berserkable: 'NOT_BERSERKABLE',
   too_few_players: 'CONFLICT',
+  ejected: 'TOURNAMENT_EJECTED',
 } as const satisfies Record<string, ErrorCode>;

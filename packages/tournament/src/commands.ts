@@ -68,6 +68,13 @@ export interface ForfeitGame {
   readonly now: Date;
 }
 
+/** Takes an engine-marked player out (a moderator's mark, issue 47). */
+export interface EjectPlayer {
+  readonly type: 'EjectPlayer';
+  readonly playerId: string;
+  readonly now: Date;
+}
+
 export interface FinishTournament {
   readonly type: 'FinishTournament';
   readonly now: Date;
@@ -88,5 +95,6 @@ export type TournamentCommand =
   | Berserk
   | ScoreGame
   | ForfeitGame
+  | EjectPlayer
   | FinishTournament
   | TerminateTournament;

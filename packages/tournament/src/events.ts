@@ -99,6 +99,16 @@ export interface GameScored {
   };
 }
 
+/**
+ * A player marked as an engine user by a moderator, taken out of the tournament: out of the
+ * standings and the pairings for good (issue 47; lila's `ejectLameFromEnterable` and
+ * `removePlayerAndRewriteHistory`).
+ */
+export interface PlayerEjected {
+  readonly type: 'PlayerEjected';
+  readonly data: { readonly playerId: string; readonly at: string };
+}
+
 export interface TournamentFinished {
   readonly type: 'TournamentFinished';
   readonly data: { readonly at: string };
@@ -119,6 +129,7 @@ export type TournamentEvent =
   | PlayersPaired
   | PlayerBerserked
   | GameScored
+  | PlayerEjected
   | TournamentFinished
   | TournamentTerminated;
 
@@ -133,6 +144,7 @@ export const TOURNAMENT_EVENT_TYPES = [
   'PlayersPaired',
   'PlayerBerserked',
   'GameScored',
+  'PlayerEjected',
   'TournamentFinished',
   'TournamentTerminated',
 ] as const satisfies readonly TournamentEventType[];

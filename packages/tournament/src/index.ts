@@ -20,6 +20,7 @@ export {
 export type {
   Berserk,
   CreateTournament,
+  EjectPlayer,
   FinishTournament,
   ForfeitGame,
   JoinTournament,
@@ -45,6 +46,7 @@ export {
   isTournamentEventType,
   type Pairing,
   type PlayerBerserked,
+  type PlayerEjected,
   type PlayerJoined,
   type PlayerPaused,
   type PlayersPaired,
@@ -93,6 +95,7 @@ export {
 export { PERFORMANCE_SPREAD, ranksOf, type Standing, scoringRulesOf, standingsOf } from './standings.js';
 export {
   colorOf,
+  forfeitsEjected,
   initialTournamentState,
   type PairingEntry,
   type PlayerEntry,

@@ -35,6 +35,8 @@ export const TOURNAMENT_REJECTION_CODES = [
   'game_already_scored',
   'not_berserkable',
   'too_few_players',
+  /** A player taken out of the tournament as an engine user may not come back. */
+  'ejected',
 ] as const;
 export type TournamentRejectionCode = (typeof TOURNAMENT_REJECTION_CODES)[number];
 

@@ -63,7 +63,9 @@ export function standingsOf(state: TournamentState): Standing[] {
   const terms = state.terms;
   if (terms === null) return [];
   const rules = scoringRulesOf(terms.format, terms);
-  const rows = [...state.players.values()].map((player, order) => {
+  // an ejected player is in no standings; the others' ranks close up (lila removes the player)
+  const rows = [...state.players.values()].flatMap((player, order) => {
+    if (player.ejected === true) return [];
     const games = countedGames(state, player);
     const sheet = sheetOf(
       games.map((g) => g.game),
@@ -81,7 +83,7 @@ export function standingsOf(state: TournamentState): Standing[] {
       else draws++;
     }
     const performance = games.length === 0 ? 0 : Math.round(perf / games.length);
-    return { player, order, sheet, score: sheet.total, performance, wins, draws, losses };
+    return [{ player, order, sheet, score: sheet.total, performance, wins, draws, losses }];
   });
   const tiebreak = (r: (typeof rows)[number]) => (r.performance > 0 ? r.performance : r.player.rating);
   rows.sort((a, b) => b.score - a.score || tiebreak(b) - tiebreak(a) || a.order - b.order);
