@@ -104,6 +104,7 @@ export {
   tournamentOfGame,
   tournamentRow,
   tournamentsByStatus,
+  tournamentsToEjectFrom,
 } from './tournaments/queries.js';
 export { rebuildTournaments } from './tournaments/rebuild.js';
 export {

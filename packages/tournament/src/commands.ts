@@ -98,6 +98,13 @@ export interface ImportSwiss {
   readonly now: Date;
 }
 
+/** Takes an engine-marked player out (a moderator's mark, issue 47). */
+export interface EjectPlayer {
+  readonly type: 'EjectPlayer';
+  readonly playerId: string;
+  readonly now: Date;
+}
+
 export interface FinishTournament {
   readonly type: 'FinishTournament';
   readonly now: Date;
@@ -121,5 +128,6 @@ export type TournamentCommand =
   | ProposeArrangementTime
   | ForfeitArrangements
   | ImportSwiss
+  | EjectPlayer
   | FinishTournament
   | TerminateTournament;

@@ -8,6 +8,7 @@ import { absentOf, arrangementOf, arrangementsOf, dueArrangements, isArranged } 
 import type {
   Berserk,
   CreateTournament,
+  EjectPlayer,
   ImportSwiss,
   JoinTournament,
   PairPlayers,
@@ -16,12 +17,12 @@ import type {
   TournamentCommand,
   WithdrawFromTournament,
 } from './commands.js';
-import type { TournamentEvent } from './events.js';
+import type { Pairing, TournamentEvent } from './events.js';
 import { PAUSE_RULES, remainingPauseSeconds } from './pause.js';
 import { tournamentRejection as reject, type TournamentRejection } from './rejections.js';
 import { currentRobinRound, robinRounds } from './robin-pairer.js';
 import { standingsOf } from './standings.js';
-import type { TournamentState } from './state.js';
+import { forfeitsEjected, type TournamentState } from './state.js';
 import { pairSwissRound } from './swiss-pairer.js';
 import { byeRequested, currentSwissRound } from './swiss-rounds.js';
 import { finishesAt, validateTerms } from './terms.js';
@@ -49,6 +50,7 @@ function join(c: JoinTournament, s: TournamentState): TournamentDecision {
   if (terms === null) return refuse(reject('unknown_tournament', 'no such tournament'));
   if (s.status === 'finished') return refuse(reject('tournament_finished', 'the tournament is over'));
   const known = s.players.get(c.player.id);
+  if (known?.ejected === true) return refuse(reject('ejected', 'you were taken out of this tournament'));
   if (known !== undefined && !known.paused)
     return refuse(reject('already_joined', 'you are in this tournament already'));
   if (s.status === 'started' && terms.format === 'robin' && known === undefined)
@@ -265,6 +267,12 @@ function score(c: ScoreGame, s: TournamentState): TournamentDecision {
     return refuse(reject('invalid_pairing', 'plies must be a whole number'));
   const at = c.now.toISOString();
   const events: TournamentEvent[] = [];
+  // a game of an ejected player ending in a running tournament is lost by them (lila aborts it, `AbortForce`)
+  const out = ejectedSide(s, p);
+  if (out !== null) {
+    const winner = other(out);
+    return accept({ type: 'GameScored', data: { gameId: c.gameId, winner, plies: c.plies, at, forfeit: true } });
+  }
   if (s.terms?.format === 'arena' && s.terms.berserkable)
     for (const color of ['sente', 'gote'] as const)
       if (c.berserk?.[color] === true && !p.berserk[color])
@@ -282,6 +290,21 @@ function score(c: ScoreGame, s: TournamentState): TournamentDecision {
       events.push({ type: 'PlayerPaused', data: { playerId, at, reason: 'no_start', delayed: false } });
   }
   return accept(...events);
+}
+
+const ejectedSide = (s: TournamentState, p: Pairing): ColorName | null => {
+  if (!forfeitsEjected(s)) return null;
+  if (s.players.get(p.sente)?.ejected === true) return 'sente';
+  if (s.players.get(p.gote)?.ejected === true) return 'gote';
+  return null;
+};
+
+function eject(c: EjectPlayer, s: TournamentState): TournamentDecision {
+  if (s.status === 'none') return refuse(reject('unknown_tournament', 'no such tournament'));
+  const p = s.players.get(c.playerId);
+  if (p === undefined) return refuse(reject('not_joined', `${c.playerId} is not in this tournament`));
+  if (p.ejected === true) return accept();
+  return accept({ type: 'PlayerEjected', data: { playerId: c.playerId, at: c.now.toISOString() } });
 }
 
 export function decideTournament(c: TournamentCommand, s: TournamentState): TournamentDecision {
@@ -324,6 +347,8 @@ export function decideTournament(c: TournamentCommand, s: TournamentState): Tour
       return forfeitArrangements(s, c.now);
     case 'ImportSwiss':
       return importSwiss(c, s);
+    case 'EjectPlayer':
+      return eject(c, s);
     case 'FinishTournament': {
       if (s.status !== 'started' || s.terms === null)
         return refuse(reject('not_started', 'the tournament is not running'));

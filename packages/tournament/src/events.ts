@@ -143,6 +143,16 @@ export interface SwissImported {
   };
 }
 
+/**
+ * A player marked as an engine user by a moderator, taken out of the tournament: out of the
+ * standings and the pairings for good (issue 47; lila's `ejectLameFromEnterable` and
+ * `removePlayerAndRewriteHistory`).
+ */
+export interface PlayerEjected {
+  readonly type: 'PlayerEjected';
+  readonly data: { readonly playerId: string; readonly at: string };
+}
+
 export interface TournamentFinished {
   readonly type: 'TournamentFinished';
   readonly data: { readonly at: string };
@@ -165,6 +175,7 @@ export type TournamentEvent =
   | GameScored
   | ArrangementTimeProposed
   | SwissImported
+  | PlayerEjected
   | TournamentFinished
   | TournamentTerminated;
 
@@ -181,6 +192,7 @@ export const TOURNAMENT_EVENT_TYPES = [
   'GameScored',
   'ArrangementTimeProposed',
   'SwissImported',
+  'PlayerEjected',
   'TournamentFinished',
   'TournamentTerminated',
 ] as const satisfies readonly TournamentEventType[];

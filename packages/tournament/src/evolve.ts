@@ -7,7 +7,7 @@ import type { TournamentEvent } from './events.js';
 import { nextPauseCount } from './pause.js';
 import { PersistentMap, withEntry, withoutEntry } from './persistent-map.js';
 import { robinSeeds } from './robin-pairer.js';
-import type { PairingEntry, PlayerEntry, TournamentState } from './state.js';
+import { colorOf, forfeitsEjected, type PairingEntry, type PlayerEntry, type TournamentState } from './state.js';
 
 const updatePlayer = (state: TournamentState, id: string, change: (p: PlayerEntry) => PlayerEntry) => {
   const p = state.players.get(id);
@@ -136,6 +136,8 @@ export function evolveTournament(state: TournamentState, event: TournamentEvent)
       };
       return { ...state, players, swissImport, version };
     }
+    case 'PlayerEjected':
+      return { ...ejected(state, event.data.playerId), version };
     case 'TournamentFinished':
       return { ...state, status: 'finished', finishedAt: event.data.at, version };
     case 'TournamentTerminated':
@@ -143,6 +145,31 @@ export function evolveTournament(state: TournamentState, event: TournamentEvent)
     default:
       return event satisfies never;
   }
+}
+
+/**
+ * Takes an engine-marked player out, as lila's `ejectLameFromEnterable` (before the start: out
+ * entirely; running: out, every pairing of theirs not lost by them lost now, the opponents'
+ * sheets recomputed from it) and `removePlayerAndRewriteHistory` (finished: out of the standings,
+ * the results left). A Swiss keeps its results: a rewritten round would no longer replay the
+ * later rounds' pairings from the TRF (this server's choice).
+ */
+function ejected(state: TournamentState, playerId: string): TournamentState {
+  const player = state.players.get(playerId);
+  if (player === undefined) return state;
+  if (state.status === 'created') return { ...state, players: withoutEntry(state.players, playerId) };
+  const players = withEntry(state.players, playerId, { ...player, paused: true, ejected: true });
+  if (!forfeitsEjected(state)) return { ...state, players };
+  let pairings = PersistentMap.from(state.pairings);
+  for (const id of player.gameIds) {
+    const p = pairings.get(id);
+    const color = p === undefined ? null : colorOf(p, playerId);
+    if (p?.result === undefined || color === null) continue;
+    const winner = color === 'sente' ? 'gote' : 'sente';
+    if (p.result.winner !== winner)
+      pairings = pairings.set(id, { ...p, result: { ...p.result, winner, forfeit: true } });
+  }
+  return { ...state, players, pairings };
 }
 
 export const foldTournament = (events: readonly TournamentEvent[], from: TournamentState): TournamentState =>

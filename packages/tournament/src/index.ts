@@ -31,6 +31,7 @@ export {
 export type {
   Berserk,
   CreateTournament,
+  EjectPlayer,
   FinishTournament,
   ForfeitArrangements,
   ForfeitGame,
@@ -61,6 +62,7 @@ export {
   isTournamentEventType,
   type Pairing,
   type PlayerBerserked,
+  type PlayerEjected,
   type PlayerJoined,
   type PlayerPaused,
   type PlayersPaired,
@@ -122,6 +124,7 @@ export {
 export {
   type ArrangementTimes,
   colorOf,
+  forfeitsEjected,
   initialTournamentState,
   type PairingEntry,
   type PlayerEntry,

@@ -47,6 +47,8 @@ export const TOURNAMENT_REJECTION_CODES = [
   'invalid_trf',
   /** A TRF import after the start, or a second one. */
   'import_closed',
+  /** A player taken out of the tournament as an engine user may not come back. */
+  'ejected',
 ] as const;
 export type TournamentRejectionCode = (typeof TOURNAMENT_REJECTION_CODES)[number];
 

@@ -100,7 +100,10 @@ export const compareStandings = (a: Unranked, b: Unranked): number =>
 
 export function standingsOf(state: TournamentState): Standing[] {
   if (state.terms === null) return [];
-  const rows = [...state.players.values()].map((player) => unrankedStandingOf(state, player));
+  // an ejected player is in no standings; the others' ranks close up (lila removes the player)
+  const rows = [...state.players.values()]
+    .filter((player) => player.ejected !== true)
+    .map((player) => unrankedStandingOf(state, player));
   rows.sort(compareStandings);
   return rows.map((r, i) => ({ ...r, rank: i + 1 }));
 }

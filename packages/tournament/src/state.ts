@@ -23,6 +23,8 @@ export interface PlayerEntry extends Entrant {
    * join after a withdrawal before the start is a new entry): the join order ties are broken by.
    */
   readonly entered: number;
+  /** Taken out as an engine user: in no standings, never paired again (PlayerEjected). */
+  readonly ejected?: true;
 }
 
 export interface PairingEntry extends Pairing {
@@ -107,6 +109,10 @@ export const initialTournamentState = (): TournamentState => ({
 /** Players free to be paired now: in, not paused, not playing. */
 export const waitingPlayers = (state: TournamentState): PlayerEntry[] =>
   [...state.players.values()].filter((p) => !p.paused && !state.playing.has(p.id));
+
+/** Whether a running tournament's pairings of an ejected player are lost by them (lila `forfeitByTourAndUserId`). */
+export const forfeitsEjected = (state: TournamentState): boolean =>
+  state.status === 'started' && state.terms?.format !== 'swiss';
 
 export const colorOf = (pairing: Pairing, playerId: string): ColorName | null =>
   pairing.sente === playerId ? 'sente' : pairing.gote === playerId ? 'gote' : null;

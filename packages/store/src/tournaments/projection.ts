@@ -101,13 +101,14 @@ export function tournamentRowsOf(state: TournamentState): TournamentRows | null 
   if (tournament === null) return null;
   return {
     tournament,
-    players: [...state.players.values()].map((p) => playerRowOf(state, p)),
+    // an ejected player is in no standings (fair-play.md#tournaments)
+    players: [...state.players.values()].filter((p) => p.ejected !== true).map((p) => playerRowOf(state, p)),
     pairings: [...state.pairings.values()].map((p) => pairingRowOf(state, p)),
   };
 }
 
 export interface TouchedRows extends TournamentRows {
-  /** Players the events took out of the tournament (a withdrawal before the start). */
+  /** Players the events took out of the tournament (a withdrawal before the start, an ejection). */
   readonly removedPlayers: readonly string[];
 }
 
@@ -136,6 +137,19 @@ export function touchedRows(after: TournamentState, events: readonly TournamentE
       case 'PlayerBerserked':
         gameIds.add(e.data.gameId);
         break;
+      case 'SwissImported':
+        for (const p of e.data.players) playerIds.add(p.id);
+        break;
+      case 'PlayerEjected': {
+        // their lost games rewrite their opponents' sheets too
+        playerIds.add(e.data.playerId);
+        for (const gameId of after.players.get(e.data.playerId)?.gameIds ?? []) {
+          gameIds.add(gameId);
+          const p = after.pairings.get(gameId);
+          if (p !== undefined) for (const id of [p.sente, p.gote]) playerIds.add(id);
+        }
+        break;
+      }
       case 'GameScored': {
         gameIds.add(e.data.gameId);
         const p = after.pairings.get(e.data.gameId);
@@ -149,7 +163,7 @@ export function touchedRows(after: TournamentState, events: readonly TournamentE
   const removedPlayers: string[] = [];
   for (const id of playerIds) {
     const p = after.players.get(id);
-    if (p === undefined) removedPlayers.push(id);
+    if (p === undefined || p.ejected === true) removedPlayers.push(id);
     else players.push(playerRowOf(after, p));
   }
   const pairings: TournamentPairingRow[] = [];

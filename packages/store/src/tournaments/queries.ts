@@ -177,3 +177,18 @@ export async function playersNamedIn(
   }
   return found;
 }
+
+/**
+ * The tournaments an engine-marked player is taken out of: those not finished, and those
+ * finished since `since` (issue 47: the last 14 days' results), where the player still stands.
+ */
+export async function tournamentsToEjectFrom(db: Executor, playerId: string, since: Date): Promise<string[]> {
+  const rows = await db
+    .selectFrom('tournament_players as p')
+    .innerJoin('tournaments as t', 't.id', 'p.tournament_id')
+    .select('t.id')
+    .where('p.player_id', '=', playerId)
+    .where((eb) => eb.or([eb('t.status', 'in', ['created', 'started']), eb('t.finished_at', '>=', since)]))
+    .execute();
+  return rows.map((r) => r.id);
+}
