@@ -6,14 +6,16 @@
 
 import { type RunningEngineWorker, startEngineWorker } from '@shogi/engine-worker';
 import { BotRegistry, createLogger, LocalDelivery, type RunningGateway, startGateway } from '@shogi/gateway';
+import { collectProcessMetrics, type MetricsServer, startMetricsServer } from '@shogi/metrics';
 import { closeClient, type RedisClient, redisClient } from '@shogi/redis';
 import type { WorkerOptions } from '@shogi/worker';
+import type { Logger } from 'pino';
 import { runDemo } from './demo/demo.js';
 import { startBotOpponent } from './demo/opponent.js';
 import { EngineClient } from './house/engine-client.js';
 import { redisGameClaims } from './house/game-claims.js';
 import { type HouseBots, startHouseBots } from './house/house-bots.js';
-import { parseLaunchOptions, USAGE } from './options.js';
+import { type LaunchOptions, parseLaunchOptions, USAGE } from './options.js';
 import { HOW_TO_START, preflight } from './preflight.js';
 import { migrate, type RunningWorker, startValidationWorker } from './services.js';
 
@@ -38,6 +40,7 @@ async function main(): Promise<number> {
   }
 
   await migrate(config.databaseUrl, logger);
+  const metricsServer = await serveMetrics(options.metrics, role, logger);
   let gateway: RunningGateway | null = null;
   const localDelivery = new LocalDelivery();
   let worker: RunningWorker | null = null;
@@ -143,8 +146,33 @@ async function main(): Promise<number> {
   await engineClient?.close();
   if (claimsRedis !== null) await closeClient(claimsRedis);
   await enginesClosed;
+  await metricsServer?.close();
   logger.info('Stopped.');
   return 0;
+}
+
+/**
+ * /metrics on its own port. A port already taken is logged, not fatal: the server's players
+ * come before its figures, and the operator reads why the scrape fails.
+ */
+async function serveMetrics(
+  where: LaunchOptions['metrics'],
+  role: string,
+  logger: Logger,
+): Promise<MetricsServer | null> {
+  if (where === null) return null;
+  collectProcessMetrics(role);
+  try {
+    const server = await startMetricsServer(where.host, where.port);
+    logger.info(`Metrics for Prometheus on http://${where.host}:${server.port}/metrics`);
+    return server;
+  } catch (err) {
+    logger.error(
+      { err: (err as Error).message },
+      `Metrics not served: cannot listen on ${where.host}:${where.port} (set METRICS_PORT to a free port, or 0)`,
+    );
+    return null;
+  }
 }
 
 main().then(

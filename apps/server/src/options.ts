@@ -19,6 +19,22 @@ export interface LaunchOptions {
   readonly engine: EngineSettings;
   /** how long a casual seek waits for a person before the demo's bot-lobby takes it (LOBBY_BOT_WAIT_SECONDS) */
   readonly seekWaitMs: number;
+  /** where /metrics is served (METRICS_HOST, METRICS_PORT); null: nowhere (METRICS_PORT=0) */
+  readonly metrics: { readonly host: string; readonly port: number } | null;
+}
+
+export const DEFAULT_METRICS_PORT = 9464;
+
+/** METRICS_PORT and METRICS_HOST: a port 1-65535 (0: no /metrics), on the loopback unless told otherwise. */
+export function metricsOf(
+  env: Readonly<Record<string, string | undefined>>,
+): { host: string; port: number } | null | { error: string } {
+  const raw = env.METRICS_PORT?.trim() ?? '';
+  const port = raw === '' ? DEFAULT_METRICS_PORT : Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    return { error: `METRICS_PORT must be a port number (0: no metrics), not "${raw}"` };
+  if (port === 0) return null;
+  return { host: env.METRICS_HOST?.trim() || '127.0.0.1', port };
 }
 
 /** LOBBY_BOT_WAIT_SECONDS as milliseconds: a whole number of seconds, 0 or more, else the default. */
@@ -36,7 +52,8 @@ environment: DATABASE_URL, REDIS_URL (or REDIS_CLUSTER_NODES, host:port,... of a
   CSA_PORT (4081, the CSA protocol; 0: off), HOST, LOG_LEVEL,
   WORKER_CONCURRENCY (${DEFAULT_CONCURRENCY}), QUEUE_PREFIX, VALIDATE_QUEUES (1; 3 on a cluster),
   ENGINE_PATH (/usr/games/fairy-stockfish), ENGINE_WORKERS (CPU count - 1, at least 1), ENGINE_HASH_MB (16), ANALYSIS_DEPTH (12),
-  LOBBY_BOT_WAIT_SECONDS (${DEFAULT_SEEK_WAIT_MS / 1000}: how long a casual seek waits for a person before the demo's bot-lobby takes it)`;
+  LOBBY_BOT_WAIT_SECONDS (${DEFAULT_SEEK_WAIT_MS / 1000}: how long a casual seek waits for a person before the demo's bot-lobby takes it),
+  METRICS_PORT (${DEFAULT_METRICS_PORT}: Prometheus's /metrics, apart from the API; 0: none), METRICS_HOST (127.0.0.1)`;
 
 export function parseLaunchOptions(
   argv: readonly string[] = process.argv.slice(2),
@@ -56,6 +73,8 @@ export function parseLaunchOptions(
     else return { error: `unknown argument "${arg}"` };
   }
   if (!ROLES.includes(role)) return { error: `unknown ROLE "${role}"` };
+  const metrics = metricsOf(env);
+  if (metrics !== null && 'error' in metrics) return metrics;
   const gateway = loadConfig(env);
   const concurrency = Number(env.WORKER_CONCURRENCY ?? DEFAULT_CONCURRENCY);
   const host = gateway.host === '0.0.0.0' || gateway.host === '::' ? 'localhost' : gateway.host;
@@ -68,5 +87,6 @@ export function parseLaunchOptions(
     publicUrl: `http://${host}:${gateway.port}`,
     engine: engineSettingsFromEnv(env),
     seekWaitMs: seekWaitMsOf(env.LOBBY_BOT_WAIT_SECONDS),
+    metrics,
   };
 }
