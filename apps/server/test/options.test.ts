@@ -44,6 +44,8 @@ describe('METRICS_PORT', () => {
     expect(metricsOf({ METRICS_PORT: '9500', METRICS_HOST: '0.0.0.0' })).toEqual({ host: '0.0.0.0', port: 9500 });
     expect(metricsOf({ METRICS_PORT: '0' })).toBeNull();
     expect(metricsOf({ METRICS_PORT: 'x' })).toEqual({ error: expect.stringContaining('METRICS_PORT') });
-    expect(parseLaunchOptions([], { METRICS_PORT: '70000' })).toEqual({ error: expect.stringContaining('METRICS_PORT') });
+    expect(parseLaunchOptions([], { METRICS_PORT: '70000' })).toEqual({
+      error: expect.stringContaining('METRICS_PORT'),
+    });
   });
 });
