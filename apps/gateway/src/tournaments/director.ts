@@ -6,7 +6,9 @@
  * director that dies between appending a wave and creating its games leaves the games to be
  * created by the next director (under the ids the wave recorded), never a second wave.
  */
+
 import { randomUUID } from 'node:crypto';
+import { metrics } from '@shogi/metrics';
 import {
   currentSwissRound,
   finishesAt,
@@ -103,7 +105,11 @@ export async function directTournament(deps: DirectorDeps, id: string): Promise<
     await command(deps, id, { type: 'FinishTournament' });
     return;
   }
+  const pairingStarted = performance.now();
   const proposed = PAIRERS[terms.format].pair({ state, now });
+  // a tick with nobody to pair is not a pairing: only waves and rounds made count
+  if (proposed.length > 0)
+    metrics.pairingSeconds.observe({ system: terms.format }, (performance.now() - pairingStarted) / 1000);
   if (proposed.length === 0) {
     if (terms.format === 'robin' && state.playing.size === 0) await command(deps, id, { type: 'FinishTournament' });
     if (terms.format === 'swiss' && swissRoundDue(state, now)) await command(deps, id, { type: 'FinishTournament' });
