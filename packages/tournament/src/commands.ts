@@ -68,6 +68,24 @@ export interface ForfeitGame {
   readonly now: Date;
 }
 
+/** A player of an arranged robin proposes a time for one of their games (null: takes it back). */
+export interface ProposeArrangementTime {
+  readonly type: 'ProposeArrangementTime';
+  readonly arrangementId: string;
+  readonly playerId: string;
+  readonly time: Date | null;
+  readonly now: Date;
+}
+
+/**
+ * The window of an arranged robin is over: each game never played is forfeited by whoever never
+ * showed (arrangements.ts `absentOf`), recorded under the id `<tournament>-<arrangement>`.
+ */
+export interface ForfeitArrangements {
+  readonly type: 'ForfeitArrangements';
+  readonly now: Date;
+}
+
 /** The creator continues a Swiss paired elsewhere (`POST /api/swiss/{id}/trf`), before its start. */
 export interface ImportSwiss {
   readonly type: 'ImportSwiss';
@@ -85,6 +103,13 @@ export interface ScheduleSwissRound {
   readonly type: 'ScheduleSwissRound';
   readonly by: string;
   readonly roundAt: Date;
+  readonly now: Date;
+}
+
+/** Takes an engine-marked player out (a moderator's mark, issue 47). */
+export interface EjectPlayer {
+  readonly type: 'EjectPlayer';
+  readonly playerId: string;
   readonly now: Date;
 }
 
@@ -108,7 +133,10 @@ export type TournamentCommand =
   | Berserk
   | ScoreGame
   | ForfeitGame
+  | ProposeArrangementTime
+  | ForfeitArrangements
   | ImportSwiss
   | ScheduleSwissRound
+  | EjectPlayer
   | FinishTournament
   | TerminateTournament;

@@ -87,7 +87,8 @@ export interface PlayerBerserked {
 
 /**
  * A paired game ended and counts: its winner (null: a draw) and its length. `forfeit`: a robin
- * or Swiss game one player never showed for, lost by them, no game played.
+ * or Swiss game one player never showed for, lost by them, no game played; a robin's forfeit
+ * with no winner is lost by both (neither showed).
  */
 export interface GameScored {
   readonly type: 'GameScored';
@@ -97,6 +98,20 @@ export interface GameScored {
     readonly plies: number;
     readonly at: string;
     readonly forfeit?: true;
+  };
+}
+
+/**
+ * A player of an arranged robin proposed a time for one of their games (null: took their
+ * proposal back). The agreed time follows from both proposals (arrangements.ts).
+ */
+export interface ArrangementTimeProposed {
+  readonly type: 'ArrangementTimeProposed';
+  readonly data: {
+    readonly arrangementId: string;
+    readonly playerId: string;
+    readonly time: string | null;
+    readonly at: string;
   };
 }
 
@@ -135,6 +150,16 @@ export interface SwissRoundScheduled {
   readonly data: { readonly roundAt: string; readonly at: string };
 }
 
+/**
+ * A player marked as an engine user by a moderator, taken out of the tournament: out of the
+ * standings and the pairings for good (issue 47; lila's `ejectLameFromEnterable` and
+ * `removePlayerAndRewriteHistory`).
+ */
+export interface PlayerEjected {
+  readonly type: 'PlayerEjected';
+  readonly data: { readonly playerId: string; readonly at: string };
+}
+
 export interface TournamentFinished {
   readonly type: 'TournamentFinished';
   readonly data: { readonly at: string };
@@ -155,8 +180,10 @@ export type TournamentEvent =
   | PlayersPaired
   | PlayerBerserked
   | GameScored
+  | ArrangementTimeProposed
   | SwissImported
   | SwissRoundScheduled
+  | PlayerEjected
   | TournamentFinished
   | TournamentTerminated;
 
@@ -171,8 +198,10 @@ export const TOURNAMENT_EVENT_TYPES = [
   'PlayersPaired',
   'PlayerBerserked',
   'GameScored',
+  'ArrangementTimeProposed',
   'SwissImported',
   'SwissRoundScheduled',
+  'PlayerEjected',
   'TournamentFinished',
   'TournamentTerminated',
 ] as const satisfies readonly TournamentEventType[];

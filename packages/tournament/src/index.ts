@@ -11,6 +11,17 @@ export {
   waveIsDue,
 } from './arena-pairer.js';
 export {
+  ARRANGEMENT_TOLERANCE_MS,
+  type Arrangement,
+  absentOf,
+  arrangedPairer,
+  arrangementOf,
+  arrangementsOf,
+  dueArrangements,
+  isArranged,
+  proposeTime,
+} from './arrangements.js';
+export {
   TournamentCommandHandler,
   type TournamentCommandHandlerOptions,
   type TournamentCommandRequest,
@@ -20,11 +31,14 @@ export {
 export type {
   Berserk,
   CreateTournament,
+  EjectPlayer,
   FinishTournament,
+  ForfeitArrangements,
   ForfeitGame,
   ImportSwiss,
   JoinTournament,
   PairPlayers,
+  ProposeArrangementTime,
   ScheduleSwissRound,
   ScoreGame,
   StartTournament,
@@ -42,12 +56,14 @@ export {
   TournamentVersionConflictError,
 } from './event-store.js';
 export {
+  type ArrangementTimeProposed,
   type Entrant,
   type GameScored,
   type ImportedCell,
   isTournamentEventType,
   type Pairing,
   type PlayerBerserked,
+  type PlayerEjected,
   type PlayerJoined,
   type PlayerPaused,
   type PlayersPaired,
@@ -66,6 +82,7 @@ export { evolveTournament, foldTournament } from './evolve.js';
 export type { Pairer, PairingRequest, ProposedPairing } from './pairer.js';
 export { PAIRERS } from './pairers.js';
 export { nextPauseCount, PAUSE_RULES, pauseDelaySeconds, remainingPauseSeconds } from './pause.js';
+export { PersistentMap } from './persistent-map.js';
 export {
   isTournamentRejectionCode,
   TOURNAMENT_REJECTION_CODES,
@@ -95,9 +112,21 @@ export {
   sheetOf,
   sheetScoresString,
 } from './sheet.js';
-export { PERFORMANCE_SPREAD, ranksOf, type Standing, scoringRulesOf, standingsOf } from './standings.js';
 export {
+  compareStandings,
+  PERFORMANCE_SPREAD,
+  ranksOf,
+  type Standing,
+  scoringRulesOf,
+  standingsOf,
+  tiebreakOf,
+  type Unranked,
+  unrankedStandingOf,
+} from './standings.js';
+export {
+  type ArrangementTimes,
   colorOf,
+  forfeitsEjected,
   initialTournamentState,
   type PairingEntry,
   type PlayerEntry,

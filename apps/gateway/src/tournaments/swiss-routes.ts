@@ -4,9 +4,11 @@
  * results with tie-breaks as NDJSON, and the event as TRF. A Swiss is a tournament stream of
  * format `swiss`: the routes hand commands to the same handler, and the director pairs its rounds.
  */
+
 import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { metrics } from '@shogi/metrics';
 import { botAccountsAmong, playersNamedIn, tournamentRow } from '@shogi/store';
 import {
   currentSwissRound,
@@ -227,7 +229,10 @@ const swissRoutes: FastifyPluginAsyncTypebox<SwissRoutesOptions> = async (app, {
       }
       if (state.status !== 'started') throw new ApiError('CONFLICT', 'the Swiss is not running');
       if (state.playing.size > 0) throw new ApiError('CONFLICT', 'the last round is not over');
+      const pairingStarted = performance.now();
       const proposed = pairSwissRound(state);
+      if (proposed.length > 0)
+        metrics.pairingSeconds.observe({ system: 'swiss' }, (performance.now() - pairingStarted) / 1000);
       if (proposed.length === 0) throw new ApiError('CONFLICT', 'no round left to pair');
       await run(id, {
         type: 'PairPlayers',
