@@ -81,7 +81,8 @@ async function tournaments(app: FastifyInstance, { config }: { config: GatewayCo
         existing: (ids) => existingGames(games, ids),
         async create(state, p) {
           const terms = state.terms;
-          if (terms === null) return;
+          // a Floodgate game is made by the CSA front end before it is recorded, never here
+          if (terms === null || terms.format === 'floodgate') return;
           try {
             await app.games.createGame(
               {
