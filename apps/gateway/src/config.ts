@@ -1,7 +1,9 @@
 /** The only reader of process.env in the gateway: everything else takes a Config. */
+import { readFileSync } from 'node:fs';
 import { validateQueueCount } from '@shogi/pipeline';
 import { type ClusterNode, clusterNodesOf, DEFAULT_REDIS_URL } from '@shogi/redis';
 import { MAX_MOVES } from './csa/summary.js';
+import { parseSchedule, type ScheduledEvent } from './tournaments/schedule.js';
 
 export interface GatewayConfig {
   readonly host: string;
@@ -106,6 +108,8 @@ export interface GatewayConfig {
   readonly tournamentTickMs: number;
   /** how long the director's Redis lease lasts unrenewed: another gateway directs after it */
   readonly tournamentLeaseMs: number;
+  /** recurring tournaments the director makes (TOURNAMENT_SCHEDULE, docs/tournaments.md) */
+  readonly tournamentSchedule: readonly ScheduledEvent[];
   /** the move limit of CSA games (Floodgate's Max_Moves, 256): a draw once that many moves are played */
   readonly csaMaxMoves: number;
   /** Floodgate rounds: every this many ms (aligned to the epoch: :00 and :30 for 30 minutes)... */
@@ -270,10 +274,18 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     csaStartLeaseMs: int(env, 'CSA_START_LEASE_MS', 10_000),
     tournamentTickMs: int(env, 'TOURNAMENT_TICK_MS', 1000),
     tournamentLeaseMs: int(env, 'TOURNAMENT_LEASE_MS', 10_000),
+    tournamentSchedule: tournamentSchedule(env.TOURNAMENT_SCHEDULE),
     csaMaxMoves: int(env, 'CSA_MAX_MOVES', MAX_MOVES),
     csaFloodgateIntervalMs: int(env, 'CSA_FLOODGATE_INTERVAL_MS', 30 * 60_000),
     csaFloodgateSchedule: schedule(env, 'CSA_FLOODGATE_SCHEDULE'),
   };
+}
+
+/** TOURNAMENT_SCHEDULE: the JSON array itself, or the path of a file that holds it. */
+function tournamentSchedule(raw: string | undefined): ScheduledEvent[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  const text = raw.trim().startsWith('[') ? raw : readFileSync(raw.trim(), 'utf8');
+  return parseSchedule(text);
 }
 
 /** `name=ms,name=ms`: an interval for each game name listed. */

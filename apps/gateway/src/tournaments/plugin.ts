@@ -22,6 +22,7 @@ import arrangementRoutes from './arrangement-routes.js';
 import { type Director, startDirector } from './director.js';
 import { redisLease } from './lease.js';
 import tournamentRoutes from './routes.js';
+import { tournamentScheduler } from './scheduler.js';
 import swissRoutes from './swiss-routes.js';
 
 declare module 'fastify' {
@@ -70,6 +71,7 @@ async function tournaments(app: FastifyInstance, { config }: { config: GatewayCo
   app.addHook('onReady', async () => {
     director = startDirector({
       handler,
+      scheduled: tournamentScheduler(handler, config.tournamentSchedule, log),
       tickMs: config.tournamentTickMs,
       holdLease: () => lease.hold(),
       releaseLease: () => lease.release(),
