@@ -131,6 +131,7 @@ export const ROUTE_ACCESS = {
   'POST /api/swiss/:id/withdraw': 'tournament:write',
   'POST /api/swiss/:id/schedule-next-round': 'tournament:write',
   'POST /api/swiss/:id/terminate': 'tournament:write',
+  'POST /api/swiss/:id/trf': 'tournament:write',
   'GET /api/swiss/:id/results': 'public',
   'GET /swiss/:file': 'public',
 

@@ -202,6 +202,11 @@ export const ERRORS = {
   TOO_FEW_RATED_GAMES: { status: 403, message: 'You have played fewer rated games than the tournament asks' },
   BOTS_NOT_ALLOWED: { status: 403, message: 'Bots may not join this tournament' },
   NOT_TOURNAMENT_CREATOR: { status: 403, message: 'Only its creator may do this' },
+  INVALID_TRF: { status: 400, message: 'The TRF cannot continue this Swiss (the detail says why)' },
+  TOURNAMENT_EJECTED: {
+    status: 403,
+    message: 'An account marked for engine use is taken out of its tournaments and joins none',
+  },
   NO_REMATCH_IN_TOURNAMENT: { status: 409, message: "A tournament's game has no rematch" },
   NOT_BERSERKABLE: {
     status: 409,
@@ -341,4 +346,7 @@ export const TOURNAMENT_REJECTION_ERRORS = {
   invalid_arrangement_time: 'INVALID_ARRANGEMENT_TIME',
   not_in_arrangement: 'NOT_A_PLAYER',
   arrangement_played: 'CONFLICT',
+  invalid_trf: 'INVALID_TRF',
+  import_closed: 'CONFLICT',
+  ejected: 'TOURNAMENT_EJECTED',
 } as const satisfies Record<string, ErrorCode>;

@@ -3,7 +3,7 @@
  * come from a pairer (pairer.ts), given game ids by the caller, and `decide` only checks them.
  */
 import type { ColorName } from '@shogi/rules';
-import type { Entrant, Pairing } from './events.js';
+import type { Entrant, ImportedCell, Pairing } from './events.js';
 import type { TournamentTerms } from './terms.js';
 
 export interface CreateTournament {
@@ -86,6 +86,25 @@ export interface ForfeitArrangements {
   readonly now: Date;
 }
 
+/** The creator continues a Swiss paired elsewhere (`POST /api/swiss/{id}/trf`), before its start. */
+export interface ImportSwiss {
+  readonly type: 'ImportSwiss';
+  readonly by: string;
+  readonly players: readonly Entrant[];
+  readonly cells: readonly (readonly ImportedCell[])[];
+  readonly rounds: number;
+  readonly initialColor: 'w' | 'b';
+  readonly forbidden: readonly (readonly [string, string])[];
+  readonly now: Date;
+}
+
+/** Takes an engine-marked player out (a moderator's mark, issue 47). */
+export interface EjectPlayer {
+  readonly type: 'EjectPlayer';
+  readonly playerId: string;
+  readonly now: Date;
+}
+
 export interface FinishTournament {
   readonly type: 'FinishTournament';
   readonly now: Date;
@@ -108,5 +127,7 @@ export type TournamentCommand =
   | ForfeitGame
   | ProposeArrangementTime
   | ForfeitArrangements
+  | ImportSwiss
+  | EjectPlayer
   | FinishTournament
   | TerminateTournament;

@@ -8,6 +8,8 @@ import { absentOf, arrangementOf, arrangementsOf, dueArrangements, isArranged } 
 import type {
   Berserk,
   CreateTournament,
+  EjectPlayer,
+  ImportSwiss,
   JoinTournament,
   PairPlayers,
   ProposeArrangementTime,
@@ -15,14 +17,14 @@ import type {
   TournamentCommand,
   WithdrawFromTournament,
 } from './commands.js';
-import type { TournamentEvent } from './events.js';
+import type { Pairing, TournamentEvent } from './events.js';
 import { PAUSE_RULES, remainingPauseSeconds } from './pause.js';
 import { tournamentRejection as reject, type TournamentRejection } from './rejections.js';
 import { currentRobinRound, robinRounds } from './robin-pairer.js';
 import { standingsOf } from './standings.js';
-import type { TournamentState } from './state.js';
+import { forfeitsEjected, type TournamentState } from './state.js';
 import { pairSwissRound } from './swiss-pairer.js';
-import { currentSwissRound } from './swiss-rounds.js';
+import { byeRequested, currentSwissRound } from './swiss-rounds.js';
 import { finishesAt, validateTerms } from './terms.js';
 
 export type TournamentDecision =
@@ -48,6 +50,7 @@ function join(c: JoinTournament, s: TournamentState): TournamentDecision {
   if (terms === null) return refuse(reject('unknown_tournament', 'no such tournament'));
   if (s.status === 'finished') return refuse(reject('tournament_finished', 'the tournament is over'));
   const known = s.players.get(c.player.id);
+  if (known?.ejected === true) return refuse(reject('ejected', 'you were taken out of this tournament'));
   if (known !== undefined && !known.paused)
     return refuse(reject('already_joined', 'you are in this tournament already'));
   if (s.status === 'started' && terms.format === 'robin' && known === undefined)
@@ -130,7 +133,9 @@ function recordSwissRound(c: PairPlayers, s: TournamentState): TournamentDecisio
   if (c.pairings.some((p) => p.round !== round))
     return refuse(reject('invalid_pairing', `every pairing must be of round ${round}`));
   const paired = new Set(c.pairings.flatMap((p) => [p.sente, p.gote]));
-  const byes = [...s.players.values()].filter((p) => !p.paused && !paired.has(p.id)).map((p) => p.id);
+  const byes = [...s.players.values()]
+    .filter((p) => !p.paused && !paired.has(p.id) && !byeRequested(s, p.id, round))
+    .map((p) => p.id);
   if (byes.length > 1) return refuse(reject('invalid_pairing', `${byes.length} players left unpaired`));
   if (c.pairings.length === 0 && byes.length === 0) return accept();
   return accept({
@@ -165,6 +170,51 @@ function proposeArrangementTime(c: ProposeArrangementTime, s: TournamentState): 
       arrangementId: a.id,
       playerId: c.playerId,
       time: c.time === null ? null : c.time.toISOString(),
+      at: c.now.toISOString(),
+    },
+  });
+}
+
+/** The creator's TRF, before the start: its players join, its rounds count as played. */
+function importSwiss(c: ImportSwiss, s: TournamentState): TournamentDecision {
+  const swiss = s.terms?.swiss;
+  if (s.status === 'none' || s.terms === null) return refuse(reject('unknown_tournament', 'no such tournament'));
+  if (s.terms.format !== 'swiss' || swiss === undefined)
+    return refuse(reject('invalid_trf', 'only a Swiss is continued from a TRF'));
+  if (s.createdBy?.id !== c.by) return refuse(reject('not_creator', 'only its creator may import a TRF'));
+  if (s.status !== 'created')
+    return refuse(reject('import_closed', 'the Swiss has started: a TRF is imported before the start'));
+  if (s.swissImport !== null) return refuse(reject('import_closed', 'a TRF was imported already'));
+  if (c.rounds >= swiss.nbRounds)
+    return refuse(
+      reject(
+        'invalid_trf',
+        `the file has ${c.rounds} rounds played; the Swiss has ${swiss.nbRounds}: none left to pair`,
+      ),
+    );
+  if (c.cells.length !== c.players.length) return refuse(reject('invalid_trf', 'one row of cells a player'));
+  const ids = new Set(c.players.map((p) => p.id));
+  if (ids.size !== c.players.length) return refuse(reject('invalid_trf', 'a player is in the file twice'));
+  const joined = [...s.players.keys()].filter((id) => !ids.has(id)).length;
+  if (joined + c.players.length > s.terms.maxPlayers)
+    return refuse(reject('invalid_trf', `the Swiss takes at most ${s.terms.maxPlayers} players`));
+  for (const row of c.cells) {
+    if (row.length < c.rounds || row.length > c.rounds + 1)
+      return refuse(
+        reject('invalid_trf', `each player has ${c.rounds} rounds, and at most a bye requested for the next`),
+      );
+    for (const cell of row)
+      if (cell.opponent !== null && !ids.has(cell.opponent))
+        return refuse(reject('invalid_trf', `an opponent ${cell.opponent} not in the file`));
+  }
+  return accept({
+    type: 'SwissImported',
+    data: {
+      players: c.players,
+      cells: c.cells,
+      rounds: c.rounds,
+      initialColor: c.initialColor,
+      forbidden: c.forbidden,
       at: c.now.toISOString(),
     },
   });
@@ -218,6 +268,12 @@ function score(c: ScoreGame, s: TournamentState): TournamentDecision {
     return refuse(reject('invalid_pairing', 'plies must be a whole number'));
   const at = c.now.toISOString();
   const events: TournamentEvent[] = [];
+  // a game of an ejected player ending in a running tournament is lost by them (lila aborts it, `AbortForce`)
+  const out = ejectedSide(s, p);
+  if (out !== null) {
+    const winner = other(out);
+    return accept({ type: 'GameScored', data: { gameId: c.gameId, winner, plies: c.plies, at, forfeit: true } });
+  }
   if (s.terms?.format === 'arena' && s.terms.berserkable)
     for (const color of ['sente', 'gote'] as const)
       if (c.berserk?.[color] === true && !p.berserk[color])
@@ -235,6 +291,21 @@ function score(c: ScoreGame, s: TournamentState): TournamentDecision {
       events.push({ type: 'PlayerPaused', data: { playerId, at, reason: 'no_start', delayed: false } });
   }
   return accept(...events);
+}
+
+const ejectedSide = (s: TournamentState, p: Pairing): ColorName | null => {
+  if (!forfeitsEjected(s)) return null;
+  if (s.players.get(p.sente)?.ejected === true) return 'sente';
+  if (s.players.get(p.gote)?.ejected === true) return 'gote';
+  return null;
+};
+
+function eject(c: EjectPlayer, s: TournamentState): TournamentDecision {
+  if (s.status === 'none') return refuse(reject('unknown_tournament', 'no such tournament'));
+  const p = s.players.get(c.playerId);
+  if (p === undefined) return refuse(reject('not_joined', `${c.playerId} is not in this tournament`));
+  if (p.ejected === true) return accept();
+  return accept({ type: 'PlayerEjected', data: { playerId: c.playerId, at: c.now.toISOString() } });
 }
 
 export function decideTournament(c: TournamentCommand, s: TournamentState): TournamentDecision {
@@ -275,6 +346,10 @@ export function decideTournament(c: TournamentCommand, s: TournamentState): Tour
       return proposeArrangementTime(c, s);
     case 'ForfeitArrangements':
       return forfeitArrangements(s, c.now);
+    case 'ImportSwiss':
+      return importSwiss(c, s);
+    case 'EjectPlayer':
+      return eject(c, s);
     case 'FinishTournament': {
       if (s.status !== 'started' || s.terms === null)
         return refuse(reject('not_started', 'the tournament is not running'));

@@ -114,6 +114,45 @@ export interface ArrangementTimeProposed {
   };
 }
 
+/** One round's cell of an imported player, as the TRF wrote it; the opponent by player id. */
+export interface ImportedCell {
+  readonly opponent: string | null;
+  /** The TRF's `w` is sente. */
+  readonly color: 'w' | 'b' | null;
+  readonly score: 'win' | 'draw' | 'loss';
+  /** Played over the board (not a forfeit, not a bye). */
+  readonly played: boolean;
+  /** Paired by the system: a game (even forfeited) or the pairing-allocated bye. */
+  readonly participated: boolean;
+}
+
+/**
+ * A Swiss paired elsewhere, continued here: its players in the TRF's pairing-number order, each
+ * one's cells of the `rounds` played (and a bye requested for the next round, when the file has
+ * one), the first round's colour of the first player, the pairs that never meet.
+ */
+export interface SwissImported {
+  readonly type: 'SwissImported';
+  readonly data: {
+    readonly players: readonly Entrant[];
+    readonly cells: readonly (readonly ImportedCell[])[];
+    readonly rounds: number;
+    readonly initialColor: 'w' | 'b';
+    readonly forbidden: readonly (readonly [string, string])[];
+    readonly at: string;
+  };
+}
+
+/**
+ * A player marked as an engine user by a moderator, taken out of the tournament: out of the
+ * standings and the pairings for good (issue 47; lila's `ejectLameFromEnterable` and
+ * `removePlayerAndRewriteHistory`).
+ */
+export interface PlayerEjected {
+  readonly type: 'PlayerEjected';
+  readonly data: { readonly playerId: string; readonly at: string };
+}
+
 export interface TournamentFinished {
   readonly type: 'TournamentFinished';
   readonly data: { readonly at: string };
@@ -135,6 +174,8 @@ export type TournamentEvent =
   | PlayerBerserked
   | GameScored
   | ArrangementTimeProposed
+  | SwissImported
+  | PlayerEjected
   | TournamentFinished
   | TournamentTerminated;
 
@@ -150,6 +191,8 @@ export const TOURNAMENT_EVENT_TYPES = [
   'PlayerBerserked',
   'GameScored',
   'ArrangementTimeProposed',
+  'SwissImported',
+  'PlayerEjected',
   'TournamentFinished',
   'TournamentTerminated',
 ] as const satisfies readonly TournamentEventType[];

@@ -43,6 +43,12 @@ export const TOURNAMENT_REJECTION_CODES = [
   'not_in_arrangement',
   /** A time proposed for a game paired already. */
   'arrangement_played',
+  /** A Swiss's TRF that cannot continue this event (more rounds than it has, a player twice, too many players). */
+  'invalid_trf',
+  /** A TRF import after the start, or a second one. */
+  'import_closed',
+  /** A player taken out of the tournament as an engine user may not come back. */
+  'ejected',
 ] as const;
 export type TournamentRejectionCode = (typeof TOURNAMENT_REJECTION_CODES)[number];
 

@@ -79,6 +79,10 @@ export const robinPairer: Pairer = {
     if (state.playing.size > 0) return [];
     const round = currentRobinRound(state) + 1;
     if (round > robinRounds(state)) return [];
-    return bergerTable(robinSeeds(state), state.terms.robinCycles)[round - 1] ?? [];
+    const out = (id: string) => state.players.get(id)?.ejected === true;
+    // an ejected player's seat plays no more: their opponent sits the round out, as with a bye
+    return (bergerTable(robinSeeds(state), state.terms.robinCycles)[round - 1] ?? []).filter(
+      (p) => !out(p.sente) && !out(p.gote),
+    );
   },
 };

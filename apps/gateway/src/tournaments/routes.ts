@@ -199,10 +199,10 @@ const tournamentRoutes: FastifyPluginAsyncTypebox<TournamentRoutesOptions> = asy
     async (request) => {
       const player = principalOf(request);
       const { id } = request.params;
-      const state = await handler.current(id);
-      if (state.terms === null) throw new ApiError('TOURNAMENT_NOT_FOUND');
-      if (state.terms.format === 'floodgate') throw new ApiError('JOIN_OVER_CSA');
-      await run(id, await joinRequest(app.databases, id, state.terms, player, request.body.password));
+      const terms = await handler.terms(id);
+      if (terms === null) throw new ApiError('TOURNAMENT_NOT_FOUND');
+      if (terms.format === 'floodgate') throw new ApiError('JOIN_OVER_CSA');
+      await run(id, await joinRequest(app.databases, id, terms, player, request.body.password));
       nudge();
       return { ok: true as const };
     },
