@@ -1,7 +1,9 @@
 /** The only reader of process.env in the gateway: everything else takes a Config. */
+import { readFileSync } from 'node:fs';
 import { validateQueueCount } from '@shogi/pipeline';
 import { type ClusterNode, clusterNodesOf, DEFAULT_REDIS_URL } from '@shogi/redis';
 import { MAX_MOVES } from './csa/summary.js';
+import { parseSchedule, type ScheduledEvent } from './tournaments/schedule.js';
 
 export interface GatewayConfig {
   readonly host: string;
@@ -106,6 +108,8 @@ export interface GatewayConfig {
   readonly tournamentTickMs: number;
   /** how long the director's Redis lease lasts unrenewed: another gateway directs after it */
   readonly tournamentLeaseMs: number;
+  /** recurring tournaments the director makes (TOURNAMENT_SCHEDULE, docs/tournaments.md) */
+  readonly tournamentSchedule: readonly ScheduledEvent[];
   /**
    * seconds each player of a tournament game has for their first move
    * (TOURNAMENT_FIRST_MOVE_SECONDS, default 30 as any game's): one who does not move in time
@@ -282,11 +286,19 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     tournamentTickMs: int(env, 'TOURNAMENT_TICK_MS', 1000),
     tournamentFirstMoveSeconds: int(env, 'TOURNAMENT_FIRST_MOVE_SECONDS', 30),
     tournamentLeaseMs: int(env, 'TOURNAMENT_LEASE_MS', 10_000),
+    tournamentSchedule: tournamentSchedule(env.TOURNAMENT_SCHEDULE),
     addressHashKey: env.ADDRESS_HASH_KEY === undefined || env.ADDRESS_HASH_KEY === '' ? null : env.ADDRESS_HASH_KEY,
     csaMaxMoves: int(env, 'CSA_MAX_MOVES', MAX_MOVES),
     csaFloodgateIntervalMs: int(env, 'CSA_FLOODGATE_INTERVAL_MS', 30 * 60_000),
     csaFloodgateSchedule: schedule(env, 'CSA_FLOODGATE_SCHEDULE'),
   };
+}
+
+/** TOURNAMENT_SCHEDULE: the JSON array itself, or the path of a file that holds it. */
+function tournamentSchedule(raw: string | undefined): ScheduledEvent[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  const text = raw.trim().startsWith('[') ? raw : readFileSync(raw.trim(), 'utf8');
+  return parseSchedule(text);
 }
 
 /** `name=ms,name=ms`: an interval for each game name listed. */

@@ -212,6 +212,10 @@ export const ERRORS = {
     status: 409,
     message: 'This game has no berserk (not an arena game that allows it, or moved already)',
   },
+  JOIN_OVER_CSA: {
+    status: 409,
+    message: 'A Floodgate tournament is entered by logging in over CSA with its game name, not joined here',
+  },
   ARRANGEMENT_NOT_FOUND: { status: 404, message: 'No game of this round-robin has this id' },
   INVALID_ARRANGEMENT_TIME: {
     status: 400,

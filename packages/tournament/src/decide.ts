@@ -105,7 +105,8 @@ function pair(c: PairPlayers, s: TournamentState): TournamentDecision {
       const player = s.players.get(id);
       if (player === undefined) return refuse(reject('invalid_pairing', `${id} is not in the tournament`));
       if (player.paused && s.terms.format !== 'robin') return refuse(reject('invalid_pairing', `${id} is paused`));
-      if (s.playing.has(id) || seen.has(`player:${id}`))
+      // a Floodgate game starts under the game service's one-game rule: the last may be scored a tick later
+      if ((s.playing.has(id) && s.terms.format !== 'floodgate') || seen.has(`player:${id}`))
         return refuse(reject('invalid_pairing', `${id} is playing already`));
       seen.add(`player:${id}`);
     }

@@ -11,4 +11,6 @@ export const PAIRERS: Readonly<Record<TournamentFormat, Pairer>> = {
   // an arranged robin pairs each game at its agreed time, a robin of rounds round by round
   robin: { pair: (request) => (isArranged(request.state) ? arrangedPairer : robinPairer).pair(request) },
   swiss: swissPairer,
+  // a Floodgate tournament's games are paired by the CSA rounds, and recorded as they start
+  floodgate: { pair: () => [] },
 };

@@ -7,7 +7,8 @@ import { type ByoyomiTimeControl, type FischerTimeControl, type TimeControl, val
 import { estimatedSeconds } from '@shogi/ratings';
 import { type TournamentRejection, tournamentRejection } from './rejections.js';
 
-export const TOURNAMENT_FORMATS = ['arena', 'robin', 'swiss'] as const;
+/** `floodgate`: a day of one CSA game name's Floodgate rounds, made by the CSA front end, never by a player. */
+export const TOURNAMENT_FORMATS = ['arena', 'robin', 'swiss', 'floodgate'] as const;
 export type TournamentFormat = (typeof TOURNAMENT_FORMATS)[number];
 
 /** A tournament's games are real-time: byoyomi or Fischer. */
@@ -71,6 +72,8 @@ export const TERMS_LIMITS = {
   maxPlayers: { default: 300, max: 20_000 },
   /** lichess allows 20 to 720 minutes; this server allows shorter events for scripted play. */
   minutes: { min: 1, max: 720 },
+  /** A Floodgate tournament is one day of its game name's rounds. */
+  floodgateMinutes: 1440,
   /** lichess: a tournament starts at most a month ahead. */
   startAheadDays: 31,
   name: { min: 2, max: 30 },
@@ -99,10 +102,11 @@ export function validateTerms(terms: TournamentTerms, now: Date): TournamentReje
   const clock = validateTimeControl(terms.clock);
   if (!clock.ok) return tournamentRejection('invalid_clock', clock.error.message);
   const m = terms.minutes;
-  if (!Number.isSafeInteger(m) || m < L.minutes.min || m > L.minutes.max)
+  const maxMinutes = terms.format === 'floodgate' ? L.floodgateMinutes : L.minutes.max;
+  if (!Number.isSafeInteger(m) || m < L.minutes.min || m > maxMinutes)
     return tournamentRejection(
       'invalid_duration',
-      `minutes must be a whole number from ${L.minutes.min} to ${L.minutes.max}`,
+      `minutes must be a whole number from ${L.minutes.min} to ${maxMinutes}`,
     );
   if (terms.format === 'arena' && m * 60 < MIN_GAMES_PER_ARENA * estimatedGameSeconds(terms.clock))
     return tournamentRejection(

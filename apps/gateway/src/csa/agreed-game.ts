@@ -9,6 +9,7 @@ import { ApiError } from '../domain/api-error.js';
 import type { GameService } from '../domain/game-service.js';
 import type { StartTx, Transactional } from '../domain/lobby/ports.js';
 import { startTogether } from '../domain/lobby/start-game.js';
+import { floodgateTournamentId } from './floodgate-tournament.js';
 import type { StartedGame } from './pairing-store.js';
 import type { StartGame } from './proposals.js';
 
@@ -57,7 +58,16 @@ export function agreedGameStarter({ lobby, games, ratedGamesPerPair = 0 }: Agree
               rated: proposal.rated && ratedAllowed,
               ...(proposal.handicap === null ? {} : { handicap: proposal.handicap }),
             },
-            { gameId: proposal.gameId, clockRules: 'csa', illegalMoveLoses: true, maxMoves: proposal.maxMoves },
+            {
+              gameId: proposal.gameId,
+              clockRules: 'csa',
+              illegalMoveLoses: true,
+              maxMoves: proposal.maxMoves,
+              // a Floodgate round's game is its day's tournament's: no abort, as on shogi-server
+              ...(proposal.round === undefined
+                ? {}
+                : { tournamentId: floodgateTournamentId(proposal.gameName, proposal.round.at) }),
+            },
           ),
         // a casual proposal has no rated game to count
         proposal.rated ? ratedGamesPerPair : 0,

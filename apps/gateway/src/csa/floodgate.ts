@@ -7,6 +7,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { pairRound } from './floodgate-pairing.js';
+import { floodgateRoundNumber } from './floodgate-tournament.js';
 import { parseGameName } from './game-name.js';
 import type { PairingStore } from './pairing-store.js';
 import { announce, proposalOf } from './proposals.js';
@@ -55,7 +56,8 @@ export function startFloodgate(options: FloodgateOptions): Floodgate {
       // a player who left since the round read the queue is not proposed a game
       if (!(await pairing.take(name, [a, b]))) continue;
       await pairing.met(name, a.playerId, b.playerId);
-      await announce(pairing, proposalOf(game, a, b, random() < 0.5, options.maxMoves));
+      const round = { at, number: floodgateRoundNumber(at, intervalOf(name)) };
+      await announce(pairing, { ...proposalOf(game, a, b, random() < 0.5, options.maxMoves), round });
     }
     log.info({ gameName: name, at: new Date(at).toISOString(), paired: pairs.length * 2 }, 'csa: floodgate round');
   };

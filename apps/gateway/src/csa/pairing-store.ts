@@ -52,6 +52,13 @@ export interface Proposal {
   readonly rated: boolean;
   readonly sente: WaitingEntry;
   readonly gote: WaitingEntry;
+  /** A Floodgate round's proposal: the round's time (ms since the epoch) and its number in the day. */
+  readonly round?: FloodgateRoundOf;
+}
+
+export interface FloodgateRoundOf {
+  readonly at: number;
+  readonly number: number;
 }
 
 /** What the agreed game started with: the time it was created (its clock runs from then) and its position. */

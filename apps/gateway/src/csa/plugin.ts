@@ -6,7 +6,8 @@
  * goes through the game service: a CSA game is an ordinary game.
  */
 import { randomUUID } from 'node:crypto';
-import { lobbyRating } from '@shogi/store';
+import { createPgTournamentEventStore, lobbyRating } from '@shogi/store';
+import { TournamentCommandHandler } from '@shogi/tournament';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
@@ -15,10 +16,11 @@ import { AddressSlots } from '../domain/connection-caps.js';
 import { lobbyStore } from '../plugins/lobby-store.js';
 import { agreedGameStarter } from './agreed-game.js';
 import { type Floodgate, startFloodgate } from './floodgate.js';
+import { recordFloodgateGame } from './floodgate-tournament.js';
 import { CsaListener } from './listener.js';
 import type { LoginDeps } from './login.js';
 import { createPairingStore, type Envelope, type PairingStore, PRESENCE_RENEW_MS } from './pairing-store.js';
-import { rejectProposal } from './proposals.js';
+import { rejectProposal, type StartGame } from './proposals.js';
 import { CsaSession, type SessionContext } from './session.js';
 import type { X1Context } from './x1-commands.js';
 
@@ -72,11 +74,24 @@ export default fp<{ config: GatewayConfig }>(
       failed: (ip, name) => app.authFailures.count(ip, name),
     };
 
-    const startGame = agreedGameStarter({
+    const startAgreed = agreedGameStarter({
       lobby: lobbyStore(app.databases.lobby),
       games: app.games,
       ratedGamesPerPair: config.ratedGamesPerPairPerDay,
     });
+    // a Floodgate round's game is recorded in its day's tournament once started
+    const floodgateTournaments = new TournamentCommandHandler({
+      store: createPgTournamentEventStore(app.databases.lobby),
+    });
+    const startGame: StartGame = async (proposal) => {
+      const started = await startAgreed(proposal);
+      const { round } = proposal;
+      if (round !== undefined)
+        await recordFloodgateGame(floodgateTournaments, { ...proposal, round }, Date.now()).catch((err: unknown) =>
+          log.warn({ err, gameId: proposal.gameId }, 'csa: the Floodgate game was not recorded in its tournament'),
+        );
+      return started;
+    };
 
     const x1: X1Context = {
       presence: (sessionId, presence) => {

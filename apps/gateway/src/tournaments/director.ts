@@ -134,12 +134,21 @@ export interface Director {
 
 /** Runs a tick every `tickMs`, one at a time, while `holdLease` says this gateway directs. */
 export function startDirector(
-  deps: DirectorDeps & { tickMs: number; holdLease: () => Promise<boolean>; releaseLease: () => Promise<void> },
+  deps: DirectorDeps & {
+    tickMs: number;
+    holdLease: () => Promise<boolean>;
+    releaseLease: () => Promise<void>;
+    /** Makes the recurring tournaments now due (scheduler.ts), on each tick under the lease. */
+    scheduled?: () => Promise<void>;
+  },
 ): Director {
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   const tick = async () => {
     if (stopped || !(await deps.holdLease())) return;
+    await deps
+      .scheduled?.()
+      .catch((err: unknown) => deps.log.warn({ err }, 'tournament schedule: failed; the next tick tries again'));
     for (const id of await deps.activeIds()) {
       if (stopped) return;
       await directTournament(deps, id).catch((err: unknown) =>

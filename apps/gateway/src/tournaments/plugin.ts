@@ -23,6 +23,7 @@ import arrangementRoutes from './arrangement-routes.js';
 import { type Director, startDirector } from './director.js';
 import { redisLease } from './lease.js';
 import tournamentRoutes from './routes.js';
+import { tournamentScheduler } from './scheduler.js';
 import swissRoutes from './swiss-routes.js';
 
 declare module 'fastify' {
@@ -89,6 +90,7 @@ async function tournaments(app: FastifyInstance, { config }: { config: GatewayCo
   app.addHook('onReady', async () => {
     director = startDirector({
       handler,
+      scheduled: tournamentScheduler(handler, config.tournamentSchedule, log),
       tickMs: config.tournamentTickMs,
       holdLease: () => lease.hold(),
       releaseLease: () => lease.release(),
@@ -100,7 +102,8 @@ async function tournaments(app: FastifyInstance, { config }: { config: GatewayCo
         existing: (ids) => existingGames(games, ids),
         async create(state, p) {
           const terms = state.terms;
-          if (terms === null) return;
+          // a Floodgate game is made by the CSA front end before it is recorded, never here
+          if (terms === null || terms.format === 'floodgate') return;
           try {
             await app.games.createGame(
               {

@@ -201,6 +201,7 @@ const tournamentRoutes: FastifyPluginAsyncTypebox<TournamentRoutesOptions> = asy
       const { id } = request.params;
       const terms = await handler.terms(id);
       if (terms === null) throw new ApiError('TOURNAMENT_NOT_FOUND');
+      if (terms.format === 'floodgate') throw new ApiError('JOIN_OVER_CSA');
       await run(id, await joinRequest(app.databases, id, terms, player, request.body.password));
       nudge();
       return { ok: true as const };

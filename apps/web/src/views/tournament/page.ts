@@ -36,6 +36,14 @@ function markOpened(gameId: string): void {
   sessionStorage.setItem(OPENED_KEY, JSON.stringify([...seen].slice(-200)));
 }
 
+/** The format as the terms line names it. */
+function formatLabel(t: TournamentPage): string {
+  if (t.system === 'floodgate') return 'Floodgate rounds over CSA';
+  if (t.system === 'swiss') return 'Swiss';
+  if (t.system !== 'robin') return `arena, ${t.minutes} min`;
+  return `round-robin${t.double ? ' (double)' : ''}${t.arranged ? ', games at agreed times' : ''}`;
+}
+
 function sheetCell(p: StandingPlayer, berserks: readonly boolean[]): HTMLElement {
   return h(
     'span',
@@ -143,7 +151,7 @@ export function tournamentPage(root: HTMLElement, id: string, navigate: (path: s
     terms.textContent = [
       clockLabel(t.clock),
       t.rated ? 'rated' : 'casual',
-      t.double === undefined ? `arena, ${t.minutes} min` : `round-robin${t.double ? ' (double)' : ''}`,
+      formatLabel(t),
       t.berserkable ? 'berserk allowed' : null,
       t.private ? 'with a password' : null,
       `${t.nbPlayers} player${t.nbPlayers === 1 ? '' : 's'}`,
@@ -160,10 +168,12 @@ export function tournamentPage(root: HTMLElement, id: string, navigate: (path: s
     else tickClock();
 
     const playing = inIt && mine?.withdraw !== true;
-    joinButton.hidden = account === null || t.isFinished || playing;
+    // a Floodgate tournament is entered over CSA, by logging in with its game name
+    const csa = t.system === 'floodgate';
+    joinButton.hidden = account === null || t.isFinished || playing || csa;
     joinButton.textContent = inIt ? 'Rejoin' : 'Join';
     password.hidden = joinButton.hidden || !t.private || inIt;
-    withdrawButton.hidden = account === null || t.isFinished || !playing;
+    withdrawButton.hidden = account === null || t.isFinished || !playing || csa;
     withdrawButton.textContent = t.isStarted ? 'Pause' : 'Withdraw';
 
     const podiumPlayers = t.podium ?? [];

@@ -27,6 +27,8 @@ export interface StandingPlayer {
 export interface Tournament {
   readonly id: string;
   readonly createdBy: string;
+  /** arena, robin, swiss or floodgate (a day of a CSA game name's rounds) */
+  readonly system: string;
   readonly fullName: string;
   readonly minutes: number;
   readonly clock: TournamentClock;
@@ -45,6 +47,7 @@ export interface Tournament {
   readonly secondsToFinish?: number;
   readonly perf: { readonly key: string; readonly name: string };
   readonly double?: boolean;
+  readonly arranged?: boolean;
   readonly description?: string;
   readonly winner?: { readonly id: string };
 }
