@@ -123,6 +123,7 @@ export const ROUTE_ACCESS = {
   'POST /api/tournament/:id/terminate': 'tournament:write',
   'GET /api/tournament/:id/results': 'public',
   'GET /api/tournament/:id/games': 'public',
+  'GET /api/tournament/:id/ws': 'public',
   'POST /api/swiss': 'tournament:write',
   'GET /api/swiss/:id': 'public',
   'POST /api/swiss/:id/join': 'tournament:write',
