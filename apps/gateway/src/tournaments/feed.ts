@@ -47,6 +47,8 @@ interface Watched {
   again: boolean;
   /** the highest stream version announced: a client tells pushes apart by it */
   version: number;
+  /** the first page sent to sockets just opened, one read a page while it is in flight */
+  readonly opening: Map<number, Promise<Buffer>>;
 }
 
 /** The frame a socket gets: `{type: 'tournament', version, tournament}` (the page body). */
@@ -57,8 +59,26 @@ export function createTournamentFeed(deps: TournamentFeedDeps): TournamentFeed {
   const watched = new Map<string, Watched>();
   const settleMs = deps.settleMs ?? 20;
 
-  const sendPage = async (id: string, w: Watched, page: number, to: Iterable<TournamentWatcher>) => {
-    const frame = tournamentFrame(w.version, await deps.read(id, page));
+  // stamped with the version known when the read began: the page holds at least that
+  const readFrame = async (id: string, w: Watched, page: number) => {
+    const version = w.version;
+    return tournamentFrame(version, await deps.read(id, page));
+  };
+
+  /**
+   * A page for sockets just opened (or turning the page): a crowd opening at once shares one
+   * read. A push never shares a read begun before its change: it reads afresh (`sendPage`).
+   */
+  const openingFrame = (id: string, w: Watched, page: number): Promise<Buffer> => {
+    let pending = w.opening.get(page);
+    if (pending === undefined) {
+      pending = readFrame(id, w, page).finally(() => w.opening.delete(page));
+      w.opening.set(page, pending);
+    }
+    return pending;
+  };
+
+  const send = (frame: Buffer, page: number, to: Iterable<TournamentWatcher>) => {
     for (const watcher of to)
       if (watcher.page === page)
         try {
@@ -67,6 +87,9 @@ export function createTournamentFeed(deps: TournamentFeedDeps): TournamentFeed {
           deps.onError(err);
         }
   };
+
+  const sendPage = async (id: string, w: Watched, page: number, to: Iterable<TournamentWatcher>) =>
+    send(await readFrame(id, w, page), page, to);
 
   const push = async (id: string) => {
     const w = watched.get(id);
@@ -128,6 +151,7 @@ export function createTournamentFeed(deps: TournamentFeedDeps): TournamentFeed {
           reading: false,
           again: false,
           version: 0,
+          opening: new Map(),
         };
         fresh.joined = deps
           .join(
@@ -147,7 +171,7 @@ export function createTournamentFeed(deps: TournamentFeedDeps): TournamentFeed {
       try {
         await w.joined;
         // subscribed before the first read: no change falls between the two
-        await sendPage(id, w, watcher.page, [watcher]);
+        send(await openingFrame(id, w, watcher.page), watcher.page, [watcher]);
       } catch (err) {
         remove(id, watcher);
         throw err;
@@ -158,7 +182,7 @@ export function createTournamentFeed(deps: TournamentFeedDeps): TournamentFeed {
       const w = watched.get(id);
       watcher.page = page;
       if (w === undefined) return;
-      sendPage(id, w, page, [watcher]).catch(deps.onError);
+      openingFrame(id, w, page).then((frame) => send(frame, page, [watcher]), deps.onError);
     },
     changed(id, version) {
       deps.announce(id, JSON.stringify({ version })).catch(deps.onError);
