@@ -1,10 +1,11 @@
 // Tournaments at scale (issue 45), each figure beside a reference measured in the same run.
 //
 //   npm run bench:tournament -- [--players 2000] [--runs 7] [--joins 20000] [--concurrency 50]
-//     [--only wave|joins]
+//     [--sockets 10000] [--games 10] [--only wave|joins|live]
 
 import { parseArgs } from 'node:util';
 import { benchJoins } from './joins.js';
+import { benchLive } from './live.js';
 import { benchWave } from './wave.js';
 
 const { values } = parseArgs({
@@ -13,6 +14,8 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '7' },
     joins: { type: 'string', default: '20000' },
     concurrency: { type: 'string', default: '50' },
+    sockets: { type: 'string', default: '10000' },
+    games: { type: 'string', default: '10' },
     only: { type: 'string' },
   },
 });
@@ -25,4 +28,8 @@ if (values.only === undefined || values.only === 'wave') {
 if (values.only === undefined || values.only === 'joins') {
   console.log('2. joins through the public API');
   await benchJoins(Number(values.joins), Number(values.concurrency));
+}
+if (values.only === undefined || values.only === 'live') {
+  console.log('3. live standings and waits');
+  await benchLive(Number(values.sockets), Number(values.games));
 }

@@ -125,6 +125,7 @@ export const ROUTE_ACCESS = {
   'GET /api/tournament/:id/games': 'public',
   'GET /api/tournament/:id/arrangements': 'public',
   'POST /api/tournament/:id/arrangements/:arrangementId': 'tournament:write',
+  'GET /api/tournament/:id/ws': 'public',
   'POST /api/swiss': 'tournament:write',
   'GET /api/swiss/:id': 'public',
   'POST /api/swiss/:id/join': 'tournament:write',

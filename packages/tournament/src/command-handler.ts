@@ -52,12 +52,18 @@ export interface TournamentCommandHandlerOptions {
   readonly store: TournamentEventStore;
   readonly maxConflicts?: number;
   readonly now?: () => Date;
+  /**
+   * Told of every append this handler makes, once it is recorded (the gateway tells the
+   * tournament's watchers); whatever it throws is its own affair, never the command's.
+   */
+  readonly appended?: (tournamentId: string, state: TournamentState) => void;
 }
 
 export class TournamentCommandHandler {
   private readonly store: TournamentEventStore;
   private readonly maxConflicts: number;
   private readonly now: () => Date;
+  private readonly appended: (tournamentId: string, state: TournamentState) => void;
   /** Each tournament's state as last read or written here; caught up before every decision. */
   private readonly kept = new Map<string, TournamentState>();
   /** Each tournament's commands waiting for the append in flight; present while one is. */
@@ -67,6 +73,7 @@ export class TournamentCommandHandler {
     this.store = options.store;
     this.maxConflicts = options.maxConflicts ?? 8;
     this.now = options.now ?? (() => new Date());
+    this.appended = options.appended ?? (() => undefined);
   }
 
   /** The tournament's state, caught up with its stream. */
@@ -137,6 +144,11 @@ export class TournamentCommandHandler {
       try {
         const appended = await this.store.append(tournamentId, before, events);
         this.kept.set(tournamentId, state);
+        try {
+          this.appended(tournamentId, state);
+        } catch {
+          // a watcher not told is no reason to fail a command already recorded
+        }
         return outcomes.map((o) =>
           o.kind === 'appended' ? { kind: 'appended', appended: appended.slice(o.from, o.to), state: o.state } : o,
         );

@@ -57,6 +57,8 @@ export interface ScoreGame {
   readonly noStartBy?: ColorName;
   /** The sides that berserked, as the game's log says (a berserk the tournament did not hear of yet is recorded first). */
   readonly berserk?: { readonly sente: boolean; readonly gote: boolean };
+  /** When the game ended, if known: the players wait from then, not from the scoring. */
+  readonly endedAt?: Date;
   readonly now: Date;
 }
 

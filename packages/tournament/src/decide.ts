@@ -285,7 +285,12 @@ function score(c: ScoreGame, s: TournamentState): TournamentDecision {
     (s.terms?.format === 'swiss' || s.terms?.format === 'robin') && c.noStartBy !== undefined
       ? { forfeit: true as const }
       : {};
-  events.push({ type: 'GameScored', data: { gameId: c.gameId, winner: c.winner, plies: c.plies, at, ...forfeit } });
+  const ended =
+    c.endedAt !== undefined && c.endedAt.getTime() < c.now.getTime() ? { endedAt: c.endedAt.toISOString() } : {};
+  events.push({
+    type: 'GameScored',
+    data: { gameId: c.gameId, winner: c.winner, plies: c.plies, at, ...forfeit, ...ended },
+  });
   if (c.noStartBy !== undefined && s.terms?.format === 'arena') {
     const playerId = c.noStartBy === 'sente' ? p.sente : p.gote;
     if (s.players.get(playerId)?.paused === false)

@@ -98,6 +98,8 @@ export interface GameScored {
     readonly plies: number;
     readonly at: string;
     readonly forfeit?: true;
+    /** When the game ended, when that was before `at` (the director scores on its next tick): the players' wait starts there, as lichess's. */
+    readonly endedAt?: string;
   };
 }
 

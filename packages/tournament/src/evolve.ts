@@ -89,7 +89,7 @@ export function evolveTournament(state: TournamentState, event: TournamentEvent)
       return { ...state, pairings: withEntry(state.pairings, gameId, pairing), version };
     }
     case 'GameScored': {
-      const { gameId, winner, plies, at, forfeit } = event.data;
+      const { gameId, winner, plies, at, forfeit, endedAt } = event.data;
       const p = state.pairings.get(gameId);
       if (p === undefined) return { ...state, version };
       const pairing: PairingEntry = { ...p, result: { winner, plies, at, forfeit: forfeit === true } };
@@ -103,7 +103,8 @@ export function evolveTournament(state: TournamentState, event: TournamentEvent)
         if (playing.get(me) === gameId) playing = playing.delete(me);
         lastOpponent = lastOpponent.set(me, them);
         const player = players.get(me);
-        if (player !== undefined) players = players.set(me, { ...player, waitingSince: at });
+        // the wait for the next wave starts at the game's end (lichess), not at its scoring
+        if (player !== undefined) players = players.set(me, { ...player, waitingSince: endedAt ?? at });
       }
       return {
         ...state,

@@ -7,8 +7,9 @@
  *   `lobby` (the `player:<id>` channels of the lobby sockets), `chat` (the `chat:<id>` channels
  *   of games' chats, domain/game-chat.ts), `live`, whose pattern subscription to every game
  *   exists only while a live feed is open, `analysis` (the games' analysis progress, for
- *   their watchers) and `csa` (the CSA front end's gateway channel, csa/plugin.ts); these
- *   three connect on their first use;
+ *   their watchers), `csa` (the CSA front end's gateway channel, csa/plugin.ts) and `tournaments`
+ *   (the `tournament:<id>` channels of the tournament pages' sockets, tournaments/live.ts); these
+ *   four connect on their first use;
  * - `queueRedis`: BullMQ's, apart from the auto-pipelined one (see plugins/games.ts); it
  *   connects when a queue first uses it.
  * Each is a single Redis or a Redis Cluster (REDIS_CLUSTER_NODES) from @shogi/redis: publish
@@ -25,7 +26,16 @@ import {
 import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
 
-export type SubscriberName = 'games' | 'auth' | 'spectatorCounts' | 'lobby' | 'chat' | 'live' | 'analysis' | 'csa';
+export type SubscriberName =
+  | 'games'
+  | 'auth'
+  | 'spectatorCounts'
+  | 'lobby'
+  | 'chat'
+  | 'live'
+  | 'analysis'
+  | 'csa'
+  | 'tournaments';
 
 export type Subscribers = Readonly<Record<SubscriberName, ChannelSubscriber>>;
 
@@ -39,7 +49,7 @@ declare module 'fastify' {
   }
 }
 
-const LAZY: readonly SubscriberName[] = ['live', 'analysis', 'csa'];
+const LAZY: readonly SubscriberName[] = ['live', 'analysis', 'csa', 'tournaments'];
 
 export default fp<{ config: GatewayConfig }>(
   async (app, { config }) => {
@@ -57,7 +67,17 @@ export default fp<{ config: GatewayConfig }>(
 
     // auto-pipelining: the commands of one tick (publishes) leave in one write
     const redis = open('commands', { maxRetriesPerRequest: 3, enableOfflineQueue: true, enableAutoPipelining: true });
-    const names: SubscriberName[] = ['games', 'auth', 'spectatorCounts', 'lobby', 'chat', 'live', 'analysis', 'csa'];
+    const names: SubscriberName[] = [
+      'games',
+      'auth',
+      'spectatorCounts',
+      'lobby',
+      'chat',
+      'live',
+      'analysis',
+      'csa',
+      'tournaments',
+    ];
     const subscribers = Object.fromEntries(
       names.map((name) => [
         name,

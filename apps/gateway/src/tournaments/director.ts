@@ -33,6 +33,8 @@ export interface DirectorGames {
       readonly side_to_move: 'sente' | 'gote';
       readonly berserk_sente: boolean;
       readonly berserk_gote: boolean;
+      /** when the game ended, if known */
+      readonly ended_at?: Date;
     }[]
   >;
   /** Which of `gameIds` exist. */
@@ -86,8 +88,17 @@ export async function directTournament(deps: DirectorDeps, id: string): Promise<
     // a game lost on time before both moved: the side to move never made its first move
     const noStart = g.end_reason === 'timeout' && g.ply < 2 ? { noStartBy: g.side_to_move } : {};
     const berserk = { sente: g.berserk_sente, gote: g.berserk_gote };
+    const ended = g.ended_at === undefined ? {} : { endedAt: g.ended_at };
     state = (
-      await command(deps, id, { type: 'ScoreGame', gameId: g.id, winner: g.winner, plies: g.ply, berserk, ...noStart })
+      await command(deps, id, {
+        type: 'ScoreGame',
+        gameId: g.id,
+        winner: g.winner,
+        plies: g.ply,
+        berserk,
+        ...noStart,
+        ...ended,
+      })
     ).state;
   }
   // games a director recorded but did not live to create

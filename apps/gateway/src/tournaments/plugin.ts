@@ -5,6 +5,7 @@
  * which keeps the form-body parser inside.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { publish } from '@shogi/redis';
 import {
   activeTournamentIds,
   createPgTournamentEventStore,
@@ -18,10 +19,14 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
 import { ApiError } from '../domain/api-error.js';
+import { createHub } from '../domain/hub.js';
 import type { Player } from '../domain/player.js';
 import arrangementRoutes from './arrangement-routes.js';
 import { type Director, startDirector } from './director.js';
+import { createTournamentFeed } from './feed.js';
 import { redisLease } from './lease.js';
+import tournamentLive from './live.js';
+import { tournamentPage } from './pages.js';
 import tournamentRoutes from './routes.js';
 import { tournamentScheduler } from './scheduler.js';
 import swissRoutes from './swiss-routes.js';
@@ -54,9 +59,23 @@ export const directorLeaseKey = (config: GatewayConfig): string =>
   `${config.channelPrefix}tournaments:director:${createHash('sha256').update(config.databaseUrl).digest('hex').slice(0, 16)}`;
 
 async function tournaments(app: FastifyInstance, { config }: { config: GatewayConfig }): Promise<void> {
-  const handler = new TournamentCommandHandler({ store: createPgTournamentEventStore(app.databases.lobby) });
-  const lease = redisLease(app.redis, directorLeaseKey(config), randomUUID(), config.tournamentLeaseMs);
   const log = app.log.child({ component: 'tournaments' });
+  // the live channel: every append announced on the tournament's channel, to every gateway's sockets
+  const channelOf = (id: string) => `${config.channelPrefix}tournament:${id}`;
+  const hub = createHub(app.subscribers.tournaments, channelOf, log.child({ component: 'tournament-hub' }));
+  const feed = createTournamentFeed({
+    join: (id, listener, resync) => hub.join(id, listener, resync),
+    read: (id, page) => tournamentPage(app.databases.reads, id, page),
+    announce: async (id, message) => {
+      await publish(app.redis, channelOf(id), message);
+    },
+    onError: (err) => log.debug({ err }, 'tournament live: not sent'),
+  });
+  const handler = new TournamentCommandHandler({
+    store: createPgTournamentEventStore(app.databases.lobby),
+    appended: (id, state) => feed.changed(id, state.version),
+  });
+  const lease = redisLease(app.redis, directorLeaseKey(config), randomUUID(), config.tournamentLeaseMs);
   const games = app.databases.games;
   let director: Director | null = null;
   const directorProxy: Director = {
@@ -132,12 +151,16 @@ async function tournaments(app: FastifyInstance, { config }: { config: GatewayCo
   app.addHook('preClose', async () => {
     await director?.stop();
   });
+  app.addHook('onClose', async () => {
+    await hub.close();
+  });
   const nudge = () => {
     void directorProxy.tick().catch(() => undefined);
   };
   await app.register(tournamentRoutes, { handler, nudge });
   await app.register(swissRoutes, { handler, nudge });
   await app.register(arrangementRoutes, { handler, nudge });
+  await app.register(tournamentLive, { feed });
 }
 
 export default fp(tournaments, { name: 'tournaments' });

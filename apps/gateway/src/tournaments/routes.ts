@@ -17,8 +17,9 @@ import { attachment, CSA_VERSIONS, type CsaVersion } from '../domain/record-down
 import { principalOf } from '../plugins/access.js';
 import { joinRequest, runCommand } from './commands.js';
 import { recordsContentType, TOURNAMENT_RECORD_FORMATS, tournamentRecords } from './game-records.js';
+import { MAX_PAGE, tournamentPage } from './pages.js';
 import { parseTournamentParams, type TournamentParams } from './params.js';
-import { resultLine, standingPlayer, tournamentView } from './views.js';
+import { resultLine, tournamentView } from './views.js';
 
 const closed = { additionalProperties: false } as const;
 const open = { additionalProperties: true } as const;
@@ -84,8 +85,6 @@ const GamesQuery = Type.Object(
 const Ok = Type.Object({ ok: Type.Literal(true) }, closed);
 const Any = Type.Object({}, open);
 
-const PER_PAGE = 10;
-
 /** lichess's tournament ids: 8 letters and digits. */
 export const newTournamentId = (): string =>
   [...randomBytes(8)].map((b) => 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'[b % 62]).join('');
@@ -107,17 +106,7 @@ const tournamentRoutes: FastifyPluginAsyncTypebox<TournamentRoutesOptions> = asy
 
   const run = (id: string, request: TournamentCommandRequest) => runCommand(handler, id, request);
 
-  const full = async (id: string, page: number) => {
-    const row = await tournamentRow(reads, id);
-    if (row === undefined) throw new ApiError('TOURNAMENT_NOT_FOUND');
-    const players = await standingRows(reads, id, (page - 1) * PER_PAGE, PER_PAGE);
-    const podium = row.status === 'finished' ? await standingRows(reads, id, 0, 3) : [];
-    return {
-      ...tournamentView(row, new Date()),
-      standing: { page, players: players.map(standingPlayer) },
-      ...(row.status === 'finished' ? { podium: podium.map(standingPlayer) } : {}),
-    };
-  };
+  const full = (id: string, page: number) => tournamentPage(reads, id, page);
 
   app.get(
     '/api/tournament',
@@ -180,7 +169,7 @@ const tournamentRoutes: FastifyPluginAsyncTypebox<TournamentRoutesOptions> = asy
         response: { 200: Any },
       },
     },
-    async (request) => full(request.params.id, Math.min(2000, Number(request.query.page ?? 1))),
+    async (request) => full(request.params.id, Math.min(MAX_PAGE, Number(request.query.page ?? 1))),
   );
 
   app.post(

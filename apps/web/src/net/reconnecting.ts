@@ -4,6 +4,8 @@
  * with a fresh one-use ticket (the URL may come from a request).
  */
 export interface Reconnecting {
+  /** Sends a frame if the socket is open now; whether it was sent. */
+  send(data: string): boolean;
   close(): void;
 }
 
@@ -74,6 +76,11 @@ export function reconnecting(o: ReconnectingOptions): Reconnecting {
   };
   window.addEventListener('online', online);
   return {
+    send(data) {
+      if (socket?.readyState !== WebSocket.OPEN) return false;
+      socket.send(data);
+      return true;
+    },
     close() {
       closed = true;
       clearTimeout(timer);

@@ -92,6 +92,8 @@ export async function endedGames(db: Executor, gameIds: readonly string[]) {
       'ply',
       'end_reason',
       'side_to_move',
+      // the row is written with the game's last event: its end
+      'updated_at as ended_at',
       // the game's log says who berserked (Berserked events, one partition each)
       eb
         .exists(

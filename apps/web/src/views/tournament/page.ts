@@ -2,12 +2,14 @@
  * /tournament/:id: the terms, a countdown to the start or the end, join and withdraw (with the
  * password where there is one), the standings a page at a time with your row pinned (the fire
  * mark on a streak, each berserk game marked on the sheet), the games being played, and the
- * podium once finished. The page reads the tournament every 2 s while it is open (the
- * tournament has no live channel of its own); when you are paired, your game opens by itself,
- * each game once.
+ * podium once finished. The tournament's live channel (`/api/tournament/:id/ws`) pushes the
+ * page after every change, and the games (and your row) are read again then; while the channel
+ * is down the page reads the tournament every 2 s instead. When you are paired, your game opens
+ * by itself, each game once.
  */
 import { ApiFailure } from '../../api.js';
 import { h } from '../../dom.js';
+import { reconnecting } from '../../net/reconnecting.js';
 import { identity } from '../../session.js';
 import { berserksBySheet } from './sheet-marks.js';
 import {
@@ -218,11 +220,14 @@ export function tournamentPage(root: HTMLElement, id: string, navigate: (path: s
     }
   };
 
-  const poll = async () => {
+  // the live channel: while it is up, its pushes replace the 2-second reads
+  let live = false;
+  const refresh = async (pushed?: TournamentPage) => {
     if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
     try {
       const [t, games, results] = await Promise.all([
-        tournamentApi.page(id, page),
+        pushed ?? tournamentApi.page(id, page),
         tournamentApi.games(id),
         me ? tournamentApi.results(id) : Promise.resolve([]),
       ]);
@@ -236,7 +241,24 @@ export function tournamentPage(root: HTMLElement, id: string, navigate: (path: s
     } catch (err) {
       if (!left) say(err);
     }
-    if (!left) timer = setTimeout(() => void poll(), POLL_MS);
+    if (!left && !live) timer = setTimeout(() => void refresh(), POLL_MS);
+  };
+  const poll = () => refresh();
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const channel = reconnecting({
+    url: () => `${scheme}//${location.host}/api/tournament/${encodeURIComponent(id)}/ws?page=${page}`,
+    onMessage: (data) => {
+      const frame = data as { type?: string; tournament?: TournamentPage };
+      if (frame.type === 'tournament' && frame.tournament?.standing.page === page) void refresh(frame.tournament);
+    },
+    onStatus: (connected) => {
+      live = connected;
+      // the channel sends the page on opening; while it is down, read every 2 s
+      if (!connected && !left && timer === undefined) timer = setTimeout(() => void refresh(), POLL_MS);
+    },
+  });
+  const turnPage = () => {
+    if (!channel.send(JSON.stringify({ type: 'page', page }))) void poll();
   };
 
   const act = async (what: () => Promise<unknown>) => {
@@ -258,11 +280,11 @@ export function tournamentPage(root: HTMLElement, id: string, navigate: (path: s
   });
   prev.addEventListener('click', () => {
     page = Math.max(1, page - 1);
-    void poll();
+    turnPage();
   });
   next.addEventListener('click', () => {
     page += 1;
-    void poll();
+    turnPage();
   });
 
   clockTimer = setInterval(() => {
@@ -271,6 +293,7 @@ export function tournamentPage(root: HTMLElement, id: string, navigate: (path: s
   void poll();
   return () => {
     left = true;
+    channel.close();
     if (timer !== undefined) clearTimeout(timer);
     if (clockTimer !== undefined) clearInterval(clockTimer);
     clockTimer = undefined;
