@@ -24,7 +24,7 @@ import { createAccount, createDb, insertToken } from '@shogi/store';
 import { ApiClient, bearer } from '../../apps/server/src/client.js';
 import { seeded } from '../../apps/server/src/demo/brain.js';
 import { startFreshServer } from '../e2e/fresh-server.js';
-import { startBenchEngine } from './engine.js';
+import { type BenchEngine, startBenchEngine } from './engine.js';
 import { professionalRecords, recordedMoveTimes } from './records.js';
 import { type GameToScreen, plainAnalysisMs, screenPositions, verdictOf } from './screen.js';
 
@@ -41,6 +41,7 @@ const { values } = parseArgs({
     'analysis-depth': { type: 'string', default: '12' },
     'timed-games': { type: 'string', default: '1' },
     'skip-pros': { type: 'boolean', default: false },
+    'pros-only': { type: 'boolean', default: false },
     engine: { type: 'string', default: process.env.ENGINE_PATH ?? '/usr/games/fairy-stockfish' },
     redis: { type: 'string', default: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
     seed: { type: 'string', default: '1' },
@@ -75,6 +76,16 @@ console.log(
 );
 const personDelayMs = () =>
   (times.seconds[Math.floor(random() * times.seconds.length)] ?? 1) * 1000 * num('time-scale');
+
+if (values['pros-only']) {
+  const own = await startBenchEngine(values.engine, 1);
+  try {
+    await judgeProfessionals(own);
+  } finally {
+    await own.close();
+  }
+  process.exit(0);
+}
 
 const server = await startFreshServer({
   serverDir: '.',
@@ -188,6 +199,38 @@ async function play(sente: Account, gote: Account): Promise<Played> {
   return played;
 }
 
+/** Strong people: the professional records, each side judged as if it had won, and all of them as one account. */
+async function judgeProfessionals(engine: BenchEngine): Promise<void> {
+  const assessed = [];
+  for (const { file, record } of professionalRecords()) {
+    const game: GameToScreen = {
+      sfen: record.sfen,
+      moves: record.moves,
+      times: record.times.map(() => null),
+      speed: 'classical',
+      clockSeconds: null,
+    };
+    const { positions: searched } = await screenPositions(engine, game, SCREENING_DEPTH);
+    for (const side of ['sente', 'gote'] as const) {
+      const { verdict, signals, why } = verdictOf(game, searched, side);
+      assessed.push({
+        verdict,
+        speed: 'classical' as const,
+        acpl: signals.acpl,
+        blurPercent: 0,
+        highlyConsistentMoveTimes: false,
+        meanMoveTimeMs: null,
+        moveTimeSdMs: null,
+      });
+      console.log(
+        `  pro ${file} ${side} (${record.players[side]}): ACPL ${signals.acpl.toFixed(0)}, top-3 ${(100 * signals.topThreeShare).toFixed(0)} %, first ${(100 * signals.firstChoiceShare).toFixed(0)} %: ${verdict}${why === null ? '' : ` (${why})`}`,
+      );
+    }
+  }
+  const all = aggregate(assessed, { ratedGames: assessed.length, bestRating: null });
+  console.log(`professional games as one account: ${all.verdict} (target: not markable)`);
+}
+
 const percent = (part: number, whole: number) => (whole === 0 ? 'n/a' : `${((100 * part) / whole).toFixed(0)} %`);
 
 try {
@@ -269,37 +312,7 @@ try {
       `engine time per game (${timed.length} games, ${(positions / timed.length).toFixed(0)} positions each): screening (depth ${SCREENING_DEPTH}, 3 lines) ${(screening / timed.length / 1000).toFixed(1)} s, plain analysis (depth ${ANALYSIS_DEPTH}, 1 line) ${(analysis / timed.length / 1000).toFixed(1)} s: ratio ${(screening / analysis).toFixed(2)}`,
     );
 
-  // strong people: the professional records, each side judged as if it had won, and all of them as one account
-  if (!values['skip-pros']) {
-    const assessed = [];
-    for (const { file, record } of professionalRecords()) {
-      const game: GameToScreen = {
-        sfen: record.sfen,
-        moves: record.moves,
-        times: record.times.map(() => null),
-        speed: 'classical',
-        clockSeconds: null,
-      };
-      const { positions: searched } = await screenPositions(engine, game, SCREENING_DEPTH);
-      for (const side of ['sente', 'gote'] as const) {
-        const { verdict, signals, why } = verdictOf(game, searched, side);
-        assessed.push({
-          verdict,
-          speed: 'classical' as const,
-          acpl: signals.acpl,
-          blurPercent: 0,
-          highlyConsistentMoveTimes: false,
-          meanMoveTimeMs: null,
-          moveTimeSdMs: null,
-        });
-        console.log(
-          `  pro ${file} ${side} (${record.players[side]}): ACPL ${signals.acpl.toFixed(0)}, top-3 ${(100 * signals.topThreeShare).toFixed(0)} %, first ${(100 * signals.firstChoiceShare).toFixed(0)} %: ${verdict}${why === null ? '' : ` (${why})`}`,
-        );
-      }
-    }
-    const all = aggregate(assessed, { ratedGames: assessed.length, bestRating: null });
-    console.log(`professional games as one account: ${all.verdict} (target: not markable)`);
-  }
+  if (!values['skip-pros']) await judgeProfessionals(engine);
 } finally {
   await engine.close();
   await db.destroy();

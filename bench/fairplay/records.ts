@@ -49,11 +49,12 @@ export interface NamedRecord {
   readonly record: GameRecord;
 }
 
-/** The professional games: the shogilibsharp records whose players carry a professional rank (段). */
+/** The professional games: shogilibsharp's `kifu_` records (its `csa_12` is AlphaZero against elmo). */
 export function professionalRecords(): NamedRecord[] {
-  return csaFiles('shogilibsharp').flatMap((path) => {
-    const record = readRecord(path);
-    const names = `${record?.players.sente ?? ''} ${record?.players.gote ?? ''}`;
-    return record !== null && names.includes('段') ? [{ file: path.split('/').at(-1) ?? path, record }] : [];
-  });
+  return csaFiles('shogilibsharp')
+    .filter((path) => path.includes('_kifu_'))
+    .flatMap((path) => {
+      const record = readRecord(path);
+      return record === null ? [] : [{ file: path.split('/').at(-1) ?? path, record }];
+    });
 }
