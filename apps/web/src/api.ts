@@ -61,7 +61,7 @@ export const api = {
   get: <T>(path: string) => request<T>('GET', path),
   socketTicket: (token: string) => request<SocketTicketResponse>('POST', '/api/socket-ticket', {}, token),
   post: <T>(path: string, body: unknown, token?: string) => request<T>('POST', path, body, token),
-  del: <T>(path: string, token: string) => request<T>('DELETE', path, undefined, token),
+  del: <T>(path: string, token: string, body?: unknown) => request<T>('DELETE', path, body, token),
   authed: <T>(path: string, token: string) => request<T>('GET', path, undefined, token),
 };
 

@@ -1,6 +1,6 @@
 /**
  * The client's router: /, /games/:id, /stats, /players/:id, /import, /analysis[/:id],
- * /settings, /tournaments, /tournament/:id, and a not-found page for anything else. Links marked `data-link` are followed
+ * /settings, /tournaments, /tournament/:id, /mod (the moderators' queue), and a not-found page for anything else. Links marked `data-link` are followed
  * without a reload; the gateway answers any of these paths with index.html.
  */
 import './styles.css';
@@ -28,6 +28,7 @@ const TITLES: Readonly<Record<string, string>> = {
   '/import': 'Import · Shogi',
   '/settings': 'Settings · Shogi',
   '/tournaments': 'Tournaments · Shogi',
+  '/mod': 'Moderation · Shogi',
 };
 
 function route(): void {
@@ -51,6 +52,7 @@ function route(): void {
   else if (analysis) leave = analysisBoard(analysis[1] ?? null);
   else if (tournament?.[1]) leave = tournamentPages(tournament[1]);
   else if (path === '/tournaments') leave = tournamentPages(null);
+  else if (path === '/mod') leave = modPage();
   else if (path === '/stats') leave = statsPage(main);
   else if (path === '/import') leave = importPage(main, navigate);
   else if (path === '/settings') leave = settingsPage(main);
@@ -65,6 +67,19 @@ function analysisBoard(gameId: string | null): () => void {
   document.title = 'Analysis board · Shogi';
   void import('./views/analysis.js').then((m) => {
     if (!left) stop = m.analysisPage(main, gameId);
+  });
+  return () => {
+    left = true;
+    stop();
+  };
+}
+
+/** The moderators' page is a chunk of its own: few ever open it. */
+function modPage(): () => void {
+  let left = false;
+  let stop = () => {};
+  void import('./views/mod.js').then((m) => {
+    if (!left) stop = m.modPage(main);
   });
   return () => {
     left = true;

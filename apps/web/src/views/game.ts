@@ -34,6 +34,7 @@ import { boardFlipped, type GamePageState, latestGame, mySide, myTurn, newGamePa
 import { tournamentBar } from './game/tournament-bar.js';
 import { applyEvents, resetFrom, showPosition } from './game/transitions.js';
 import { readTypedMove } from './game/typed-move.js';
+import { reportPanel } from './report.js';
 import { onSettingsChange } from './settings-store.js';
 import { playSound } from './sounds.js';
 
@@ -52,10 +53,20 @@ export function gamePage(root: HTMLElement, gameId: string, navigate: (path: str
   const tournament = tournamentBar(state, gameId);
   view.info.after(tournament.element);
   let seatKey = '';
+  let reportShown = false;
   const render = () => {
     tournament.render();
     // the chat's rooms follow the seat and the end of the game
     const snap = state.snap;
+    if (snap && !reportShown) {
+      reportShown = true;
+      // either player but oneself and a bot (it plays with an engine by declaration)
+      const names = [snap.players.sente, snap.players.gote]
+        .filter((p) => p.title === undefined && p.id !== state.me?.id)
+        .map((p) => p.name);
+      const panel = reportPanel([...new Set(names)]);
+      if (panel !== null) view.records.element.after(panel);
+    }
     if (snap) {
       const side = mySide(state);
       const seat = chatSeatOf(

@@ -8,10 +8,12 @@ import type { PlayerProfile, RatingHistory } from '@shogi/protocol';
 import { ApiFailure, api } from '../api.js';
 import { h } from '../dom.js';
 import '../styles/player.css';
+import { identity } from '../session.js';
 import { ratingText } from '../shogi/rating-text.js';
 import { reasonText } from '../shogi/result.js';
 import { titledName } from './bot-badge.js';
 import { fitted, lineChart } from './charts.js';
+import { reportPanel } from './report.js';
 import '../styles/charts.css';
 import { failureSentence } from '../words/errors.js';
 
@@ -68,6 +70,8 @@ export function playerPage(root: HTMLElement, playerId: string): () => void {
           { class: 'player' },
           // a bot account is marked as lishogi marks one
           h('h1', {}, ...titledName(p)),
+          // anyone but the player and a bot (it plays with an engine by declaration) may report
+          reportPanel(p.title === null && identity()?.id !== p.id ? [p.name] : []),
           stats
             ? h(
                 'p',
