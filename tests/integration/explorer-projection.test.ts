@@ -14,6 +14,7 @@ import { parseSfen, parseUsi, START_SFEN, toSfen } from '@shogi/rules';
 import {
   appendEvents,
   type ExplorerSource,
+  explorerReader,
   explorerStats,
   gamesOfRefs,
   importRecord,
@@ -143,6 +144,9 @@ const byMove = (s: PositionStats) =>
  * Every scanned position against the index: the whole table read once and decoded (each
  * position's entries summed as a query sums them), and a sample through explorerStats itself.
  */
+const reader = () => cachedReader;
+let cachedReader: ReturnType<typeof explorerReader>;
+
 async function expectScanned(expected: Map<string, Map<string, Counts>>): Promise<void> {
   const rows = await sql<{
     source: string;
@@ -162,12 +166,18 @@ async function expectScanned(expected: Map<string, Map<string, Counts>>): Promis
     for (const data of runs.get(`${source}:${key.bucket}`) ?? []) forEachEntry(data, (e) => entries.push(e), key.rest);
     // limits.moves is above any position's move count here: every move is listed
     expect(byMove(summarize(entries, NO_FILTER, limits)), at).toEqual(moves);
-    if (i++ % 50 === 0) expect(byMove(await answer(source, sfen)), at).toEqual(moves);
+    if (i++ % 50 === 0) {
+      expect(byMove(await answer(source, sfen)), at).toEqual(moves);
+      // the caching reader, asked twice (the second from its decoded runs)
+      for (let twice = 0; twice < 2; twice++)
+        expect(byMove(await reader().stats([source], key, NO_FILTER, limits)), at).toEqual(moves);
+    }
   }
 }
 
 test('the index counts what a scan of the log counts, live and rebuilt', async () => {
   // 1. games played here and imported records, projected in small batches as they end
+  cachedReader = explorerReader(t.db, { maxEntries: 5000 });
   for (let i = 0; i < 15; i++) await playGame(i);
   const files = readdirSync(ROOT)
     .filter((f) => f.endsWith('.csa'))

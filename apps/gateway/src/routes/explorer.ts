@@ -22,7 +22,7 @@ import {
   ExplorerPlayerQuery,
   ExplorerResponse,
 } from '@shogi/protocol';
-import { explorerStats, gamesByRef, playerExplorer } from '@shogi/store';
+import { explorerReader, gamesByRef, playerExplorer } from '@shogi/store';
 import { ApiError } from '../domain/api-error.js';
 
 const errors = { 400: ErrorResponse, 429: ErrorResponse };
@@ -35,6 +35,8 @@ function requestOf(query: Parameters<typeof parseExplorerRequest>[0]): ExplorerR
 
 const explorer: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.databases.reads;
+  // decoded runs kept between queries: the start position's bucket is read once, not per query
+  const reader = explorerReader(db);
 
   /** The stats and the games they name, in the wire's shape. */
   async function respond(request: ExplorerRequest, stats: PositionStats) {
@@ -83,7 +85,7 @@ const explorer: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const request = requestOf(req.query);
-      return respond(request, await explorerStats(db, ['played'], request.key, request.filter, request.limits));
+      return respond(request, await reader.stats(['played'], request.key, request.filter, request.limits));
     },
   );
 
@@ -103,7 +105,7 @@ const explorer: FastifyPluginAsyncTypebox = async (app) => {
       const request = requestOf(req.query);
       const limits = { ...request.limits, recentGames: 0 };
       const filter = { ...NO_FILTER, since: request.filter.since, until: request.filter.until };
-      return respond(request, await explorerStats(db, ['imported'], request.key, filter, limits));
+      return respond(request, await reader.stats(['imported'], request.key, filter, limits));
     },
   );
 

@@ -7,6 +7,7 @@ export {
   playerExplorer,
   positionEntries,
 } from './query.js';
+export { type ExplorerReader, explorerReader } from './reader.js';
 export {
   DERIVED_EXPLORER_TABLES,
   EXPLORER_SOURCES,

@@ -20,6 +20,26 @@ export interface ExplorerPanel {
 
 const percent = (n: number, total: number) => (total === 0 ? 0 : Math.round((100 * n) / total));
 
+/** The results as one bar; widths set through the style object (the page's CSP refuses style attributes). */
+function bar(sente: number, draws: number, gote: number): HTMLElement {
+  const n = sente + draws + gote;
+  const part = (cls: string, k: number, label: boolean) => {
+    const span = h('span', { class: cls }, label ? `${percent(k, n)}%` : '');
+    span.style.width = `${percent(k, n)}%`;
+    return span;
+  };
+  return h(
+    'td',
+    {
+      class: 'explorer-bar',
+      title: `sente ${percent(sente, n)}%, draws ${percent(draws, n)}%, gote ${percent(gote, n)}%`,
+    },
+    part('bar-sente', sente, true),
+    part('bar-draw', draws, false),
+    part('bar-gote', gote, true),
+  );
+}
+
 export function explorerPanel(onPlay: (usi: string) => void): ExplorerPanel {
   let tree: Tree = 'games';
   let asked = '';
@@ -69,16 +89,7 @@ export function explorerPanel(onPlay: (usi: string) => void): ExplorerPanel {
         h('td', { class: 'explorer-notation' }, m.notation ?? m.usi),
         h('td', { class: 'explorer-games' }, String(n)),
         h('td', {}, m.averageRating === null ? '–' : String(m.averageRating)),
-        h(
-          'td',
-          {
-            class: 'explorer-bar',
-            title: `sente ${percent(m.sente, n)}%, draws ${percent(m.draws, n)}%, gote ${percent(m.gote, n)}%`,
-          },
-          h('span', { class: 'bar-sente', style: `width:${percent(m.sente, n)}%` }, `${percent(m.sente, n)}%`),
-          h('span', { class: 'bar-draw', style: `width:${percent(m.draws, n)}%` }),
-          h('span', { class: 'bar-gote', style: `width:${percent(m.gote, n)}%` }, `${percent(m.gote, n)}%`),
-        ),
+        bar(m.sente, m.draws, m.gote),
       );
     });
     const games = [...r.topGames, ...r.recentGames.filter((g) => !r.topGames.some((t) => t.id === g.id))];
