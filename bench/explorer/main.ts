@@ -250,6 +250,8 @@ async function paced(
 }
 
 async function freshness(db: Db): Promise<number> {
+  // a new game each run (a reused log keeps the last run's)
+  const fresh = `fresh-${Date.now()}`;
   const projector = startProjector({ db, logger: { info: () => {}, error: (o) => console.error(o) } });
   const moves = movesOf(GAMES + 1);
   const pos = parseSfen(START_SFEN);
@@ -258,7 +260,7 @@ async function freshness(db: Db): Promise<number> {
     {
       type: 'GameCreated',
       data: {
-        gameId: 'fresh',
+        gameId: fresh,
         sente: { id: 'a', name: 'a' },
         gote: { id: 'b', name: 'b' },
         ruleset: 'default',
@@ -282,10 +284,10 @@ async function freshness(db: Db): Promise<number> {
   const at = key20 as unknown as PositionKey;
   const before = await explorerStats(db, ['played'], at, NO_FILTER, limits);
   const count = (s: PositionStats) => s.sente + s.gote + s.draws;
-  await appendEvents(db, 'fresh', 0, events);
+  await appendEvents(db, fresh, 0, events);
   await new Promise((r) => setTimeout(r, 1000)); // the projector idle again, as on a live server
   const t0 = performance.now();
-  await appendEvents(db, 'fresh', events.length, [
+  await appendEvents(db, fresh, events.length, [
     { type: 'GameEnded', data: { winner: 'sente', reason: 'resignation', at: new Date().toISOString() } } as never,
   ]);
   while (count(await explorerStats(db, ['played'], at, NO_FILTER, limits)) === count(before))
