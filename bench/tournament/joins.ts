@@ -17,8 +17,9 @@ async function flood(
   count: number,
   concurrency: number,
   request: (i: number) => Promise<number>,
-): Promise<{ seconds: number; statuses: Map<number, number> }> {
+): Promise<{ seconds: number; statuses: Map<number, number>; doneAt: number[] }> {
   const statuses = new Map<number, number>();
+  const doneAt: number[] = [];
   let next = 0;
   const start = performance.now();
   await Promise.all(
@@ -27,10 +28,20 @@ async function flood(
         const i = next++;
         const status = await request(i).catch(() => 0);
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        if (status === 200) doneAt.push((performance.now() - start) / 1000);
       }
     }),
   );
-  return { seconds: (performance.now() - start) / 1000, statuses };
+  return { seconds: (performance.now() - start) / 1000, statuses, doneAt };
+}
+
+/** The rate over the first and the last tenth of a run's answers: flat when a request's cost does not grow. */
+function tenths(doneAt: readonly number[]): string {
+  const n = Math.floor(doneAt.length / 10);
+  if (n < 2) return '';
+  const rate = (from: number, to: number) =>
+    Math.round((to - from) / ((doneAt[to - 1] ?? 0) - (doneAt[from] ?? 0) || Number.EPSILON));
+  return `first tenth ${rate(0, n)}/s, last tenth ${rate(doneAt.length - n, doneAt.length)}/s`;
 }
 
 const show = (s: Map<number, number>): string =>
@@ -99,12 +110,16 @@ export async function benchJoins(players: number, concurrency: number): Promise<
     const rate = (n: number, s: number) => `${Math.round(n / s)}/s`;
     console.log(
       `  GET /api/me (reference):   ${players} in ${gets.seconds.toFixed(1)} s, ${rate(players, gets.seconds)}, ` +
-        `gateway CPU ${(cpu1 - cpu0).toFixed(1)} s (${show(gets.statuses)})`,
+        `gateway CPU ${(cpu1 - cpu0).toFixed(1)} s (${show(gets.statuses)}); ${tenths(gets.doneAt)}`,
     );
     console.log(
       `  POST .../join:             ${players} in ${joins.seconds.toFixed(1)} s, ${rate(players, joins.seconds)}, ` +
         `gateway CPU ${(cpu2 - cpu1).toFixed(1)} s (${show(joins.statuses)}); ` +
         `${(joins.seconds / gets.seconds).toFixed(1)}x the reference; target ${players} within 60 s`,
+    );
+    console.log(
+      `  joins answered within the first 60 s: ${joins.doneAt.filter((s) => s <= 60).length} ` +
+        `(GET /api/me: ${gets.doneAt.filter((s) => s <= 60).length}); joins ${tenths(joins.doneAt)}`,
     );
     console.log(
       `  PlayerJoined events: ${counted?.n} for ${counted?.distinct} distinct players (each join acknowledged once: ${

@@ -188,7 +188,13 @@ describe('screening rated games', () => {
       { reason: 'engine moves, flat times' },
       bearer(mod.token),
     );
-    expect(marked.body).toEqual({ username: cheater.username, marked: true, changed: true, refunds: 1 });
+    expect(marked.body).toEqual({
+      username: cheater.username,
+      marked: true,
+      changed: true,
+      refunds: 1,
+      tournaments: 0,
+    });
     const stream = await readFairplay(fp, cheater.id);
     expect(stream.map((e) => e.event.type)).toEqual(['PlayerReported', 'EngineMarked', 'RatingRefunded']);
     expect(stream[1]?.event.data).toEqual({ by: mod.playerId, reason: 'engine moves, flat times' });
@@ -223,7 +229,13 @@ describe('screening rated games', () => {
       { reason: 'appeal accepted' },
       bearer(mod.token),
     );
-    expect(unmarked.body).toEqual({ username: cheater.username, marked: false, changed: true, refunds: 0 });
+    expect(unmarked.body).toEqual({
+      username: cheater.username,
+      marked: false,
+      changed: true,
+      refunds: 0,
+      tournaments: 0,
+    });
     expect((await readFairplay(fp, cheater.id)).at(-1)?.event).toEqual({
       type: 'EngineUnmarked',
       data: { by: mod.playerId, reason: 'appeal accepted' },

@@ -4,7 +4,14 @@
  * handler started afresh (a restart) reads the stream back to the same state; the projections
  * rebuilt from the streams equal the live ones.
  */
-import { createPgTournamentEventStore, rebuildTournaments, type TournamentRows, tournamentRowsOf } from '@shogi/store';
+import {
+  createPgTournamentEventStore,
+  rebuildTournaments,
+  standingRank,
+  standingRows,
+  type TournamentRows,
+  tournamentRowsOf,
+} from '@shogi/store';
 import { createTestDatabase, type TestDatabase } from '@shogi/store/testing';
 import {
   arenaPairer,
@@ -50,12 +57,7 @@ const entrant = (id: string, rating: number): Entrant => ({ id, name: id, rating
 
 async function tableRows(id: string) {
   const tournament = await t.db.selectFrom('tournaments').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const players = await t.db
-    .selectFrom('tournament_players')
-    .selectAll()
-    .where('tournament_id', '=', id)
-    .orderBy('rank')
-    .execute();
+  const players = await standingRows(t.db, id, 0, 1000);
   const pairings = await t.db
     .selectFrom('tournament_pairings')
     .selectAll()
@@ -121,7 +123,15 @@ describe('tournament streams on PostgreSQL', () => {
     // 6. the rows equal those of the fold, and a rebuild gives them again
     const events = (await store.readStream('ts1')) as readonly TournamentEvent[];
     const folded = tournamentRowsOf(foldTournament(events, initialTournamentState())) as TournamentRows;
-    expect(live.players.map((p) => p.player_id)).toEqual(folded.players.map((p) => p.player_id));
+    // each row as the fold gives it, ranked when read as the aggregate ranks
+    const byId = (rows: readonly { player_id: string }[]) =>
+      [...rows].sort((a, b) => (a.player_id < b.player_id ? -1 : 1));
+    expect(byId(live.players.map(({ rank: _rank, ...r }) => r))).toEqual(byId(folded.players));
+    expect(live.players.map((p) => [p.player_id, p.rank])).toEqual(
+      standingsOf(restarted).map((s) => [s.player.id, s.rank]),
+    );
+    for (const p of live.players) expect(await standingRank(t.db, 'ts1', p.player_id)).toBe(p.rank);
+    expect(await standingRank(t.db, 'ts1', 'nobody')).toBeNull();
     expect(await rebuildTournaments(t.db)).toBeGreaterThanOrEqual(1);
     expect(await tableRows('ts1')).toEqual(live);
   });

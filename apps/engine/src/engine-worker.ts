@@ -17,9 +17,10 @@ import {
   POSITION_QUEUE,
   SCREENING_QUEUE,
 } from '@shogi/engine-bots';
+import { metrics } from '@shogi/metrics';
 import { closeClient, onCluster, publish, queuePrefix, type RedisTarget, redisClient } from '@shogi/redis';
 import { createDb } from '@shogi/store';
-import type { EnginePool } from '@shogi/usi';
+import { type EnginePool, PRIORITY } from '@shogi/usi';
 import { Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import { startAnalysisWorker } from './analysis/analysis-worker.js';
@@ -55,6 +56,26 @@ export interface RunningEngineWorker {
   readonly screening: RunningScreening;
   /** Stops taking jobs, lets the running ones finish, then quits the engines. */
   close(): Promise<void>;
+}
+
+/** The pool's engines and waiting searches for /metrics, the waiting ones by priority's name. */
+function samplePool(pool: EnginePool): () => void {
+  const names = new Map<number, string>(Object.entries(PRIORITY).map(([name, value]) => [value, name]));
+  const stops = [
+    metrics.engineBusy.read(() => [[{}, pool.stats.busy]]),
+    metrics.engineSize.read(() => [[{}, pool.stats.size]]),
+    metrics.engineQueued.read(() => {
+      const counts = new Map<string, number>([...names.values()].map((name) => [name, 0]));
+      for (const p of pool.queuedPriorities) {
+        const name = names.get(p) ?? 'other';
+        counts.set(name, (counts.get(name) ?? 0) + 1);
+      }
+      return [...counts].map(([priority, n]) => [{ priority }, n] as const);
+    }),
+  ];
+  return () => {
+    for (const stop of stops) stop();
+  };
 }
 
 /** The started role, or null (logged once, with how to install an engine) when no engine runs. */
@@ -135,12 +156,14 @@ export async function startEngineWorker(options: EngineWorkerOptions): Promise<R
   renewal.unref();
 
   logger.info(`Engines: ${settings.workers} × ${engineName} (${settings.hashMb} MB hash, 1 thread)`);
+  const unsample = samplePool(pool);
   return {
     engineName,
     pool,
     screening,
     async close() {
       clearInterval(renewal);
+      unsample();
       await Promise.all([moves.close(), analyses.close(), positions.close(), screening.close()]);
       await connection.del(presenceKey).catch(() => {});
       await pool.close();

@@ -26,6 +26,7 @@ import access from './plugins/access.js';
 import analysisPlugin, { presenceOf } from './plugins/analysis.js';
 import auth from './plugins/auth.js';
 import authedSockets from './plugins/authed-sockets.js';
+import connectionMetrics from './plugins/connection-metrics.js';
 import databases from './plugins/databases.js';
 import docs from './plugins/docs.js';
 import errors from './plugins/errors.js';
@@ -101,6 +102,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(jsonBody);
   await fastify.register(errors);
   await fastify.register(securityHeaders);
+  await fastify.register(connectionMetrics);
   await fastify.register(docs);
   // every pool and connection: the plugins below and the routes take theirs from these
   await fastify.register(databases, { config });

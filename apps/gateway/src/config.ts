@@ -106,6 +106,11 @@ export interface GatewayConfig {
   readonly tournamentTickMs: number;
   /** how long the director's Redis lease lasts unrenewed: another gateway directs after it */
   readonly tournamentLeaseMs: number;
+  /**
+   * the key of the client-address hashes kept per account for fair play's related accounts
+   * (ADDRESS_HASH_KEY); null: a key kept in the database, made by the first gateway
+   */
+  readonly addressHashKey: string | null;
   /** the move limit of CSA games (Floodgate's Max_Moves, 256): a draw once that many moves are played */
   readonly csaMaxMoves: number;
   /** Floodgate rounds: every this many ms (aligned to the epoch: :00 and :30 for 30 minutes)... */
@@ -277,6 +282,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     csaStartLeaseMs: int(env, 'CSA_START_LEASE_MS', 10_000),
     tournamentTickMs: int(env, 'TOURNAMENT_TICK_MS', 1000),
     tournamentLeaseMs: int(env, 'TOURNAMENT_LEASE_MS', 10_000),
+    addressHashKey: env.ADDRESS_HASH_KEY === undefined || env.ADDRESS_HASH_KEY === '' ? null : env.ADDRESS_HASH_KEY,
     csaMaxMoves: int(env, 'CSA_MAX_MOVES', MAX_MOVES),
     csaFloodgateIntervalMs: int(env, 'CSA_FLOODGATE_INTERVAL_MS', 30 * 60_000),
     csaFloodgateSchedule: schedule(env, 'CSA_FLOODGATE_SCHEDULE'),

@@ -15,4 +15,5 @@ export { type Bot, BotRegistry } from './domain/bots.js';
 export { LocalDelivery } from './domain/hub.js';
 export { createLogger, REDACT_PATHS, stripToken } from './logger.js';
 export { type RunningGateway, startGateway } from './server.js';
+export { type DirectorDeps, directTournament } from './tournaments/director.js';
 export { directorLeaseKey } from './tournaments/plugin.js';

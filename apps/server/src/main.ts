@@ -4,18 +4,34 @@
  * and the demo bots unless --no-demo / DEMO=0. SIGTERM and SIGINT close everything with grace.
  */
 
+import { availableParallelism } from 'node:os';
 import { type RunningEngineWorker, startEngineWorker } from '@shogi/engine-worker';
-import { BotRegistry, createLogger, LocalDelivery, type RunningGateway, startGateway } from '@shogi/gateway';
+import {
+  BotRegistry,
+  createLogger,
+  type HousePlayer,
+  LocalDelivery,
+  type RunningGateway,
+  startGateway,
+} from '@shogi/gateway';
+import { collectProcessMetrics, type MetricsServer, startMetricsServer } from '@shogi/metrics';
 import { closeClient, type RedisClient, redisClient } from '@shogi/redis';
 import type { WorkerOptions } from '@shogi/worker';
+import type { Logger } from 'pino';
+import { v5 as uuidV5 } from 'uuid';
 import { runDemo } from './demo/demo.js';
 import { startBotOpponent } from './demo/opponent.js';
 import { EngineClient } from './house/engine-client.js';
 import { redisGameClaims } from './house/game-claims.js';
 import { type HouseBots, startHouseBots } from './house/house-bots.js';
-import { parseLaunchOptions, USAGE } from './options.js';
+import { type LaunchOptions, parseLaunchOptions, USAGE } from './options.js';
 import { HOW_TO_START, preflight } from './preflight.js';
 import { migrate, type RunningWorker, startValidationWorker } from './services.js';
+import { planProcesses } from './supervisor/plan.js';
+import { supervise } from './supervisor/supervise.js';
+
+/** The demo bot's player, the same on every gateway and at every start (a name-based UUID). */
+const DEMO_BOT_PLAYER_ID = uuidV5('demo-bot', '5b0f3c57-2a55-4a63-9d4e-7f1c1d8f6a20');
 
 /** How long a dead process's house bot games wait before another process takes them up. */
 const HOUSE_CLAIM_TTL_MS = 30_000;
@@ -29,6 +45,7 @@ async function main(): Promise<number> {
   }
   const { gateway: config, role } = options;
   const logger = createLogger({ level: config.logLevel, name: 'shogi' });
+  if (options.supervise) return runSupervisor(options, logger);
 
   const problems = await preflight(config.databaseUrl, config, { postgres: true, redis: true });
   if (problems.length > 0) {
@@ -37,7 +54,9 @@ async function main(): Promise<number> {
     return 1;
   }
 
-  await migrate(config.databaseUrl, logger);
+  // under the supervisor, which migrated before it started the processes
+  if (!options.supervised) await migrate(config.databaseUrl, logger);
+  const metricsServer = await serveMetrics(options.metrics, role, logger);
   let gateway: RunningGateway | null = null;
   const localDelivery = new LocalDelivery();
   let worker: RunningWorker | null = null;
@@ -45,6 +64,7 @@ async function main(): Promise<number> {
   let engineClient: EngineClient | null = null;
   let houseBots: HouseBots | null = null;
   let claimsRedis: RedisClient | null = null;
+  let demoBotPlayer: HousePlayer | null = null;
   const bots = new BotRegistry();
   if (role === 'all' || role === 'engine') {
     engines = await startEngineWorker({
@@ -73,12 +93,18 @@ async function main(): Promise<number> {
     });
     logger.info(`Gateway listening on ${options.publicUrl} (web client: ${options.publicUrl}/, API docs: /docs)`);
     if (gateway.csaPort !== null) logger.info(`CSA protocol on port ${gateway.csaPort} (engines: docs/csa.md)`);
-    // a person who opens the web client can play at once, against this bot
+    // a person who opens the web client can play at once, against this bot; one player on
+    // every gateway (a fixed id), so the bot listed by one is the bot another starts a game with
+    const started = gateway;
     await startBotOpponent({
       baseUrl: gateway.url,
       registry: bots,
       logger: logger.child({ role: 'bot' }),
-      createPlayer: gateway.createPlayer,
+      createPlayer: async (name) => {
+        const player = await started.housePlayer(DEMO_BOT_PLAYER_ID, name);
+        demoBotPlayer = player;
+        return { id: player.id, name: player.name, token: player.token };
+      },
     });
     // the house bots ask whichever engine role runs, here or in a process of its own
     engineClient = await EngineClient.start({
@@ -138,13 +164,68 @@ async function main(): Promise<number> {
   force.unref();
   // the bots' tokens of this process end with it; their players stay for the next start
   await houseBots?.release().catch((err: unknown) => logger.warn({ err }, 'house bots: tokens not revoked'));
+  await (demoBotPlayer as HousePlayer | null)
+    ?.release()
+    .catch((err: unknown) => logger.warn({ err }, 'demo bot: token not revoked'));
   await gateway?.close();
   await worker?.close();
   await engineClient?.close();
   if (claimsRedis !== null) await closeClient(claimsRedis);
   await enginesClosed;
+  await metricsServer?.close();
   logger.info('Stopped.');
   return 0;
+}
+
+/**
+ * `npm start`: checks and migrates once, then runs the planned processes under a supervisor
+ * (supervisor/) until a signal stops them all. Its own /metrics (the restarts) is on
+ * METRICS_PORT, its processes' on the ports after it.
+ */
+async function runSupervisor(options: LaunchOptions, logger: Logger): Promise<number> {
+  const config = options.gateway;
+  const problems = await preflight(config.databaseUrl, config, { postgres: true, redis: true });
+  if (problems.length > 0) {
+    for (const p of problems) console.error(`Cannot reach ${p.service} at ${p.url}: ${p.error}`);
+    console.error(HOW_TO_START);
+    return 1;
+  }
+  await migrate(config.databaseUrl, logger);
+  const metricsServer = await serveMetrics(options.metrics, 'supervisor', logger);
+  const slots = planProcesses({
+    cores: availableParallelism(),
+    ...options.processes,
+    demo: options.demo,
+    metricsPort: options.metrics === null ? null : options.metrics.port,
+  });
+  logger.info(`Gateways on ${options.publicUrl} (web client: ${options.publicUrl}/, API docs: /docs)`);
+  const code = await supervise(slots, { logger, stopGraceMs: config.closeGraceMs + 10_000 });
+  await metricsServer?.close();
+  return code;
+}
+
+/**
+ * /metrics on its own port. A port already taken is logged, not fatal: the server's players
+ * come before its figures, and the operator reads why the scrape fails.
+ */
+async function serveMetrics(
+  where: LaunchOptions['metrics'],
+  role: string,
+  logger: Logger,
+): Promise<MetricsServer | null> {
+  if (where === null) return null;
+  collectProcessMetrics(role);
+  try {
+    const server = await startMetricsServer(where.host, where.port);
+    logger.info(`Metrics for Prometheus on http://${where.host}:${server.port}/metrics`);
+    return server;
+  } catch (err) {
+    logger.error(
+      { err: (err as Error).message },
+      `Metrics not served: cannot listen on ${where.host}:${where.port} (set METRICS_PORT to a free port, or 0)`,
+    );
+    return null;
+  }
 }
 
 main().then(

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { parseLaunchOptions } from '../src/options.js';
+import { metricsOf, parseLaunchOptions } from '../src/options.js';
 
 describe('launch options', () => {
   test('defaults: everything in one process, with the demo, on port 3000', () => {
@@ -34,6 +34,18 @@ describe('LOBBY_BOT_WAIT_SECONDS', () => {
   ])('%j: %d ms', (value, ms) => {
     expect(parseLaunchOptions([], value === undefined ? {} : { LOBBY_BOT_WAIT_SECONDS: value })).toMatchObject({
       seekWaitMs: ms,
+    });
+  });
+});
+
+describe('METRICS_PORT', () => {
+  test('9464 on the loopback by default; 0 turns /metrics off; anything else not a port is refused', () => {
+    expect(metricsOf({})).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(metricsOf({ METRICS_PORT: '9500', METRICS_HOST: '0.0.0.0' })).toEqual({ host: '0.0.0.0', port: 9500 });
+    expect(metricsOf({ METRICS_PORT: '0' })).toBeNull();
+    expect(metricsOf({ METRICS_PORT: 'x' })).toEqual({ error: expect.stringContaining('METRICS_PORT') });
+    expect(parseLaunchOptions([], { METRICS_PORT: '70000' })).toEqual({
+      error: expect.stringContaining('METRICS_PORT'),
     });
   });
 });

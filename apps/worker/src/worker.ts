@@ -1,6 +1,7 @@
 /** startWorker: BullMQ workers on the validate queues and the flag queue, with their pool, Redis connections and cache. */
 
 import type { EventStore, GameState } from '@shogi/game';
+import { sampleQueues } from '@shogi/metrics';
 import {
   type EventEnvelope,
   type FlagJobData,
@@ -24,6 +25,7 @@ import { createDb, createPgEventStore, type Db, startProjector } from '@shogi/st
 import { DelayedError, Queue, Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import { type ChannelPublisher, createChannelPublisher } from './channel-publisher.js';
+import { sampleLiveGames } from './live-games-metric.js';
 import { createFlagProcessor, type FlagResult } from './processors/flag.js';
 import { createValidateProcessor, type JobDelivery, type ValidateResult } from './processors/validate.js';
 import { workerGames } from './processors/worker-games.js';
@@ -161,6 +163,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   );
   const queues = validatePlaces.map(({ name, share }) => queueOf<ValidateJob>(name, share));
   const chores = startChores(db, queues, flagQueues, options);
+  const unsample = [sampleQueues([...queues, ...flagQueues]), sampleLiveGames(db)];
   const statsTimer = reportWhatItDid(workers, logger, options.statsIntervalMs ?? 60_000);
   await Promise.all([...workers, ...flagWorkers].map((w) => w.waitUntilReady()));
   let closing: Promise<void> | null = null;
@@ -172,6 +175,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     close() {
       closing ??= (async () => {
         clearInterval(statsTimer);
+        for (const stop of unsample) stop();
         await chores.stop();
         await Promise.all([...workers, ...flagWorkers].map((w) => w.close()));
         await Promise.all([...queues, ...flagQueues].map((q) => q.close()));

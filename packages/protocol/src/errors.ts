@@ -202,10 +202,20 @@ export const ERRORS = {
   TOO_FEW_RATED_GAMES: { status: 403, message: 'You have played fewer rated games than the tournament asks' },
   BOTS_NOT_ALLOWED: { status: 403, message: 'Bots may not join this tournament' },
   NOT_TOURNAMENT_CREATOR: { status: 403, message: 'Only its creator may do this' },
+  INVALID_TRF: { status: 400, message: 'The TRF cannot continue this Swiss (the detail says why)' },
+  TOURNAMENT_EJECTED: {
+    status: 403,
+    message: 'An account marked for engine use is taken out of its tournaments and joins none',
+  },
   NO_REMATCH_IN_TOURNAMENT: { status: 409, message: "A tournament's game has no rematch" },
   NOT_BERSERKABLE: {
     status: 409,
     message: 'This game has no berserk (not an arena game that allows it, or moved already)',
+  },
+  ARRANGEMENT_NOT_FOUND: { status: 404, message: 'No game of this round-robin has this id' },
+  INVALID_ARRANGEMENT_TIME: {
+    status: 400,
+    message: "The time must fall within the tournament's window, in an arranged round-robin that has started",
   },
   // analysis by the engine role
   ANALYSIS_NOT_FOUND: {
@@ -328,4 +338,11 @@ export const TOURNAMENT_REJECTION_ERRORS = {
   game_already_scored: 'GAME_OVER',
   not_berserkable: 'NOT_BERSERKABLE',
   too_few_players: 'CONFLICT',
+  unknown_arrangement: 'ARRANGEMENT_NOT_FOUND',
+  invalid_arrangement_time: 'INVALID_ARRANGEMENT_TIME',
+  not_in_arrangement: 'NOT_A_PLAYER',
+  arrangement_played: 'CONFLICT',
+  invalid_trf: 'INVALID_TRF',
+  import_closed: 'CONFLICT',
+  ejected: 'TOURNAMENT_EJECTED',
 } as const satisfies Record<string, ErrorCode>;

@@ -28,6 +28,8 @@ export const MarkResponse = Type.Object(
     changed: Type.Boolean(),
     /** victims refunded by this mark */
     refunds: Type.Integer({ minimum: 0 }),
+    /** tournaments it was taken out of by this request (running ones, and the last 14 days' results) */
+    tournaments: Type.Integer({ minimum: 0 }),
   },
   closed,
 );

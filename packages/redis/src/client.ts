@@ -5,6 +5,7 @@
  * goes through here (tests/architecture/redis-clients.test.ts), so a new use cannot miss
  * the cluster.
  */
+import { metrics } from '@shogi/metrics';
 import { Cluster, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
 import { type ClusterNode, onCluster, type RedisTarget } from './target.js';
 
@@ -35,8 +36,23 @@ export interface ClientOptions {
 const CLUSTER_RETRY_MS = 200;
 
 export function redisClient(target: RedisTarget, role: string, options: ClientOptions = {}): RedisClient {
-  const { reconnect, lazyConnect, enableOfflineQueue, enableAutoPipelining, subscriber, ...perConnection } = options;
   const connectionName = `shogi-${role.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+  return counted(role, connect(target, connectionName, options));
+}
+
+/**
+ * Errors and reconnections counted by the connection's role (a fixed name per use: bounded
+ * labels). Counting is a listener like any other: ioredis no longer prints its "unhandled
+ * error event" for a connection whose owner added none, which every long-lived owner does.
+ */
+function counted(role: string, client: RedisClient): RedisClient {
+  client.on('error', () => metrics.redisErrors.inc({ connection: role }));
+  client.on('reconnecting', () => metrics.redisReconnects.inc({ connection: role }));
+  return client;
+}
+
+function connect(target: RedisTarget, connectionName: string, options: ClientOptions): RedisClient {
+  const { reconnect, lazyConnect, enableOfflineQueue, enableAutoPipelining, subscriber, ...perConnection } = options;
   if (!onCluster(target)) {
     return new Redis(target.redisUrl, {
       connectionName,

@@ -1,3 +1,4 @@
+import { metrics } from '@shogi/metrics';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database, Db } from './schema.js';
@@ -77,14 +78,34 @@ export function createDb(url: string, options: CreateDbOptions = {}): Db {
   // Kysely ends its pool only if it ever ran a query: a db used only through the prepared
   // statements (a worker's event store) must still close their pool, once
   const destroyKysely = db.destroy.bind(db);
+  const stopSampling = samplePools(options.applicationName ?? 'shogi', pool, statements);
   let destroyed: Promise<void> | undefined;
   db.destroy = () => {
     destroyed ??= (async () => {
       await destroyKysely();
+      stopSampling();
       await Promise.all([pool.ending ? undefined : pool.end(), statements.end()]);
     })();
     return destroyed;
   };
   statementPools.set(db, statements);
   return db;
+}
+
+/** Both pools' clients for /metrics, under the pool's application name (a fixed name per process role). */
+function samplePools(name: string, pool: pg.Pool, statements: pg.Pool): () => void {
+  return metrics.pgPool.read(() =>
+    [
+      [name, pool],
+      [`${name}-statements`, statements],
+    ].flatMap(([label, p]) => {
+      const { totalCount, idleCount, waitingCount } = p as pg.Pool;
+      const labels = (state: string) => ({ pool: label as string, state });
+      return [
+        [labels('total'), totalCount],
+        [labels('idle'), idleCount],
+        [labels('waiting'), waitingCount],
+      ] as const;
+    }),
+  );
 }

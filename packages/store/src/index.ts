@@ -82,23 +82,30 @@ export {
 export * from './stats/index.js';
 export { setTakebackPreference, takebackPreferences } from './takeback-preferences.js';
 export {
-  changedRows,
+  pairingRowOf,
+  playerRowOf,
+  type TouchedRows,
   type TournamentPairingRow,
   type TournamentPlayerRow,
   type TournamentRow,
   type TournamentRows,
+  touchedRows,
+  tournamentRowOf,
   tournamentRowsOf,
 } from './tournaments/projection.js';
 export {
   activeTournamentIds,
   endedGames,
   existingGames,
+  playersNamedIn,
   ratingIn,
+  standingRank,
   standingRows,
   tournamentGameRows,
   tournamentOfGame,
   tournamentRow,
   tournamentsByStatus,
+  tournamentsToEjectFrom,
 } from './tournaments/queries.js';
 export { rebuildTournaments } from './tournaments/rebuild.js';
 export {

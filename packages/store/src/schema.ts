@@ -119,8 +119,12 @@ export interface TournamentPlayersTable {
   bot: boolean;
   rating: number;
   paused: boolean;
-  rank: number;
+  /** The ranking's keys (migration 0019): by score, then tiebreak, then entered; ranks are counted when read. */
   score: number;
+  /** The performance, or the rating before any counted game. */
+  tiebreak: number;
+  /** The stream version that put the player in: the join order. */
+  entered: number;
   performance: number;
   fire: boolean;
   /** lichess's `sheet.scores`: each game's points, the most recent first. */

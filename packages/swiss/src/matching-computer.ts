@@ -1,9 +1,10 @@
 // The Dutch system asks for a maximum-weight matching again and again, each time after changing
 // the weights at a few vertices. This keeps the previous matching and its dual solution and
-// repairs them: blossoms holding a changed vertex are dissolved (their duals folded into their
-// vertices), the changed vertices and the pairs that lost tightness are unmatched, the changed
-// vertices' duals raised just enough to be feasible again, and the search resumes from the free
-// vertices whose duals are still positive. The search is the blossom algorithm of matching.ts,
+// repairs them: the blossoms holding a changed vertex are expanded down to it (their duals
+// folded into their vertices; the blossoms beside it stay whole, as bbpPairings' matching
+// computer keeps them), the changed vertices and the pairs that lost tightness are unmatched,
+// the changed vertices' duals raised just enough to be feasible again, and the search resumes
+// from the free vertices whose duals are still positive. The search is the blossom algorithm of matching.ts,
 // generalised so that free vertices need not share one dual value: a tree stops growing when
 // one of its vertices' duals reaches zero (that vertex is left free), and a tree that reaches a
 // free vertex of zero dual augments to it. Weights are taken as bigint but stored, with the
@@ -289,34 +290,38 @@ export class MatchingComputer {
     return out;
   }
 
-  private topBlossom(v: number): number {
-    let b = v;
-    while (this.blossomparent[b] !== -1) b = this.blossomparent[b]!;
-    return b;
-  }
-
-  /** Removes blossom b and those inside it, moving each blossom's dual onto its vertices. */
-  private dissolve(b: number, touched: number[]): void {
+  /**
+   * Expands the blossoms that hold x, from the outermost down to x, so that x stands alone;
+   * the blossoms beside x inside them stay whole. Each expanded blossom's dual moves onto its
+   * vertices: the edges between its children stay tight, only its base's outer edge gains
+   * slack (its base is listed in `bases` to be checked).
+   */
+  private expandAround(x: number, bases: number[]): void {
     const L = this.L;
-    for (const leaf of this.blossomLeaves(b, [])) {
-      addInto(this.dual, leaf * L, this.dual, leaf * L, this.dual, b * L, 1, L);
-    }
-    for (const child of this.blossomchilds[b]!) {
-      this.blossomparent[child] = -1;
-      if (child >= this.n) this.dissolve(child, touched);
-      else {
-        this.inblossom[child] = child;
-        touched.push(child);
+    const chain: number[] = [];
+    for (let b = this.blossomparent[x]!; b !== -1; b = this.blossomparent[b]!) chain.push(b);
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const b = chain[i]!;
+      bases.push(this.blossombase[b]!);
+      if (this.dualSign(b) !== 0) {
+        for (const leaf of this.blossomLeaves(b, [])) {
+          addInto(this.dual, leaf * L, this.dual, leaf * L, this.dual, b * L, 1, L);
+        }
       }
+      for (const child of this.blossomchilds[b]!) {
+        this.blossomparent[child] = -1;
+        if (child < this.n) this.inblossom[child] = child;
+        else for (const leaf of this.blossomLeaves(child, [])) this.inblossom[leaf] = child;
+      }
+      this.blossomchilds[b] = null;
+      this.blossomendps[b] = null;
+      this.blossombase[b] = -1;
+      this.blossombestedges[b] = null;
+      this.bestedge[b] = -1;
+      zeroAt(this.dual, b * L, L);
+      this.label[b] = 0;
+      this.unusedblossoms.push(b);
     }
-    this.blossomchilds[b] = null;
-    this.blossomendps[b] = null;
-    this.blossombase[b] = -1;
-    this.blossombestedges[b] = null;
-    this.bestedge[b] = -1;
-    zeroAt(this.dual, b * L, L);
-    this.label[b] = 0;
-    this.unusedblossoms.push(b);
   }
 
   private unmatch(v: number): void {
@@ -362,21 +367,12 @@ export class MatchingComputer {
 
   /** Makes the last solution a valid starting point for the changed weights. */
   private repair(): void {
-    const touched: number[] = [];
-    const seeds = new Set<number>();
-    for (const x of this.changedList) {
-      seeds.add(x);
-      const p = this.mate[x]!;
-      if (p >= 0) seeds.add(this.endpoint[p]!);
-    }
-    for (const v of seeds) {
-      const top = this.topBlossom(v);
-      if (top >= this.n) this.dissolve(top, touched);
-    }
+    const bases: number[] = [];
+    for (const x of this.changedList) this.expandAround(x, bases);
     for (const x of this.changedList) this.unmatch(x);
-    // A dissolved blossom's dual now sits on its vertices: a matched pair that lost its
-    // tightness is unmatched.
-    for (const v of touched) {
+    // An expanded blossom's dual now sits on its vertices: its base's matched edge, if it lost
+    // its tightness, is unmatched.
+    for (const v of bases) {
       const p = this.mate[v]!;
       if (p >= 0 && this.slackSign(p >> 1) !== 0) this.unmatch(v);
     }

@@ -78,6 +78,14 @@ export class TournamentCommandHandler {
     return state;
   }
 
+  /**
+   * The tournament's terms, null when there is no such tournament. Terms never change once
+   * created, so a tournament known here is not read again (a join needs them for its checks).
+   */
+  async terms(tournamentId: string): Promise<TournamentState['terms']> {
+    return this.kept.get(tournamentId)?.terms ?? (await this.current(tournamentId)).terms;
+  }
+
   handle(tournamentId: string, request: TournamentCommandRequest): Promise<TournamentHandled> {
     return new Promise((resolve, reject) => {
       const pending = { request, resolve, reject };

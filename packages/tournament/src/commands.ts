@@ -3,7 +3,7 @@
  * come from a pairer (pairer.ts), given game ids by the caller, and `decide` only checks them.
  */
 import type { ColorName } from '@shogi/rules';
-import type { Entrant, Pairing } from './events.js';
+import type { Entrant, ImportedCell, Pairing } from './events.js';
 import type { TournamentTerms } from './terms.js';
 
 export interface CreateTournament {
@@ -68,6 +68,43 @@ export interface ForfeitGame {
   readonly now: Date;
 }
 
+/** A player of an arranged robin proposes a time for one of their games (null: takes it back). */
+export interface ProposeArrangementTime {
+  readonly type: 'ProposeArrangementTime';
+  readonly arrangementId: string;
+  readonly playerId: string;
+  readonly time: Date | null;
+  readonly now: Date;
+}
+
+/**
+ * The window of an arranged robin is over: each game never played is forfeited by whoever never
+ * showed (arrangements.ts `absentOf`), recorded under the id `<tournament>-<arrangement>`.
+ */
+export interface ForfeitArrangements {
+  readonly type: 'ForfeitArrangements';
+  readonly now: Date;
+}
+
+/** The creator continues a Swiss paired elsewhere (`POST /api/swiss/{id}/trf`), before its start. */
+export interface ImportSwiss {
+  readonly type: 'ImportSwiss';
+  readonly by: string;
+  readonly players: readonly Entrant[];
+  readonly cells: readonly (readonly ImportedCell[])[];
+  readonly rounds: number;
+  readonly initialColor: 'w' | 'b';
+  readonly forbidden: readonly (readonly [string, string])[];
+  readonly now: Date;
+}
+
+/** Takes an engine-marked player out (a moderator's mark, issue 47). */
+export interface EjectPlayer {
+  readonly type: 'EjectPlayer';
+  readonly playerId: string;
+  readonly now: Date;
+}
+
 export interface FinishTournament {
   readonly type: 'FinishTournament';
   readonly now: Date;
@@ -88,5 +125,9 @@ export type TournamentCommand =
   | Berserk
   | ScoreGame
   | ForfeitGame
+  | ProposeArrangementTime
+  | ForfeitArrangements
+  | ImportSwiss
+  | EjectPlayer
   | FinishTournament
   | TerminateTournament;

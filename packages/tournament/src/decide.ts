@@ -4,23 +4,27 @@
  */
 import type { ColorName } from '@shogi/rules';
 import { pairingsClosed } from './arena-pairer.js';
+import { absentOf, arrangementOf, arrangementsOf, dueArrangements, isArranged } from './arrangements.js';
 import type {
   Berserk,
   CreateTournament,
+  EjectPlayer,
+  ImportSwiss,
   JoinTournament,
   PairPlayers,
+  ProposeArrangementTime,
   ScoreGame,
   TournamentCommand,
   WithdrawFromTournament,
 } from './commands.js';
-import type { TournamentEvent } from './events.js';
+import type { Pairing, TournamentEvent } from './events.js';
 import { PAUSE_RULES, remainingPauseSeconds } from './pause.js';
 import { tournamentRejection as reject, type TournamentRejection } from './rejections.js';
 import { currentRobinRound, robinRounds } from './robin-pairer.js';
 import { standingsOf } from './standings.js';
-import type { TournamentState } from './state.js';
+import { forfeitsEjected, type TournamentState } from './state.js';
 import { pairSwissRound } from './swiss-pairer.js';
-import { currentSwissRound } from './swiss-rounds.js';
+import { byeRequested, currentSwissRound } from './swiss-rounds.js';
 import { finishesAt, validateTerms } from './terms.js';
 
 export type TournamentDecision =
@@ -46,6 +50,7 @@ function join(c: JoinTournament, s: TournamentState): TournamentDecision {
   if (terms === null) return refuse(reject('unknown_tournament', 'no such tournament'));
   if (s.status === 'finished') return refuse(reject('tournament_finished', 'the tournament is over'));
   const known = s.players.get(c.player.id);
+  if (known?.ejected === true) return refuse(reject('ejected', 'you were taken out of this tournament'));
   if (known !== undefined && !known.paused)
     return refuse(reject('already_joined', 'you are in this tournament already'));
   if (s.status === 'started' && terms.format === 'robin' && known === undefined)
@@ -106,6 +111,13 @@ function pair(c: PairPlayers, s: TournamentState): TournamentDecision {
     if (p.sente === p.gote) return refuse(reject('invalid_pairing', 'a player cannot meet themselves'));
   }
   if (swiss) return recordSwissRound(c, s);
+  if (isArranged(s)) {
+    // an arranged robin's game is paired at the time its players agreed, never before
+    const due = new Set(dueArrangements(s, c.now).map((p) => `${p.round}:${p.sente}:${p.gote}`));
+    for (const p of c.pairings)
+      if (!due.has(`${p.round}:${p.sente}:${p.gote}`))
+        return refuse(reject('invalid_pairing', `${p.sente} and ${p.gote} have no game due now`));
+  }
   return accept({ type: 'PlayersPaired', data: { pairings: c.pairings, at: c.now.toISOString() } });
 }
 
@@ -120,13 +132,114 @@ function recordSwissRound(c: PairPlayers, s: TournamentState): TournamentDecisio
   if (c.pairings.some((p) => p.round !== round))
     return refuse(reject('invalid_pairing', `every pairing must be of round ${round}`));
   const paired = new Set(c.pairings.flatMap((p) => [p.sente, p.gote]));
-  const byes = [...s.players.values()].filter((p) => !p.paused && !paired.has(p.id)).map((p) => p.id);
+  const byes = [...s.players.values()]
+    .filter((p) => !p.paused && !paired.has(p.id) && !byeRequested(s, p.id, round))
+    .map((p) => p.id);
   if (byes.length > 1) return refuse(reject('invalid_pairing', `${byes.length} players left unpaired`));
   if (c.pairings.length === 0 && byes.length === 0) return accept();
   return accept({
     type: 'PlayersPaired',
     data: { pairings: c.pairings, at: c.now.toISOString(), byes: { round, players: byes } },
   });
+}
+
+function proposeArrangementTime(c: ProposeArrangementTime, s: TournamentState): TournamentDecision {
+  if (s.terms === null) return refuse(reject('unknown_tournament', 'no such tournament'));
+  if (!isArranged(s))
+    return refuse(reject('invalid_arrangement_time', 'only an arranged round-robin takes times for its games'));
+  if (s.status === 'finished') return refuse(reject('tournament_finished', 'the tournament is over'));
+  if (s.status !== 'started')
+    return refuse(reject('not_started', 'the games are drawn at the start: propose times once it has started'));
+  const a = arrangementOf(s, c.arrangementId);
+  if (a === undefined) return refuse(reject('unknown_arrangement', `no game ${c.arrangementId} in this tournament`));
+  if (a.sente !== c.playerId && a.gote !== c.playerId)
+    return refuse(reject('not_in_arrangement', 'you do not play this game'));
+  if (a.pairing !== null) return refuse(reject('arrangement_played', 'this game is paired already'));
+  if (c.time !== null) {
+    const t = c.time.getTime();
+    const end = finishesAt(s.terms).getTime();
+    if (Number.isNaN(t) || t < c.now.getTime() - 60_000 || t >= end)
+      return refuse(
+        reject('invalid_arrangement_time', `the time must be from now until the end (${new Date(end).toISOString()})`),
+      );
+  }
+  return accept({
+    type: 'ArrangementTimeProposed',
+    data: {
+      arrangementId: a.id,
+      playerId: c.playerId,
+      time: c.time === null ? null : c.time.toISOString(),
+      at: c.now.toISOString(),
+    },
+  });
+}
+
+/** The creator's TRF, before the start: its players join, its rounds count as played. */
+function importSwiss(c: ImportSwiss, s: TournamentState): TournamentDecision {
+  const swiss = s.terms?.swiss;
+  if (s.status === 'none' || s.terms === null) return refuse(reject('unknown_tournament', 'no such tournament'));
+  if (s.terms.format !== 'swiss' || swiss === undefined)
+    return refuse(reject('invalid_trf', 'only a Swiss is continued from a TRF'));
+  if (s.createdBy?.id !== c.by) return refuse(reject('not_creator', 'only its creator may import a TRF'));
+  if (s.status !== 'created')
+    return refuse(reject('import_closed', 'the Swiss has started: a TRF is imported before the start'));
+  if (s.swissImport !== null) return refuse(reject('import_closed', 'a TRF was imported already'));
+  if (c.rounds >= swiss.nbRounds)
+    return refuse(
+      reject(
+        'invalid_trf',
+        `the file has ${c.rounds} rounds played; the Swiss has ${swiss.nbRounds}: none left to pair`,
+      ),
+    );
+  if (c.cells.length !== c.players.length) return refuse(reject('invalid_trf', 'one row of cells a player'));
+  const ids = new Set(c.players.map((p) => p.id));
+  if (ids.size !== c.players.length) return refuse(reject('invalid_trf', 'a player is in the file twice'));
+  const joined = [...s.players.keys()].filter((id) => !ids.has(id)).length;
+  if (joined + c.players.length > s.terms.maxPlayers)
+    return refuse(reject('invalid_trf', `the Swiss takes at most ${s.terms.maxPlayers} players`));
+  for (const row of c.cells) {
+    if (row.length < c.rounds || row.length > c.rounds + 1)
+      return refuse(
+        reject('invalid_trf', `each player has ${c.rounds} rounds, and at most a bye requested for the next`),
+      );
+    for (const cell of row)
+      if (cell.opponent !== null && !ids.has(cell.opponent))
+        return refuse(reject('invalid_trf', `an opponent ${cell.opponent} not in the file`));
+  }
+  return accept({
+    type: 'SwissImported',
+    data: {
+      players: c.players,
+      cells: c.cells,
+      rounds: c.rounds,
+      initialColor: c.initialColor,
+      forbidden: c.forbidden,
+      at: c.now.toISOString(),
+    },
+  });
+}
+
+/** The window is over: each game never paired is forfeited (a game paired and created plays on, and counts if done in time). */
+function forfeitArrangements(s: TournamentState, now: Date): TournamentDecision {
+  if (s.status !== 'started' || s.terms === null) return refuse(reject('not_started', 'the tournament is not running'));
+  if (!isArranged(s)) return refuse(reject('invalid_pairing', 'only an arranged round-robin forfeits its games'));
+  if (now.getTime() < finishesAt(s.terms).getTime())
+    return refuse(reject('not_started', 'the games may be played until the end'));
+  const at = now.toISOString();
+  const events: TournamentEvent[] = [];
+  for (const a of arrangementsOf(s)) {
+    if (a.pairing !== null) continue;
+    const gameId = `${s.tournamentId}-${a.id}`;
+    const absent = absentOf(a);
+    events.push(
+      { type: 'PlayersPaired', data: { pairings: [{ gameId, sente: a.sente, gote: a.gote, round: a.round }], at } },
+      {
+        type: 'GameScored',
+        data: { gameId, winner: absent === 'both' ? null : other(absent), plies: 0, at, forfeit: true },
+      },
+    );
+  }
+  return accept(...events);
 }
 
 function berserk(c: Berserk, s: TournamentState): TournamentDecision {
@@ -154,12 +267,22 @@ function score(c: ScoreGame, s: TournamentState): TournamentDecision {
     return refuse(reject('invalid_pairing', 'plies must be a whole number'));
   const at = c.now.toISOString();
   const events: TournamentEvent[] = [];
+  // a game of an ejected player ending in a running tournament is lost by them (lila aborts it, `AbortForce`)
+  const out = ejectedSide(s, p);
+  if (out !== null) {
+    const winner = other(out);
+    return accept({ type: 'GameScored', data: { gameId: c.gameId, winner, plies: c.plies, at, forfeit: true } });
+  }
   if (s.terms?.format === 'arena' && s.terms.berserkable)
     for (const color of ['sente', 'gote'] as const)
       if (c.berserk?.[color] === true && !p.berserk[color])
         events.push({ type: 'PlayerBerserked', data: { gameId: c.gameId, color, at } });
   // a Swiss player who never moved loses by forfeit: the round's result, no game played
-  const forfeit = s.terms?.format === 'swiss' && c.noStartBy !== undefined ? { forfeit: true as const } : {};
+  // (and so does a robin player: the game never played)
+  const forfeit =
+    (s.terms?.format === 'swiss' || s.terms?.format === 'robin') && c.noStartBy !== undefined
+      ? { forfeit: true as const }
+      : {};
   events.push({ type: 'GameScored', data: { gameId: c.gameId, winner: c.winner, plies: c.plies, at, ...forfeit } });
   if (c.noStartBy !== undefined && s.terms?.format === 'arena') {
     const playerId = c.noStartBy === 'sente' ? p.sente : p.gote;
@@ -167,6 +290,21 @@ function score(c: ScoreGame, s: TournamentState): TournamentDecision {
       events.push({ type: 'PlayerPaused', data: { playerId, at, reason: 'no_start', delayed: false } });
   }
   return accept(...events);
+}
+
+const ejectedSide = (s: TournamentState, p: Pairing): ColorName | null => {
+  if (!forfeitsEjected(s)) return null;
+  if (s.players.get(p.sente)?.ejected === true) return 'sente';
+  if (s.players.get(p.gote)?.ejected === true) return 'gote';
+  return null;
+};
+
+function eject(c: EjectPlayer, s: TournamentState): TournamentDecision {
+  if (s.status === 'none') return refuse(reject('unknown_tournament', 'no such tournament'));
+  const p = s.players.get(c.playerId);
+  if (p === undefined) return refuse(reject('not_joined', `${c.playerId} is not in this tournament`));
+  if (p.ejected === true) return accept();
+  return accept({ type: 'PlayerEjected', data: { playerId: c.playerId, at: c.now.toISOString() } });
 }
 
 export function decideTournament(c: TournamentCommand, s: TournamentState): TournamentDecision {
@@ -203,6 +341,14 @@ export function decideTournament(c: TournamentCommand, s: TournamentState): Tour
         data: { gameId: c.gameId, winner, plies: 0, at: c.now.toISOString(), forfeit: true },
       });
     }
+    case 'ProposeArrangementTime':
+      return proposeArrangementTime(c, s);
+    case 'ForfeitArrangements':
+      return forfeitArrangements(s, c.now);
+    case 'ImportSwiss':
+      return importSwiss(c, s);
+    case 'EjectPlayer':
+      return eject(c, s);
     case 'FinishTournament': {
       if (s.status !== 'started' || s.terms === null)
         return refuse(reject('not_started', 'the tournament is not running'));
@@ -214,7 +360,11 @@ export function decideTournament(c: TournamentCommand, s: TournamentState): Tour
       const over =
         swissOver ||
         (s.terms.format !== 'swiss' && c.now.getTime() >= finishesAt(s.terms).getTime()) ||
-        (s.terms.format === 'robin' && s.playing.size === 0 && currentRobinRound(s) >= robinRounds(s));
+        (s.terms.format === 'robin' &&
+          s.playing.size === 0 &&
+          (isArranged(s)
+            ? arrangementsOf(s).every((a) => a.pairing?.result !== undefined)
+            : currentRobinRound(s) >= robinRounds(s)));
       if (!over) return refuse(reject('not_started', 'the tournament runs until its end'));
       return accept({ type: 'TournamentFinished', data: { at: c.now.toISOString() } });
     }

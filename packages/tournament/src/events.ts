@@ -86,7 +86,8 @@ export interface PlayerBerserked {
 
 /**
  * A paired game ended and counts: its winner (null: a draw) and its length. `forfeit`: a robin
- * or Swiss game one player never showed for, lost by them, no game played.
+ * or Swiss game one player never showed for, lost by them, no game played; a robin's forfeit
+ * with no winner is lost by both (neither showed).
  */
 export interface GameScored {
   readonly type: 'GameScored';
@@ -97,6 +98,59 @@ export interface GameScored {
     readonly at: string;
     readonly forfeit?: true;
   };
+}
+
+/**
+ * A player of an arranged robin proposed a time for one of their games (null: took their
+ * proposal back). The agreed time follows from both proposals (arrangements.ts).
+ */
+export interface ArrangementTimeProposed {
+  readonly type: 'ArrangementTimeProposed';
+  readonly data: {
+    readonly arrangementId: string;
+    readonly playerId: string;
+    readonly time: string | null;
+    readonly at: string;
+  };
+}
+
+/** One round's cell of an imported player, as the TRF wrote it; the opponent by player id. */
+export interface ImportedCell {
+  readonly opponent: string | null;
+  /** The TRF's `w` is sente. */
+  readonly color: 'w' | 'b' | null;
+  readonly score: 'win' | 'draw' | 'loss';
+  /** Played over the board (not a forfeit, not a bye). */
+  readonly played: boolean;
+  /** Paired by the system: a game (even forfeited) or the pairing-allocated bye. */
+  readonly participated: boolean;
+}
+
+/**
+ * A Swiss paired elsewhere, continued here: its players in the TRF's pairing-number order, each
+ * one's cells of the `rounds` played (and a bye requested for the next round, when the file has
+ * one), the first round's colour of the first player, the pairs that never meet.
+ */
+export interface SwissImported {
+  readonly type: 'SwissImported';
+  readonly data: {
+    readonly players: readonly Entrant[];
+    readonly cells: readonly (readonly ImportedCell[])[];
+    readonly rounds: number;
+    readonly initialColor: 'w' | 'b';
+    readonly forbidden: readonly (readonly [string, string])[];
+    readonly at: string;
+  };
+}
+
+/**
+ * A player marked as an engine user by a moderator, taken out of the tournament: out of the
+ * standings and the pairings for good (issue 47; lila's `ejectLameFromEnterable` and
+ * `removePlayerAndRewriteHistory`).
+ */
+export interface PlayerEjected {
+  readonly type: 'PlayerEjected';
+  readonly data: { readonly playerId: string; readonly at: string };
 }
 
 export interface TournamentFinished {
@@ -119,6 +173,9 @@ export type TournamentEvent =
   | PlayersPaired
   | PlayerBerserked
   | GameScored
+  | ArrangementTimeProposed
+  | SwissImported
+  | PlayerEjected
   | TournamentFinished
   | TournamentTerminated;
 
@@ -133,6 +190,9 @@ export const TOURNAMENT_EVENT_TYPES = [
   'PlayersPaired',
   'PlayerBerserked',
   'GameScored',
+  'ArrangementTimeProposed',
+  'SwissImported',
+  'PlayerEjected',
   'TournamentFinished',
   'TournamentTerminated',
 ] as const satisfies readonly TournamentEventType[];

@@ -11,6 +11,17 @@ export {
   waveIsDue,
 } from './arena-pairer.js';
 export {
+  ARRANGEMENT_TOLERANCE_MS,
+  type Arrangement,
+  absentOf,
+  arrangedPairer,
+  arrangementOf,
+  arrangementsOf,
+  dueArrangements,
+  isArranged,
+  proposeTime,
+} from './arrangements.js';
+export {
   TournamentCommandHandler,
   type TournamentCommandHandlerOptions,
   type TournamentCommandRequest,
@@ -20,10 +31,14 @@ export {
 export type {
   Berserk,
   CreateTournament,
+  EjectPlayer,
   FinishTournament,
+  ForfeitArrangements,
   ForfeitGame,
+  ImportSwiss,
   JoinTournament,
   PairPlayers,
+  ProposeArrangementTime,
   ScoreGame,
   StartTournament,
   TerminateTournament,
@@ -40,15 +55,19 @@ export {
   TournamentVersionConflictError,
 } from './event-store.js';
 export {
+  type ArrangementTimeProposed,
   type Entrant,
   type GameScored,
+  type ImportedCell,
   isTournamentEventType,
   type Pairing,
   type PlayerBerserked,
+  type PlayerEjected,
   type PlayerJoined,
   type PlayerPaused,
   type PlayersPaired,
   type PlayerWithdrew,
+  type SwissImported,
   TOURNAMENT_EVENT_TYPES,
   type TournamentCreated,
   type TournamentEvent,
@@ -61,6 +80,7 @@ export { evolveTournament, foldTournament } from './evolve.js';
 export type { Pairer, PairingRequest, ProposedPairing } from './pairer.js';
 export { PAIRERS } from './pairers.js';
 export { nextPauseCount, PAUSE_RULES, pauseDelaySeconds, remainingPauseSeconds } from './pause.js';
+export { PersistentMap } from './persistent-map.js';
 export {
   isTournamentRejectionCode,
   TOURNAMENT_REJECTION_CODES,
@@ -90,18 +110,32 @@ export {
   sheetOf,
   sheetScoresString,
 } from './sheet.js';
-export { PERFORMANCE_SPREAD, ranksOf, type Standing, scoringRulesOf, standingsOf } from './standings.js';
 export {
+  compareStandings,
+  PERFORMANCE_SPREAD,
+  ranksOf,
+  type Standing,
+  scoringRulesOf,
+  standingsOf,
+  tiebreakOf,
+  type Unranked,
+  unrankedStandingOf,
+} from './standings.js';
+export {
+  type ArrangementTimes,
   colorOf,
+  forfeitsEjected,
   initialTournamentState,
   type PairingEntry,
   type PlayerEntry,
+  type SwissImport,
   type TournamentState,
   type TournamentStatus,
   waitingPlayers,
 } from './state.js';
+export { readSwissTrf, type TrfImport, type TrfImportCell, type TrfImportRead } from './swiss-import.js';
 export { pairSwissRound, swissPairer } from './swiss-pairer.js';
-export { currentSwissRound, lastRoundOverAt, nextSwissRoundAt } from './swiss-rounds.js';
+export { byeRequested, currentSwissRound, lastRoundOverAt, nextSwissRoundAt } from './swiss-rounds.js';
 export { SWISS_TIE_BREAKS, type SwissStanding, swissStandingsOf } from './swiss-standings.js';
 export { type SwissTrf, swissSeeds, swissTrf } from './swiss-trf.js';
 export {

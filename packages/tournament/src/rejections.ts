@@ -35,6 +35,20 @@ export const TOURNAMENT_REJECTION_CODES = [
   'game_already_scored',
   'not_berserkable',
   'too_few_players',
+  /** No game of an arranged robin has this id. */
+  'unknown_arrangement',
+  /** A time outside the event's window, or a proposal where none is taken. */
+  'invalid_arrangement_time',
+  /** A player proposing a time for a game that is not theirs. */
+  'not_in_arrangement',
+  /** A time proposed for a game paired already. */
+  'arrangement_played',
+  /** A Swiss's TRF that cannot continue this event (more rounds than it has, a player twice, too many players). */
+  'invalid_trf',
+  /** A TRF import after the start, or a second one. */
+  'import_closed',
+  /** A player taken out of the tournament as an engine user may not come back. */
+  'ejected',
 ] as const;
 export type TournamentRejectionCode = (typeof TOURNAMENT_REJECTION_CODES)[number];
 

@@ -45,12 +45,14 @@ export function bergerTable(playerIds: readonly string[], cycles: 1 | 2): Propos
   return rounds;
 }
 
-/** The players in seed order: by rating, then the order they joined. */
+/** The players in seed order: by rating, then the order they joined; fixed once the robin starts. */
 export const robinSeeds = (state: TournamentState): string[] =>
-  [...state.players.values()]
-    .map((p, order) => ({ p, order }))
-    .sort((a, b) => b.p.rating - a.p.rating || a.order - b.order)
-    .map(({ p }) => p.id);
+  state.seeds !== null
+    ? [...state.seeds]
+    : [...state.players.values()]
+        .map((p, order) => ({ p, order }))
+        .sort((a, b) => b.p.rating - a.p.rating || a.order - b.order)
+        .map(({ p }) => p.id);
 
 export const robinRounds = (state: TournamentState): number => {
   const n = state.players.size + (state.players.size % 2);
@@ -77,6 +79,10 @@ export const robinPairer: Pairer = {
     if (state.playing.size > 0) return [];
     const round = currentRobinRound(state) + 1;
     if (round > robinRounds(state)) return [];
-    return bergerTable(robinSeeds(state), state.terms.robinCycles)[round - 1] ?? [];
+    const out = (id: string) => state.players.get(id)?.ejected === true;
+    // an ejected player's seat plays no more: their opponent sits the round out, as with a bye
+    return (bergerTable(robinSeeds(state), state.terms.robinCycles)[round - 1] ?? []).filter(
+      (p) => !out(p.sente) && !out(p.gote),
+    );
   },
 };

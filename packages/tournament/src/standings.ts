@@ -47,7 +47,8 @@ function countedGames(state: TournamentState, player: PlayerEntry): Counted[] {
     const color = colorOf(pairing, player.id);
     if (color === null) continue;
     const { winner, plies } = pairing.result;
-    const result = winner === null ? 'draw' : winner === color ? 'win' : 'loss';
+    // a forfeit with no winner: neither showed, both lose
+    const result = winner === null ? (pairing.result.forfeit ? 'loss' : 'draw') : winner === color ? 'win' : 'loss';
     const opponent = state.players.get(color === 'sente' ? pairing.gote : pairing.sente);
     out.push({
       pairing,
@@ -59,33 +60,52 @@ function countedGames(state: TournamentState, player: PlayerEntry): Counted[] {
   return out;
 }
 
-export function standingsOf(state: TournamentState): Standing[] {
+/** A player's standing but for the rank: their sheet, score, performance and results. */
+export type Unranked = Omit<Standing, 'rank'>;
+
+/** One player's standing but for the rank, from their own games alone (O(their games)). */
+export function unrankedStandingOf(state: TournamentState, player: PlayerEntry): Unranked {
   const terms = state.terms;
-  if (terms === null) return [];
-  const rules = scoringRulesOf(terms.format, terms);
-  const rows = [...state.players.values()].map((player, order) => {
-    const games = countedGames(state, player);
-    const sheet = sheetOf(
-      games.map((g) => g.game),
-      rules,
-    );
-    let perf = 0;
-    let wins = 0;
-    let draws = 0;
-    let losses = 0;
-    for (const g of games) {
-      const sign = g.game.result === 'win' ? 1 : g.game.result === 'loss' ? -1 : 0;
-      perf += g.opponentRating + PERFORMANCE_SPREAD * sign;
-      if (sign > 0) wins++;
-      else if (sign < 0) losses++;
-      else draws++;
-    }
-    const performance = games.length === 0 ? 0 : Math.round(perf / games.length);
-    return { player, order, sheet, score: sheet.total, performance, wins, draws, losses };
-  });
-  const tiebreak = (r: (typeof rows)[number]) => (r.performance > 0 ? r.performance : r.player.rating);
-  rows.sort((a, b) => b.score - a.score || tiebreak(b) - tiebreak(a) || a.order - b.order);
-  return rows.map(({ order: _order, ...r }, i) => ({ ...r, rank: i + 1 }));
+  const rules = scoringRulesOf(terms?.format ?? 'arena', terms ?? { streakable: true, berserkable: true });
+  const games = countedGames(state, player);
+  const sheet = sheetOf(
+    games.map((g) => g.game),
+    rules,
+  );
+  let perf = 0;
+  let wins = 0;
+  let draws = 0;
+  let losses = 0;
+  for (const g of games) {
+    const sign = g.game.result === 'win' ? 1 : g.game.result === 'loss' ? -1 : 0;
+    perf += g.opponentRating + PERFORMANCE_SPREAD * sign;
+    if (sign > 0) wins++;
+    else if (sign < 0) losses++;
+    else draws++;
+  }
+  const performance = games.length === 0 ? 0 : Math.round(perf / games.length);
+  return { player, sheet, score: sheet.total, performance, wins, draws, losses };
+}
+
+/** The second key of the ranking: the performance, or the rating before any counted game. */
+export const tiebreakOf = (s: Pick<Unranked, 'performance' | 'player'>): number =>
+  s.performance > 0 ? s.performance : s.player.rating;
+
+/**
+ * The ranking's order: score, then `tiebreakOf`, then the join order (`entered`). The projection
+ * stores the three keys and ranks by them when read, in this order.
+ */
+export const compareStandings = (a: Unranked, b: Unranked): number =>
+  b.score - a.score || tiebreakOf(b) - tiebreakOf(a) || a.player.entered - b.player.entered;
+
+export function standingsOf(state: TournamentState): Standing[] {
+  if (state.terms === null) return [];
+  // an ejected player is in no standings; the others' ranks close up (lila removes the player)
+  const rows = [...state.players.values()]
+    .filter((player) => player.ejected !== true)
+    .map((player) => unrankedStandingOf(state, player));
+  rows.sort(compareStandings);
+  return rows.map((r, i) => ({ ...r, rank: i + 1 }));
 }
 
 /** Each player's rank (1-based), for the pairer. */

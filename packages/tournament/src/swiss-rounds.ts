@@ -1,9 +1,9 @@
 /** A Swiss's rounds as the state holds them: the last paired, and when the next is due. */
 import type { TournamentState } from './state.js';
 
-/** The last round paired so far (0 before the first): its games' or its byes'. */
+/** The last round paired so far (0 before the first): its games' or its byes', or the imported TRF's. */
 export function currentSwissRound(state: TournamentState): number {
-  let round = 0;
+  let round = state.swissImport?.rounds ?? 0;
   for (const p of state.pairings.values()) if ((p.round ?? 0) > round) round = p.round ?? 0;
   for (const r of state.byes.keys()) if (r > round) round = r;
   return round;
@@ -31,7 +31,14 @@ export function nextSwissRoundAt(state: TournamentState): Date | null {
   if (round >= swiss.nbRounds) return null;
   const over = lastRoundOverAt(state);
   if (over === null) return null;
-  if (round === 0) return over;
+  // the first round here: at the start (after an imported TRF's rounds too)
+  if (round === (state.swissImport?.rounds ?? 0)) return over;
   if (swiss.roundIntervalSeconds === null) return null;
   return new Date(over.getTime() + swiss.roundIntervalSeconds * 1000);
+}
+
+/** A bye the imported TRF requested for `round` (1-based) for this player: not paired in it. */
+export function byeRequested(state: TournamentState, playerId: string, round: number): boolean {
+  const cell = state.swissImport?.cells.get(playerId)?.[round - 1];
+  return cell !== undefined && !cell.participated && round > state.swissImport!.rounds;
 }

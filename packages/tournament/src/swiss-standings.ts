@@ -27,7 +27,11 @@ export function swissStandingsOf(state: TournamentState): SwissStanding[] {
   const ranked = standings(t, SWISS_TIE_BREAKS, rounds);
   const seen = new Set(ranked.map((r) => r.id));
   const rest = ids.map((_, i) => i).filter((i) => !seen.has(i));
-  const rows = [...ranked, ...rest.map((id) => ({ id, score: 0, tieBreaks: SWISS_TIE_BREAKS.map(() => 0) }))];
+  const out = new Set([...state.players.values()].filter((p) => p.ejected === true).map((p) => p.id));
+  // an ejected player is in no standings: the others' ranks close up, their points and tie-breaks stay
+  const rows = [...ranked, ...rest.map((id) => ({ id, score: 0, tieBreaks: SWISS_TIE_BREAKS.map(() => 0) }))].filter(
+    (r) => !out.has(ids[r.id] ?? ''),
+  );
   return rows.map((r, i) => ({
     rank: i + 1,
     playerId: ids[r.id]!,

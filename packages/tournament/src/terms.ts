@@ -43,6 +43,11 @@ export interface TournamentTerms {
   readonly maxPlayers: number;
   /** A robin's: each pair meets once (`single`) or once with each colour (`double`). */
   readonly robinCycles: 1 | 2;
+  /**
+   * A robin's games played each at a time its two players agree within the window (lishogi's
+   * Robin), not round by round. Absent: rounds.
+   */
+  readonly arranged?: boolean;
   /** A Swiss's (required for one, absent otherwise). */
   readonly swiss?: SwissTerms;
 }
@@ -121,6 +126,8 @@ export function validateTerms(terms: TournamentTerms, now: Date): TournamentReje
     return tournamentRejection('invalid_terms', 'conditions.nbRatedGame.nb must be 0 to 1000');
   if (terms.robinCycles !== 1 && terms.robinCycles !== 2)
     return tournamentRejection('invalid_terms', 'a robin is single (1) or double (2)');
+  if (terms.arranged === true && terms.format !== 'robin')
+    return tournamentRejection('invalid_terms', 'only a round-robin has arranged games');
   if (terms.format === 'swiss') return validateSwissTerms(terms.swiss);
   return null;
 }

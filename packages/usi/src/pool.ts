@@ -121,6 +121,11 @@ export class EnginePool {
     return { size: this.slots.length, busy, queued: this.queue.length, ...this.counts };
   }
 
+  /** The waiting tasks' priorities, in the order they will be served (for operators' metrics). */
+  get queuedPriorities(): readonly number[] {
+    return this.queue.priorities();
+  }
+
   /** The live engines' process ids by slot (undefined while one starts or after it died): for operators and tests. */
   get pids(): readonly (number | undefined)[] {
     return this.slots.map((slot) => (slot.engine?.alive ? slot.engine.pid : undefined));

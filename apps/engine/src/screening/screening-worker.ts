@@ -75,7 +75,7 @@ export interface ScreeningOptions {
   readonly sweepMs: number;
   /** games queued by one sweep at most */
   readonly sweepGames?: number;
-  /** players screened beside the selection's (the tournaments' top places, when they exist) */
+  /** players screened beside the selection's (which has the tournaments' top places already): an operator's list */
   readonly extraPlayers?: () => Promise<readonly string[]>;
   readonly logger: Logger;
 }

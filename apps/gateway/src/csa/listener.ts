@@ -5,6 +5,7 @@
  * and nothing else is disturbed.
  */
 import { createServer, type Server, type Socket } from 'node:net';
+import { metrics } from '@shogi/metrics';
 import { MAX_LINE_BYTES, parseClientLine } from './lines.js';
 
 export interface LineConnection {
@@ -34,9 +35,11 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 export class CsaListener {
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
+  private readonly unsample: () => void;
 
   constructor(handler: LineHandler, options: ListenerOptions) {
     this.server = createServer((socket) => this.accept(socket, handler, options));
+    this.unsample = metrics.csaConnections.read(() => [[{}, this.sockets.size]]);
   }
 
   /** Listens; resolves with the port (the one the OS gave for port 0). */
@@ -53,6 +56,7 @@ export class CsaListener {
 
   /** Stops accepting and closes every connection. */
   async close(): Promise<void> {
+    this.unsample();
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     for (const socket of this.sockets) socket.destroy();
     await closed;

@@ -3,6 +3,7 @@
  * (play-lines.ts), and the player's moves and specials become game commands through the game
  * service. A move sent before the player's turn waits for it, as shogi-server defers one.
  */
+import { metrics } from '@shogi/metrics';
 import type { Side } from '@shogi/protocol';
 import { usiOfCsaMove } from '@shogi/rules';
 import type { FastifyBaseLogger } from 'fastify';
@@ -43,6 +44,8 @@ export class PlayerGame {
   private closed = false;
   /** wakes a move that waits for the player's turn */
   private wake: (() => void) | null = null;
+  /** when the player's move awaiting its verdict was read (performance.now()), for the echo's histogram */
+  private moveReadAt: number | null = null;
 
   constructor(
     deps: PlayerGameDeps,
@@ -68,6 +71,11 @@ export class PlayerGame {
       (events) => {
         const lines = playLines(this.view, events);
         if (lines.length > 0) this.out.write(lines);
+        // the verdict clears the pending move: its echo (or the game's end) has just been written
+        if (this.moveReadAt !== null && !this.view.pending) {
+          metrics.csaEchoSeconds.observe((performance.now() - this.moveReadAt) / 1000);
+          this.moveReadAt = null;
+        }
         this.wake?.();
         if (this.view.ended) {
           this.out.ended();
@@ -99,6 +107,8 @@ export class PlayerGame {
       return;
     }
     if (!(await this.turn())) return;
+    // from the player's turn: a move sent early waits for it, and that wait is not the server's
+    const readAt = performance.now();
     if (line.kind === 'special') {
       if (line.move === '%TORYO') await this.attempt(() => games.resign(view.gameId, player));
       else await this.attempt(() => games.declareImpasse(view.gameId, player));
@@ -111,11 +121,15 @@ export class PlayerGame {
     const idempotencyKey = `${this.keyPrefix}-${view.ply}`;
     // no second move of this player's until this one's verdict (the events clear it)
     view.pending = true;
+    this.moveReadAt = readAt;
     const comment = line.comment === null ? {} : { comment: line.comment };
     const done = await this.attempt(() =>
       games.submitMove(view.gameId, player, { usi, ply: view.ply, idempotencyKey, ...comment }),
     );
-    if (!done) view.pending = false;
+    if (!done) {
+      view.pending = false;
+      this.moveReadAt = null;
+    }
   }
 
   /** Resolves true once the player may move, false when the game ends (or is left) first. */

@@ -3,6 +3,7 @@
  * the count of a gateway's connections per client address that public connections (spectator
  * sockets, the public NDJSON game stream, the record downloads) are capped by.
  */
+import { metrics } from '@shogi/metrics';
 import { ApiError } from './api-error.js';
 import { addressKey } from './client-address.js';
 
@@ -14,8 +15,10 @@ import { addressKey } from './client-address.js';
 export const CONNECTION_RETRY_AFTER_SECONDS = 10;
 
 /** 429 TOO_MANY_CONNECTIONS with Retry-After, before the upgrade or the stream's first byte. */
-export const tooManyConnections = (detail: string): ApiError =>
-  new ApiError('TOO_MANY_CONNECTIONS', detail, { retryAfterSeconds: CONNECTION_RETRY_AFTER_SECONDS });
+export const tooManyConnections = (detail: string): ApiError => {
+  metrics.refused.inc({ limit: 'connections' });
+  return new ApiError('TOO_MANY_CONNECTIONS', detail, { retryAfterSeconds: CONNECTION_RETRY_AFTER_SECONDS });
+};
 
 /** Open connections per client address (addressKey: an IPv6 client by its /64), at most `max` each (0: no limit). */
 export class AddressSlots {

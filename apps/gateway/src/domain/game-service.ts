@@ -23,6 +23,7 @@ import {
   type TakebackPreference,
   TooManyConflictsError,
 } from '@shogi/game';
+import { metrics } from '@shogi/metrics';
 import { toWire, wireOf } from '@shogi/pipeline';
 import {
   type CreateGameBody,
@@ -347,12 +348,17 @@ async function submitMove(games: Games, gameId: string, player: Player, move: Su
     ...comment,
     ...(move.blur === true ? { blur: true } : {}),
   };
-  const handled = await run(games, gameId, command, 'kept', move.ply);
+  const handled = await run(games, gameId, command, 'kept', move.ply).catch((err: unknown) => {
+    // refused at once as the game stands (illegal, not this player's turn...): nothing recorded
+    if (err instanceof ApiError && err.statusCode < 500) metrics.movesRejected.inc({ stage: 'gateway' });
+    throw err;
+  });
   if (handled.kind === 'unchanged') {
     if (handled.duplicateOf === null) throw new ApiError('INTERNAL');
     return replayedSubmission(games, gameId, handled.state, handled.duplicateOf, move);
   }
   const submitted = handled.appended[0] as RecordedEvent<MoveSubmitted>;
+  metrics.movesSubmitted.inc();
   if (handled.after.status === 'ended') {
     // an illegal move lost the game (its terms say so): the verdict came with the submission
     await published(games, gameId, handled.appended);

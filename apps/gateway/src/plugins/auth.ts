@@ -11,7 +11,9 @@
  * false negatives, so a valid token is never refused for a guesser sharing its address: the
  * brake only saves the lookups of guesses.
  */
+
 import { randomBytes } from 'node:crypto';
+import { metrics } from '@shogi/metrics';
 import { publish } from '@shogi/redis';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -129,10 +131,12 @@ export default fp<{ config: GatewayConfig }>(
 
     const principalOf = async (request: FastifyRequest, tokenHash: string): Promise<Principal> => {
       const blocked = failures.blockedFor(request.ip);
-      if (blocked > 0 && !validTokens.mayHold(tokenHash))
+      if (blocked > 0 && !validTokens.mayHold(tokenHash)) {
+        metrics.refused.inc({ limit: 'auth-failures' });
         throw new ApiError('RATE_LIMITED', `too many unknown tokens from this address; retry in ${blocked} s`, {
           retryAfterSeconds: blocked,
         });
+      }
       const principal = await auth.byHash(tokenHash);
       if (principal) return principal;
       failures.count(request.ip);

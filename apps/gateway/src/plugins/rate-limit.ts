@@ -10,7 +10,9 @@
  * limit: 429 RATE_LIMITED with Retry-After (seconds). A
  * limit whose max is 0 is off.
  */
+
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
+import { metrics } from '@shogi/metrics';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { GatewayConfig, RateLimits } from '../config.js';
@@ -105,7 +107,16 @@ export default fp<{ config: GatewayConfig }>(
         rateLimit:
           limit.max === 0
             ? false
-            : { max: limit.max, timeWindow: limit.windowMs, keyGenerator: keys[name], allowList: (r) => ownBot(r) },
+            : {
+                max: limit.max,
+                timeWindow: limit.windowMs,
+                keyGenerator: keys[name],
+                allowList: (r) => ownBot(r),
+                errorResponseBuilder: (_request, context) => {
+                  metrics.refused.inc({ limit: name });
+                  return new ApiError('RATE_LIMITED', `retry in ${context.after}`);
+                },
+              },
         ...(also === undefined ? {} : { alsoLimit: also }),
       };
     };
@@ -136,6 +147,7 @@ export default fp<{ config: GatewayConfig }>(
       const result = await check(request);
       if (!result.isAllowed && result.isExceeded) {
         reply?.header('retry-after', String(result.ttlInSeconds));
+        metrics.refused.inc({ limit: name });
         throw new ApiError('RATE_LIMITED', `retry in ${result.ttlInSeconds} s`);
       }
     });

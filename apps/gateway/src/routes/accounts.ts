@@ -19,7 +19,8 @@ import {
   TokenList,
   TokenParams,
 } from '@shogi/protocol';
-import { setTakebackPreference, takebackPreferences } from '@shogi/store';
+import { fairplayDb, setTakebackPreference, takebackPreferences } from '@shogi/store';
+import { accountAddresses } from '../domain/account-addresses.js';
 import { ApiError } from '../domain/api-error.js';
 import { acceptedName } from '../domain/names.js';
 import { principalOf } from '../plugins/access.js';
@@ -35,6 +36,8 @@ const errors = {
 const bearer = [{ bearer: [] }];
 
 const accounts: FastifyPluginAsyncTypebox = async (app) => {
+  // fair play's related accounts: a keyed hash of the address each account registers and logs in from
+  const addresses = accountAddresses(fairplayDb(app.databases.lobby), app.config.addressHashKey);
   app.post(
     '/api/accounts',
     {
@@ -48,6 +51,7 @@ const accounts: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const account = await app.auth.register(request.body.username, request.body.password);
+      await addresses.record(account.id, request.ip);
       request.log.info({ playerId: account.id }, 'account registered');
       return reply.code(201).send(account);
     },
@@ -66,6 +70,7 @@ const accounts: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const session = await app.auth.login(request.body.username, request.body.password);
+      await addresses.record(session.player.id, request.ip);
       request.log.info({ playerId: session.player.id, tokenId: session.id }, 'logged in');
       return reply.code(201).send(session);
     },

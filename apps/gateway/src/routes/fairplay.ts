@@ -82,7 +82,8 @@ const fairplayRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
-        summary: "Mark an account as an engine user: off the leaderboards, its victims' ratings refunded",
+        summary:
+          "Mark an account as an engine user: off the leaderboards, out of its tournaments (running, and the last 14 days' results), its victims' ratings refunded",
         headers: AuthHeaders,
         params: ModUsernameParams,
         body: MarkBody,
@@ -92,12 +93,16 @@ const fairplayRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const moderator = principalOf(request);
       const account = await accountOf(request.params.username);
-      const outcome = await markEngine(db, account.playerId, moderator.id, request.body.reason, new Date());
+      const now = new Date();
+      const outcome = await markEngine(db, account.playerId, moderator.id, request.body.reason, now);
+      // also when marked already: a mark whose ejections were cut short (a gateway dying) completes them
+      const tournaments = await app.tournamentEject(account.playerId, now);
       return {
         username: account.username,
         marked: true,
         changed: outcome.kind === 'done',
         refunds: outcome.kind === 'done' ? outcome.refunds : 0,
+        tournaments,
       };
     },
   );
@@ -118,7 +123,13 @@ const fairplayRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const moderator = principalOf(request);
       const account = await accountOf(request.params.username);
       const outcome = await unmarkEngine(db, account.playerId, moderator.id, request.body.reason);
-      return { username: account.username, marked: false, changed: outcome.kind === 'done', refunds: 0 };
+      return {
+        username: account.username,
+        marked: false,
+        changed: outcome.kind === 'done',
+        refunds: 0,
+        tournaments: 0,
+      };
     },
   );
 };

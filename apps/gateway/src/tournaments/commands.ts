@@ -5,7 +5,7 @@
  */
 import { TOURNAMENT_REJECTION_ERRORS } from '@shogi/protocol';
 import { categoryOf } from '@shogi/ratings';
-import { isBotAccount, ratingIn } from '@shogi/store';
+import { fairplayDb, isBotAccount, isMarked, ratingIn } from '@shogi/store';
 import type { TournamentCommandHandler, TournamentCommandRequest, TournamentTerms } from '@shogi/tournament';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../domain/api-error.js';
@@ -27,10 +27,13 @@ export async function joinRequest(
   password: unknown,
 ): Promise<TournamentCommandRequest> {
   const category = categoryOf(terms.clock) ?? 'blitz';
-  const [{ rating, games }, bot] = await Promise.all([
+  const [{ rating, games }, bot, marked] = await Promise.all([
     ratingIn(databases.reads, player.id, category),
     isBotAccount(databases.lobby, player.id),
+    isMarked(fairplayDb(databases.lobby), player.id),
   ]);
+  // a marked account is taken out of its tournaments (PlayerEjected) and joins no other (this server's choice)
+  if (marked) throw new ApiError('TOURNAMENT_EJECTED');
   return {
     type: 'JoinTournament',
     player: { id: player.id, name: player.name, rating, bot },

@@ -6,10 +6,13 @@
  * director that dies between appending a wave and creating its games leaves the games to be
  * created by the next director (under the ids the wave recorded), never a second wave.
  */
+
 import { randomUUID } from 'node:crypto';
+import { metrics } from '@shogi/metrics';
 import {
   currentSwissRound,
   finishesAt,
+  isArranged,
   nextSwissRoundAt,
   PAIRERS,
   type TournamentCommandHandler,
@@ -97,10 +100,16 @@ export async function directTournament(deps: DirectorDeps, id: string): Promise<
     }
   // a Swiss has rounds, not a window
   if (terms.format !== 'swiss' && now.getTime() >= finishesAt(terms).getTime()) {
+    // an arranged robin's games never played are lost by whoever never showed
+    if (isArranged(state)) await command(deps, id, { type: 'ForfeitArrangements' });
     await command(deps, id, { type: 'FinishTournament' });
     return;
   }
+  const pairingStarted = performance.now();
   const proposed = PAIRERS[terms.format].pair({ state, now });
+  // a tick with nobody to pair is not a pairing: only waves and rounds made count
+  if (proposed.length > 0)
+    metrics.pairingSeconds.observe({ system: terms.format }, (performance.now() - pairingStarted) / 1000);
   if (proposed.length === 0) {
     if (terms.format === 'robin' && state.playing.size === 0) await command(deps, id, { type: 'FinishTournament' });
     if (terms.format === 'swiss' && swissRoundDue(state, now)) await command(deps, id, { type: 'FinishTournament' });

@@ -118,6 +118,7 @@ export function parseTournamentParams(
         botsAllowed: flag(params, 'botsAllowed', false),
         maxPlayers: number(params, 'maxPlayers') ?? (robin ? 16 : 300),
         robinCycles: flag(params, 'double', false) ? 2 : 1,
+        ...(flag(params, 'arranged', false) ? { arranged: true } : {}),
       },
     };
   } catch (e) {

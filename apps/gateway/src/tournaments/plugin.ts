@@ -11,6 +11,7 @@ import {
   endedGames,
   existingGames,
   tournamentOfGame,
+  tournamentsToEjectFrom,
 } from '@shogi/store';
 import { TournamentCommandHandler } from '@shogi/tournament';
 import type { FastifyInstance } from 'fastify';
@@ -18,6 +19,7 @@ import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config.js';
 import { ApiError } from '../domain/api-error.js';
 import type { Player } from '../domain/player.js';
+import arrangementRoutes from './arrangement-routes.js';
 import { type Director, startDirector } from './director.js';
 import { redisLease } from './lease.js';
 import tournamentRoutes from './routes.js';
@@ -34,8 +36,17 @@ declare module 'fastify' {
      * seq to ack. Throws NOT_BERSERKABLE, NOT_A_PLAYER...
      */
     tournamentBerserk(gameId: string, player: Player): Promise<{ seq: number }>;
+    /**
+     * Takes an engine-marked player out of every tournament not finished and every one finished
+     * in the last `EJECT_FINISHED_DAYS` days (a PlayerEjected event on each stream); answers how
+     * many it was taken out of. Again for the same player: none (it stands in none).
+     */
+    tournamentEject(playerId: string, now: Date): Promise<number>;
   }
 }
+
+/** issue 47: a marked account is removed from the results of the last 14 days' tournaments */
+export const EJECT_FINISHED_DAYS = 14;
 
 /** The lease's key: one director per database (tests run many databases on one Redis). */
 export const directorLeaseKey = (config: GatewayConfig): string =>
@@ -65,6 +76,15 @@ async function tournaments(app: FastifyInstance, { config }: { config: GatewayCo
     // the tournament hears of it now for its pages; scoring reads the game's log anyway
     await handler.handle(tournamentId, { type: 'Berserk', gameId, playerId: player.id });
     return done;
+  });
+  app.decorate('tournamentEject', async (playerId: string, now: Date) => {
+    const since = new Date(now.getTime() - EJECT_FINISHED_DAYS * 24 * 3600 * 1000);
+    let ejected = 0;
+    for (const id of await tournamentsToEjectFrom(app.databases.lobby, playerId, since)) {
+      const handled = await handler.handle(id, { type: 'EjectPlayer', playerId });
+      if (handled.kind === 'appended') ejected++;
+    }
+    return ejected;
   });
   app.addHook('onReady', async () => {
     director = startDirector({
@@ -109,6 +129,7 @@ async function tournaments(app: FastifyInstance, { config }: { config: GatewayCo
   };
   await app.register(tournamentRoutes, { handler, nudge });
   await app.register(swissRoutes, { handler, nudge });
+  await app.register(arrangementRoutes, { handler, nudge });
 }
 
 export default fp(tournaments, { name: 'tournaments' });

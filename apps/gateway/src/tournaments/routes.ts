@@ -49,6 +49,7 @@ const CreateBody = Type.Object(
     format: maybe('arena (default) or robin'),
     maxPlayers: maybe('default 300 (an arena), 16 (a robin)'),
     double: maybe('a robin where each pair meets twice'),
+    arranged: maybe("a robin whose games are each played at a time both players agree (lishogi's Robin)"),
   },
   closed,
 );
@@ -198,9 +199,9 @@ const tournamentRoutes: FastifyPluginAsyncTypebox<TournamentRoutesOptions> = asy
     async (request) => {
       const player = principalOf(request);
       const { id } = request.params;
-      const state = await handler.current(id);
-      if (state.terms === null) throw new ApiError('TOURNAMENT_NOT_FOUND');
-      await run(id, await joinRequest(app.databases, id, state.terms, player, request.body.password));
+      const terms = await handler.terms(id);
+      if (terms === null) throw new ApiError('TOURNAMENT_NOT_FOUND');
+      await run(id, await joinRequest(app.databases, id, terms, player, request.body.password));
       nudge();
       return { ok: true as const };
     },

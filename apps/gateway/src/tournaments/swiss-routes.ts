@@ -4,14 +4,17 @@
  * results with tie-breaks as NDJSON, and the event as TRF. A Swiss is a tournament stream of
  * format `swiss`: the routes hand commands to the same handler, and the director pairs its rounds.
  */
+
 import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { tournamentRow } from '@shogi/store';
+import { metrics } from '@shogi/metrics';
+import { botAccountsAmong, playersNamedIn, tournamentRow } from '@shogi/store';
 import {
   currentSwissRound,
   nextSwissRoundAt,
   pairSwissRound,
+  readSwissTrf,
   swissStandingsOf,
   swissTrf,
   type TournamentCommandHandler,
@@ -220,7 +223,10 @@ const swissRoutes: FastifyPluginAsyncTypebox<SwissRoutesOptions> = async (app, {
         throw new ApiError('BAD_REQUEST', 'date: only now (or absent) is taken; a later round start is not supported');
       if (state.status !== 'started') throw new ApiError('CONFLICT', 'the Swiss is not running');
       if (state.playing.size > 0) throw new ApiError('CONFLICT', 'the last round is not over');
+      const pairingStarted = performance.now();
       const proposed = pairSwissRound(state);
+      if (proposed.length > 0)
+        metrics.pairingSeconds.observe({ system: 'swiss' }, (performance.now() - pairingStarted) / 1000);
       if (proposed.length === 0) throw new ApiError('CONFLICT', 'no round left to pair');
       await run(id, {
         type: 'PairPlayers',
@@ -229,6 +235,69 @@ const swissRoutes: FastifyPluginAsyncTypebox<SwissRoutesOptions> = async (app, {
       // the director creates the recorded games on its next tick
       nudge();
       return { ok: true as const };
+    },
+  );
+
+  // the organiser's TRF comes as it is: only this route reads a text body
+  app.addContentTypeParser(['text/plain', 'application/octet-stream'], { parseAs: 'string' }, (_request, body, done) =>
+    done(null, body),
+  );
+
+  app.post(
+    '/api/swiss/:id/trf',
+    {
+      bodyLimit: app.config.importMaxBytes,
+      config: app.limits.lobby,
+      schema: {
+        tags: ['tournaments'],
+        summary:
+          'Its creator continues a Swiss paired elsewhere, before the start: the body a TRF (text/plain) whose players (each named by a username) join and whose rounds count as played; the next round is paired here. 400 INVALID_TRF with the reason',
+        params: IdParams,
+        body: {
+          content: { 'text/plain': { schema: Type.String({ description: 'the TRF' }) } },
+        },
+        response: { 200: Any },
+      },
+    },
+    async (request) => {
+      const player = principalOf(request);
+      const { id } = request.params;
+      const state = await swissState(id);
+      if (state.createdBy?.id !== player.id) throw new ApiError('NOT_TOURNAMENT_CREATOR');
+      const read = readSwissTrf(String(request.body), state.terms!.swiss!.nbRounds);
+      if (!read.ok) throw new ApiError('INVALID_TRF', read.reason);
+      const { players, cells, rounds, initialColor, forbidden } = read.value;
+      const named = await playersNamedIn(
+        app.databases.reads,
+        players.map((p) => p.name),
+      );
+      const ids = players.map((p, i) => {
+        const found = named.get(p.name.toLowerCase());
+        if (found === undefined)
+          throw new ApiError('INVALID_TRF', `player ${i + 1}: no player here is named "${p.name}"`);
+        if (found === 'ambiguous')
+          throw new ApiError('INVALID_TRF', `player ${i + 1}: several players are named "${p.name}"; give a username`);
+        return found;
+      });
+      const bots = new Set(
+        await botAccountsAmong(
+          app.databases.reads,
+          ids.map((p) => p.id),
+        ),
+      );
+      if (bots.size > 0 && !state.terms!.botsAllowed)
+        throw new ApiError('INVALID_TRF', 'the file names a bot account, and bots may not play this Swiss');
+      const idOf = (n: number | null) => (n === null ? null : ids[n]!.id);
+      await run(id, {
+        type: 'ImportSwiss',
+        by: player.id,
+        players: ids.map((p, i) => ({ id: p.id, name: p.name, rating: players[i]!.rating, bot: bots.has(p.id) })),
+        cells: cells.map((row) => row.map((c) => ({ ...c, opponent: idOf(c.opponent) }))),
+        rounds,
+        initialColor,
+        forbidden: forbidden.map(([a, b]) => [ids[a]!.id, ids[b]!.id] as const),
+      });
+      return view(id);
     },
   );
 
@@ -279,7 +348,12 @@ const swissRoutes: FastifyPluginAsyncTypebox<SwissRoutesOptions> = async (app, {
       const id = request.params.file.slice(0, -'.trf'.length);
       const state = await swissState(id);
       reply.type('text/plain; charset=utf-8');
-      return swissTrf(state).text;
+      // between rounds, the next round's requested absences too: the file pairs as the server will
+      const between =
+        state.status !== 'finished' &&
+        state.playing.size === 0 &&
+        currentSwissRound(state) < (state.terms?.swiss?.nbRounds ?? 0);
+      return swissTrf(state, { nextRound: between }).text;
     },
   );
 };

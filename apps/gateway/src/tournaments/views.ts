@@ -67,6 +67,7 @@ export function tournamentView(row: TournamentRowView, now: Date) {
     hasChat: terms.hasChat,
     botsAllowed: terms.botsAllowed,
     ...(terms.format === 'robin' ? { double: terms.robinCycles === 2 } : {}),
+    ...(terms.arranged === true ? { arranged: true } : {}),
     ...(terms.description === null ? {} : { description: terms.description }),
     ...(terms.position === null ? {} : { position: { sfen: terms.position } }),
     private: terms.passwordHash !== null,

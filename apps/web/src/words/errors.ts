@@ -42,6 +42,7 @@ const SENTENCES: Partial<Readonly<Record<ErrorCode, string>>> = {
   INVALID_TOURNAMENT_DURATION: 'The length is out of bounds or too short for three games at this clock.',
   INVALID_TOURNAMENT_START: 'The start must be from now to 31 days ahead.',
   INVALID_TOURNAMENT_TERMS: 'Check the name (2 to 30 characters) and the other terms.',
+  INVALID_TRF: 'The tournament file cannot continue this Swiss: check it and send it again.',
   TOO_MANY_CONNECTIONS: 'Too many pages are open on this server: close a few and reload.',
   RATE_LIMITED: 'You are going too fast: wait a few seconds and try again.',
   ILLEGAL_MOVE: 'This move is not allowed here.',

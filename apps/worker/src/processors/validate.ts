@@ -19,7 +19,8 @@
  * retried, its finished moves then being no-ops) if any move failed for a reason that may
  * pass; it fails for good only if every failure is permanent.
  */
-import { type EventStore, evolve, type GameState, type Handled, type Start } from '@shogi/game';
+import { type EventStore, evolve, type GameState, type Handled, type RecordedEvent, type Start } from '@shogi/game';
+import { metrics } from '@shogi/metrics';
 import {
   type EventEnvelope,
   isValidateBatchJobData,
@@ -115,6 +116,7 @@ export function createValidateProcessor(
     }
     // after a conflict, only what the log gave, never the job's copy of the submission
     const submissions = submissionsIn(handled.read, conflicts === 0 ? copyOf(job) : undefined);
+    countVerdicts(handled.appended, submissions);
     await publishQuietly(deps.publish, deps.logger, gameId, messageOf(handled.appended, submissions));
     await deps.afterVerdict?.(gameId, handled.after);
     return { appended: handled.appended.length, verdicts: 1, conflicts };
@@ -144,4 +146,17 @@ export function createValidateProcessor(
     const summary = `${failures.length} of ${data.moves.length} moves failed: ${messages}`;
     throw failures.every((e) => e instanceof UnrecoverableError) ? new UnrecoverableError(summary) : new Error(summary);
   };
+}
+
+/** The verdicts this worker appended, and each one's time since its submission was recorded. */
+function countVerdicts(appended: readonly RecordedEvent[], submissions: ReadonlyMap<number, EventEnvelope>): void {
+  const now = Date.now();
+  for (const e of appended) {
+    if (e.type !== 'MoveAccepted' && e.type !== 'MoveRejected') continue;
+    if (e.type === 'MoveAccepted') metrics.movesAccepted.inc();
+    else metrics.movesRejected.inc({ stage: 'worker' });
+    const submitted = submissions.get(e.data.submittedSeq);
+    if (submitted !== undefined)
+      metrics.verdictSeconds.observe(Math.max(0, now - Date.parse(submitted.recordedAt)) / 1000);
+  }
 }

@@ -10,6 +10,7 @@ import { type Aggregate, pointsToRefund, refundsOf, type VictimGame } from '@sho
 import { PROVISIONAL_DEVIATION } from '@shogi/ratings';
 import { sql } from 'kysely';
 import { appendFairplay, type FairplayEvent, type RecordedFairplayEvent, readFairplay } from './account-log.js';
+import { relatedAccounts } from './addresses.js';
 import { latestAssessments } from './assessments.js';
 import type { FairplayDb } from './schema.js';
 
@@ -34,7 +35,7 @@ export interface QueueEntry {
       readonly text: string | null;
       readonly at: string;
     }[];
-    /** accounts seen from the same address: not recorded yet (an extension point) */
+    /** the usernames of the accounts seen from an address this one was seen from (registration, login) */
     readonly relatedAccounts: string[];
   };
 }
@@ -80,7 +81,7 @@ export async function modQueue(db: FairplayDb, limit = 50): Promise<QueueEntry[]
           signals: g.signals,
         })),
         reports: reports.rows.map((x) => ({ ...x, at: new Date(x.at).toISOString() })),
-        relatedAccounts: [],
+        relatedAccounts: await relatedAccounts(db, r.player_id),
       },
     });
   }

@@ -1,4 +1,4 @@
-/** Table types of fair play (migration 0018). Use `fairplayDb(db)` (kysely's withTables). */
+/** Table types of fair play (migrations 0018, 0021). Use `fairplayDb(db)` (kysely's withTables). */
 import type { ColumnType, Kysely, Selectable } from 'kysely';
 import type { Database } from '../schema.js';
 
@@ -63,7 +63,23 @@ export interface RatingRefundsTable {
   at: Timestamp;
 }
 
+/** Migration 0021: a keyed hash of each client address an account was seen from. */
+export interface AccountAddressesTable {
+  player_id: string;
+  /** HMAC-SHA256 of the address's key (an IPv6 client's /64), base64url: never the address */
+  address_hash: string;
+  first_seen: Timestamp;
+  last_seen: Timestamp;
+}
+
+export interface FairplayAddressKeyTable {
+  id: ColumnType<boolean, boolean | undefined, never>;
+  key: string;
+}
+
 export type FairplayTables = {
+  account_addresses: AccountAddressesTable;
+  fairplay_address_key: FairplayAddressKeyTable;
   fairplay_assessments: FairplayAssessmentsTable;
   fairplay_accounts: FairplayAccountsTable;
   engine_marks: EngineMarksTable;

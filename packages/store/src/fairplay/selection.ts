@@ -3,8 +3,9 @@
  * accounts whose rating rose unusually fast, and the winners of the boosting pattern (many
  * rated games against one opponent, nearly all won). Their rated games of the last days that
  * have no assessment yet are the screening's work. Bot accounts are never screened (they play
- * with engines by declaration); the people they play are. Tournament leaders are an extension
- * point: `extraPlayers` takes them when tournaments exist.
+ * with engines by declaration); the people they play are. Tournament leaders are screened as
+ * lila's irwin asks for them: the top places of running tournaments, and of those finished in
+ * the window (a tournament shorter than a sweep's interval would otherwise go unseen).
  */
 import { RATING_CATEGORIES } from '@shogi/ratings';
 import { sql } from 'kysely';
@@ -23,6 +24,10 @@ export interface SelectionRules {
   readonly boostShare: number;
   /** the games looked at, and reports counted, this many days back */
   readonly windowDays: number;
+  /** a rated tournament's top places: the first `1 + players × share` (lila irwin `nbPlayers * 2 / 100`)... */
+  readonly tournamentTopShare: number;
+  /** ...at most this many (lila irwin `take(20)`) */
+  readonly tournamentTopMax: number;
 }
 
 /** This server's choices (no lila or lishogi source): see docs/fair-play.md. */
@@ -32,9 +37,11 @@ export const DEFAULT_SELECTION: SelectionRules = {
   boostGames: 10,
   boostShare: 0.9,
   windowDays: 14,
+  tournamentTopShare: 0.02,
+  tournamentTopMax: 20,
 };
 
-export const SCREENING_REASONS = ['reported', 'leaderboard', 'fast_rise', 'boosting', 'extra'] as const;
+export const SCREENING_REASONS = ['reported', 'leaderboard', 'tournament', 'fast_rise', 'boosting', 'extra'] as const;
 export type ScreeningReason = (typeof SCREENING_REASONS)[number];
 
 /** The accounts to screen now, each with why. */
@@ -54,6 +61,7 @@ export async function screenedPlayers(
   for (const r of reported.rows) add(r.player_id, 'reported');
   for (const category of RATING_CATEGORIES)
     for (const e of await leaderboard(db, category, rules.leaderboardTop, now)) add(e.playerId, 'leaderboard');
+  for (const id of await tournamentLeaders(db, since, rules)) add(id, 'tournament');
   const risers = await sql<{ player_id: string }>`
     select player_id from rating_history where at >= ${since}
     group by player_id, category having sum(rating_after - rating_before) >= ${rules.fastRisePoints}`.execute(db);
@@ -74,6 +82,26 @@ export async function screenedPlayers(
   if (out.size === 0) return out;
   for (const bot of await botAccountsAmong(db, [...out.keys()])) out.delete(bot);
   return out;
+}
+
+/**
+ * The top places of rated tournaments running now or finished since `since`: the ranks whose
+ * 0-based index is at most `players × share`, at most `max` (lila `Env` of irwin:
+ * `zipWithIndex.filter(_._2 <= tour.nbPlayers * 2 / 100).take(20)`).
+ */
+export async function tournamentLeaders(db: Db, since: Date, rules: SelectionRules = DEFAULT_SELECTION) {
+  // ranks are counted when read, in the standings' order (tournaments/queries.ts)
+  const rows = await sql<{ player_id: string }>`
+    select r.player_id from (
+      select p.player_id, p.tournament_id, t.nb_players,
+        row_number() over (partition by p.tournament_id order by p.score desc, p.tiebreak desc, p.entered) as rank
+      from tournament_players p join tournaments t on t.id = p.tournament_id
+      where t.rated and (t.status = 'started' or (t.status = 'finished' and t.finished_at >= ${since}))
+    ) r
+    where r.rank - 1 <= floor(r.nb_players * ${rules.tournamentTopShare}::float8)
+      and r.rank <= ${rules.tournamentTopMax}
+    order by r.tournament_id, r.rank`.execute(db);
+  return [...new Set(rows.rows.map((r) => r.player_id))];
 }
 
 export interface ScreeningCandidate {

@@ -1,10 +1,23 @@
 /**
- * The tournament projections as a pure function of the folded state: the rows of `tournaments`,
- * `tournament_players` and `tournament_pairings` one state gives. The append writes the rows
- * that changed between the state before and after it; the rebuild writes all rows of each
- * tournament's fold. Both call this, so a rebuilt projection equals the live one.
+ * The tournament projections as pure functions of the folded state: the rows of `tournaments`,
+ * `tournament_players` and `tournament_pairings`. A player's row holds the ranking's keys (score,
+ * tiebreak, entered), not a rank: ranks are counted when read, so an event changes the rows of the
+ * players and games it names and no other (a join writes one player row, whatever the arena's
+ * size). The append writes the rows its events touch (`touchedRows`); the rebuild writes all rows
+ * of each tournament's fold (`tournamentRowsOf`). Both take each row from the same functions, so a
+ * rebuilt projection equals the live one.
  */
-import { finishesAt, sheetScoresString, standingsOf, type TournamentState } from '@shogi/tournament';
+import {
+  finishesAt,
+  type PairingEntry,
+  type PlayerEntry,
+  sheetScoresString,
+  standingsOf,
+  type TournamentEvent,
+  type TournamentState,
+  tiebreakOf,
+  unrankedStandingOf,
+} from '@shogi/tournament';
 import type { Insertable } from 'kysely';
 import type { TournamentPairingsTable, TournamentPlayersTable, TournamentsTable } from '../schema.js';
 
@@ -18,13 +31,13 @@ export interface TournamentRows {
   readonly pairings: readonly TournamentPairingRow[];
 }
 
-/** The rows of a created tournament's state; null before its creation. */
-export function tournamentRowsOf(state: TournamentState): TournamentRows | null {
+/** The `tournaments` row of a created tournament's state; null before its creation. */
+export function tournamentRowOf(state: TournamentState): TournamentRow | null {
   const terms = state.terms;
   if (terms === null || state.createdBy === null || state.status === 'none') return null;
-  const standings = standingsOf(state);
-  const winner = state.status === 'finished' ? standings[0] : undefined;
-  const tournament: TournamentRow = {
+  // the winner is read off the standings once, at the end (the only time it is set)
+  const winner = state.status === 'finished' ? standingsOf(state)[0] : undefined;
+  return {
     id: state.tournamentId,
     name: terms.name,
     format: terms.format,
@@ -42,53 +55,121 @@ export function tournamentRowsOf(state: TournamentState): TournamentRows | null 
     terms: JSON.stringify(terms),
     last_seq: state.version,
   };
-  const players = standings.map(
-    (s): TournamentPlayerRow => ({
-      tournament_id: state.tournamentId,
-      player_id: s.player.id,
-      name: s.player.name,
-      bot: s.player.bot,
-      rating: s.player.rating,
-      paused: s.player.paused,
-      rank: s.rank,
-      score: s.score,
-      performance: s.performance,
-      fire: s.sheet.fire,
-      sheet: sheetScoresString(s.sheet),
-      wins: s.wins,
-      draws: s.draws,
-      losses: s.losses,
-    }),
-  );
-  const pairings = [...state.pairings.values()].map(
-    (p): TournamentPairingRow => ({
-      game_id: p.gameId,
-      tournament_id: state.tournamentId,
-      round: p.round ?? null,
-      sente_id: p.sente,
-      gote_id: p.gote,
-      status: p.result === undefined ? 'playing' : 'finished',
-      winner: p.result?.winner ?? null,
-      plies: p.result?.plies ?? null,
-      berserk_sente: p.berserk.sente,
-      berserk_gote: p.berserk.gote,
-      forfeit: p.result?.forfeit ?? false,
-      paired_at: p.pairedAt,
-      finished_at: p.result?.at ?? null,
-    }),
-  );
-  return { tournament, players, pairings };
 }
 
-/** The rows of `after` that differ from `before`'s (by value), and the players no longer in it. */
-export function changedRows(before: TournamentRows | null, after: TournamentRows) {
-  const key = (r: object) => JSON.stringify(r);
-  const oldPlayers = new Map((before?.players ?? []).map((r) => [r.player_id, key(r)]));
-  const oldPairings = new Map((before?.pairings ?? []).map((r) => [r.game_id, key(r)]));
-  const present = new Set(after.players.map((r) => r.player_id));
+/** A player's standings row: their results and the ranking's keys (O(their games)). */
+export function playerRowOf(state: TournamentState, player: PlayerEntry): TournamentPlayerRow {
+  const s = unrankedStandingOf(state, player);
   return {
-    players: after.players.filter((r) => oldPlayers.get(r.player_id) !== key(r)),
-    pairings: after.pairings.filter((r) => oldPairings.get(r.game_id) !== key(r)),
-    removedPlayers: [...oldPlayers.keys()].filter((id) => !present.has(id)),
+    tournament_id: state.tournamentId,
+    player_id: player.id,
+    name: player.name,
+    bot: player.bot,
+    rating: player.rating,
+    paused: player.paused,
+    score: s.score,
+    tiebreak: tiebreakOf(s),
+    entered: player.entered,
+    performance: s.performance,
+    fire: s.sheet.fire,
+    sheet: sheetScoresString(s.sheet),
+    wins: s.wins,
+    draws: s.draws,
+    losses: s.losses,
   };
+}
+
+export const pairingRowOf = (state: TournamentState, p: PairingEntry): TournamentPairingRow => ({
+  game_id: p.gameId,
+  tournament_id: state.tournamentId,
+  round: p.round ?? null,
+  sente_id: p.sente,
+  gote_id: p.gote,
+  status: p.result === undefined ? 'playing' : 'finished',
+  winner: p.result?.winner ?? null,
+  plies: p.result?.plies ?? null,
+  berserk_sente: p.berserk.sente,
+  berserk_gote: p.berserk.gote,
+  forfeit: p.result?.forfeit ?? false,
+  paired_at: p.pairedAt,
+  finished_at: p.result?.at ?? null,
+});
+
+/** Every row of a created tournament's state; null before its creation (the rebuild). */
+export function tournamentRowsOf(state: TournamentState): TournamentRows | null {
+  const tournament = tournamentRowOf(state);
+  if (tournament === null) return null;
+  return {
+    tournament,
+    // an ejected player is in no standings (fair-play.md#tournaments)
+    players: [...state.players.values()].filter((p) => p.ejected !== true).map((p) => playerRowOf(state, p)),
+    pairings: [...state.pairings.values()].map((p) => pairingRowOf(state, p)),
+  };
+}
+
+export interface TouchedRows extends TournamentRows {
+  /** Players the events took out of the tournament (a withdrawal before the start, an ejection). */
+  readonly removedPlayers: readonly string[];
+}
+
+/**
+ * The rows `events` change, taken from the state after them: the tournament's, and those of the
+ * players and games the events name. A player's row depends on their own games alone (their
+ * opponents' ratings are fixed once a game is counted), so no other row can change.
+ */
+export function touchedRows(after: TournamentState, events: readonly TournamentEvent[]): TouchedRows | null {
+  const tournament = tournamentRowOf(after);
+  if (tournament === null) return null;
+  const playerIds = new Set<string>();
+  const gameIds = new Set<string>();
+  for (const e of events)
+    switch (e.type) {
+      case 'PlayerJoined':
+        playerIds.add(e.data.player.id);
+        break;
+      case 'PlayerWithdrew':
+      case 'PlayerPaused':
+        playerIds.add(e.data.playerId);
+        break;
+      case 'PlayersPaired':
+        for (const p of e.data.pairings) gameIds.add(p.gameId);
+        break;
+      case 'PlayerBerserked':
+        gameIds.add(e.data.gameId);
+        break;
+      case 'SwissImported':
+        for (const p of e.data.players) playerIds.add(p.id);
+        break;
+      case 'PlayerEjected': {
+        // their lost games rewrite their opponents' sheets too
+        playerIds.add(e.data.playerId);
+        for (const gameId of after.players.get(e.data.playerId)?.gameIds ?? []) {
+          gameIds.add(gameId);
+          const p = after.pairings.get(gameId);
+          if (p !== undefined) for (const id of [p.sente, p.gote]) playerIds.add(id);
+        }
+        break;
+      }
+      case 'GameScored': {
+        gameIds.add(e.data.gameId);
+        const p = after.pairings.get(e.data.gameId);
+        if (p !== undefined) for (const id of [p.sente, p.gote]) playerIds.add(id);
+        break;
+      }
+      default:
+        break;
+    }
+  const players: TournamentPlayerRow[] = [];
+  const removedPlayers: string[] = [];
+  for (const id of playerIds) {
+    const p = after.players.get(id);
+    if (p === undefined || p.ejected === true) removedPlayers.push(id);
+    else players.push(playerRowOf(after, p));
+  }
+  const pairings: TournamentPairingRow[] = [];
+  for (const id of gameIds) {
+    const p = after.pairings.get(id);
+    if (p !== undefined) pairings.push(pairingRowOf(after, p));
+  }
+  return { tournament, players, pairings, removedPlayers };
 }

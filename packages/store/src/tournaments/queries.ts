@@ -22,16 +22,36 @@ export async function activeTournamentIds(db: Executor): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-/** Standings by rank, `offset` rows in, at most `limit`. */
-export const standingRows = (db: Executor, id: string, offset: number, limit: number) =>
-  db
+/**
+ * Standings by rank, `offset` rows in, at most `limit`, each with its rank: the rows hold the
+ * ranking's keys (migration 0019), so the rank is the row's place in their order, read off the
+ * index `tournament_players_standing_idx`.
+ */
+export async function standingRows(db: Executor, id: string, offset: number, limit: number) {
+  const rows = await db
     .selectFrom('tournament_players')
     .selectAll()
     .where('tournament_id', '=', id)
-    .orderBy('rank')
+    .orderBy('score', 'desc')
+    .orderBy('tiebreak', 'desc')
+    .orderBy('entered')
     .offset(offset)
     .limit(limit)
     .execute();
+  return rows.map((r, i) => ({ ...r, rank: offset + i + 1 }));
+}
+
+/** A player's rank in the standings (those ahead of them, plus one); null when not in it. */
+export async function standingRank(db: Executor, id: string, playerId: string): Promise<number | null> {
+  const { rows } = await sql<{ rank: string }>`
+    select 1 + (
+      select count(*) from tournament_players o
+      where o.tournament_id = me.tournament_id
+        and (o.score, o.tiebreak, -o.entered) > (me.score, me.tiebreak, -me.entered)
+    ) as rank
+    from tournament_players me where me.tournament_id = ${id} and me.player_id = ${playerId}`.execute(db);
+  return rows[0] === undefined ? null : Number(rows[0].rank);
+}
 
 /** A tournament's games with their players' names and endings, in the order paired. */
 export const tournamentGameRows = (db: Executor, id: string) =>
@@ -127,4 +147,48 @@ export async function ratingIn(db: Executor, playerId: string, category: string)
     .where('category', '=', category)
     .executeTakeFirst();
   return { rating: row?.rating ?? 1500, games: row?.games ?? 0 };
+}
+
+/**
+ * The players a Swiss's imported TRF names, by lower-cased name: an account's username first,
+ * else a player's name only one player has; `ambiguous` where several share it, absent where
+ * none has it. Two queries whatever the number of names.
+ */
+export async function playersNamedIn(
+  db: Executor,
+  names: readonly string[],
+): Promise<Map<string, { id: string; name: string } | 'ambiguous'>> {
+  const found = new Map<string, { id: string; name: string } | 'ambiguous'>();
+  if (names.length === 0) return found;
+  const lower = [...new Set(names.map((n) => n.toLowerCase()))];
+  const accounts = await db
+    .selectFrom('accounts')
+    .innerJoin('players', 'players.id', 'accounts.player_id')
+    .select(['players.id', 'players.name', 'accounts.username'])
+    .where(sql<string>`lower(accounts.username)`, 'in', lower)
+    .execute();
+  for (const a of accounts) found.set(a.username.toLowerCase(), { id: a.id, name: a.name });
+  const rest = [...new Set(names.filter((n) => !found.has(n.toLowerCase())))];
+  if (rest.length === 0) return found;
+  const players = await db.selectFrom('players').select(['id', 'name']).where('name', 'in', rest).execute();
+  for (const p of players) {
+    const key = p.name.toLowerCase();
+    found.set(key, found.has(key) ? 'ambiguous' : { id: p.id, name: p.name });
+  }
+  return found;
+}
+
+/**
+ * The tournaments an engine-marked player is taken out of: those not finished, and those
+ * finished since `since` (issue 47: the last 14 days' results), where the player still stands.
+ */
+export async function tournamentsToEjectFrom(db: Executor, playerId: string, since: Date): Promise<string[]> {
+  const rows = await db
+    .selectFrom('tournament_players as p')
+    .innerJoin('tournaments as t', 't.id', 'p.tournament_id')
+    .select('t.id')
+    .where('p.player_id', '=', playerId)
+    .where((eb) => eb.or([eb('t.status', 'in', ['created', 'started']), eb('t.finished_at', '>=', since)]))
+    .execute();
+  return rows.map((r) => r.id);
 }

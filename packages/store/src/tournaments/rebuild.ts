@@ -16,7 +16,7 @@ export async function rebuildTournaments(db: Executor): Promise<number> {
     for (const { tournament_id } of ids) {
       const events = await readTournamentStream(tx, tournament_id);
       const rows = tournamentRowsOf(foldTournament(events as readonly TournamentEvent[], initialTournamentState()));
-      if (rows !== null) await writeTournamentRows(tx, null, rows);
+      if (rows !== null) await writeTournamentRows(tx, { ...rows, removedPlayers: [] });
     }
     return ids.length;
   });

@@ -13,7 +13,7 @@ import {
 } from '@shogi/tournament';
 import { sql } from 'kysely';
 import { type Executor, UNIQUE_VIOLATION } from '../event-rows.js';
-import { changedRows, type TournamentRows, tournamentRowsOf } from './projection.js';
+import { type TouchedRows, touchedRows } from './projection.js';
 
 interface TournamentEventRow {
   tournament_id: string;
@@ -37,15 +37,14 @@ function toRecorded(row: TournamentEventRow): RecordedTournamentEvent {
   } as RecordedTournamentEvent;
 }
 
-/** Writes the projection rows that go from `before` to `after`. */
-export async function writeTournamentRows(db: Executor, before: TournamentRows | null, after: TournamentRows) {
-  const { tournament } = after;
+/** Writes the given projection rows (upserts) and deletes the removed players' rows. */
+export async function writeTournamentRows(db: Executor, rows: TouchedRows) {
+  const { tournament, players, pairings, removedPlayers } = rows;
   await db
     .insertInto('tournaments')
     .values(tournament)
     .onConflict((oc) => oc.column('id').doUpdateSet(tournament))
     .execute();
-  const { players, pairings, removedPlayers } = changedRows(before, after);
   if (removedPlayers.length > 0)
     await db
       .deleteFrom('tournament_players')
@@ -63,8 +62,9 @@ export async function writeTournamentRows(db: Executor, before: TournamentRows |
           bot: eb.ref('excluded.bot'),
           rating: eb.ref('excluded.rating'),
           paused: eb.ref('excluded.paused'),
-          rank: eb.ref('excluded.rank'),
           score: eb.ref('excluded.score'),
+          tiebreak: eb.ref('excluded.tiebreak'),
+          entered: eb.ref('excluded.entered'),
           performance: eb.ref('excluded.performance'),
           fire: eb.ref('excluded.fire'),
           sheet: eb.ref('excluded.sheet'),
@@ -125,8 +125,8 @@ export async function appendTournamentEvents(
         )
         .returning(['tournament_id', 'seq', 'type', 'payload', 'recorded_at', 'global_position'])
         .execute();
-      const after = tournamentRowsOf(foldTournament(events, before));
-      if (after !== null) await writeTournamentRows(tx, tournamentRowsOf(before), after);
+      const touched = touchedRows(foldTournament(events, before), events);
+      if (touched !== null) await writeTournamentRows(tx, touched);
       return rows.map(toRecorded);
     });
   } catch (e) {
