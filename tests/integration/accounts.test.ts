@@ -68,6 +68,7 @@ function configFor(overrides: Partial<GatewayConfig> = {}): GatewayConfig {
       positionAnalysis: NO_LIMIT,
       positionAnalysisPerIp: NO_LIMIT,
       reports: NO_LIMIT,
+      explorer: NO_LIMIT,
     },
     ...overrides,
   };
@@ -615,6 +616,7 @@ describe('rate limits', () => {
           positionAnalysis: NO_LIMIT,
           positionAnalysisPerIp: NO_LIMIT,
           reports: NO_LIMIT,
+          explorer: NO_LIMIT,
         },
       }),
       createLogger({ level: 'trace' }, sink),

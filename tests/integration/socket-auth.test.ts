@@ -47,6 +47,7 @@ beforeAll(async () => {
         positionAnalysis: NO_LIMIT,
         positionAnalysisPerIp: NO_LIMIT,
         reports: NO_LIMIT,
+        explorer: NO_LIMIT,
       },
     },
   });

@@ -118,6 +118,7 @@ beforeAll(async () => {
       positionAnalysis: NO_LIMIT,
       positionAnalysisPerIp: NO_LIMIT,
       reports: NO_LIMIT,
+      explorer: NO_LIMIT,
     },
   });
   await createPlayer(stack.db, { id: randomUUID(), name: 'before', tokenHash: sha256(before.guest) });

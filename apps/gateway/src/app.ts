@@ -45,6 +45,7 @@ import analysis from './routes/analysis.js';
 import analysisPosition from './routes/analysis-position.js';
 import bots from './routes/bots.js';
 import chatRoute from './routes/chat.js';
+import explorerRoutes from './routes/explorer.js';
 import fairplay from './routes/fairplay.js';
 import gameRoutes from './routes/games.js';
 import health from './routes/health.js';
@@ -178,6 +179,7 @@ export async function app(fastify: FastifyInstance, { config, extras = {} }: App
   await fastify.register(live);
   await fastify.register(lobbyRoutes);
   await fastify.register(stats);
+  await fastify.register(explorerRoutes);
   await fastify.register(records);
   await fastify.register(importRoute);
   await fastify.register(playerProfile);

@@ -165,6 +165,8 @@ export interface RateLimits {
   readonly imports: RateLimit;
   /** bulk exports of the whole database (GET /api/games/export), per client IP: each streams every game of a period */
   readonly exports: RateLimit;
+  /** opening explorer queries (GET /api/explorer/*), per client IP */
+  readonly explorer: RateLimit;
   /** fair-play reports (POST /api/report), per account: a report flood is refused */
   readonly reports: RateLimit;
 }
@@ -266,6 +268,11 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       exports: {
         max: int(env, 'RATE_LIMIT_EXPORTS_MAX', 30),
         windowMs: int(env, 'RATE_LIMIT_EXPORTS_WINDOW_MS', 3_600_000),
+      },
+      // a player stepping through openings and a board clicking along, not a crawler (lichess limits its explorer per address too)
+      explorer: {
+        max: int(env, 'RATE_LIMIT_EXPLORER_MAX', 300),
+        windowMs: int(env, 'RATE_LIMIT_EXPLORER_WINDOW_MS', 60_000),
       },
       // a few reports after a bad day, not a campaign against an account
       reports: {

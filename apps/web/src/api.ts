@@ -8,6 +8,7 @@ import type {
   BotList,
   CreatePlayerResponse,
   ErrorBody,
+  ExplorerResponse,
   GameView,
   LiveResponse,
   SocketTicketResponse,
@@ -46,6 +47,8 @@ export const api = {
   createPlayer: (name: string) => request<CreatePlayerResponse>('POST', '/api/players', { name }),
   game: (id: string) => request<GameView>('GET', `/api/games/${encodeURIComponent(id)}`),
   live: () => request<LiveResponse>('GET', '/api/live'),
+  /** `games?…` or `masters?…` (docs/explorer.md) */
+  explorer: (query: string) => request<ExplorerResponse>('GET', `/api/explorer/${query}`),
   bots: () => request<BotList>('GET', '/api/bots'),
   botGame: (botId: string, token: string, body: BotGameBody) =>
     request<GameView>('POST', `/api/bots/${encodeURIComponent(botId)}/games`, body, token),

@@ -24,6 +24,15 @@ export {
   summarize,
 } from './query.js';
 export {
+  type ExplorerQueryText,
+  type ExplorerRequest,
+  LIMITS,
+  notationOf,
+  type Parsed,
+  parseExplorerRequest,
+  type Refusal,
+} from './request.js';
+export {
   bandIndex,
   isSpeed,
   MONTH_ZERO_YEAR,

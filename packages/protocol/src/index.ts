@@ -3,6 +3,7 @@ export * from './analysis.js';
 export * from './bots.js';
 export * from './chat.js';
 export * from './errors.js';
+export * from './explorer.js';
 export * from './fairplay.js';
 export * from './http.js';
 export * from './lobby.js';

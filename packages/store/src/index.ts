@@ -25,6 +25,7 @@ export { type BotUpgrade, botAccountsAmong, isBotAccount, upgradeToBot } from '.
 export { type CreateDbOptions, createDb, poolOf } from './db.js';
 export { READ_ALL_LOCK_KEY, toRecorded } from './event-rows.js';
 export { createPgEventStore, type PgEventStoreOptions } from './event-store.js';
+export * from './explorer/index.js';
 export * from './fairplay/index.js';
 export {
   compareGamesWithLog,

@@ -22,6 +22,7 @@ import * as m0016 from './migrations/0016_takeback_preference.js';
 import * as m0017 from './migrations/0017_tournaments.js';
 import * as m0018 from './migrations/0018_fair_play.js';
 import * as m0019 from './migrations/0019_tournament_standings_keys.js';
+import * as m0020 from './migrations/0020_explorer.js';
 import * as m0021 from './migrations/0021_account_addresses.js';
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0017_tournaments': m0017,
   '0018_fair_play': m0018,
   '0019_tournament_standings_keys': m0019,
+  '0020_explorer': m0020,
   '0021_account_addresses': m0021,
   '0009_ratings': m0009,
   '0008_accounts': m0008,

@@ -1,7 +1,7 @@
 /**
  * Request rate limits (@fastify/rate-limit) counted in Redis, so a limit holds across
  * every gateway. Nothing is limited globally: a route opts in with `config: app.limits.X`
- * (`X`: auth, guests, botGamesPerIp, lobbyPerIp and exports per client IP, an IPv6 client by its /64;
+ * (`X`: auth, guests, botGamesPerIp, lobbyPerIp, exports and explorer per client IP, an IPv6 client by its /64;
  * lobby, botGames, analysis, positionAnalysis, chat and imports per account, never per token,
  * as an account may hold many; moves per token; each per IP without a principal), or counts
  * with `consumeLimit` where a second key applies. A route limited by `lobby` is counted by
@@ -91,6 +91,7 @@ export default fp<{ config: GatewayConfig }>(
       chat: byAccount,
       imports: byAccount,
       exports: byIp,
+      explorer: byIp,
       reports: byAccount,
     };
     const names = Object.keys(keys) as (keyof RateLimits)[];

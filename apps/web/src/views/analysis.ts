@@ -19,6 +19,7 @@ import { failureSentence } from '../words/errors.js';
 import { type EngineFollower, followEngine } from './analysis/engine.js';
 import { JUDGMENT_MARKS, judgmentCounts, scoreText } from './analysis/eval.js';
 import { evalGraph } from './analysis/eval-graph.js';
+import { type ExplorerPanel, explorerPanel } from './analysis/explorer-panel.js';
 import { liveToggle } from './analysis/live-toggle.js';
 import { type MoveTree, MoveTree as Tree, type TreeNode } from './analysis/tree.js';
 import { boardElement, handElement } from './board.js';
@@ -97,6 +98,7 @@ interface Parts {
   readonly live: ReturnType<typeof liveToggle>;
   readonly moves: HTMLElement;
   readonly sfen: HTMLInputElement;
+  readonly explorer: ExplorerPanel;
 }
 
 function mount(root: HTMLElement, state: AnalysisState): () => void {
@@ -150,6 +152,11 @@ function mount(root: HTMLElement, state: AnalysisState): () => void {
       queueMicrotask(render);
     }),
     moves: h('div', { class: 'tree-moves', 'aria-label': 'Moves and branches' }),
+    // a move clicked in the explorer is played on the board, as if moved there
+    explorer: explorerPanel((usi) => {
+      const m = parseUsi(usi);
+      if (m >= 0) play(m);
+    }),
     sfen: h('input', {
       id: 'analysis-sfen',
       readonly: true,
@@ -190,6 +197,7 @@ function mount(root: HTMLElement, state: AnalysisState): () => void {
         h('h2', {}, 'Moves'),
         parts.moves,
         h('p', { class: 'sfen-line' }, parts.sfen, copy),
+        parts.explorer.element,
         game
           ? h(
               'p',
@@ -309,6 +317,7 @@ function mount(root: HTMLElement, state: AnalysisState): () => void {
     renderMoves(parts.moves, tree, state.node, analysed, go);
     renderEngine(parts.engine, state, engine, board, go);
     parts.live.show(tree.initialSfen, movesTo(state.node), board.sideToMove);
+    parts.explorer.show(tree.initialSfen, movesTo(state.node));
   }
 
   const onKey = historyKeys(step);

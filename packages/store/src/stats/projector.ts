@@ -7,6 +7,8 @@
  */
 import { type GameCreated, type GameEnded, upcastEventData } from '@shogi/game';
 import { sql, type Transaction } from 'kysely';
+import { DERIVED_EXPLORER_TABLES } from '../explorer/schema.js';
+import { compactAll, EXPLORER_PLIES, type ExplorerMode, writeExplorer } from '../explorer/write.js';
 import { type RatedOutcome, rateFinished, writeRatingCounters } from '../ratings/project.js';
 import { DERIVED_RATING_TABLES, type RatingTables } from '../ratings/schema.js';
 import { readAllHorizon } from '../read.js';
@@ -77,14 +79,17 @@ interface LeanRow {
   payload: unknown;
 }
 
+/** The moves read of each game: the explorer's plies (the statistics' opening is the first of them). */
+const READ_PLIES = Math.max(OPENING_PLIES, EXPLORER_PLIES);
+
 // a takeback within the opening takes its moves out of it (the moves after it replace them)
 const LEAN_FILTER = sql`(type in ('GameCreated', 'GameEnded', 'RatingRefunded')
-  or (type in ('MoveAccepted', 'TakebackAccepted') and (payload->>'ply')::int <= ${OPENING_PLIES}))`;
+  or (type in ('MoveAccepted', 'TakebackAccepted') and (payload->>'ply')::int <= ${READ_PLIES}))`;
 
 // the last MoveAccepted before GameEnded is a short backward walk of the primary key
 const LEAN_COLUMNS = sql`global_position, game_id, type,
   case when type = 'MoveAccepted' then payload->>'usi' end as usi,
-  case when type = 'MoveAccepted' then payload->>'sfen' end as sfen,
+  case when type = 'MoveAccepted' and (payload->>'ply')::int <= ${OPENING_PLIES} then payload->>'sfen' end as sfen,
   case when type in ('MoveAccepted', 'TakebackAccepted') then (payload->>'ply')::int end as ply,
   case when type = 'GameEnded' then coalesce((select (m.payload->>'ply')::int from game_events m
     where m.game_id = e.game_id and m.seq < e.seq and m.type in ('MoveAccepted', 'TakebackAccepted')
@@ -125,13 +130,13 @@ async function readLean(db: Db, after: number, span: number): Promise<LeanRange>
 }
 
 /** Applies the events of the next `span` global positions (fewer at the horizon). */
-export async function projectBatch(db: Db, span = 20_000): Promise<BatchResult> {
+export async function projectBatch(db: Db, span = 20_000, explorer: ExplorerMode = 'live'): Promise<BatchResult> {
   const before = await readCheckpoint(db);
-  return applyRange(db, before, await readLean(db, before, span));
+  return applyRange(db, before, await readLean(db, before, span), explorer);
 }
 
 /** Writes a range read from the checkpoint `before`, unless another projector moved it meanwhile. */
-async function applyRange(db: Db, before: number, range: LeanRange): Promise<BatchResult> {
+async function applyRange(db: Db, before: number, range: LeanRange, explorer: ExplorerMode): Promise<BatchResult> {
   const { events, through } = range;
   if (through <= before) return { events: 0, games: 0, position: before, caughtUp: true };
   return statsDb(db)
@@ -150,7 +155,7 @@ async function applyRange(db: Db, before: number, range: LeanRange): Promise<Bat
         .executeTakeFirstOrThrow();
       if (Number(row.position) !== before)
         return { events: 0, games: 0, position: Number(row.position), caughtUp: false, lost: true as const };
-      const games = await applyInLogOrder(trx, events);
+      const games = await applyInLogOrder(trx, events, explorer);
       await trx
         .updateTable('projection_checkpoints')
         .set({ position: through, updated_at: sql<Date>`now()` })
@@ -164,13 +169,13 @@ async function applyRange(db: Db, before: number, range: LeanRange): Promise<Bat
  * The games the batch ends, rated in log order, and fair play's rating refunds where the log
  * has them: the games before a refund are rated before it is applied, those after it after.
  */
-async function applyInLogOrder(trx: Trx, events: readonly LeanEvent[]): Promise<number> {
+async function applyInLogOrder(trx: Trx, events: readonly LeanEvent[], explorer: ExplorerMode): Promise<number> {
   let games = 0;
   let ended: LeanEvent[] = [];
   const flush = async () => {
     if (ended.length === 0) return;
     const found = await finishedRows(trx, ended, events);
-    games += await writeFinished(trx, found.rows, found.positions);
+    games += await writeFinished(trx, found, explorer);
     ended = [];
   };
   for (const e of events) {
@@ -200,16 +205,20 @@ async function applyRefund(trx: RatingsTrx, e: LeanEvent): Promise<void> {
     where player_id = ${d.victimId} and category = ${d.category}`.execute(trx);
 }
 
+interface FoundRows {
+  readonly rows: FinishedRow[];
+  /** the SFEN after each opening move (the opening counters') */
+  readonly positions: Map<string, string[]>;
+  /** the moves of each game up to the explorer's plies */
+  readonly moves: Map<string, string[]>;
+}
+
 /**
  * The rows of the games these events end. A game whose GameCreated is in the batch has all
  * its events in it (the batch is a contiguous range of global positions); the others' are
  * read in one query.
  */
-async function finishedRows(
-  trx: Trx,
-  ended: readonly LeanEvent[],
-  batch: readonly LeanEvent[],
-): Promise<{ rows: FinishedRow[]; positions: Map<string, string[]> }> {
+async function finishedRows(trx: Trx, ended: readonly LeanEvent[], batch: readonly LeanEvent[]): Promise<FoundRows> {
   const endedIds = new Set(ended.map((e) => e.gameId));
   const inBatch = new Set(batch.filter((e) => e.type === 'GameCreated' && endedIds.has(e.gameId)).map((e) => e.gameId));
   const ids = [...endedIds].filter((id) => !inBatch.has(id));
@@ -235,13 +244,14 @@ async function finishedRows(
       byGame.set(e.gameId, g);
     }
     if (e.type === 'GameCreated') g.created = e.data as GameCreated['data'];
-    else if (e.type === 'MoveAccepted' && e.usi !== null && e.sfen !== null) {
+    else if (e.type === 'MoveAccepted' && e.usi !== null) {
       // after a takeback a ply is played again: the move now played replaces the one taken back
       const before = e.ply === null ? g.moves.length : e.ply - 1;
-      g.moves.length = before;
-      g.sfens.length = before;
+      g.moves.length = Math.min(g.moves.length, before);
+      g.sfens.length = Math.min(g.sfens.length, before);
       g.moves.push(e.usi);
-      g.sfens.push(e.sfen);
+      // the SFENs of the opening only (the opening counters'), read for its plies alone
+      if (e.sfen !== null && g.sfens.length === before) g.sfens.push(e.sfen);
     } else if (e.type === 'TakebackAccepted' && e.ply !== null) {
       g.moves.length = Math.min(g.moves.length, e.ply);
       g.sfens.length = Math.min(g.sfens.length, e.ply);
@@ -251,6 +261,7 @@ async function finishedRows(
   for (const e of batch) if (inBatch.has(e.gameId)) collect(e);
   const rows: FinishedRow[] = [];
   const positions = new Map<string, string[]>();
+  const moves = new Map<string, string[]>();
   for (const end of ended) {
     const g = byGame.get(end.gameId);
     if (g?.created === undefined) throw new Error(`game ${end.gameId} ended without a GameCreated`);
@@ -265,8 +276,9 @@ async function finishedRows(
     };
     rows.push(finishedRow(input));
     positions.set(end.gameId, g.sfens);
+    moves.set(end.gameId, g.moves);
   }
-  return { rows, positions };
+  return { rows, positions, moves };
 }
 
 /**
@@ -274,12 +286,8 @@ async function finishedRows(
  * ratings before/after), inserts the rows (a game already there is skipped) and counts the
  * ones inserted.
  */
-async function writeFinished(
-  trx: Trx,
-  unrated: readonly FinishedRow[],
-  positions: ReadonlyMap<string, readonly string[]>,
-): Promise<number> {
-  const { rows, rated } = await rateFinished(trx as unknown as RatingsTrx, unrated);
+async function writeFinished(trx: Trx, found: FoundRows, explorer: ExplorerMode): Promise<number> {
+  const { rows, rated } = await rateFinished(trx as unknown as RatingsTrx, found.rows);
   let inserted: FinishedRow[] = [];
   for (let i = 0; i < rows.length; i += 1000) {
     const chunk = rows.slice(i, i + 1000);
@@ -292,7 +300,8 @@ async function writeFinished(
     const fresh = new Set(ids.map((r) => r.game_id));
     inserted = inserted.concat(chunk.filter((r) => fresh.has(r.game_id)));
   }
-  await writeCounters(trx, inserted, positions);
+  await writeCounters(trx, inserted, found.positions);
+  await writeExplorer(trx, inserted, found.moves, explorer);
   const written = new Set(inserted.map((r) => r.game_id));
   await writeRatingCounters(
     trx as unknown as RatingsTrx,
@@ -307,7 +316,7 @@ async function writeFinished(
  * PostgreSQL; a range read ahead of a checkpoint that another projector then moved is
  * read again.
  */
-export async function catchUp(db: Db, span = 20_000): Promise<number> {
+export async function catchUp(db: Db, span = 20_000, explorer: ExplorerMode = 'live'): Promise<number> {
   let games = 0;
   let ahead: Promise<LeanRange> | null = null;
   for (;;) {
@@ -317,7 +326,7 @@ export async function catchUp(db: Db, span = 20_000): Promise<number> {
     const range: LeanRange = early !== null && early.after === before ? early : await readLean(db, before, span);
     ahead = range.through > before ? readLean(db, range.through, span) : null;
     ahead?.catch(() => {}); // not unhandled while the range is written; awaited above
-    const r = await applyRange(db, before, range);
+    const r = await applyRange(db, before, range, explorer);
     games += r.games;
     if (r.caughtUp) return games;
   }
@@ -328,7 +337,11 @@ export async function catchUp(db: Db, span = 20_000): Promise<number> {
  * transaction then batches (a live projector running meanwhile is safe: batches check the
  * checkpoint). Returns the finished games written.
  */
-export async function rebuildStats(db: Db, span = 3_200_000): Promise<number> {
+export async function rebuildStats(
+  db: Db,
+  span = 3_200_000,
+  explorer: Exclude<ExplorerMode, 'live'> = 'deferred',
+): Promise<number> {
   await statsDb(db)
     .transaction()
     .execute(async (trx) => {
@@ -338,9 +351,14 @@ export async function rebuildStats(db: Db, span = 3_200_000): Promise<number> {
         .onConflict((oc) => oc.column('name').doUpdateSet({ position: 0 }))
         .execute();
       await sql`select 1 from projection_checkpoints where name = ${STATS_PROJECTION} for update`.execute(trx);
-      await sql.raw(`truncate ${[...DERIVED_STATS_TABLES, ...DERIVED_RATING_TABLES].join(', ')}`).execute(trx);
+      await sql
+        .raw(`truncate ${[...DERIVED_STATS_TABLES, ...DERIVED_RATING_TABLES, ...DERIVED_EXPLORER_TABLES].join(', ')}`)
+        .execute(trx);
     });
-  return catchUp(db, span);
+  // the explorer's runs are merged once at the end, not bucket by bucket as batches add them
+  const games = await catchUp(db, span, explorer);
+  if (explorer === 'deferred') await compactAll(db);
+  return games;
 }
 
 export interface ProjectorLogger {

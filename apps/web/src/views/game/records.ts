@@ -61,12 +61,14 @@ export function recordsPanel(gameId: string): RecordsPanel {
     'Copy SFEN',
   );
   const analysis = h('a', { class: 'analysis-link button', href: `/analysis/${id}` }, 'Analysis board');
+  // the position shown, on a free analysis board with the opening explorer beside it
+  const explorer = h('a', { class: 'explorer-link button', href: '/analysis' }, 'Opening explorer');
   const element = h(
     'section',
     { class: 'records', 'aria-label': 'Record and analysis' },
     downloads,
     h('p', { class: 'sfen-line' }, field, copy, status),
-    h('p', {}, analysis),
+    h('p', {}, analysis, ' ', explorer),
   );
   return {
     element,
@@ -74,6 +76,7 @@ export function recordsPanel(gameId: string): RecordsPanel {
       if (field.value !== sfen) status.textContent = '';
       field.value = sfen;
       analysis.setAttribute('href', `/analysis/${id}${ply > 0 ? `#${ply}` : ''}`);
+      explorer.setAttribute('href', `/analysis?sfen=${encodeURIComponent(sfen.replaceAll(' ', '_'))}`);
     },
   };
 }
