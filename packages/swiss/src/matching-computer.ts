@@ -72,6 +72,9 @@ export class MatchingComputer {
   private neighbourStart: Int32Array;
   /** The neighbour lists follow the non-zero edges between unsettled vertices. */
   private neighboursStale = true;
+  /** The edges the neighbour lists hold: an edge dropped since (weight zero, or a settled end)
+   * stays listed and is skipped where the lists are read, so only a new edge asks for a rebuild. */
+  private readonly listed: Uint8Array;
   private neighbend: Int32Array;
 
   constructor(size: number) {
@@ -112,6 +115,7 @@ export class MatchingComputer {
     this.blossombestedges = new Array(2 * n).fill(null);
     for (let b = 2 * n - 1; b >= n; b--) this.unusedblossoms.push(b);
     this.allowedge = new Uint8Array(pairs);
+    this.listed = new Uint8Array(pairs);
     this.neighbourStart = new Int32Array(n + 1);
     this.neighbend = new Int32Array(0);
   }
@@ -149,7 +153,7 @@ export class MatchingComputer {
     const nonzero = weight > 0n ? 1 : 0;
     if (this.nonzero[k] !== nonzero) {
       this.nonzero[k] = nonzero;
-      this.neighboursStale = true;
+      if (nonzero && !this.listed[k]) this.neighboursStale = true;
     }
     if (weight >= this.weightLimit) this.resize(limbsFor(weight.toString(2).length + 1));
     writeBigint(this.wl, k * this.L, this.L, weight << 1n);
@@ -180,7 +184,11 @@ export class MatchingComputer {
     this.markChanged(b);
     this.fixed[a] = 1;
     this.fixed[b] = 1;
-    this.neighboursStale = true;
+  }
+
+  /** Whether the listed edge end p is still an edge of the graph (see `listed`). */
+  private live(p: number): boolean {
+    return this.nonzero[p >> 1] === 1 && this.fixed[this.endpoint[p]!] === 0;
   }
 
   /** out = the slack of edge k. */
@@ -352,10 +360,13 @@ export class MatchingComputer {
     for (let v = 0; v < n; v++) start[v + 1] = start[v]! + degree[v]!;
     const neighbend = new Int32Array(2 * count);
     const fill = start.slice(0, n);
+    const listed = this.listed;
+    listed.fill(0);
     for (let j = 1, k = 0; j < n; k += j, j++) {
       if (fixed[j]) continue;
       for (let i = 0; i < j; i++) {
         if (nonzero[k + i] && !fixed[i]) {
+          listed[k + i] = 1;
           neighbend[fill[i]!++] = 2 * (k + i) + 1;
           neighbend[fill[j]!++] = 2 * (k + i);
         }
@@ -394,6 +405,7 @@ export class MatchingComputer {
       copyInto(best, 0, this.dual, x * L, L);
       for (let q = this.neighbourStart[x]!; q < this.neighbourStart[x + 1]!; q++) {
         const p = this.neighbend[q]!;
+        if (!this.live(p)) continue;
         addInto(need, 0, this.wl, (p >> 1) * L, this.dual, this.endpoint[p]! * L, -1, L);
         if (compare(need, 0, best, 0, L) > 0) copyInto(best, 0, need, 0, L);
       }
@@ -412,6 +424,7 @@ export class MatchingComputer {
       if (this.fixed[x] || this.mate[x] !== -1 || this.dualSign(x) === 0) continue;
       for (let q = this.neighbourStart[x]!; q < this.neighbourStart[x + 1]!; q++) {
         const p = this.neighbend[q]!;
+        if (!this.live(p)) continue;
         const y = this.endpoint[p]!;
         if (this.mate[y] !== -1 || this.inblossom[y] !== y || this.slackSign(p >> 1) !== 0) continue;
         this.mate[x] = p;
@@ -574,7 +587,8 @@ export class MatchingComputer {
       if (list === null || list === undefined) {
         for (const leaf of this.blossomLeaves(child, [])) {
           for (let q = this.neighbourStart[leaf]!; q < this.neighbourStart[leaf + 1]!; q++) {
-            this.considerBestEdge(b, this.neighbend[q]! >> 1, reached);
+            const p = this.neighbend[q]!;
+            if (this.live(p)) this.considerBestEdge(b, p >> 1, reached);
           }
         }
       } else {
@@ -744,7 +758,7 @@ export class MatchingComputer {
 
   private solve(): void {
     const n = this.n;
-    const { label, labelend, inblossom, endpoint, mate, bestedge, blossomparent, blossombase } = this;
+    const { label, labelend, inblossom, endpoint, mate, bestedge, blossomparent, blossombase, nonzero, fixed } = this;
     const L = this.L;
     const dual = this.dual;
     const delta = this.delta;
@@ -787,6 +801,7 @@ export class MatchingComputer {
             const p = this.neighbend[q]!;
             const k = p >> 1;
             const w = endpoint[p]!;
+            if (nonzero[k] === 0 || fixed[w] === 1) continue;
             if (inblossom[v] === inblossom[w]) continue;
             if (!this.allowedge[k] && this.slackSign(k) <= 0) this.allow(k);
             if (this.allowedge[k]) {
