@@ -1,8 +1,9 @@
 // Pairs one round of a synthetic event by the Dutch system, beside two references measured in
 // the same run: reading and writing the event's TRF, and one maximum-weight matching over all
-// its players (the first of the many the Dutch system asks for).
+// its players solved from scratch (the Dutch system asks for a matching per decision, solved
+// incrementally).
 //
-//   npm run bench:swiss -- [--players 250,4000] [--rounds 5] [--total 9] [--cap 120]
+//   npm run bench:swiss -- [--players 250,4000] [--rounds 5] [--total 9] [--cap 120] [--matching-max 1000]
 //
 // Each size runs in its own child process; a pairing that has not finished within --cap seconds
 // is reported as such.
@@ -19,13 +20,12 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '5' },
     total: { type: 'string', default: '9' },
     cap: { type: 'string', default: '120' },
+    'matching-max': { type: 'string', default: '1000' },
     child: { type: 'string' },
   },
 });
 
-const ms = (start: number): string => `${(performance.now() - start).toFixed(1)} ms`;
-
-function runOne(players: number, rounds: number, total: number): void {
+function runOne(players: number, rounds: number, total: number, matchingMax: number): void {
   const text = generateEvent(players, rounds, total);
   let start = performance.now();
   const t = tournamentForNextRound(parseTrf(text));
@@ -34,9 +34,23 @@ function runOne(players: number, rounds: number, total: number): void {
     initialColor: t.initialColor,
     players: t.players.map((p) => ({ ...p, points: p.score, rank: p.rankIndex + 1 })),
   });
-  console.log(`${players} players  read+write TRF          ${ms(start)}`);
+  const trfMs = performance.now() - start;
+  console.log(`${players} players  read+write TRF          ${trfMs.toFixed(1)} ms`);
 
-  // One matching over every player, weighted by rank distance where a pair is allowed.
+  start = performance.now();
+  const cpu = process.cpuUsage();
+  const pairs = pairDutch(t);
+  const cpuMs = (process.cpuUsage(cpu).user / 1000).toFixed(0);
+  const roundMs = performance.now() - start;
+  console.log(
+    `${players} players  Dutch round             ${roundMs.toFixed(1)} ms  (${cpuMs} ms CPU; ${pairs.length} pairs and byes; ` +
+      `${(roundMs / trfMs).toFixed(0)} × the TRF)`,
+  );
+
+  // One matching over every player from scratch, weighted by rank distance where a pair is
+  // allowed: what the round would cost if each decision solved afresh (O(n³), skipped above
+  // --matching-max players).
+  if (players > matchingMax) return;
   start = performance.now();
   const sorted = playersToPair(t);
   const mc = new MatchingComputer(sorted.length);
@@ -47,20 +61,15 @@ function runOne(players: number, rounds: number, total: number): void {
     }
   }
   mc.computeMatching();
-  console.log(`${players} players  one matching (reference) ${ms(start)}`);
-
-  start = performance.now();
-  const cpu = process.cpuUsage();
-  const pairs = pairDutch(t);
-  const cpuMs = (process.cpuUsage(cpu).user / 1000).toFixed(0);
+  const matchingMs = performance.now() - start;
   console.log(
-    `${players} players  Dutch round             ${ms(start)}  (${cpuMs} ms CPU; ${pairs.length} pairs and byes)`,
+    `${players} players  one matching (reference) ${matchingMs.toFixed(1)} ms  (the round is ${(roundMs / matchingMs).toFixed(2)} × it)`,
   );
 }
 
 if (values.child !== undefined) {
-  const [players, rounds, total] = values.child.split(',').map(Number) as [number, number, number];
-  runOne(players, rounds, total);
+  const [players, rounds, total, matchingMax] = values.child.split(',').map(Number) as [number, number, number, number];
+  runOne(players, rounds, total, matchingMax);
 } else {
   console.log(`node ${process.version}, ${new Date().toISOString()}`);
   for (const players of values.players.split(',').map(Number)) {
@@ -73,7 +82,7 @@ if (values.child !== undefined) {
         '--conditions=@shogi/source',
         fileURLToPath(import.meta.url),
         '--child',
-        `${players},${values.rounds},${values.total}`,
+        `${players},${values.rounds},${values.total},${values['matching-max']}`,
       ],
       { encoding: 'utf8', timeout: Number(values.cap) * 1000, stdio: ['ignore', 'pipe', 'inherit'] },
     );

@@ -218,6 +218,64 @@ function computeEdgeWeight(
 // players: the pair is in every maximum matching, so it leaves the graph instead.
 const finalizePair = (mc: MatchingComputer, v0: number, v1: number): void => mc.fixPair(v0, v1);
 
+// A player's choice of opponent: its edges gain increasing addends, the highest for the
+// opponent it should take, and a maximum matching is found again. When the last maximum
+// matching can hand the player that opponent at no loss of weight (the opponent's partner
+// takes the player's), that matching is the new maximum and no search is needed: under the
+// old weights it is as heavy as any, and it alone gets the highest addend.
+interface Choice {
+  readonly player: number;
+  /** The player's partner in the last maximum matching, and that edge's weight then. */
+  readonly mate: number;
+  readonly weightToMate: bigint;
+  top: number;
+  topAddend: bigint;
+  /** The weight of the edge to `top` before its addend. */
+  weightToTop: bigint;
+}
+
+const startChoice = (mc: MatchingComputer, stable: number[], player: number): Choice => {
+  const mate = stable[player]!;
+  return {
+    player,
+    mate,
+    weightToMate: mate === player ? 0n : mc.edgeWeight(player, mate),
+    top: -1,
+    topAddend: 0n,
+    weightToTop: 0n,
+  };
+};
+
+/** Records an opponent offered before its edge is re-weighted; the last one offered is the top. */
+function offer(choice: Choice, mc: MatchingComputer, opponent: number, addend: bigint): void {
+  choice.top = opponent;
+  choice.topAddend = addend;
+  choice.weightToTop = mc.edgeWeight(choice.player, opponent);
+}
+
+/** The last maximum matching with the player handed its top opponent, or null if that loses weight. */
+function takeTop(choice: Choice, mc: MatchingComputer, stable: number[]): number[] | null {
+  const { player, mate, top } = choice;
+  // The top opponent must beat every other edge of the player, untouched ones included.
+  if (top < 0 || choice.topAddend === 0n || mate === player || choice.weightToTop === 0n) return null;
+  if (mate === top) return stable;
+  const other = stable[top]!;
+  if (other === top) {
+    if (choice.weightToTop !== choice.weightToMate) return null;
+    stable[mate] = mate;
+  } else {
+    const swapped = mc.edgeWeight(mate, other);
+    if (swapped === 0n || choice.weightToTop + swapped !== choice.weightToMate + mc.edgeWeight(top, other)) {
+      return null;
+    }
+    stable[mate] = other;
+    stable[other] = mate;
+  }
+  stable[player] = top;
+  stable[top] = player;
+  return stable;
+}
+
 function matchingIsComplete(ctx: Context, matching: number[], sorted: Player[]): boolean {
   let unmatched = false;
   for (let v = 0; v < matching.length; v++) {
@@ -472,16 +530,18 @@ export function pairDutch(t: Tournament): Pairing[] {
       const playerVertex = vertexIndices[pi]!;
       if (!matched[playerVertex]) continue;
       let addend = BigInt(playersByIndex.length);
+      const choice = startChoice(mc, stable, playerVertex);
       for (let oi = nextScoreGroupBegin - 1; oi >= scoreGroupBegin; oi--) {
         const opponentVertex = vertexIndices[oi]!;
         if (matched[opponentVertex]) continue;
         const w = base[oi]![pi]!;
         if (w !== 0n) {
+          offer(choice, mc, opponentVertex, addend);
           mc.setEdgeWeight(playerVertex, opponentVertex, w + addend);
           addend++;
         }
       }
-      stable = mc.computeMatching();
+      stable = takeTop(choice, mc, stable) ?? mc.computeMatching();
       const matchVertex = stable[playerVertex]!;
       matched[matchVertex] = 1;
       finalizePair(mc, playerVertex, matchVertex);
@@ -596,15 +656,19 @@ export function pairDutch(t: Tournament): Pairing[] {
       const playerVertex = vertexIndices[pi]!;
       if (!pairsDownward(playerVertex)) continue;
       let addend = 0n;
+      const choice = startChoice(mc, stable, playerVertex);
       for (let rj = remainder.length - 1; rj >= 0; rj--) {
         const oi = remainder[rj]!;
         const opponentVertex = vertexIndices[oi]!;
         if (oi <= pi || matched[opponentVertex]) continue;
         const w = base[oi]![pi]!;
-        if (w !== 0n) mc.setEdgeWeight(playerVertex, opponentVertex, w + addend);
+        if (w !== 0n) {
+          offer(choice, mc, opponentVertex, addend);
+          mc.setEdgeWeight(playerVertex, opponentVertex, w + addend);
+        }
         addend++;
       }
-      stable = mc.computeMatching();
+      stable = takeTop(choice, mc, stable) ?? mc.computeMatching();
       const matchVertex = stable[playerVertex]!;
       matched[playerVertex] = 1;
       matched[matchVertex] = 1;

@@ -2,13 +2,14 @@
 // the weights at a few vertices. This keeps the previous matching and its dual solution and
 // repairs them: the blossoms holding a changed vertex are expanded down to it (their duals
 // folded into their vertices; the blossoms beside it stay whole, as bbpPairings' matching
-// computer keeps them), the changed vertices and the pairs that lost tightness are unmatched,
-// the changed vertices' duals raised just enough to be feasible again, and the search resumes
-// from the free vertices whose duals are still positive. The search is the blossom algorithm of matching.ts,
-// generalised so that free vertices need not share one dual value: a tree stops growing when
-// one of its vertices' duals reaches zero (that vertex is left free), and a tree that reaches a
-// free vertex of zero dual augments to it. Weights are taken as bigint but stored, with the
-// duals, as fixed-width limbs (limbs.ts): the search allocates nothing per slack.
+// computer keeps them), a changed vertex's dual is raised where one of its edges needs it, and
+// its pair is undone only if that pair's edge is no longer tight; the search then resumes from
+// the free vertices whose duals are still positive. The search is the blossom algorithm of
+// matching.ts, generalised so that free vertices need not share one dual value: a tree stops
+// growing when one of its vertices' duals reaches zero (that vertex is left free), and a tree
+// that reaches a free vertex of zero dual augments to it. Weights are taken as bigint but
+// stored, with the duals, as fixed-width limbs (limbs.ts): the search allocates nothing per
+// slack.
 
 import {
   addInto,
@@ -71,6 +72,9 @@ export class MatchingComputer {
   private neighbourStart: Int32Array;
   /** The neighbour lists follow the non-zero edges between unsettled vertices. */
   private neighboursStale = true;
+  /** The edges the neighbour lists hold: an edge dropped since (weight zero, or a settled end)
+   * stays listed and is skipped where the lists are read, so only a new edge asks for a rebuild. */
+  private readonly listed: Uint8Array;
   private neighbend: Int32Array;
 
   constructor(size: number) {
@@ -111,6 +115,7 @@ export class MatchingComputer {
     this.blossombestedges = new Array(2 * n).fill(null);
     for (let b = 2 * n - 1; b >= n; b--) this.unusedblossoms.push(b);
     this.allowedge = new Uint8Array(pairs);
+    this.listed = new Uint8Array(pairs);
     this.neighbourStart = new Int32Array(n + 1);
     this.neighbend = new Int32Array(0);
   }
@@ -148,7 +153,7 @@ export class MatchingComputer {
     const nonzero = weight > 0n ? 1 : 0;
     if (this.nonzero[k] !== nonzero) {
       this.nonzero[k] = nonzero;
-      this.neighboursStale = true;
+      if (nonzero && !this.listed[k]) this.neighboursStale = true;
     }
     if (weight >= this.weightLimit) this.resize(limbsFor(weight.toString(2).length + 1));
     writeBigint(this.wl, k * this.L, this.L, weight << 1n);
@@ -179,7 +184,11 @@ export class MatchingComputer {
     this.markChanged(b);
     this.fixed[a] = 1;
     this.fixed[b] = 1;
-    this.neighboursStale = true;
+  }
+
+  /** Whether the listed edge end p is still an edge of the graph (see `listed`). */
+  private live(p: number): boolean {
+    return this.nonzero[p >> 1] === 1 && this.fixed[this.endpoint[p]!] === 0;
   }
 
   /** out = the slack of edge k. */
@@ -351,10 +360,13 @@ export class MatchingComputer {
     for (let v = 0; v < n; v++) start[v + 1] = start[v]! + degree[v]!;
     const neighbend = new Int32Array(2 * count);
     const fill = start.slice(0, n);
+    const listed = this.listed;
+    listed.fill(0);
     for (let j = 1, k = 0; j < n; k += j, j++) {
       if (fixed[j]) continue;
       for (let i = 0; i < j; i++) {
         if (nonzero[k + i] && !fixed[i]) {
+          listed[k + i] = 1;
           neighbend[fill[i]!++] = 2 * (k + i) + 1;
           neighbend[fill[j]!++] = 2 * (k + i);
         }
@@ -369,7 +381,16 @@ export class MatchingComputer {
   private repair(): void {
     const bases: number[] = [];
     for (const x of this.changedList) this.expandAround(x, bases);
-    for (const x of this.changedList) this.unmatch(x);
+    const freed: number[] = [];
+    for (const x of this.changedList) {
+      const p = this.mate[x]!;
+      if (p < 0) continue;
+      // A changed vertex keeps its partner for now; the pair is undone below if its edge is
+      // no longer tight.
+      if (!this.fixed[x] && this.nonzero[p >> 1] && !this.fixed[this.endpoint[p]!]) continue;
+      freed.push(this.endpoint[p]!);
+      this.unmatch(x);
+    }
     // An expanded blossom's dual now sits on its vertices: its base's matched edge, if it lost
     // its tightness, is unmatched.
     for (const v of bases) {
@@ -377,31 +398,53 @@ export class MatchingComputer {
       if (p >= 0 && this.slackSign(p >> 1) !== 0) this.unmatch(v);
     }
     const L = this.L;
-    for (const x of this.changedList) {
-      if (this.fixed[x]) continue;
-      zeroAt(this.dual, x * L, L);
-    }
     const need = this.s2;
     for (const x of this.changedList) {
       if (this.fixed[x]) continue;
       const best = this.s1;
-      zeroAt(best, 0, L);
+      copyInto(best, 0, this.dual, x * L, L);
       for (let q = this.neighbourStart[x]!; q < this.neighbourStart[x + 1]!; q++) {
         const p = this.neighbend[q]!;
+        if (!this.live(p)) continue;
         addInto(need, 0, this.wl, (p >> 1) * L, this.dual, this.endpoint[p]! * L, -1, L);
         if (compare(need, 0, best, 0, L) > 0) copyInto(best, 0, need, 0, L);
       }
       copyInto(this.dual, x * L, best, 0, L);
+    }
+    // A changed vertex kept matched stays so if its edge is still tight.
+    for (const x of this.changedList) {
+      const p = this.mate[x]!;
+      if (p >= 0 && !this.fixed[x] && this.slackSign(p >> 1) !== 0) {
+        freed.push(this.endpoint[p]!);
+        this.unmatch(x);
+      }
     }
     // Changed vertices left free take a free neighbour over a tight edge: fewer trees to grow.
     for (const x of this.changedList) {
       if (this.fixed[x] || this.mate[x] !== -1 || this.dualSign(x) === 0) continue;
       for (let q = this.neighbourStart[x]!; q < this.neighbourStart[x + 1]!; q++) {
         const p = this.neighbend[q]!;
+        if (!this.live(p)) continue;
         const y = this.endpoint[p]!;
         if (this.mate[y] !== -1 || this.inblossom[y] !== y || this.slackSign(p >> 1) !== 0) continue;
         this.mate[x] = p;
         this.mate[y] = p ^ 1;
+        break;
+      }
+    }
+    // The partners they left, free now, pair up again over tight edges where they can: when a
+    // settled pair only exchanged partners with another pair, no search is needed at all.
+    for (let i = 0; i < freed.length; i++) {
+      const u = freed[i]!;
+      if (!this.isFreeBase(u)) continue;
+      for (let j = i + 1; j < freed.length; j++) {
+        const v = freed[j]!;
+        if (v === u || !this.isFreeBase(v)) continue;
+        const k = pairIndex(u, v);
+        if (!this.nonzero[k] || this.slackSign(k) !== 0) continue;
+        const uIsFirst = this.endpoint[2 * k] === u;
+        this.mate[u] = uIsFirst ? 2 * k + 1 : 2 * k;
+        this.mate[v] = uIsFirst ? 2 * k : 2 * k + 1;
         break;
       }
     }
@@ -417,6 +460,11 @@ export class MatchingComputer {
       }
     }
     this.changedList = [];
+  }
+
+  /** Whether v is unmatched, in the graph, and the base of its outermost blossom. */
+  private isFreeBase(v: number): boolean {
+    return !this.fixed[v] && !this.changed[v] && this.mate[v] === -1 && this.blossombase[this.inblossom[v]!] === v;
   }
 
   private fixedPartner(x: number): number {
@@ -539,7 +587,8 @@ export class MatchingComputer {
       if (list === null || list === undefined) {
         for (const leaf of this.blossomLeaves(child, [])) {
           for (let q = this.neighbourStart[leaf]!; q < this.neighbourStart[leaf + 1]!; q++) {
-            this.considerBestEdge(b, this.neighbend[q]! >> 1, reached);
+            const p = this.neighbend[q]!;
+            if (this.live(p)) this.considerBestEdge(b, p >> 1, reached);
           }
         }
       } else {
@@ -709,7 +758,7 @@ export class MatchingComputer {
 
   private solve(): void {
     const n = this.n;
-    const { label, labelend, inblossom, endpoint, mate, bestedge, blossomparent, blossombase } = this;
+    const { label, labelend, inblossom, endpoint, mate, bestedge, blossomparent, blossombase, nonzero, fixed } = this;
     const L = this.L;
     const dual = this.dual;
     const delta = this.delta;
@@ -752,6 +801,7 @@ export class MatchingComputer {
             const p = this.neighbend[q]!;
             const k = p >> 1;
             const w = endpoint[p]!;
+            if (nonzero[k] === 0 || fixed[w] === 1) continue;
             if (inblossom[v] === inblossom[w]) continue;
             if (!this.allowedge[k] && this.slackSign(k) <= 0) this.allow(k);
             if (this.allowedge[k]) {
