@@ -152,9 +152,12 @@ test('the rates Prometheus computes from two gateways and two workers match the 
   await Promise.all(Array.from({ length: GAMES }, (_, i) => playGame(i, admin, counted)));
   expect(counted.accepted).toBe(GAMES * MATE_GAME.length);
 
-  // the scrapes after the last verdict: every process's counters as the load left them
+  // the scrapes after the last verdict: every process's counters as the load left them (each
+  // target is scraped on its own schedule, so the gateways' last scrape may come after the workers')
   await until(
-    async () => (await query('sum(shogi_moves_accepted_total)')) === counted.accepted,
+    async () =>
+      (await query('sum(shogi_moves_accepted_total)')) === counted.accepted &&
+      (await query('sum(shogi_moves_submitted_total)')) === counted.submitted,
     10_000,
     'the last verdicts scraped',
   );
